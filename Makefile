@@ -1,0 +1,33 @@
+# daide-mcts — set-up, tests, the main job.  Every target sets up what it needs.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PARLANCE_STAMP := .local/parlance/site/.installed-1.4.1-1.4.1
+
+.PHONY: setup test game lint bench clean
+
+setup: $(STAMP) $(PARLANCE_STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "daide-mcts needs Python 3.11+ (found %s)" % sys.version.split()[0]'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+$(PARLANCE_STAMP): $(STAMP)
+	$(BIN)/python -m bot.servers.parlance
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q
+
+game: setup
+	$(BIN)/daide-mcts game
+
+lint: setup
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) .local .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The rules of Diplomacy: a pure, fast, DATC-compliant adjudicator."""

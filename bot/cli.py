@@ -1,0 +1,60 @@
+"""The ``daide-mcts`` command line: one entry point, one module per subcommand.
+
+Each module in :mod:`bot.commands` exposes ``register(subparsers)``, which adds
+its subparser and sets ``handler`` (a function taking the parsed namespace and
+returning an exit code).  Errors a user can cause (bad flags, unreachable
+servers, corrupt files) are reported in one line with exit code 2 or 1, never
+as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from bot import __version__
+
+COMMANDS = (
+    "bot.commands.parlance",
+)
+
+
+class UserError(Exception):
+    """A problem the user can fix (bad input, missing server); printed without a traceback."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser, with every registered subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="daide-mcts",
+        description="A no-press Diplomacy bot for DAIDE servers, thinking with MCTS.",
+    )
+    parser.add_argument("--version", action="version", version=f"daide-mcts {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except UserError as exc:
+        print(f"daide-mcts {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

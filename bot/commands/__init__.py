@@ -1,0 +1,1 @@
+"""Subcommands of ``daide-mcts``; each module has ``register(subparsers)``."""

@@ -1,0 +1,1 @@
+"""Real DAIDE servers and peer bots, installed and started as subprocesses."""

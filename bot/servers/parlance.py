@@ -1,0 +1,302 @@
+"""Parlance 1.4.1 (the reference DAIDE server) and Parang's bots, as subprocesses.
+
+Parlance is Python 2 only.  :func:`install` finds a Python 2.7 interpreter,
+installs ``parlance`` and ``parang`` from the package registry into a
+project-local folder, and :class:`ParlanceServer` runs ``parlance-server`` on
+loopback with every option given on its command line, a private HOME and a
+private working directory, so no user configuration file can leak in.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+from bot.paths import local_dir
+from bot.servers.ports import free_port, wait_listening
+
+PARLANCE_VERSION = "1.4.1"
+PARANG_VERSION = "1.4.1"
+
+
+class ParlanceUnavailableError(RuntimeError):
+    """Parlance cannot be installed or started here; the message says why."""
+
+
+def find_python2() -> Path:
+    """Locate a Python 2.7 interpreter.
+
+    Looks at ``DAIDE_PYTHON2``, then pyenv's 2.7 versions, then ``python2.7``
+    and ``python2`` on the PATH.
+    """
+    candidates: list[Path] = []
+    override = os.environ.get("DAIDE_PYTHON2")
+    if override:
+        candidates.append(Path(override))
+    pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    versions = pyenv_root / "versions"
+    if versions.is_dir():
+        candidates.extend(sorted(versions.glob("2.7*/bin/python2.7"), reverse=True))
+    for name in ("python2.7", "python2"):
+        found = shutil.which(name)
+        if found:
+            candidates.append(Path(found))
+    for candidate in candidates:
+        if candidate.is_file() and _is_python27(candidate):
+            return candidate
+    raise ParlanceUnavailableError(
+        "no Python 2.7 interpreter found (Parlance needs one): set DAIDE_PYTHON2, "
+        "or install 2.7 with pyenv (`pyenv install 2.7.18`)"
+    )
+
+
+def _is_python27(path: Path) -> bool:
+    try:
+        out = subprocess.run(
+            [str(path), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            env=_clean_env(),
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0 and out.stdout.strip() == "2.7"
+
+
+def _clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.pop("PYENV_VERSION", None)
+    if extra:
+        env.update(extra)
+    return env
+
+
+@dataclass(frozen=True)
+class ParlanceInstall:
+    """An installed Parlance + Parang: the interpreter and the package folder."""
+
+    python2: Path
+    site: Path
+
+    def script(self, name: str) -> Path:
+        """Path of one of the installed entry scripts (``parlance-server``, ``dumbbot``...)."""
+        return self.site / "bin" / name
+
+    def env(self, home: Path) -> dict[str, str]:
+        """Environment for running the installed scripts with a private HOME."""
+        return _clean_env({"PYTHONPATH": str(self.site), "HOME": str(home)})
+
+    def command(self, name: str, *args: str) -> list[str]:
+        """Argv that runs the script ``name`` with ``args`` under Python 2.7."""
+        return [str(self.python2), str(self.script(name)), *args]
+
+
+def install(root: Path | None = None, *, quiet: bool = True) -> ParlanceInstall:
+    """Install Parlance and Parang into ``root`` (default ``.local/parlance``); idempotent."""
+    root = root or (local_dir() / "parlance")
+    python2 = find_python2()
+    site = root / "site"
+    marker = site / f".installed-{PARLANCE_VERSION}-{PARANG_VERSION}"
+    if marker.is_file() and (site / "bin" / "parlance-server").is_file():
+        return ParlanceInstall(python2, site)
+    tmp = root / "site.partial"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    argv = [
+        str(python2), "-m", "pip", "install", "--disable-pip-version-check",
+        "--no-warn-script-location", "--target", str(tmp),
+        f"parlance=={PARLANCE_VERSION}", f"parang=={PARANG_VERSION}",
+    ]
+    if quiet:
+        argv.insert(4, "--quiet")
+    proc = subprocess.run(argv, capture_output=True, text=True, env=_clean_env(), timeout=600)
+    if proc.returncode != 0:
+        raise ParlanceUnavailableError(
+            f"pip could not install Parlance {PARLANCE_VERSION} with {python2}:\n"
+            f"{proc.stdout[-2000:]}{proc.stderr[-2000:]}"
+        )
+    shutil.rmtree(site, ignore_errors=True)
+    tmp.rename(site)
+    marker.write_text("ok\n")
+    return ParlanceInstall(python2, site)
+
+
+@dataclass
+class ParlanceServer:
+    """A ``parlance-server`` subprocess on loopback; use as a context manager.
+
+    ``options`` are Parlance configuration options (``MTL``, ``RTL``, ``BTL``,
+    ``LVL``, ``DSD``, ``draw``, ``quit``...), passed as ``--NAME=value``.
+    Deadlines are in seconds.
+    """
+
+    install: ParlanceInstall
+    host: str = "127.0.0.1"
+    port: int = 0
+    games: int = 1
+    variant: str = "standard"
+    options: Mapping[str, object] = field(default_factory=dict)
+    log_path: Path | None = None
+    _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
+    _workdir: Path | None = field(default=None, init=False, repr=False)
+    _log: object = field(default=None, init=False, repr=False)
+
+    def argv(self) -> list[str]:
+        """The full command line the server runs with."""
+        opts = {"LVL": 0, "DSD": "no", **self.options}
+        args = [f"-g{self.games}", f"--host={self.host}", f"--port={self.port}"]
+        for name, value in opts.items():
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            args.append(f"--{name}={value}")
+        args.append(self.variant)
+        return self.install.command("parlance-server", *args)
+
+    def start(self, timeout: float = 30.0) -> ParlanceServer:
+        """Start the server and wait until it accepts connections."""
+        if self.port == 0:
+            self.port = free_port(self.host)
+        self._workdir = Path(tempfile.mkdtemp(prefix="parlance-"))
+        log_path = self.log_path or self._workdir / "server.log"
+        self.log_path = log_path
+        self._log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self._proc = subprocess.Popen(
+            self.argv(),
+            cwd=self._workdir,
+            env=self.install.env(self._workdir),
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+        if not wait_listening(self.host, self.port, timeout, alive=self.running):
+            output = self.output()
+            self.stop()
+            raise ParlanceUnavailableError(
+                f"parlance-server did not listen on {self.host}:{self.port} "
+                f"within {timeout:.0f}s; its output:\n{output[-3000:]}"
+            )
+        return self
+
+    def running(self) -> bool:
+        """True while the server process is alive."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait for the server to exit by itself (e.g. after its last game)."""
+        assert self._proc is not None
+        return self._proc.wait(timeout)
+
+    def output(self) -> str:
+        """What the server has printed so far."""
+        if self.log_path is None or not self.log_path.exists():
+            return ""
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        """Terminate the server (if still running) and remove its private folder."""
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+        if self._log is not None:
+            self._log.close()  # type: ignore[attr-defined]
+            self._log = None
+        if self._workdir is not None and self.log_path and self._workdir in self.log_path.parents:
+            # keep the log readable after stop: move it out before removing the folder
+            kept = Path(tempfile.gettempdir()) / f"parlance-{self.port}.log"
+            shutil.copyfile(self.log_path, kept)
+            self.log_path = kept
+        if self._workdir is not None:
+            shutil.rmtree(self._workdir, ignore_errors=True)
+            self._workdir = None
+
+    def __enter__(self) -> ParlanceServer:
+        return self.start() if self._proc is None else self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+@dataclass
+class ParangBots:
+    """Several Parang bots (``dumbbot`` by default) connected to one server."""
+
+    install: ParlanceInstall
+    host: str
+    port: int
+    count: int
+    bot: str = "dumbbot"
+    _procs: list[subprocess.Popen[bytes]] = field(default_factory=list, init=False)
+    _home: Path | None = field(default=None, init=False)
+
+    def start(self) -> ParangBots:
+        """Launch the bots; each connects by itself."""
+        self._home = Path(tempfile.mkdtemp(prefix="parang-"))
+        for _ in range(self.count):
+            self._procs.append(
+                subprocess.Popen(
+                    self.install.command(self.bot, f"{self.host}:{self.port}"),
+                    cwd=self._home,
+                    env=self.install.env(self._home),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        return self
+
+    def stop(self) -> None:
+        """Terminate every bot still running."""
+        for proc in self._procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self._procs:
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        self._procs.clear()
+        if self._home is not None:
+            shutil.rmtree(self._home, ignore_errors=True)
+
+    def __enter__(self) -> ParangBots:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m bot.servers.parlance``: install Parlance and print where."""
+    try:
+        inst = install(quiet=False)
+    except ParlanceUnavailableError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"Parlance {PARLANCE_VERSION} installed in {inst.site} (python: {inst.python2})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The DAIDE protocol: wire format and message language, sans I/O."""

@@ -1,0 +1,1 @@
+"""Choosing orders: MCTS and the heuristic players."""

@@ -1,0 +1,68 @@
+"""Fixtures that start real peers: Parlance on 127.0.0.1, each server on a fresh port.
+
+If a peer cannot be installed or started, the test fails and says why; it is
+never skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from bot.servers.parlance import (
+    ParangBots,
+    ParlanceInstall,
+    ParlanceServer,
+    ParlanceUnavailableError,
+    install,
+)
+
+
+@pytest.fixture(scope="session")
+def parlance_install() -> ParlanceInstall:
+    """Parlance + Parang installed in the project-local folder (idempotent)."""
+    try:
+        return install()
+    except ParlanceUnavailableError as exc:
+        pytest.fail(f"Parlance is needed for this test and could not be installed: {exc}")
+
+
+@pytest.fixture
+def parlance_server(
+    parlance_install: ParlanceInstall,
+) -> Iterator[Callable[..., ParlanceServer]]:
+    """A factory: ``parlance_server(MTL=5, ...)`` starts a server on a fresh port."""
+    started: list[ParlanceServer] = []
+
+    def start(games: int = 1, **options: object) -> ParlanceServer:
+        server = ParlanceServer(parlance_install, games=games, options=options)
+        try:
+            server.start()
+        except ParlanceUnavailableError as exc:
+            pytest.fail(f"Parlance could not be started: {exc}")
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def parang_bots(
+    parlance_install: ParlanceInstall,
+) -> Iterator[Callable[..., ParangBots]]:
+    """A factory: ``parang_bots(server, 6)`` connects six Parang dumbbots to ``server``."""
+    started: list[ParangBots] = []
+
+    def start(server: ParlanceServer, count: int, bot: str = "dumbbot") -> ParangBots:
+        bots = ParangBots(parlance_install, server.host, server.port, count, bot).start()
+        started.append(bots)
+        return bots
+
+    yield start
+    for bots in started:
+        bots.stop()
+
+
