@@ -18,6 +18,7 @@ from bot import __version__
 
 COMMANDS = (
     "bot.commands.parlance",
+    "bot.commands.bench",
 )
 
 

@@ -1,0 +1,34 @@
+"""``daide-mcts bench NAME``: run a benchmark that prints figures.
+
+Benchmarks live beside the code they measure (``<package>/benchmark.py``,
+function ``main(argv) -> int``); this command only dispatches to them.  Their
+figures, with the command that produced them, go into BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+BENCHMARKS = {
+    "protocol": ("protocol.benchmark", "decode/encode throughput on a captured game"),
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``bench`` subcommand."""
+    p = subparsers.add_parser(
+        "bench",
+        help="run a benchmark and print its figures",
+        description="Benchmarks: "
+        + "; ".join(f"{name} ({what})" for name, (_, what) in BENCHMARKS.items()),
+    )
+    p.add_argument("name", choices=sorted(BENCHMARKS), help="which benchmark")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="options for that benchmark")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Import the benchmark's module and run its ``main``."""
+    module = importlib.import_module(BENCHMARKS[args.name][0])
+    return int(module.main(args.args) or 0)
