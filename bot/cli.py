@@ -19,6 +19,7 @@ from bot import __version__
 COMMANDS = (
     "bot.commands.parlance",
     "bot.commands.bench",
+    "bot.commands.adjudicate",
 )
 
 

@@ -111,9 +111,16 @@ def install(root: Path | None = None, *, quiet: bool = True) -> ParlanceInstall:
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     argv = [
-        str(python2), "-m", "pip", "install", "--disable-pip-version-check",
-        "--no-warn-script-location", "--target", str(tmp),
-        f"parlance=={PARLANCE_VERSION}", f"parang=={PARANG_VERSION}",
+        str(python2),
+        "-m",
+        "pip",
+        "install",
+        "--disable-pip-version-check",
+        "--no-warn-script-location",
+        "--target",
+        str(tmp),
+        f"parlance=={PARLANCE_VERSION}",
+        f"parang=={PARANG_VERSION}",
     ]
     if quiet:
         argv.insert(4, "--quiet")

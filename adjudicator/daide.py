@@ -1,0 +1,265 @@
+"""Adjudicating one phase written in DAIDE notation: the engine's public entry point.
+
+Give it what a server would have — the bodies of NOW and SCO, and the orders
+of SUB — and it returns what the server would answer: a THX note for every
+order, the ORD results, and the next NOW and SCO.  This is how anyone can
+check the engine against a server's judgement, phase by phase::
+
+    >>> out = adjudicate_text(
+    ...     now="NOW ( SPR 1901 ) ( ENG FLT LON ) ( FRA FLT BRE )",
+    ...     sco="SCO ( ENG LON ) ( FRA BRE )",
+    ...     orders=["( ENG FLT LON ) MTO ECH", "( FRA FLT BRE ) MTO ECH"],
+    ... )
+    >>> out.thx
+    [('( ENG FLT LON ) MTO ECH', 'MBV'), ('( FRA FLT BRE ) MTO ECH', 'MBV')]
+    >>> out.ord[0]
+    'ORD ( SPR 1901 ) ( ( ENG FLT LON ) MTO ECH ) ( BNC )'
+    >>> out.now
+    'NOW ( FAL 1901 ) ( ENG FLT LON ) ( FRA FLT BRE )'
+
+Each order is submitted by the power of the unit it names (a waive by its
+power), as that power's player would.  Units without a valid order hold (or
+disband, in a retreat phase); a winter with missing builds waives them and
+missing removals are made by the civil-disorder rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from adjudicator.adjustments import FAILED, adjudicate_adjustments
+from adjudicator.errors import NotationError, PositionError
+from adjudicator.maps import GameMap, standard_map
+from adjudicator.movement import adjudicate_movement
+from adjudicator.orders import (
+    BUILD,
+    CONVOY,
+    CONVOY_MOVE,
+    HOLD,
+    MOVE,
+    REMOVE,
+    RESULT_TOKENS,
+    RETREAT,
+    SUPPORT_HOLD,
+    SUPPORT_MOVE,
+    EngineOrder,
+)
+from adjudicator.position import Position
+from adjudicator.retreats import adjudicate_retreats
+from adjudicator.validation import OrderBook
+from protocol.errors import ProtocolError
+from protocol.expression import format_expression, parse_expression
+from protocol.notation import (
+    format_centres,
+    format_order,
+    format_turn,
+    format_unit_position,
+    parse_centres,
+    parse_order,
+    parse_turn,
+    parse_unit_positions,
+)
+from protocol.values import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    MoveByConvoy,
+    Order,
+    OrderResult,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Turn,
+    UnitPosition,
+    Waive,
+    order_power,
+)
+
+Centres = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@dataclass(frozen=True)
+class PhaseOutcome:
+    """A phase adjudicated, in value types.
+
+    ``verdicts`` pairs every submitted order with its THX note; ``results``
+    are the ORD lines; ``turn``, ``units`` and ``centres`` are the next NOW
+    and SCO; ``position`` is the same next phase in engine form.
+    """
+
+    verdicts: tuple[tuple[Order, str], ...]
+    results: tuple[OrderResult, ...]
+    turn: Turn
+    units: tuple[UnitPosition, ...]
+    centres: Centres
+    position: Position
+
+
+@dataclass(frozen=True)
+class TextOutcome:
+    """A phase adjudicated, in DAIDE text: THX notes, ORD messages, the next NOW and SCO."""
+
+    thx: list[tuple[str, str]]
+    ord: list[str]
+    now: str
+    sco: str
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready dictionary."""
+        return {
+            "thx": [list(t) for t in self.thx],
+            "ord": self.ord,
+            "now": self.now,
+            "sco": self.sco,
+        }
+
+
+def adjudicate_phase(position: Position, orders: Sequence[Order]) -> PhaseOutcome:
+    """Submit ``orders`` (each by its own power) to ``position`` and adjudicate the phase."""
+    book = OrderBook(position)
+    verdicts = tuple((order, book.submit(order_power(order), order)) for order in orders)
+    turn = position.turn
+    if position.season in (0, 2):
+        moved = adjudicate_movement(position, book.unit_orders())
+        results = _movement_results(position, turn, moved.orders, moved)
+        nxt = moved.position
+    elif position.season in (1, 3):
+        retreated = adjudicate_retreats(position, book.unit_orders())
+        results = tuple(
+            OrderResult(
+                turn,
+                _retreat_value(position, p, retreated.orders[p]),
+                (RESULT_TOKENS[retreated.results[p]],),
+            )
+            for p in sorted(retreated.orders)
+        )
+        nxt = retreated.position
+    else:
+        adjusted = adjudicate_adjustments(position, book.adjustment_orders())
+        results = tuple(
+            OrderResult(
+                turn,
+                _adjustment_value(position, power, order),
+                ("FLD",) if result == FAILED else (RESULT_TOKENS[result],),
+            )
+            for power, order, result in adjusted.outcomes
+        )
+        nxt = adjusted.position
+    return PhaseOutcome(verdicts, results, nxt.turn, nxt.unit_positions(), nxt.centres(), nxt)
+
+
+def _movement_results(
+    pos: Position, turn: Turn, orders: dict[int, EngineOrder], moved: object
+) -> tuple[OrderResult, ...]:
+    from adjudicator.movement import MovementResult
+
+    assert isinstance(moved, MovementResult)
+    m = pos.map
+    out = []
+    for p in sorted(pos.units, key=lambda p: (pos.units[p][0], m.provinces[p])):
+        unit = pos.unit_value(pos.units[p])
+        order = orders[p]
+        kind = order[0]
+        value: Order
+        if kind == HOLD:
+            value = Hold(unit)
+        elif kind == MOVE and p not in moved.routes:
+            value = Move(unit, m.location_name(order[1]))
+        elif kind in (MOVE, CONVOY_MOVE):
+            dest = m.provinces[m.loc_province[order[1]]]
+            path = moved.routes.get(p, order[2] if kind == CONVOY_MOVE else ())
+            value = MoveByConvoy(unit, dest, tuple(m.provinces[f] for f in path))
+        elif kind == SUPPORT_HOLD:
+            value = SupportHold(unit, pos.unit_value(pos.units[order[1]]))
+        elif kind == SUPPORT_MOVE:
+            value = SupportMove(unit, pos.unit_value(pos.units[order[1]]), m.provinces[order[2]])
+        else:
+            assert kind == CONVOY
+            value = Convoy(unit, pos.unit_value(pos.units[order[1]]), m.provinces[order[2]])
+        if p in moved.dislodged:
+            tokens = ("RET",) if kind == HOLD else (RESULT_TOKENS[moved.results[p]], "RET")
+        else:
+            tokens = (RESULT_TOKENS[moved.results[p]],)
+        out.append(OrderResult(turn, value, tokens))
+    return tuple(out)
+
+
+def _retreat_value(pos: Position, prov: int, order: EngineOrder) -> Order:
+    power, utype, loc, _ = pos.dislodged[prov]
+    unit = pos.unit_value((power, utype, loc))
+    if order[0] == RETREAT:
+        return Retreat(unit, pos.map.location_name(order[1]))
+    return Disband(unit)
+
+
+def _adjustment_value(pos: Position, power: int, order: EngineOrder) -> Order:
+    if order[0] == BUILD:
+        return Build(pos.unit_value((power, order[1], order[2])))
+    if order[0] == REMOVE:
+        return Remove(pos.unit_value(pos.units[order[1]]))
+    return Waive(pos.map.powers[power])
+
+
+# --- text -------------------------------------------------------------------------------
+
+
+def _body(text: str, command: str) -> str:
+    """``text`` without a leading ``command`` token, so a whole message or its body both work."""
+    stripped = text.strip()
+    if stripped[:3].upper() == command and (len(stripped) == 3 or not stripped[3].isalnum()):
+        return stripped[3:]
+    return stripped
+
+
+def load_position(now: str, sco: str, game_map: GameMap | None = None) -> Position:
+    """A position from NOW and SCO text (whole messages or their bodies).
+
+    Raises :class:`NotationError` if the text does not parse or does not fit the map.
+    """
+    game_map = game_map or standard_map()
+    try:
+        expression = parse_expression(_body(now, "NOW"))
+        if not expression or not isinstance(expression[0], tuple):
+            raise NotationError("NOW must start with the turn, e.g. ( SPR 1901 )")
+        turn = parse_turn(format_expression((expression[0],)))
+        units = parse_unit_positions(format_expression(expression[1:]))
+        centres = parse_centres(_body(sco, "SCO"))
+        return Position.from_values(game_map, turn, units, centres)
+    except (ProtocolError, PositionError) as exc:
+        raise NotationError(str(exc)) from exc
+
+
+def adjudicate_text(
+    now: str, sco: str, orders: Sequence[str], game_map: GameMap | None = None
+) -> TextOutcome:
+    """Adjudicate one phase given in DAIDE text; see the module docstring for an example."""
+    position = load_position(now, sco, game_map)
+    parsed = []
+    for text in orders:
+        try:
+            parsed.append(parse_order(_body(text, "SUB")))
+        except ProtocolError as exc:
+            raise NotationError(f"order {text!r}: {exc}") from exc
+    outcome = adjudicate_phase(position, parsed)
+    thx = [(format_order(order), note) for order, note in outcome.verdicts]
+    ords = [
+        f"ORD ( {format_turn(r.turn)} ) ( {format_order(r.order)} ) ( {' '.join(r.result)} )"
+        for r in outcome.results
+    ]
+    units = " ".join(f"( {format_unit_position(u)} )" for u in outcome.units)
+    now_text = f"NOW ( {format_turn(outcome.turn)} ) {units}".rstrip()
+    sco_text = f"SCO {format_centres(outcome.centres)}"
+    return TextOutcome(thx, ords, now_text, sco_text)
+
+
+__all__ = [
+    "PhaseOutcome",
+    "TextOutcome",
+    "adjudicate_phase",
+    "adjudicate_text",
+    "load_position",
+]

@@ -1,0 +1,68 @@
+"""Playing phases forward with one policy per power: the engine of rollouts and arenas."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+
+from adjudicator.adjustments import adjudicate_adjustments
+from adjudicator.movement import next_position
+from adjudicator.orders import EngineOrder
+from adjudicator.position import Position
+from adjudicator.retreats import adjudicate_retreats
+from search.policy import Policy
+
+
+def play_phase(pos: Position, policies: Sequence[Policy | None], rng: Random) -> Position:
+    """Adjudicate the phase ``pos`` is in, with ``policies[power]`` choosing each power's orders.
+
+    A ``None`` policy gives no orders (units hold, dislodged units disband,
+    builds are waived and removals made by the civil-disorder rule).
+    """
+    season = pos.season
+    if season == 0 or season == 2:
+        orders: dict[int, EngineOrder] = {}
+        powers_present = {u[0] for u in pos.units.values()}
+        for power in powers_present:
+            policy = policies[power]
+            if policy is not None:
+                orders.update(policy.movement_orders(pos, power, rng))
+        return next_position(pos, orders)
+    if season == 1 or season == 3:
+        retreats: dict[int, EngineOrder] = {}
+        for power in {d[0] for d in pos.dislodged.values()}:
+            policy = policies[power]
+            if policy is not None:
+                retreats.update(policy.retreat_orders(pos, power, rng))
+        return adjudicate_retreats(pos, retreats).position
+    adjust = pos.adjustments()
+    builds: dict[int, list[EngineOrder]] = {}
+    for power, due in enumerate(adjust):
+        policy = policies[power]
+        if due and policy is not None:
+            builds[power] = policy.adjustment_orders(pos, power, rng)
+    return adjudicate_adjustments(pos, builds).position
+
+
+def play_until(
+    pos: Position,
+    policies: Sequence[Policy | None],
+    rng: Random,
+    final_year: int,
+    max_phases: int = 10_000,
+) -> Position:
+    """Play phases until the position reaches winter of ``final_year`` (or later), or a solo.
+
+    Returns the first position at or after ``WIN final_year`` — the end of the
+    game under a BANDANA-style final year — with centre ownership updated.
+    """
+    from adjudicator.phases import solo_winner
+
+    for _ in range(max_phases):
+        if pos.year > final_year or (pos.year == final_year and pos.season == 4):
+            return pos
+        before = pos.year
+        pos = play_phase(pos, policies, rng)
+        if (pos.year != before or pos.season == 4) and solo_winner(pos) >= 0:
+            return pos
+    return pos
