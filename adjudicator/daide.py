@@ -29,21 +29,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adjudicator.adjustments import FAILED, adjudicate_adjustments
+from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.errors import NotationError, PositionError
 from adjudicator.maps import GameMap, standard_map
-from adjudicator.movement import adjudicate_movement
+from adjudicator.movement import MovementResult, adjudicate_movement
 from adjudicator.orders import (
-    BUILD,
-    CONVOY,
-    CONVOY_MOVE,
     HOLD,
-    MOVE,
-    REMOVE,
     RESULT_TOKENS,
-    RETREAT,
-    SUPPORT_HOLD,
-    SUPPORT_MOVE,
-    EngineOrder,
 )
 from adjudicator.position import Position
 from adjudicator.retreats import adjudicate_retreats
@@ -61,21 +53,10 @@ from protocol.notation import (
     parse_unit_positions,
 )
 from protocol.values import (
-    Build,
-    Convoy,
-    Disband,
-    Hold,
-    Move,
-    MoveByConvoy,
     Order,
     OrderResult,
-    Remove,
-    Retreat,
-    SupportHold,
-    SupportMove,
     Turn,
     UnitPosition,
-    Waive,
     order_power,
 )
 
@@ -125,14 +106,14 @@ def adjudicate_phase(position: Position, orders: Sequence[Order]) -> PhaseOutcom
     turn = position.turn
     if position.season in (0, 2):
         moved = adjudicate_movement(position, book.unit_orders())
-        results = _movement_results(position, turn, moved.orders, moved)
+        results = _movement_results(position, turn, moved)
         nxt = moved.position
     elif position.season in (1, 3):
         retreated = adjudicate_retreats(position, book.unit_orders())
         results = tuple(
             OrderResult(
                 turn,
-                _retreat_value(position, p, retreated.orders[p]),
+                retreat_value(position, p, retreated.orders[p]),
                 (RESULT_TOKENS[retreated.results[p]],),
             )
             for p in sorted(retreated.orders)
@@ -143,7 +124,7 @@ def adjudicate_phase(position: Position, orders: Sequence[Order]) -> PhaseOutcom
         results = tuple(
             OrderResult(
                 turn,
-                _adjustment_value(position, power, order),
+                adjustment_value(position, power, order),
                 ("FLD",) if result == FAILED else (RESULT_TOKENS[result],),
             )
             for power, order, result in adjusted.outcomes
@@ -152,56 +133,18 @@ def adjudicate_phase(position: Position, orders: Sequence[Order]) -> PhaseOutcom
     return PhaseOutcome(verdicts, results, nxt.turn, nxt.unit_positions(), nxt.centres(), nxt)
 
 
-def _movement_results(
-    pos: Position, turn: Turn, orders: dict[int, EngineOrder], moved: object
-) -> tuple[OrderResult, ...]:
-    from adjudicator.movement import MovementResult
-
-    assert isinstance(moved, MovementResult)
+def _movement_results(pos: Position, turn: Turn, moved: MovementResult) -> tuple[OrderResult, ...]:
     m = pos.map
     out = []
     for p in sorted(pos.units, key=lambda p: (pos.units[p][0], m.provinces[p])):
-        unit = pos.unit_value(pos.units[p])
-        order = orders[p]
-        kind = order[0]
-        value: Order
-        if kind == HOLD:
-            value = Hold(unit)
-        elif kind == MOVE and p not in moved.routes:
-            value = Move(unit, m.location_name(order[1]))
-        elif kind in (MOVE, CONVOY_MOVE):
-            dest = m.provinces[m.loc_province[order[1]]]
-            path = moved.routes.get(p, order[2] if kind == CONVOY_MOVE else ())
-            value = MoveByConvoy(unit, dest, tuple(m.provinces[f] for f in path))
-        elif kind == SUPPORT_HOLD:
-            value = SupportHold(unit, pos.unit_value(pos.units[order[1]]))
-        elif kind == SUPPORT_MOVE:
-            value = SupportMove(unit, pos.unit_value(pos.units[order[1]]), m.provinces[order[2]])
-        else:
-            assert kind == CONVOY
-            value = Convoy(unit, pos.unit_value(pos.units[order[1]]), m.provinces[order[2]])
+        order = moved.orders[p]
+        value = movement_value(pos, p, order, moved.routes.get(p))
         if p in moved.dislodged:
-            tokens = ("RET",) if kind == HOLD else (RESULT_TOKENS[moved.results[p]], "RET")
+            tokens = ("RET",) if order[0] == HOLD else (RESULT_TOKENS[moved.results[p]], "RET")
         else:
             tokens = (RESULT_TOKENS[moved.results[p]],)
         out.append(OrderResult(turn, value, tokens))
     return tuple(out)
-
-
-def _retreat_value(pos: Position, prov: int, order: EngineOrder) -> Order:
-    power, utype, loc, _ = pos.dislodged[prov]
-    unit = pos.unit_value((power, utype, loc))
-    if order[0] == RETREAT:
-        return Retreat(unit, pos.map.location_name(order[1]))
-    return Disband(unit)
-
-
-def _adjustment_value(pos: Position, power: int, order: EngineOrder) -> Order:
-    if order[0] == BUILD:
-        return Build(pos.unit_value((power, order[1], order[2])))
-    if order[0] == REMOVE:
-        return Remove(pos.unit_value(pos.units[order[1]]))
-    return Waive(pos.map.powers[power])
 
 
 # --- text -------------------------------------------------------------------------------

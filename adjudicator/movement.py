@@ -48,6 +48,7 @@ from adjudicator.position import Position
 _UNRESOLVED = 0
 _GUESSING = 1
 _RESOLVED = 2
+_NO_GUESS = 1 << 30
 
 
 class MovementResult:
@@ -103,13 +104,16 @@ class _Resolver:
         "h2h",
         "into",
         "kind",
+        "low",
         "matched",
+        "next_serial",
         "orders",
         "paradox",
         "pos",
         "power",
         "res",
         "routes",
+        "serial",
         "state",
         "sups",
         "units",
@@ -140,6 +144,9 @@ class _Resolver:
         self.sups: list[list[int]] = [[] for _ in range(n)]
         self.attackers: dict[int, list[int]] = {}
         self.cycle: list[int] = []
+        self.serial = [0] * n
+        self.next_serial = 0
+        self.low = _NO_GUESS
         full: dict[int, EngineOrder] = {}
         self.orders = full
 
@@ -260,44 +267,73 @@ class _Resolver:
     # --- the decisions ------------------------------------------------------------------
 
     def resolve(self, p: int) -> bool:
-        """Kruijswijk's resolve: the decision of the unit in ``p``, guessing in cycles."""
+        """Kruijswijk's resolve: the decision of the unit in ``p``, guessing in cycles.
+
+        Each guess gets a serial number; ``self.low`` carries the lowest serial
+        of any guess consulted while adjudicating, so a decision that read an
+        *older* guess (even one already on the cycle list) stays provisional
+        and is redone when that guess is settled.
+        """
         state = self.state[p]
         if state == _RESOLVED:
             return self.res[p]
         cycle = self.cycle
         if state == _GUESSING:
+            if self.serial[p] < self.low:
+                self.low = self.serial[p]
             if p not in cycle:
                 cycle.append(p)
             return self.res[p]
+        serial = self.next_serial
+        self.next_serial = serial + 1
+        self.serial[p] = serial
+        outer_low = self.low
         old = len(cycle)
+        self.low = _NO_GUESS
         self.res[p] = False
         self.state[p] = _GUESSING
         first = self._adjudicate(p)
-        if len(cycle) == old:
+        low = self.low
+        if low == _NO_GUESS:
             if self.state[p] != _RESOLVED:
                 self.res[p] = first
                 self.state[p] = _RESOLVED
+            self.low = outer_low
             return first
-        if cycle[old] != p:
-            # Part of a larger cycle that an earlier guess will settle.
-            cycle.append(p)
+        if low < serial:
+            # Depends on an older guess: provisional until that one is settled.
+            if p not in cycle:
+                cycle.append(p)
             self.res[p] = first
+            self.low = min(outer_low, low)
             return first
-        # ``p`` opened this cycle: try the other guess.
+        # Only our own guess was read: try the other one.
         for q in cycle[old:]:
             self.state[q] = _UNRESOLVED
         del cycle[old:]
         self.res[p] = True
         self.state[p] = _GUESSING
+        self.low = _NO_GUESS
         second = self._adjudicate(p)
+        low = self.low
+        if low < serial:
+            if p not in cycle:
+                cycle.append(p)
+            self.res[p] = second
+            self.low = min(outer_low, low)
+            return second
         if first == second:
             for q in cycle[old:]:
                 self.state[q] = _UNRESOLVED
             del cycle[old:]
             self.res[p] = first
             self.state[p] = _RESOLVED
+            self.low = outer_low
             return first
+        if p not in cycle[old:]:
+            cycle.append(p)
         self._backup_rule(old)
+        self.low = outer_low
         return self.resolve(p)
 
     def _adjudicate(self, p: int) -> bool:

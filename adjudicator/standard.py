@@ -10,13 +10,12 @@ MDF_PATH = Path(__file__).resolve().parent.parent / "protocol" / "data" / "stand
 
 
 def standard_definition() -> MapDefinition:
-    """The standard map's definition, from the captured MDF text."""
-    import sys
+    """The standard map's definition, parsed from the MDF text Parlance sends."""
+    from protocol.messages import Mdf, parse_text
 
-    sys.path.insert(0, "/tmp/dev")  # TEMPORARY until protocol's parser lands
-    import mdfparse  # type: ignore[import-not-found]
-
-    return mdfparse.parse(Path("/tmp/dev/standard_mdf.txt").read_text())
+    message = parse_text(MDF_PATH.read_text())
+    assert isinstance(message, Mdf) and message.definition is not None
+    return message.definition
 
 
 _START_UNITS = (

@@ -21,7 +21,10 @@ The checks follow Parlance 1.4.1 with its default DATC options:
   coast given for a single-coast province is ignored (4.B.6 b); a unit named
   with the wrong coast does not exist (``NSU``, 4.B.5 a);
 * supports may name a coast or not (4.B.4 d); a support for a move that needs
-  a convoy needs a chain that does not pass through the supporter.
+  a convoy needs a chain that does not pass through the supporter;
+* one deliberate difference from Parlance: a convoy order by a fleet that is
+  on no *necessary* route (only on detours) is refused with ``FAR``, as the
+  DATC 3.0 asks (6.G.19); Parlance accepts it and lets it show intent.
 """
 
 from __future__ import annotations
@@ -111,6 +114,16 @@ def geometric_routes(pos: Position, army_prov: int, dest: int) -> list[tuple[int
                 stack.append((*route, f))
     found.sort(key=len)
     return found
+
+
+def minimal_routes(routes: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The routes no other route is a strict subset of (the fleets that are *necessary*).
+
+    DATC 3.0 (6.G.19, issue 4.E.1): a convoy order by a fleet that lies only on
+    detours is illegal, so it cannot show intent to convoy either.
+    """
+    sets = [frozenset(r) for r in routes]
+    return [r for r, s in zip(routes, sets, strict=True) if not any(o < s for o in sets)]
 
 
 def destination_location(m: GameMap, utype: int, loc: int, dest: Location) -> int | None:
@@ -329,7 +342,7 @@ class OrderBook:
             raise _Refused("NSP")
         if m.kind[dest] == SEA:
             raise _Refused("CST")
-        if not any(prov in route for route in geometric_routes(pos, aprov, dest)):
+        if not any(prov in route for route in minimal_routes(geometric_routes(pos, aprov, dest))):
             raise _Refused("FAR")
         return (CONVOY, aprov, dest)
 
