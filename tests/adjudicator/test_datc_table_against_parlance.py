@@ -10,12 +10,8 @@ DATC option choice) keep the DATC's answer and are strict xfails listed in
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import tempfile
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -23,8 +19,7 @@ from bot.servers.parlance import ParlanceInstall
 from tests.adjudicator.datc_cases import CASES
 from tests.adjudicator.datc_format import STANDARD_CENTRES, Case, Step
 from tests.adjudicator.extra_cases import EXTRA_CASES
-
-HARNESS = Path(__file__).with_name("parlance_judge.py")
+from tests.adjudicator.parlance_harness import centres, daide, run_cases, unit_key
 
 ALL_CASES: tuple[Case, ...] = CASES + EXTRA_CASES
 
@@ -48,77 +43,21 @@ MOVEMENT_SEASONS = {"SPR", "FAL"}
 RETREAT_SEASONS = {"SUM", "AUT"}
 
 
-def daide(text: str) -> str:
-    """Canonical DAIDE spelling: ``( ( ENG FLT NTH ) MTO PIC )`` -> ``((ENG FLT NTH) MTO PIC)``."""
-    tokens = re.findall(r"[()]|[^\s()]+", text)
-    out = " ".join(tokens)
-    return out.replace("( ", "(").replace(" )", ")")
-
-
-def unit_key(text: str) -> str:
-    """A NOW unit with its MRT list sorted, so retreat options compare in any order."""
-    text = daide(text)
-    match = re.fullmatch(r"(.*) MRT \((.*)\)", text)
-    if not match:
-        return text
-    options = re.findall(r"\([^()]*\)|[^\s()]+", match.group(2))
-    return f"{match.group(1)} MRT ({' '.join(sorted(options))})"
-
-
-def centres(text: str) -> dict[str, frozenset[str]]:
-    """SCO body -> power -> centres (powers without centres left out)."""
-    body = daide(text)
-    if body.startswith("SCO "):
-        body = body[4:]
-    table: dict[str, frozenset[str]] = {}
-    for group in re.findall(r"\(([^()]*)\)", body):
-        power, *provinces = group.split()
-        if provinces:
-            table[power] = frozenset(provinces)
-    return table
-
-
-def case_json(case: Case) -> str:
-    return json.dumps(
-        {
-            "id": case.id,
-            "variant": "standard",
-            "turn": case.turn,
-            "units": list(case.units),
-            "centres": case.centres,
-            "steps": [{"orders": list(step.orders)} for step in case.steps],
-        }
-    )
+def case_json(case: Case) -> dict:
+    return {
+        "id": case.id,
+        "variant": "standard",
+        "turn": case.turn,
+        "units": list(case.units),
+        "centres": case.centres,
+        "steps": [{"orders": list(step.orders)} for step in case.steps],
+    }
 
 
 @pytest.fixture(scope="module")
 def parlance_results(parlance_install: ParlanceInstall) -> dict[str, dict]:
     """Every row adjudicated by Parlance, by case id (one subprocess for all rows)."""
-    stdin = "".join(case_json(case) + "\n" for case in ALL_CASES)
-    with tempfile.TemporaryDirectory(prefix="parlance-judge-") as home:
-        try:
-            proc = subprocess.run(
-                [str(parlance_install.python2), str(HARNESS)],
-                input=stdin,
-                capture_output=True,
-                text=True,
-                env=parlance_install.env(Path(home)),
-                cwd=home,
-                timeout=600,
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            pytest.fail(f"Parlance's judge could not be run: {exc}")
-    if proc.returncode != 0:
-        pytest.fail(f"parlance_judge.py failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
-    results = {}
-    for line in proc.stdout.splitlines():
-        if line.strip():
-            row = json.loads(line)
-            results[row["id"]] = row
-    missing = [case.id for case in ALL_CASES if case.id not in results]
-    if missing:
-        pytest.fail(f"parlance_judge.py gave no answer for {missing}:\n{proc.stderr[-4000:]}")
-    return results
+    return run_cases(parlance_install, [case_json(case) for case in ALL_CASES])
 
 
 def check_step(case: Case, index: int, step: Step, got: dict) -> list[str]:
