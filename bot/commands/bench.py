@@ -12,6 +12,7 @@ import importlib
 
 BENCHMARKS = {
     "protocol": ("protocol.benchmark", "decode/encode throughput on a captured game"),
+    "adjudicator": ("adjudicator.benchmark", "movement phases per second, against MILA's engine"),
 }
 
 

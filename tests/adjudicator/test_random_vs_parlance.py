@@ -21,23 +21,14 @@ from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.daide import adjudicate_phase
 from adjudicator.legal import (
     adjustment_options,
-    convoy_orders,
-    move_orders,
     retreat_orders,
-    support_orders,
 )
 from adjudicator.maps import standard_map
 from adjudicator.orders import (
-    CONVOY,
-    CONVOY_MOVE,
-    MOVE,
-    SUPPORT_HOLD,
-    SUPPORT_MOVE,
     WAIVE_ORDER,
-    EngineOrder,
 )
 from adjudicator.position import Position, initial_position
-from adjudicator.validation import geometric_routes, minimal_routes
+from adjudicator.randomorders import battle_orders
 from bot.servers.parlance import ParlanceInstall
 from protocol.notation import (
     format_centres,
@@ -54,68 +45,6 @@ GAMES = 8
 YEARS = 6  # phases per game: about 12 movement, plus retreats and winters
 
 
-def _movement_orders(pos: Position, rng: Random) -> dict[int, EngineOrder]:
-    orders: dict[int, EngineOrder] = {}
-    units = sorted(pos.units)
-    # Sometimes coordinate a convoy: an army moves by convoy and every fleet on a route convoys it.
-    if rng.random() < 0.6:
-        armies = [p for p in units if convoy_orders(pos, p) and pos.units[p][1] == 0]
-        rng.shuffle(armies)
-        for army in armies[:2]:
-            dest = rng.choice(convoy_orders(pos, army))[1]
-            routes = minimal_routes(geometric_routes(pos, army, dest))
-            if not routes:
-                continue
-            route = rng.choice(routes)
-            if any(f in orders for f in route) or army in orders:
-                continue
-            via = route  # TODO: also without VIA once the parser accepts it
-            orders[army] = (CONVOY_MOVE, dest, via)
-            for fleet in route:
-                orders[fleet] = (CONVOY, army, dest)
-    supporters = []
-    for p in units:
-        if p in orders:
-            continue
-        roll = rng.random()
-        if roll < 0.4:
-            supporters.append(p)
-            continue
-        options = [o for o in convoy_orders(pos, p) if o[0] == CONVOY] if roll < 0.45 else []
-        if not options:
-            moves = move_orders(pos, p)
-            attacks = [
-                o
-                for o in moves[1:]
-                if (t := pos.units.get(pos.map.loc_province[o[1]])) and t[0] != pos.units[p][0]
-            ]
-            options = attacks if attacks and rng.random() < 0.6 else moves
-        orders[p] = rng.choice(options)
-    # Supporters mostly back what was actually ordered, so battles are real.
-    for p in supporters:
-        options = support_orders(pos, p)
-        matching = [
-            o
-            for o in options
-            if o[1] in orders
-            and (
-                (
-                    o[0] == SUPPORT_MOVE
-                    and orders[o[1]][0] in (MOVE, CONVOY_MOVE)
-                    and _dest(pos, orders[o[1]]) == o[2]
-                )
-                or (o[0] == SUPPORT_HOLD and orders[o[1]][0] not in (MOVE, CONVOY_MOVE))
-            )
-        ]
-        pool = matching if matching and rng.random() < 0.85 else options
-        orders[p] = rng.choice(pool or move_orders(pos, p))
-    return orders
-
-
-def _dest(pos: Position, order: EngineOrder) -> int:
-    return pos.map.loc_province[order[1]] if order[0] == MOVE else order[1]
-
-
 def _random_phases(seed: int) -> list[tuple[Position, list[Order]]]:
     rng = Random(seed)
     m = standard_map()
@@ -124,7 +53,7 @@ def _random_phases(seed: int) -> list[tuple[Position, list[Order]]]:
         pos = initial_position(m)
         while pos.year < 1901 + YEARS:
             if pos.season in (0, 2):
-                engine = _movement_orders(pos, rng)
+                engine = battle_orders(pos, rng)
                 orders = [movement_value(pos, p, o) for p, o in sorted(engine.items())]
             elif pos.season in (1, 3):
                 orders = []
