@@ -20,6 +20,8 @@ COMMANDS = (
     "bot.commands.parlance",
     "bot.commands.bench",
     "bot.commands.adjudicate",
+    "bot.commands.arena",
+    "bot.commands.play",
 )
 
 

@@ -27,7 +27,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
-        "input", nargs="?", type=argparse.FileType("r"), default=sys.stdin,
+        "input",
+        nargs="?",
+        type=argparse.FileType("r"),
+        default=sys.stdin,
         help="JSON-lines file (default: standard input)",
     )
     p.set_defaults(handler=run)

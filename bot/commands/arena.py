@@ -1,0 +1,146 @@
+"""``daide-mcts arena``: play whole games in-process and print the thesis's metrics.
+
+Examples::
+
+    daide-mcts arena dumbbot dumbbot dumbbot dumbbot dumbbot dumbbot dumbbot --games 20
+    daide-mcts arena mcts:v8 --fill dumbbot --games 30 --budget 5 --json runs/v8.json
+
+Seven players, one per power, dealt to the powers at random each game (seeded).
+Each game ends at winter of ``--final-year`` (a draw among the survivors, as
+BANDANA's final year) or earlier with a solo.  The core is
+:func:`search.arena.run_arena`; this command parses flags, draws a progress
+bar on standard error and prints (and optionally saves) the results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from search.arena import ArenaProgress, run_arena
+from search.registry import PolicySpecError, parse_spec, valid_specs
+
+SEATS = 7
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``arena`` subcommand."""
+    p = subparsers.add_parser(
+        "arena",
+        help="play in-process games between players and print the metrics",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "players",
+        nargs="*",
+        metavar="PLAYER",
+        help=f"one player spec per seat ({valid_specs()})",
+    )
+    p.add_argument(
+        "--fill", metavar="PLAYER", help="fill the seats left after PLAYER... with this spec"
+    )
+    p.add_argument("--games", type=int, default=10, help="games to play (default 10)")
+    p.add_argument(
+        "--final-year", type=int, default=1905, help="the game ends at its winter (default 1905)"
+    )
+    p.add_argument(
+        "--budget",
+        type=float,
+        default=5.0,
+        help="thinking seconds per move for MCTS players (default 5)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the power draw and dice")
+    p.add_argument("--workers", type=int, default=1, help="worker processes per MCTS player")
+    p.add_argument("--json", type=Path, metavar="PATH", help="also write the results here")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(handler=run)
+
+
+def lineup_from(players: list[str], fill: str | None) -> list[str]:
+    """The seven seats' specs from the positional players and ``--fill``; ValueError if unfit."""
+    lineup = list(players)
+    if fill is not None:
+        if len(lineup) > SEATS:
+            raise ValueError(f"{len(lineup)} players given; there are only {SEATS} seats")
+        lineup += [fill] * (SEATS - len(lineup))
+    if len(lineup) != SEATS:
+        raise ValueError(
+            f"give {SEATS} players, one per power (got {len(lineup)}); "
+            f"--fill SPEC fills the remaining seats"
+        )
+    for spec in lineup:
+        parse_spec(spec)
+    return [spec.strip().lower() for spec in lineup]
+
+
+class ProgressBar:
+    """A one-line progress bar on a stream: ``[#####-----] 3/10 games  FAL 1903  12s``."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.tty = stream.isatty()
+        self.last_done = -1
+
+    def __call__(self, p: ArenaProgress) -> None:
+        """Redraw (on a terminal) or print a line per finished game (elsewhere)."""
+        filled = self.width * p.games_done // p.games
+        eta = ""
+        if p.games_done:
+            eta = f"  eta {p.elapsed / p.games_done * (p.games - p.games_done):.0f}s"
+        line = (
+            f"[{'#' * filled}{'-' * (self.width - filled)}] {p.games_done}/{p.games} games"
+            f"  {p.turn}  {p.elapsed:.0f}s{eta}"
+        )
+        if self.tty:
+            self.stream.write("\r" + line.ljust(78))
+            if p.games_done == p.games:
+                self.stream.write("\n")
+        elif p.games_done != self.last_done:
+            self.stream.write(line + "\n")
+        self.last_done = p.games_done
+        self.stream.flush()
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """Check the flags, play the games, print the report (and write the JSON)."""
+    from bot.cli import UserError
+
+    try:
+        lineup = lineup_from(args.players, args.fill)
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
+    if args.games < 1:
+        raise UserError("--games must be at least 1")
+    if args.final_year < 1901:
+        raise UserError("--final-year must be 1901 or later")
+    if not args.budget > 0:
+        raise UserError("--budget must be a positive number of seconds")
+    if args.workers < 1:
+        raise UserError("--workers must be at least 1")
+    if args.json is not None and not args.json.parent.is_dir():
+        raise UserError(f"--json: no such folder {args.json.parent}")
+    progress = None if args.quiet else ProgressBar(sys.stderr)
+    try:
+        result = run_arena(
+            lineup,
+            games=args.games,
+            final_year=args.final_year,
+            budget=args.budget,
+            seed=args.seed,
+            workers=args.workers,
+            progress=progress,
+        )
+    except PolicySpecError as exc:
+        raise UserError(str(exc)) from exc
+    out.write(result.report() + "\n")
+    if args.json is not None:
+        try:
+            args.json.write_text(json.dumps(result.to_dict(), indent=1) + "\n")
+        except OSError as exc:
+            raise UserError(f"--json: cannot write {args.json}: {exc}") from exc
+    return 0

@@ -1,0 +1,124 @@
+"""``daide-mcts play``: connect to a DAIDE server and play one game.
+
+Besides its own flags it accepts BANDANA's agent arguments, so it can be
+listed in a BANDANA TournamentRunner command line as is::
+
+    daide-mcts play -name MCTS1 -log logs/ -fy 1905
+
+(the game server is then localhost:16713 unless ``--host``/``--port`` say
+otherwise).  Every flag also has an environment variable ``DAIDE_MCTS_<NAME>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from bot.settings import BotSettings, SettingsError, load_settings
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``play`` subcommand."""
+    p = subparsers.add_parser(
+        "play",
+        help="connect to a DAIDE server and play one game",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_play_arguments(p)
+    p.set_defaults(handler=run)
+
+
+def add_play_arguments(p: argparse.ArgumentParser) -> None:
+    """The flags of ``play`` (also used by the local game runner)."""
+    p.add_argument("--host", help="server host (default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="server port (default 16713)")
+    p.add_argument("--name", help="name sent in NME (default daide-mcts)")
+    p.add_argument("-name", dest="bandana_name", help="BANDANA: the agent's name")
+    p.add_argument(
+        "--strategy",
+        "--variant",
+        dest="strategy",
+        help="movement strategy: mcts, mcts:<variant>, dumbbot, random (default mcts)",
+    )
+    p.add_argument("--workers", type=int, help="search worker processes (default 1)")
+    p.add_argument(
+        "--final-year",
+        type=int,
+        dest="final_year",
+        help="offer the draw once this year is played out (WIN of it on)",
+    )
+    p.add_argument("-fy", type=int, dest="bandana_final_year", help="BANDANA: final year")
+    p.add_argument("--log-dir", type=Path, dest="log_dir", help="folder for the game log")
+    p.add_argument("-log", type=Path, dest="bandana_log", help="BANDANA: log folder")
+    p.add_argument(
+        "--think-time",
+        type=float,
+        dest="think_time",
+        help="seconds to think when there is no deadline (default 8)",
+    )
+    p.add_argument(
+        "--min-margin",
+        type=float,
+        dest="min_margin",
+        help="least seconds between last submission and deadline (default 0.5)",
+    )
+    p.add_argument("--observe", action="store_true", default=None, help="watch (OBS) instead")
+    p.add_argument("--power", dest="rejoin_power", help="rejoin as this power (with --passcode)")
+    p.add_argument("--passcode", type=int, dest="rejoin_passcode", help="passcode for rejoining")
+    p.add_argument("--seed", type=int, help="random seed")
+    p.add_argument("--telemetry", help="mqtt://host:port/prefix for live events")
+    p.add_argument("--summary-json", type=Path, help="write the game summary here at the end")
+    p.add_argument("--log-level", default="info", help="console log level (default info)")
+
+
+def settings_from_args(args: argparse.Namespace) -> BotSettings:
+    """Merge our flags, BANDANA's, and the environment; SettingsError if invalid."""
+    return load_settings(
+        host=args.host,
+        port=args.port,
+        name=args.name or args.bandana_name,
+        strategy=args.strategy,
+        workers=args.workers,
+        final_year=args.final_year or args.bandana_final_year,
+        log_dir=args.log_dir or args.bandana_log,
+        think_time=args.think_time,
+        min_margin=args.min_margin,
+        observe=args.observe,
+        rejoin_power=args.rejoin_power,
+        rejoin_passcode=args.rejoin_passcode,
+        seed=args.seed,
+        telemetry=args.telemetry,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play one game; exit 0 when it ended cleanly, 1 otherwise."""
+    from bot.cli import UserError
+    from bot.client import DaideClient, FatalClientError
+    from bot.logs import GameLog, configure_logging, game_log_path
+
+    try:
+        settings = settings_from_args(args)
+    except SettingsError as exc:
+        raise UserError(str(exc)) from exc
+    if (settings.rejoin_power is None) != (settings.rejoin_passcode is None):
+        raise UserError("--power and --passcode go together")
+    configure_logging(args.log_level)
+    log_path = game_log_path(settings.log_dir, settings.name) if settings.log_dir else None
+    game_log = GameLog(log_path)
+    client = DaideClient(settings, game_log)
+    try:
+        summary = asyncio.run(client.run())
+    except FatalClientError as exc:
+        game_log.write("fatal", error=str(exc))
+        game_log.close()
+        raise UserError(str(exc)) from exc
+    game_log.close()
+    if args.summary_json:
+        args.summary_json.write_text(json.dumps(summary.as_dict(), indent=2) + "\n")
+    print(json.dumps(summary.as_dict()), file=sys.stdout)
+    return 0 if summary.ended_cleanly else 1

@@ -1,0 +1,78 @@
+"""Logging: structlog for the console, and one JSON-lines record per game.
+
+The game record (:class:`GameLog`) holds every message in and out in DAIDE
+text, the orders chosen, search statistics and the deadline margin of every
+submission.  Each line is written and flushed at once, so a crash loses
+nothing already written.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any
+
+import structlog
+
+
+def configure_logging(level: str = "info", json_output: bool = False) -> None:
+    """Set up structlog for this process (console key=value, or JSON lines)."""
+    renderer: Any = (
+        structlog.processors.JSONRenderer()
+        if json_output
+        else structlog.dev.ConsoleRenderer(colors=False)
+    )
+    structlog.configure(
+        processors=[
+            structlog.processors.add_log_level,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            renderer,
+        ],
+        wrapper_class=structlog.make_filtering_bound_logger(
+            logging.getLevelNamesMapping().get(level.upper(), logging.INFO)
+        ),
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+
+
+class GameLog:
+    """A JSON-lines game record; ``None`` path means record nothing."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._file: IO[str] | None = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+
+    def write(self, kind: str, **fields: object) -> None:
+        """Append one record ``{"t": unix time, "kind": kind, ...fields}``."""
+        if self._file is None:
+            return
+        record = {"t": round(time.time(), 4), "kind": kind, **fields}
+        try:
+            self._file.write(json.dumps(record, default=str) + "\n")
+            self._file.flush()
+        except OSError:
+            # A full disk must not stop the game; the console log still says what happens.
+            pass
+
+    def message(self, direction: str, text: str) -> None:
+        """Record one DAIDE message: ``direction`` is ``in`` or ``out``."""
+        self.write("msg", dir=direction, text=text)
+
+    def close(self) -> None:
+        """Flush and close the file."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def game_log_path(log_dir: Path, name: str) -> Path:
+    """A fresh file name for one game's record in ``log_dir``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return log_dir / f"{name}-{stamp}-{int(time.time() * 1000) % 100000:05d}.jsonl"

@@ -1,0 +1,80 @@
+"""The bot's settings: command-line flags, environment variables, defaults — validated once.
+
+Every setting can come from a ``DAIDE_MCTS_*`` environment variable (e.g.
+``DAIDE_MCTS_PORT=16714``) or from a flag of ``daide-mcts play``; flags win.
+A bad value is a :class:`SettingsError` with a message naming the setting.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_PORT = 16713
+
+
+class SettingsError(ValueError):
+    """A setting has a value the bot cannot use; the message says which and why."""
+
+
+class BotSettings(BaseSettings):
+    """Everything ``daide-mcts play`` needs to connect and play one game."""
+
+    model_config = SettingsConfigDict(env_prefix="DAIDE_MCTS_", extra="forbid")
+
+    host: str = Field("127.0.0.1", description="DAIDE server host")
+    port: int = Field(DEFAULT_PORT, ge=1, le=65535, description="DAIDE server port")
+    name: str = Field("daide-mcts", description="name sent in NME (letters, digits, _)")
+    version: str = Field("0.1", description="version sent in NME")
+    strategy: str = Field(
+        "mcts", description="how to choose movement orders: mcts, mcts:<variant>, dumbbot, random"
+    )
+    workers: int = Field(1, ge=1, le=64, description="search worker processes")
+    final_year: int | None = Field(
+        None, ge=1, le=8191, description="offer the draw once this year is played out (BANDANA -fy)"
+    )
+    log_dir: Path | None = Field(None, description="folder for the JSON-lines game log")
+    think_time: float = Field(
+        8.0, gt=0, le=3600, description="seconds to think when the server sets no deadline"
+    )
+    min_margin: float = Field(
+        0.5, ge=0, le=60, description="least seconds to keep between last submission and deadline"
+    )
+    observe: bool = Field(False, description="join as an observer (OBS) instead of a player")
+    rejoin_power: str | None = Field(None, description="rejoin as this power (IAM)")
+    rejoin_passcode: int | None = Field(None, description="passcode for IAM")
+    reconnect_attempts: int = Field(8, ge=0, le=1000, description="reconnections before giving up")
+    connect_timeout: float = Field(10.0, gt=0, le=600, description="seconds to wait for TCP")
+    seed: int | None = Field(None, description="random seed (default: from the OS)")
+    telemetry: str | None = Field(None, description="mqtt://host:port/prefix for live events")
+
+    @field_validator("name", "version")
+    @classmethod
+    def _daide_text(cls, value: str) -> str:
+        if not value or not all(c.isalnum() or c in "_.-" for c in value) or not value.isascii():
+            raise ValueError("must be ASCII letters, digits, '_', '.' or '-'")
+        return value
+
+    @field_validator("rejoin_power")
+    @classmethod
+    def _power(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if len(value) != 3 or not value.isalpha():
+            raise ValueError("must be a three-letter power token such as ENG")
+        return value.upper()
+
+
+def load_settings(**overrides: object) -> BotSettings:
+    """Settings from the environment with ``overrides`` (flags) on top; SettingsError if invalid."""
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return BotSettings(**given)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}"
+            for err in exc.errors()
+        )
+        raise SettingsError(problems) from None
