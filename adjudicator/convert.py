@@ -53,7 +53,9 @@ def movement_value(
     if kind == SUPPORT_HOLD:
         return SupportHold(unit, pos.unit_value(pos.units[order[1]]))
     if kind == SUPPORT_MOVE:
-        return SupportMove(unit, pos.unit_value(pos.units[order[1]]), m.provinces[order[2]])
+        coast = m.loc_coast[order[3]] if len(order) > 3 else None
+        supported = pos.unit_value(pos.units[order[1]])
+        return SupportMove(unit, supported, m.provinces[order[2]], coast)
     if kind == CONVOY:
         return Convoy(unit, pos.unit_value(pos.units[order[1]]), m.provinces[order[2]])
     raise ValueError(f"not a movement order: {order!r}")

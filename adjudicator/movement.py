@@ -213,6 +213,8 @@ class _Resolver:
             tk = kind[t]
             if kind[s] == SUPPORT_MOVE:
                 ok = (tk == MOVE or tk == CONVOY_MOVE) and dst[t] == into[s]
+                if ok and len(full[s]) > 3:
+                    ok = dst_loc[t] == full[s][3]
             else:
                 ok = tk >= 0 and tk != MOVE and tk != CONVOY_MOVE and t != s
             if ok:

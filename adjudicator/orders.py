@@ -9,6 +9,8 @@ unit to one of these tuples (a unit with no entry holds):
                     into split provinces)
 ``(SUPPORT_HOLD, p)``           support the unit in province ``p``
 ``(SUPPORT_MOVE, p, d)``        support the unit in ``p`` moving to ``d``
+``(SUPPORT_MOVE, p, d, loc)``   the same, naming the coast ``loc`` the move
+                                must go to (DATC 4.B.4 d)
 ``(CONVOY, a, d)``              convoy the army in ``a`` to ``d``
 ``(CONVOY_MOVE, d, path)``      move by convoy to ``d`` through the sea
                                 provinces ``path`` (``()``: any route)

@@ -322,6 +322,10 @@ class OrderBook:
             routes = geometric_routes(pos, sprov, dest)
             if not any(prov not in route for route in routes):
                 raise _Refused("FAR")
+        if order.coast is not None and stype == FLEET:
+            named = m.location_index.get((order.destination, order.coast))
+            if named is not None and len(m.fleet_locations[dest]) > 1:
+                return (SUPPORT_MOVE, sprov, dest, named)
         return (SUPPORT_MOVE, sprov, dest)
 
     def _convoy(self, prov: int, utype: int, order: Convoy) -> EngineOrder:

@@ -106,6 +106,7 @@ class GameSummary:
     missed_deadlines: int = 0
     shadow_checked: int = 0
     shadow_mismatches: int = 0
+    shadow_skipped: int = 0
     reconnections: int = 0
     bad_messages: int = 0
     margins: list[float] = field(default_factory=list)
@@ -378,10 +379,9 @@ class DaideClient:
             return
         received = time.monotonic()
         report = self.mirror.on_now(m.turn, m.units)
+        self._copy_shadow_counts()
         if report is not None:
-            self.summary.shadow_checked += 1
             if not report.ok:
-                self.summary.shadow_mismatches += 1
                 log.error(
                     "shadow adjudication mismatch",
                     turn=str(report.turn),
@@ -640,8 +640,7 @@ class DaideClient:
         if not self.game_over:
             self.game_over = True
             self.summary.ended_cleanly = True
-            self.summary.shadow_checked = self.mirror.checked
-            self.summary.shadow_mismatches = self.mirror.mismatches
+            self._copy_shadow_counts()
             log.info("game finished", summary=self.summary.as_dict())
             self.game_log.write("summary", **self.summary.as_dict())
 
@@ -655,5 +654,9 @@ class DaideClient:
             self.thinker = None
         if self.conn is not None:
             await self.conn.close()
+        self._copy_shadow_counts()
+
+    def _copy_shadow_counts(self) -> None:
         self.summary.shadow_checked = self.mirror.checked
         self.summary.shadow_mismatches = self.mirror.mismatches
+        self.summary.shadow_skipped = self.mirror.skipped

@@ -6,6 +6,9 @@ NOW; the mirror adjudicates the reported orders with our own engine and
 compares its prediction with the server's results and next position.  A
 mismatch is reported (both positions, every difference) and counted; play
 always goes on from the server's truth.
+
+A phase whose ORD lines do not cover every unit cannot be checked and is only
+counted as skipped: MILA's DAIDE server sends each power its own orders only.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from adjudicator.daide import adjudicate_phase
 from adjudicator.errors import AdjudicatorError
 from adjudicator.maps import GameMap
 from adjudicator.position import Position
-from protocol.values import MapDefinition, OrderResult, Turn, UnitPosition
+from protocol.values import MapDefinition, OrderResult, Turn, UnitPosition, order_power
 
 Centres = tuple[tuple[str, tuple[str, ...]], ...]
 
@@ -47,6 +50,7 @@ class GameMirror:
     pending_centres: Centres | None = None
     checked: int = 0
     mismatches: int = 0
+    skipped: int = 0
     resync: bool = False
 
     def on_map(self, definition: MapDefinition, name: str) -> GameMap:
@@ -76,7 +80,10 @@ class GameMirror:
         report = None
         previous = self.position
         if previous is not None and self.pending and not self.resync:
-            report = self._check(previous, actual)
+            if self._complete(previous):
+                report = self._check(previous, actual)
+            else:
+                self.skipped += 1
         self.pending.clear()
         self.pending_centres = None
         self.resync = False
@@ -87,6 +94,27 @@ class GameMirror:
         """After a reconnection some results may be lost: skip the next shadow check."""
         self.resync = True
         self.pending.clear()
+
+    def _complete(self, previous: Position) -> bool:
+        """Whether the ORD lines cover the whole phase (some servers report only our orders).
+
+        Movement: a line for every unit; retreats: for every dislodged unit;
+        winter: as many lines per power as it had builds or removals due.
+        """
+        reported = [getattr(r.order, "unit", None) for r in self.pending]
+        if previous.season in (0, 2):
+            units = {u.unit for u in previous.unit_positions() if u.retreats is None}
+            return units <= set(reported)
+        if previous.season in (1, 3):
+            units = {u.unit for u in previous.unit_positions() if u.retreats is not None}
+            return units <= set(reported)
+        m = previous.map
+        lines = [0] * m.num_powers
+        for r in self.pending:
+            power = m.power_index.get(order_power(r.order))
+            if power is not None:
+                lines[power] += 1
+        return all(lines[p] >= abs(due) for p, due in enumerate(previous.adjustments()))
 
     def _check(self, previous: Position, actual: Position) -> ShadowReport:
         self.checked += 1

@@ -115,11 +115,16 @@ class SupportHold:
 
 @dataclass(frozen=True, slots=True)
 class SupportMove:
-    """``(unit) SUP (unit) MTO province``: support a move (no coast)."""
+    """``(unit) SUP (unit) MTO province``: support a move.
+
+    DAIDE's syntax gives no coast here; ``coast`` is set when an order names
+    one anyway (``MTO (SPA NCS)``), as Parlance accepts (DATC 4.B.4).
+    """
 
     unit: Unit
     supported: Unit
     destination: str
+    coast: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +138,10 @@ class Convoy:
 
 @dataclass(frozen=True, slots=True)
 class MoveByConvoy:
-    """``(army) CTO province VIA (sea sea ...)``."""
+    """``(army) CTO province VIA (sea sea ...)``; an empty ``path`` is a CTO without VIA.
+
+    Parlance accepts a convoyed move without its path (DATC 4.A.6 b).
+    """
 
     unit: Unit
     destination: str

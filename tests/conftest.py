@@ -64,5 +64,3 @@ def parang_bots(
     yield start
     for bots in started:
         bots.stop()
-
-

@@ -1,0 +1,502 @@
+"""DumbBot's province values, computed fast: the valuation shared by the heuristic players.
+
+David Norman's DumbBot values every *node* (a place a unit of one type can
+stand: the army node of a land province, the fleet node of each coast) for one
+power, in two steps (constants from Parang's port, :class:`DumbBotWeights`):
+
+1. Each supply centre gets a base value.  One of ours is worth its *defence
+   value*: the size of the largest enemy power with a unit that can move into
+   it.  Anyone else's is worth its *attack value*: the size of its owner
+   (neutral centres count as size ``C``).  A power's size is ``A*x*x + B*x + C``
+   for ``x`` centres.  ``proximity[0]`` of a node is ``attack * attack_weight +
+   defence * defence_weight`` (the weights depend on the season).
+2. ``proximity[n]`` of a node is ``(proximity[n-1]`` of the node ``+`` the sum,
+   over each province the node borders, of the highest ``proximity[n-1]`` among
+   the node's neighbours in that province``) // 5``, for ``n`` up to 9.
+
+A movement or retreat destination is then worth ``sum(proximity[n] *
+weight[n]) + strength_weight * strength - competition_weight * competition``,
+where *strength* counts our units in or next to the province and
+*competition* the most units any one other power has there.  A winter node is
+worth ``sum(proximity[n] * build_weight[n]) + defence_weight * max(0, defence)``.
+
+Where Parang's port differs from the seeds' description, this follows Parang:
+
+* the seeds' "sum(proximity[n-1] of adjacent coasts * proximity[n-1] of this
+  coast) / 5" is Parang's *sum* (own value plus, per bordering province, the
+  best of its coasts), floored;
+* the defence value is the size of the largest *enemy with a unit able to move
+  in*, not of "the largest adjacent power";
+* strength and competition count a unit once per location it borders, so a
+  fleet in MAO counts twice next to Spain (both coasts), as in Parang.
+
+Units dislodged in a retreat phase still count (Parlance's client board keeps
+them on the map until they retreat).
+
+Speed: the per-map tables are built once per map (:func:`tables_for`); the
+proximity iteration is one list comprehension of C-level ``itemgetter`` sums
+per level; destination values, strength and competition are computed lazily,
+only for the nodes a player asks about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from operator import itemgetter, mul
+from random import Random
+
+from adjudicator.maps import ARMY, SEA, GameMap
+from adjudicator.position import AUTUMN, FALL, SPRING, SUMMER, WINTER, Position
+
+PROXIMITY_DEPTH = 10
+"""How many proximity levels DumbBot computes (0 to 9)."""
+
+
+@dataclass(frozen=True)
+class DumbBotWeights:
+    """DumbBot's constants; the defaults are the original DumbBot's (as Parang lists them).
+
+    The ``home_*`` and ``base_unit_weight`` knobs are Parang extensions whose
+    defaults disable them (they are kept so the formula is complete).
+    Convoys (Parang's ``convoy_weight``, default 0) are never played.
+    """
+
+    spring_attack: int = 700
+    spring_defence: int = 300
+    fall_attack: int = 600
+    fall_defence: int = 400
+    spring_proximity: tuple[int, ...] = (100, 1000, 30, 10, 6, 5, 4, 3, 2, 1)
+    spring_strength: int = 1000
+    spring_competition: int = 1000
+    fall_proximity: tuple[int, ...] = (1000, 100, 30, 10, 6, 5, 4, 3, 2, 1)
+    fall_strength: int = 1000
+    fall_competition: int = 1000
+    base_unit_weight: int = 0
+    home_vacation_weight: int = 0
+    home_attack_weight: int = 1
+    home_defence_weight: int = 1
+    build_defence: int = 1000
+    build_proximity: tuple[int, ...] = (1000, 100, 30, 10, 6, 5, 4, 3, 2, 1)
+    remove_defence: int = 1000
+    remove_proximity: tuple[int, ...] = (1000, 100, 30, 10, 6, 5, 4, 3, 2, 1)
+    play_alternative: int = 50
+    alternative_difference_modifier: int = 500
+    size_square: int = 1
+    size_linear: int = 4
+    size_constant: int = 16
+
+    def size(self, centres: int) -> int:
+        """A power's size for DumbBot: ``A*x*x + B*x + C`` for ``x`` centres."""
+        return (
+            self.size_square * centres * centres + self.size_linear * centres + self.size_constant
+        )
+
+
+DEFAULT_WEIGHTS = DumbBotWeights()
+
+
+# --- per-map tables ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MapTables:
+    """Everything DumbBot needs from a map, as flat tuples over nodes (built once per map).
+
+    A *node* is a place one unit type can stand: the army node of each land
+    province, the fleet node of each fleet location (each coast of a split
+    province is its own node).  ``node_of[unit_type][loc]`` is a node id or -1.
+    """
+
+    map: GameMap
+    num_nodes: int
+    node_prov: tuple[int, ...]
+    node_type: tuple[int, ...]
+    node_loc: tuple[int, ...]
+    node_of: tuple[tuple[int, ...], tuple[int, ...]]
+    prov_nodes: tuple[tuple[int, ...], ...]
+    sum_getters: tuple[itemgetter, ...]  # type: ignore[type-arg]
+    multi_groups: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]
+    touch_offsets: tuple[tuple[int, ...], ...]
+    neighbour_provs: tuple[tuple[int, ...], ...]
+    reach: tuple[frozenset[int], ...]
+    adjacency: tuple[tuple[tuple[int, ...], ...], ...] = field(repr=False)
+
+
+_TABLES: dict[int, MapTables] = {}
+
+
+def tables_for(game_map: GameMap) -> MapTables:
+    """The node tables of ``game_map``, built on first use and cached by map identity."""
+    tables = _TABLES.get(id(game_map))
+    if tables is None or tables.map is not game_map:
+        tables = _build_tables(game_map)
+        _TABLES[id(game_map)] = tables
+    return tables
+
+
+def _build_tables(m: GameMap) -> MapTables:
+    node_prov: list[int] = []
+    node_type: list[int] = []
+    node_loc: list[int] = []
+    army_node = [-1] * m.num_locations
+    fleet_node = [-1] * m.num_locations
+    prov_nodes: list[tuple[int, ...]] = []
+    for prov in range(m.num_provinces):
+        here: list[int] = []
+        if m.kind[prov] != SEA:
+            army_node[prov] = len(node_prov)
+            here.append(len(node_prov))
+            node_prov.append(prov)
+            node_type.append(ARMY)
+            node_loc.append(prov)
+        for loc in m.fleet_locations[prov]:
+            fleet_node[loc] = len(node_prov)
+            here.append(len(node_prov))
+            node_prov.append(prov)
+            node_type.append(1)
+            node_loc.append(loc)
+        prov_nodes.append(tuple(here))
+    node_of = (tuple(army_node), tuple(fleet_node))
+    n = len(node_prov)
+    num_powers = m.num_powers
+
+    getters = []
+    multi = []
+    touch = []
+    reach = []
+    adjacency: list[tuple[int, ...]] = []
+    for i in range(n):
+        utype, loc = node_type[i], node_loc[i]
+        dests = m.adjacent(utype, loc)
+        adj_nodes = tuple(node_of[utype][d] for d in dests)
+        adjacency.append(adj_nodes)
+        by_prov: dict[int, list[int]] = {}
+        for j in adj_nodes:
+            by_prov.setdefault(node_prov[j], []).append(j)
+        singles = [js[0] for js in by_prov.values() if len(js) == 1]
+        groups = tuple(tuple(js) for js in by_prov.values() if len(js) > 1)
+        getters.append(itemgetter(i, *singles))
+        if groups:
+            multi.append((i, groups))
+        # Parang counts a unit once per bordering location (duplicates kept on purpose).
+        touch.append(
+            tuple(p * num_powers for p in (node_prov[i], *(m.loc_province[d] for d in dests)))
+        )
+        reach.append(m.reach(utype, loc))
+    return MapTables(
+        map=m,
+        num_nodes=n,
+        node_prov=tuple(node_prov),
+        node_type=tuple(node_type),
+        node_loc=tuple(node_loc),
+        node_of=node_of,
+        prov_nodes=tuple(prov_nodes),
+        sum_getters=tuple(getters),
+        multi_groups=tuple(multi),
+        touch_offsets=tuple(touch),
+        neighbour_provs=m.neighbours,
+        reach=tuple(reach),
+        adjacency=tuple(adjacency),
+    )
+
+
+# --- the values -------------------------------------------------------------------------
+
+
+def proximity_levels(tables: MapTables, base: Sequence[int]) -> list[list[int]]:
+    """``proximity[0..9]`` per node, from ``base[prov]`` (proximity[0] of the province's nodes)."""
+    node_prov = tables.node_prov
+    cur = [base[p] for p in node_prov]
+    levels = [cur]
+    getters = tables.sum_getters
+    multi = tables.multi_groups
+    for _ in range(PROXIMITY_DEPTH - 1):
+        nxt = [sum(g(cur)) // 5 for g in getters]
+        for i, groups in multi:
+            total = sum(getters[i](cur))
+            for group in groups:
+                total += max([cur[j] for j in group])
+            nxt[i] = total // 5
+        levels.append(nxt)
+        cur = nxt
+    return levels
+
+
+class ProvinceValues:
+    """DumbBot's values of every node for one power in one phase (lazy where it pays).
+
+    Build with :func:`dumbbot_values`.  :meth:`node_value` is the value DumbBot
+    compares destinations, retreats, builds and removals by;
+    :meth:`strength` and :meth:`competition` are its per-province unit counts.
+    """
+
+    __slots__ = (
+        "_counts",
+        "_values",
+        "competition_cache",
+        "defence",
+        "levels",
+        "num_powers",
+        "power",
+        "proximity_weights",
+        "tables",
+        "weights",
+        "winter",
+        "winter_defence_weight",
+    )
+
+    def __init__(
+        self,
+        tables: MapTables,
+        power: int,
+        levels: list[list[int]],
+        defence: list[int],
+        counts: list[int],
+        proximity_weights: tuple[int, ...],
+        weights: tuple[int, int],
+        winter: bool,
+    ) -> None:
+        self.tables = tables
+        self.power = power
+        self.levels = levels
+        self.defence = defence
+        self._counts = counts
+        self.num_powers = tables.map.num_powers
+        self.proximity_weights = proximity_weights
+        self.weights = weights
+        self.winter = winter
+        self.winter_defence_weight = weights[0]
+        self._values: list[int | None] = [None] * tables.num_nodes
+        self.competition_cache: dict[int, int] = {}
+
+    def strength(self, prov: int) -> int:
+        """Our units in or next to ``prov`` (a fleet next to two coasts counts twice)."""
+        return self._counts[prov * self.num_powers + self.power]
+
+    def competition(self, prov: int) -> int:
+        """The most units any one other power has in or next to ``prov``."""
+        cached = self.competition_cache.get(prov)
+        if cached is None:
+            start = prov * self.num_powers
+            row = self._counts[start : start + self.num_powers]
+            row[self.power] = 0
+            cached = self.competition_cache[prov] = max(row)
+        return cached
+
+    def node_value(self, node: int) -> int:
+        """The value DumbBot gives ``node`` in this phase (see the module docstring)."""
+        value = self._values[node]
+        if value is None:
+            value = sum(map(mul, self.proximity_weights, map(itemgetter(node), self.levels)))
+            prov = self.tables.node_prov[node]
+            if self.winter:
+                d = self.defence[prov]
+                if d > 0:
+                    value += self.winter_defence_weight * d
+            else:
+                strength_w, competition_w = self.weights
+                value += strength_w * self.strength(prov) - competition_w * self.competition(prov)
+            self._values[node] = value
+        return value
+
+    def value(self, unit_type: int, loc: int) -> int:
+        """The value of location ``loc`` for a unit of ``unit_type``."""
+        return self.node_value(self.tables.node_of[unit_type][loc])
+
+
+def base_values(
+    pos: Position, power: int, attack_weight: int, defence_weight: int, weights: DumbBotWeights
+) -> tuple[list[int], list[int]]:
+    """``(proximity[0] per province, defence value per province)`` for ``power``."""
+    m = pos.map
+    counts = pos.centre_counts()
+    sizes = [weights.size(c) for c in counts]
+    neutral = weights.size_constant
+    owners = pos.owners
+    units = pos.units
+    dislodged = pos.dislodged
+    tables = tables_for(m)
+    reach = tables.reach
+    node_of = tables.node_of
+    base = [0] * m.num_provinces
+    defence = [0] * m.num_provinces
+    my_homes = m.homes[power]
+    for sc in m.supply_centres:
+        owner = owners[sc]
+        if owner == power:
+            d = 0
+            for q in tables.neighbour_provs[sc]:
+                unit = units.get(q)
+                if unit is not None:
+                    other = unit[0]
+                    if (
+                        other != power
+                        and sizes[other] > d
+                        and sc in reach[node_of[unit[1]][unit[2]]]
+                    ):
+                        d = sizes[other]
+                if dislodged:
+                    du = dislodged.get(q)
+                    if du is not None:
+                        other = du[0]
+                        if (
+                            other != power
+                            and sizes[other] > d
+                            and sc in reach[node_of[du[1]][du[2]]]
+                        ):
+                            d = sizes[other]
+            if sc in my_homes:
+                d = d * weights.home_defence_weight if d else -weights.home_vacation_weight
+            defence[sc] = d
+            base[sc] = d * defence_weight
+        elif owner < 0:
+            base[sc] = neutral * attack_weight
+        else:
+            attack = sizes[owner]
+            if sc in m.homes[owner]:
+                attack *= weights.home_attack_weight
+            base[sc] = attack * attack_weight
+    if weights.base_unit_weight:
+        for prov, unit in units.items():
+            base[prov] += sizes[unit[0]] * weights.base_unit_weight // 100 * attack_weight
+    return base, defence
+
+
+def unit_counts_near(pos: Position) -> list[int]:
+    """Per province and power (flat, ``prov * num_powers + power``): units in or next to it."""
+    tables = tables_for(pos.map)
+    num_powers = pos.map.num_powers
+    counts = [0] * (pos.map.num_provinces * num_powers)
+    node_of = tables.node_of
+    touch = tables.touch_offsets
+    for power, utype, loc in pos.units.values():
+        for offset in touch[node_of[utype][loc]]:
+            counts[offset + power] += 1
+    for power, utype, loc, _ in pos.dislodged.values():
+        for offset in touch[node_of[utype][loc]]:
+            counts[offset + power] += 1
+    return counts
+
+
+class _ProximityCache:
+    """A small bounded memo of proximity levels keyed by the base vector.
+
+    The same (position, power) is valued again and again when a search
+    replays the phases just below its root; the base vector (one int per
+    province) is a cheap exact key for the costly part.  A ``limit`` of 0
+    turns the memo off.
+    """
+
+    __slots__ = ("entries", "hits", "limit", "misses")
+
+    def __init__(self, limit: int = 256) -> None:
+        self.entries: dict[tuple[int, ...], list[list[int]]] = {}
+        self.limit = limit
+        self.hits = 0
+        self.misses = 0
+
+    def levels(self, tables: MapTables, base: list[int]) -> list[list[int]]:
+        """The proximity levels for ``base``, from the memo when it has them."""
+        if self.limit <= 0:
+            self.misses += 1
+            return proximity_levels(tables, base)
+        key = (id(tables), *base)
+        found = self.entries.get(key)
+        if found is not None:
+            self.hits += 1
+            return found
+        self.misses += 1
+        if len(self.entries) >= self.limit:
+            self.entries.clear()
+        found = self.entries[key] = proximity_levels(tables, base)
+        return found
+
+    def clear(self) -> None:
+        """Forget every entry and reset the counters."""
+        self.entries.clear()
+        self.hits = self.misses = 0
+
+
+PROXIMITY_CACHE = _ProximityCache()
+"""The process-wide proximity memo (its ``hits``/``misses`` are handy when profiling)."""
+
+
+def dumbbot_values(
+    pos: Position,
+    power: int,
+    weights: DumbBotWeights = DEFAULT_WEIGHTS,
+    *,
+    removing: bool = False,
+) -> ProvinceValues:
+    """DumbBot's values for ``power`` in the phase ``pos`` is in.
+
+    Spring movement and summer retreats use the spring weights, fall and autumn
+    the fall weights; winter uses the spring attack/defence weights with the
+    build (or, with ``removing``, the removal) proximity and defence weights.
+    """
+    season = pos.season
+    tables = tables_for(pos.map)
+    if season == SPRING or season == SUMMER:
+        attack_w, defence_w = weights.spring_attack, weights.spring_defence
+        prox_w = weights.spring_proximity
+        pair = (weights.spring_strength, weights.spring_competition)
+    elif season == FALL or season == AUTUMN:
+        attack_w, defence_w = weights.fall_attack, weights.fall_defence
+        prox_w = weights.fall_proximity
+        pair = (weights.fall_strength, weights.fall_competition)
+    else:
+        assert season == WINTER
+        attack_w, defence_w = weights.spring_attack, weights.spring_defence
+        if removing:
+            prox_w, pair = weights.remove_proximity, (weights.remove_defence, 0)
+        else:
+            prox_w, pair = weights.build_proximity, (weights.build_defence, 0)
+    base, defence = base_values(pos, power, attack_w, defence_w, weights)
+    levels = PROXIMITY_CACHE.levels(tables, base)
+    counts = unit_counts_near(pos) if season != WINTER else []
+    return ProvinceValues(tables, power, levels, defence, counts, prox_w, pair, season == WINTER)
+
+
+# --- DumbBot's weighted random choice ---------------------------------------------------
+
+
+def prefer_second(best: int, second: int, rng: Random, weights: DumbBotWeights) -> bool:
+    """DumbBot's coin: whether to play the second choice instead of ``best`` (higher is better).
+
+    The chance is ``play_alternative`` percent, less as the gap grows: it is 0
+    once ``second`` trails ``best`` by a fifth of ``best`` (with the default
+    modifier 500).
+    """
+    if best:
+        best_chance = (best - second) * weights.alternative_difference_modifier // abs(best)
+    else:
+        best_chance = 0
+    chance = weights.play_alternative - best_chance * weights.play_alternative // 100
+    return rng.random() * 100 < chance
+
+
+def select_index(
+    values: Sequence[int], rng: Random, weights: DumbBotWeights = DEFAULT_WEIGHTS
+) -> int:
+    """DumbBot's choice among ``values`` (higher is better): usually the best, sometimes not.
+
+    Walks down from the best value, taking each next one while the coin says
+    so, each compared against the *best* (Parang's choice; the original
+    DumbBot compared against the current pick).  Ties rank by index, the last
+    one first, as Parang's sort of ``(value, index)`` pairs does.
+    """
+    n = len(values)
+    if n == 1:
+        return 0
+    ranked = sorted(range(n), key=lambda i: (values[i], i))
+    best = values[ranked[-1]]
+    current = n - 1
+    step = n - 1
+    while step > 0:
+        step -= 1
+        if prefer_second(best, values[ranked[step]], rng, weights):
+            current = step
+        else:
+            break
+    return ranked[current]

@@ -1,0 +1,176 @@
+"""Property-based fuzzing: nothing from outside raises anything but the protocol's typed errors."""
+
+from __future__ import annotations
+
+import contextlib
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from protocol.data import sample_game
+from protocol.decoder import Decoder, Role
+from protocol.errors import LanguageError, ProtocolViolation
+from protocol.expression import fold, format_tokens, tokenize
+from protocol.messages import Message, parse_message, parse_text, reply_to_bad_message
+from protocol.tokens import BRA, KET, STANDARD, TEXT_BASE
+from protocol.wire import (
+    DiplomacyMessage,
+    WireMessage,
+    encode_error,
+    encode_final,
+    encode_initial,
+    encode_message,
+    encode_representation,
+    encode_tokens,
+)
+
+FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+SAMPLE = [parse_text(text) for _, text in sample_game()]
+SAMPLE_TOKENS = [message.to_tokens() for message in SAMPLE]
+KNOWN = sorted(STANDARD.names)
+
+token = st.one_of(
+    st.sampled_from([BRA, KET]),
+    st.sampled_from(KNOWN),
+    st.integers(0, 0x3FFF),
+    st.integers(0, 0xFF).map(lambda c: TEXT_BASE | c),
+    st.integers(0, 0xFFFF),
+)
+"""One token number, biased towards what messages are made of."""
+
+
+@st.composite
+def mutated_message(draw: st.DrawFn) -> tuple[int, ...]:
+    """A real message with a few tokens deleted, inserted or replaced."""
+    tokens = list(draw(st.sampled_from(SAMPLE_TOKENS)))
+    for _ in range(draw(st.integers(1, 4))):
+        where = draw(st.integers(0, len(tokens)))
+        action = draw(st.sampled_from(["delete", "insert", "replace"]))
+        if action == "insert" or not tokens:
+            tokens.insert(where, draw(token))
+        elif action == "delete":
+            del tokens[min(where, len(tokens) - 1)]
+        else:
+            tokens[min(where, len(tokens) - 1)] = draw(token)
+    return tuple(tokens)
+
+
+token_sequences = st.one_of(st.lists(token, max_size=60).map(tuple), mutated_message())
+
+
+def _check_language(tokens: tuple[int, ...]) -> None:
+    """parse_message either succeeds (and is stable) or raises a LanguageError with a reply."""
+    try:
+        message = parse_message(tokens)
+    except LanguageError as error:
+        assert error.index is None or 0 <= error.index <= len(tokens)
+        reply = reply_to_bad_message(tokens, error)
+        if reply is not None:
+            assert parse_message(reply.to_tokens()) is not None  # the reply is itself valid
+        return
+    again = parse_message(message.to_tokens())
+    assert again == message
+
+
+@FUZZ
+@given(token_sequences)
+def test_language_parser_raises_only_language_errors(tokens: tuple[int, ...]) -> None:
+    _check_language(tokens)
+
+
+@FUZZ
+@given(token_sequences)
+def test_text_form_round_trips_any_token_sequence(tokens: tuple[int, ...]) -> None:
+    assert tokenize(format_tokens(tokens)) == tokens
+
+
+@FUZZ
+@given(st.text(max_size=80))
+def test_text_parser_raises_only_language_errors(text: str) -> None:
+    with contextlib.suppress(LanguageError):
+        parse_text(text)
+
+
+@FUZZ
+@given(token_sequences)
+def test_fold_raises_only_language_errors(tokens: tuple[int, ...]) -> None:
+    with contextlib.suppress(LanguageError):
+        fold(tokens)
+
+
+def _feed_all(decoder: Decoder, chunks: list[bytes]) -> tuple[list[WireMessage], int | None]:
+    """Feed ``chunks``; the messages received and the violation's code (if any)."""
+    received: list[WireMessage] = []
+    try:
+        for chunk in chunks:
+            for message in decoder.feed(chunk):
+                received.append(message)
+                if isinstance(message, DiplomacyMessage):
+                    _check_language(message.tokens)
+        decoder.feed_eof()
+    except ProtocolViolation as violation:
+        return received, int(violation.code)
+    return received, None
+
+
+def _split(data: bytes, cuts: list[int]) -> list[bytes]:
+    points = sorted({min(c, len(data)) for c in cuts})
+    return [data[a:b] for a, b in zip([0, *points], [*points, len(data)], strict=True)]
+
+
+frame = st.one_of(
+    st.binary(max_size=40),
+    st.sampled_from(
+        [encode_initial(), encode_representation(), encode_representation(STANDARD),
+         encode_final(), encode_error(3)]
+    ),
+    st.lists(token, min_size=1, max_size=30).map(encode_tokens),
+    st.sampled_from(SAMPLE).map(encode_message),
+    st.tuples(st.integers(0, 6), st.integers(0, 0xFFFF), st.binary(max_size=20)).map(
+        lambda t: bytes([t[0], 0]) + t[1].to_bytes(2, "big") + t[2]
+    ),
+)  # fmt: skip
+"""Octets a peer might send: garbage, valid frames, headers with odd lengths."""
+
+
+@FUZZ
+@given(
+    st.sampled_from(list(Role)),
+    st.lists(frame, max_size=8).map(b"".join),
+    st.lists(st.integers(0, 2000), max_size=12),
+)
+def test_decoder_raises_only_protocol_violations(role: Role, data: bytes, cuts: list[int]) -> None:
+    _feed_all(Decoder(role, max_length=1024), _split(data, cuts))
+
+
+@FUZZ
+@given(st.binary(max_size=400), st.lists(st.integers(0, 400), max_size=20))
+def test_decoder_on_pure_garbage(data: bytes, cuts: list[int]) -> None:
+    for role in Role:
+        _feed_all(Decoder(role), _split(data, cuts))
+
+
+@FUZZ
+@given(
+    st.lists(st.sampled_from(SAMPLE), max_size=25),
+    st.lists(st.integers(0, 3000), max_size=30),
+)
+def test_valid_streams_decode_the_same_however_split(
+    messages: list[Message], cuts: list[int]
+) -> None:
+    stream = encode_representation(STANDARD) + b"".join(encode_message(m) for m in messages)
+    whole, error = _feed_all(Decoder(), [stream])
+    assert error is None
+    split, error = _feed_all(Decoder(), _split(stream, cuts))
+    assert error is None
+    assert split == whole
+    assert [m.parse() for m in whole[1:]] == messages  # type: ignore[union-attr]
+
+
+@FUZZ
+@given(st.lists(frame, max_size=8).map(b"".join), st.lists(st.integers(0, 500), max_size=12))
+def test_any_stream_decodes_the_same_however_split(data: bytes, cuts: list[int]) -> None:
+    whole = _feed_all(Decoder(), [data])
+    split = _feed_all(Decoder(), _split(data, cuts))
+    assert split == whole
