@@ -36,13 +36,14 @@ from adjudicator.adjustments import civil_disorder_removals
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.errors import AdjudicatorError
 from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER, REMOVE, WAIVE_ORDER, EngineOrder
-from adjudicator.position import Position
+from adjudicator.position import SEASON_INDEX, Position
 from bot.connection import Connection, ConnectionLost
 from bot.logs import GameLog
 from bot.mirror import GameMirror
+from bot.procstats import ResourceMonitor
 from bot.settings import BotSettings
 from bot.thinker import Thinker, ThinkerError, ThinkJob
-from protocol.errors import LanguageError
+from protocol.errors import LanguageError, ProtocolError
 from protocol.messages import (
     Adm,
     Ccd,
@@ -78,7 +79,17 @@ from protocol.messages import (
     press_replies,
     reply_to_bad_message,
 )
-from protocol.values import Disband, Hold, Order, Turn, Unit
+from protocol.values import (
+    Build,
+    Disband,
+    Hold,
+    Order,
+    Remove,
+    Turn,
+    Unit,
+    Waive,
+    order_power,
+)
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
 from search.heuristics import PhaseHeuristics
 from search.registry import make_policy
@@ -94,7 +105,20 @@ log = structlog.get_logger("daide-mcts")
 
 @dataclass
 class GameSummary:
-    """How a game went for the bot: what the tests and the game runner check."""
+    """How a game went for the bot: what the tests and the game runner check.
+
+    ``margins`` holds the deadline margin (seconds) of every submission and
+    ``phase_margins`` that of the last submission of each phase; a margin is
+    measured against the bot's own estimate of the deadline.
+    ``bad_messages`` counts messages that did not parse or that the server
+    did not understand (HUH/PRN); ``ignored_messages`` those that parsed but
+    did not fit the game (a stale NOW, an ORD for a unit that does not exist,
+    a THX for an order we never sent); ``wire_errors`` the protocol
+    violations by the server (answered with EM, then a reconnection).
+    CPU seconds and peak resident memory cover the client process and its
+    search worker separately; ``yearly_peak_kb`` maps each game year to the
+    peak of both processes together during that year.
+    """
 
     power: str | None = None
     passcode: int | None = None
@@ -109,9 +133,18 @@ class GameSummary:
     shadow_skipped: int = 0
     reconnections: int = 0
     bad_messages: int = 0
+    ignored_messages: int = 0
+    wire_errors: int = 0
     margins: list[float] = field(default_factory=list)
+    phase_margins: list[float] = field(default_factory=list)
     smr: str | None = None
     ended_cleanly: bool = False
+    wall_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    worker_cpu_seconds: float = 0.0
+    peak_rss_kb: int = 0
+    worker_peak_rss_kb: int = 0
+    yearly_peak_kb: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
@@ -140,14 +173,25 @@ class DaideClient:
         self.game_over = False
         self._phase_task: asyncio.Task[None] | None = None
         self._phase_turn: Turn | None = None
+        self._phase_complete = False
+        self._replay_phase = False
         self._deadline: float | None = None
         self._rtt: float | None = None
         self._sub_sent_at: float | None = None
+        # The phase's orders: the engine form of the last movement/retreat set, the complete
+        # set last submitted (values), every order sent and every order refused this phase.
         self._submitted: dict[int, EngineOrder] = {}
+        self._order_set: list[Order] = []
+        self._sent: set[Order] = set()
+        self._refused: set[Order] = set()
+        self._mis_answered = False
+        self._recovered = False
+        self._last_margin: float | None = None
         self._quick_policy: Any = None
         self._heuristics = PhaseHeuristics()
+        self._resources = ResourceMonitor()
         self._joined = asyncio.Event()
-        self._greeted = False
+        self._session_joined = False
 
     # --- the game loop ---------------------------------------------------------------------
 
@@ -157,6 +201,7 @@ class DaideClient:
         rejoin = self.power is not None and self.passcode is not None
         try:
             while not self.game_over:
+                self._session_joined = False
                 try:
                     await self._session(rejoin)
                     if self.game_over:
@@ -164,12 +209,16 @@ class DaideClient:
                     reason = "server closed the connection"
                 except ConnectionLost as lost:
                     reason = lost.reason
+                    if lost.violation is not None:
+                        self.summary.wire_errors += 1
                 except (OSError, TimeoutError) as exc:
                     reason = f"cannot connect to {self.settings.host}:{self.settings.port}: {exc}"
                     if self.summary.power is None and attempts >= self.settings.reconnect_attempts:
                         raise FatalClientError(reason) from exc
                 if self.game_over:
                     break
+                if self._session_joined:
+                    attempts = 0  # that connection worked: start the backoff afresh
                 attempts += 1
                 if attempts > self.settings.reconnect_attempts:
                     raise FatalClientError(
@@ -196,10 +245,9 @@ class DaideClient:
             while not self.game_over:
                 wire = await self.conn.receive()
                 if isinstance(wire, RepresentationMessage):
+                    # The connection accepts one RM only (we never select another game).
                     self.game_log.write("rm", entries=len(wire.entries))
-                    if not self._greeted or rejoin:
-                        self._greet(rejoin)
-                        rejoin = False
+                    self._greet(rejoin)
                 elif isinstance(wire, DiplomacyMessage):
                     self._on_dm(wire)
                 elif isinstance(wire, FinalMessage):
@@ -218,9 +266,9 @@ class DaideClient:
     def _greet(self, rejoin: bool) -> None:
         """Say who we are: IAM to rejoin, OBS to watch, NME to play."""
         s = self.settings
-        self._greeted = True
         if rejoin and self.power and self.passcode is not None:
             self.mirror.mark_resync()
+            self._replay_phase = True
             self._send(Iam(self.power, self.passcode))
         elif s.observe:
             self._send(Obs(s.name, s.version))
@@ -235,16 +283,23 @@ class DaideClient:
         text = self.conn.send(message)
         self.game_log.message("out", text)
 
-    def _submit(self, orders: list[Order], margin_to: float | None = None) -> None:
+    def _submit_set(self, orders: list[Order]) -> None:
+        """Submit the phase's complete order set (some servers replace, not merge, on SUB)."""
         if not orders:
             return
+        self._order_set = list(orders)
+        self._sent.update(orders)
         self._send(Sub(tuple(orders)))
-        self._sub_sent_at = time.monotonic()
+        now = time.monotonic()
+        self._sub_sent_at = now
         self.summary.submissions += 1
-        if margin_to is not None:
-            margin = margin_to - time.monotonic()
-            self.summary.margins.append(round(margin, 4))
-            self.game_log.write("submit", orders=len(orders), margin=round(margin, 4))
+        if self._deadline is not None:
+            margin = round(self._deadline - now, 4)
+            self._last_margin = margin
+            self.summary.margins.append(margin)
+            self.game_log.write("submit", orders=len(orders), margin=margin)
+        else:
+            self.game_log.write("submit", orders=len(orders), margin=None)
 
     # --- receiving --------------------------------------------------------------------------
 
@@ -257,28 +312,38 @@ class DaideClient:
             self.summary.bad_messages += 1
             log.warning("message does not parse", error=str(exc), text=text)
             self.game_log.write("bad_message", error=str(exc), text=text)
-            first = wire.tokens[0] if wire.tokens else None
-            huh_or_prn = {Huh.command, Prn.command}
-            if first not in huh_or_prn:
-                with contextlib.suppress(Exception):
-                    self._send(reply_to_bad_message(wire.tokens, exc, wire.table))
+            try:
+                reply = reply_to_bad_message(wire.tokens, exc, wire.table)
+            except (ProtocolError, ValueError) as encode_exc:
+                log.error("cannot quote the bad message back", error=str(encode_exc))
+                reply = None
+            if reply is not None:  # never answer a HUH or PRN
+                self._send(reply)
             return
         try:
             self._dispatch(message)
         except ConnectionLost:
             raise
-        except (AdjudicatorError, ValueError, KeyError, IndexError) as exc:
+        except (AdjudicatorError, ProtocolError, ValueError, KeyError, IndexError) as exc:
             # A message that parses but makes no sense for our game: log it, keep playing.
-            self.summary.bad_messages += 1
+            self.summary.ignored_messages += 1
             log.error("could not handle message", error=repr(exc), text=text)
             self.game_log.write("handler_error", error=repr(exc), text=text)
+
+    def _ignore(self, why: str, message: Message) -> None:
+        """Count and log a message that parsed but does not fit the game as we know it."""
+        self.summary.ignored_messages += 1
+        log.warning("message ignored", reason=why, message=str(message))
+        self.game_log.write("ignored", reason=why, text=str(message))
 
     def _dispatch(self, m: Message) -> None:
         if isinstance(m, Now):
             self._on_now(m)
         elif isinstance(m, Ord):
             if m.entry is not None:
-                self.mirror.on_ord(m.entry)
+                problem = self.mirror.on_ord(m.entry)
+                if problem is not None:
+                    self._ignore(problem, m)
         elif isinstance(m, Sco):
             if m.centres is not None:
                 self.mirror.on_sco(m.centres)
@@ -306,6 +371,7 @@ class DaideClient:
             if m.power == self.power and m.turn is not None:
                 self.summary.missed_deadlines += 1
                 log.error("we missed a deadline", turn=str(m.turn))
+                self.game_log.write("missed", turn=str(m.turn))
             log.info("civil disorder", power=m.power, turn=str(m.turn) if m.turn else None)
         elif isinstance(m, Out):
             log.info("power eliminated", power=m.power)
@@ -338,7 +404,12 @@ class DaideClient:
         elif isinstance(m, Adm):
             log.info("admin", sender=m.name, text=m.text)
         elif isinstance(m, Not):
-            log.info("server notice", message=m.to_text())
+            if isinstance(m.message, Tme):
+                log.info("the server stopped the clock", message=m.to_text())
+            else:
+                log.info("server notice", message=m.to_text())
+        else:
+            self._ignore("a message a server does not send", m)
 
     def _on_hlo(self, m: Hlo) -> None:
         self.hlo = m
@@ -347,6 +418,7 @@ class DaideClient:
         self.summary.power = m.power
         self.summary.passcode = m.passcode
         self._joined.set()
+        self._session_joined = True
         log.info("game started", power=m.power, passcode=m.passcode)
         self.game_log.write("hlo", power=m.power, passcode=m.passcode)
         self._ensure_thinker()
@@ -355,11 +427,14 @@ class DaideClient:
         inner = m.message
         if isinstance(inner, Iam):
             log.info("rejoined", power=inner.power)
+            self.game_log.write("rejoined", power=inner.power)
             self._joined.set()
+            self._session_joined = True
             self._ensure_thinker()
-            self._send(Hlo())
-            self._send(Sco())
-            self._send(Now())
+            # The game as it stands, and the time left in this phase (Parlance answers a
+            # bare TME; a server that cannot refuses it and HLO's limits stay in force).
+            for request in (Hlo(), Sco(), Now(), Tme()):
+                self._send(request)
 
     def _on_rej(self, m: Rej) -> None:
         inner = m.message
@@ -378,6 +453,14 @@ class DaideClient:
         if m.turn is None:
             return
         received = time.monotonic()
+        current = self.mirror.position
+        if (
+            current is not None
+            and not self.mirror.resync
+            and _turn_order(m.turn) < _turn_order(current.turn)
+        ):
+            self._ignore(f"NOW for {m.turn} after {current.turn}", m)
+            return
         report = self.mirror.on_now(m.turn, m.units)
         self._copy_shadow_counts()
         if report is not None:
@@ -397,14 +480,46 @@ class DaideClient:
         pos = self.mirror.position
         if pos is None or self.mirror.game_map is None:
             return
-        if self._phase_task is not None and not self._phase_task.done():
-            if self._phase_turn == m.turn:
-                return  # the same phase again (a resent NOW): keep playing it
-            self._phase_task.cancel()
-        self._deadline = self._phase_deadline(pos, received)
-        self._phase_turn = m.turn
-        self._submitted = {}
+        running = self._phase_task is not None and not self._phase_task.done()
+        if m.turn == self._phase_turn:
+            # The same phase again: after a rejoin, finish it; otherwise it is a duplicate.
+            if running or not self._replay_phase:
+                return
+            self._replay_phase = False
+            if self._deadline is None:
+                self._deadline = self._phase_deadline(pos, received)
+            if self._phase_complete:
+                self._resend_orders()
+                return
+        else:
+            if running:
+                self._phase_task.cancel()  # type: ignore[union-attr]
+            self._end_phase_record()
+            self._replay_phase = False
+            self._deadline = self._phase_deadline(pos, received)
+            self._phase_turn = m.turn
+            self._submitted = {}
+            self._order_set = []
+            self._sent = set()
+            self._refused = set()
+            self._mis_answered = False
+            self._recovered = False
+            self._phase_complete = False
+            finished_year = self._resources.new_year(pos.year, self._worker_pid)
+            if finished_year is not None:
+                self.game_log.write("year_peak", year=pos.year - 1, peak_kb=finished_year)
         self._phase_task = asyncio.create_task(self._play_phase(pos), name=f"phase {m.turn}")
+
+    def _end_phase_record(self) -> None:
+        """The phase just ended: keep its last submission's margin and a resource reading."""
+        if self._phase_turn is None:
+            return
+        if self._last_margin is not None:
+            self.summary.phase_margins.append(self._last_margin)
+        self._last_margin = None
+        self.game_log.write(
+            "resources", turn=str(self._phase_turn), **self._resources.sample(self._worker_pid)
+        )
 
     def _phase_deadline(self, pos: Position, start: float) -> float | None:
         """When this phase's orders are due, from HLO's limits (TME refines it)."""
@@ -426,6 +541,10 @@ class DaideClient:
             return None
         return game_map.power_index.get(self.power)
 
+    @property
+    def _worker_pid(self) -> int | None:
+        return self.thinker.pid if self.thinker is not None else None
+
     def _margin(self) -> float:
         rtt = self._rtt if self._rtt is not None else DEFAULT_RTT
         return max(self.settings.min_margin, 3 * rtt + 0.1)
@@ -445,13 +564,14 @@ class DaideClient:
             elif pos.season in (1, 3):
                 if any(d[0] == power for d in pos.dislodged.values()):
                     orders = self._heuristics.retreat_orders(pos, power, self.rng)
-                    self._submit_engine(pos, orders, margin_to=self._deadline)
+                    self._submit_engine(pos, self._complete_retreats(pos, power, orders))
             elif pos.adjustments()[power] != 0:
                 orders_list = self._heuristics.adjustment_orders(pos, power, self.rng)
-                self._submit_adjustments(pos, power, orders_list, margin_to=self._deadline)
+                self._submit_set([adjustment_value(pos, power, o) for o in orders_list])
+            self._phase_complete = True
             self.summary.phases_played += 1
         except ConnectionLost:
-            pass  # the session loop notices and reconnects
+            pass  # the session loop notices, reconnects, and the phase is replayed
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -462,7 +582,7 @@ class DaideClient:
     async def _play_movement(self, pos: Position, power: int) -> None:
         self._send(Not(Gof()))
         quick = self._quick_orders(pos, power)
-        self._submit_engine(pos, quick, margin_to=self._deadline)
+        self._submit_engine(pos, quick)
         deadline = self._deadline
         if deadline is None:
             deadline = time.monotonic() + self.settings.think_time
@@ -472,7 +592,6 @@ class DaideClient:
                 job = self.thinker.think(pos, power, deadline - self._margin())
         except ThinkerError as exc:
             log.error("search unavailable; keeping the quick orders", error=str(exc))
-        best = quick
         last_sent = time.monotonic()
         pending: dict[int, EngineOrder] | None = None
         while job is not None:
@@ -485,6 +604,7 @@ class DaideClient:
             if improvement is not None:
                 if "error" in improvement.stats:
                     log.error("search failed", error=improvement.stats["error"])
+                    self.game_log.write("search_error", error=improvement.stats["error"])
                 elif improvement.orders:
                     pending = self._complete(pos, power, improvement.orders)
                     self.game_log.write("search", final=improvement.final, stats=improvement.stats)
@@ -494,8 +614,7 @@ class DaideClient:
                 job is None or time.monotonic() - last_sent >= RESUBMIT_INTERVAL
             ):
                 if pending != self._submitted:
-                    best = pending
-                    self._submit_engine(pos, best, margin_to=self._deadline)
+                    self._submit_engine(pos, pending)
                     last_sent = time.monotonic()
                 pending = None
         if job is not None:
@@ -504,9 +623,9 @@ class DaideClient:
             if latest is not None and latest.orders:
                 final = self._complete(pos, power, latest.orders)
                 if final != self._submitted:
-                    self._submit_engine(pos, final, margin_to=self._deadline)
+                    self._submit_engine(pos, final)
         if pending is not None and pending != self._submitted:
-            self._submit_engine(pos, pending, margin_to=self._deadline)
+            self._submit_engine(pos, pending)
         self.game_log.write(
             "orders",
             turn=str(pos.turn),
@@ -532,42 +651,55 @@ class DaideClient:
         """``orders`` for every unit of ``power`` (HLD where missing), nothing for others."""
         return {p: orders.get(p, HOLD_ORDER) for p, u in pos.units.items() if u[0] == power}
 
-    def _submit_engine(
-        self, pos: Position, orders: dict[int, EngineOrder], margin_to: float | None
-    ) -> None:
+    @staticmethod
+    def _complete_retreats(
+        pos: Position, power: int, orders: dict[int, EngineOrder]
+    ) -> dict[int, EngineOrder]:
+        """``orders`` for every dislodged unit of ``power`` (DSB where missing)."""
+        return {p: orders.get(p, DISBAND_ORDER) for p, d in pos.dislodged.items() if d[0] == power}
+
+    def _submit_engine(self, pos: Position, orders: dict[int, EngineOrder]) -> None:
         if pos.season in (0, 2):
             values = [movement_value(pos, p, o) for p, o in sorted(orders.items())]
         else:
             values = [retreat_value(pos, p, o) for p, o in sorted(orders.items())]
         self._submitted = dict(orders)
-        self._submit(values, margin_to)
-
-    def _submit_adjustments(
-        self, pos: Position, power: int, orders: list[EngineOrder], margin_to: float | None
-    ) -> None:
-        values = [adjustment_value(pos, power, o) for o in orders]
-        self._submit(values, margin_to)
+        self._submit_set(values)
 
     # --- the server's answers to our orders -------------------------------------------------
 
     def _on_thx(self, m: Thx) -> None:
+        order = m.order
+        if order not in self._sent:
+            self._ignore("THX for an order we did not send in this phase", m)
+            return
         if self._sub_sent_at is not None:
             rtt = time.monotonic() - self._sub_sent_at
             self._rtt = rtt if self._rtt is None else 0.8 * self._rtt + 0.2 * max(rtt, self._rtt)
             self._sub_sent_at = None
-        if m.note == "MBV":
+        if m.note == "MBV" or order in self._refused:
             return
         self.summary.refused_orders += 1
-        log.error("order refused", order=str(m.order), note=m.note)
-        self.game_log.write("refused", order=str(m.order), note=m.note)
-        replacement = self._safe_order_for(m.order)
-        if replacement is not None and replacement != m.order:
-            self._submit([replacement], self._deadline)
+        self._refused.add(order)
+        log.error("order refused", order=str(order), note=m.note)
+        self.game_log.write("refused", order=str(order), note=m.note)
+        if order not in self._order_set:
+            return  # already superseded by a later submission
+        orders = [o for o in self._order_set if o != order]
+        replacement = self._safe_order_for(order)
+        if replacement is not None and replacement not in self._refused:
+            orders.append(replacement)
+        self._submit_set(orders)
 
     def _safe_order_for(self, order: Order) -> Order | None:
+        """What replaces a refused order: hold, disband, or waive a build."""
         pos = self.mirror.position
+        if pos is None or order_power(order) != self.power:
+            return None
+        if isinstance(order, Build):
+            return Waive(order.unit.power)
         unit: Unit | None = getattr(order, "unit", None)
-        if pos is None or unit is None or unit.power != self.power:
+        if unit is None:
             return None
         if pos.season in (0, 2):
             return Hold(unit)
@@ -576,44 +708,62 @@ class DaideClient:
         return None
 
     def _on_mis(self, m: Mis) -> None:
+        """The server lacks orders: complete our set (once per phase for builds/removals)."""
         pos = self.mirror.position
         power = self._power_id
-        if pos is None or power is None or self.game_over:
+        if pos is None or power is None or self.game_over or pos.turn != self._phase_turn:
+            return
+        if (m.count is not None) != (pos.season == 4):
+            if m.count or m.units:
+                self._ignore(f"MIS of the wrong form for {pos.turn}", m)
             return
         if m.count is not None:
+            if m.count == 0 or self._mis_answered:
+                return
+            self._mis_answered = True
+            log.warning("server says adjustments are missing", count=m.count)
             if m.count < 0:  # builds still open: waive them
-                values = [adjustment_value(pos, power, WAIVE_ORDER) for _ in range(-m.count)]
-                self._submit(values, self._deadline)
-            elif m.count > 0:
-                removals = [(REMOVE, p) for p in civil_disorder_removals(pos, power, m.count)]
-                self._submit_adjustments(pos, power, removals, self._deadline)
+                waive = adjustment_value(pos, power, WAIVE_ORDER)
+                self._submit_set([*self._order_set, *([waive] * -m.count)])
+            else:
+                chosen = {o.unit for o in self._order_set if isinstance(o, Remove)}
+                ranked = civil_disorder_removals(pos, power, len(pos.units_of(power)))
+                extra = [adjustment_value(pos, power, (REMOVE, p)) for p in ranked]
+                extra = [o for o in extra if getattr(o, "unit", None) not in chosen][: m.count]
+                self._submit_set([*self._order_set, *extra])
             return
+        ordered = {getattr(o, "unit", None) for o in self._order_set}
         missing: list[Order] = []
         for unit_position in m.units:
             unit = unit_position.unit
-            if unit.power != self.power:
-                continue
-            if unit_position.retreats is not None:
-                missing.append(Disband(unit))
-            else:
-                missing.append(Hold(unit))
+            if unit.power != self.power or unit in ordered:
+                continue  # (MILA lists retreating units even when their order was accepted)
+            missing.append(Disband(unit) if unit_position.retreats is not None else Hold(unit))
         if missing:
             log.warning("server says orders are missing", count=len(missing))
-            self._submit(missing, self._deadline)
+            self._submit_set([*self._order_set, *missing])
 
     def _recover_orders(self) -> None:
-        """Resubmit a complete, safe order set for the current phase (after HUH or a failure)."""
+        """Resubmit a complete, safe order set for the current phase (once per phase)."""
         pos = self.mirror.position
         power = self._power_id
-        if pos is None or power is None:
+        if pos is None or power is None or self._recovered:
             return
-        if pos.season in (0, 2):
-            self._submit_engine(
-                pos, self._submitted or self._complete(pos, power, {}), self._deadline
-            )
+        self._recovered = True
+        if self._order_set:
+            self._submit_set(list(self._order_set))
+        elif pos.season in (0, 2):
+            self._submit_engine(pos, self._complete(pos, power, {}))
         elif pos.season in (1, 3):
-            orders = {p: DISBAND_ORDER for p, d in pos.dislodged.items() if d[0] == power}
-            self._submit_engine(pos, orders, self._deadline)
+            self._submit_engine(pos, self._complete_retreats(pos, power, {}))
+
+    def _resend_orders(self) -> None:
+        """After a rejoin in a phase we had finished: make sure the server has our orders."""
+        if self._order_set:
+            self._submit_set(list(self._order_set))
+        pos = self.mirror.position
+        if pos is not None and pos.season in (0, 2):
+            self._send(Gof())
 
     # --- set-up and shutdown ---------------------------------------------------------------
 
@@ -640,6 +790,9 @@ class DaideClient:
         if not self.game_over:
             self.game_over = True
             self.summary.ended_cleanly = True
+            self._end_phase_record()
+            self._phase_turn = None
+            self._copy_resources()
             self._copy_shadow_counts()
             log.info("game finished", summary=self.summary.as_dict())
             self.game_log.write("summary", **self.summary.as_dict())
@@ -649,6 +802,8 @@ class DaideClient:
             self._phase_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._phase_task
+        if not self.game_over:
+            self._copy_resources()
         if self.thinker is not None:
             self.thinker.close()
             self.thinker = None
@@ -656,7 +811,18 @@ class DaideClient:
             await self.conn.close()
         self._copy_shadow_counts()
 
+    def _copy_resources(self) -> None:
+        totals = self._resources.totals(self._worker_pid)
+        for key, value in totals.items():
+            setattr(self.summary, key, value)
+        self.summary.yearly_peak_kb = dict(self._resources.yearly)
+
     def _copy_shadow_counts(self) -> None:
         self.summary.shadow_checked = self.mirror.checked
         self.summary.shadow_mismatches = self.mirror.mismatches
         self.summary.shadow_skipped = self.mirror.skipped
+
+
+def _turn_order(turn: Turn) -> tuple[int, int]:
+    """A sortable key for a phase: (year, season in playing order)."""
+    return (turn.year, SEASON_INDEX[turn.season])

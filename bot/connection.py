@@ -4,7 +4,9 @@
 of clients), sends the IM, and then turns the server's bytes into wire
 messages through :class:`protocol.decoder.Decoder`.  A protocol violation by
 the server makes it send the prescribed EM and close; the caller sees
-:class:`ConnectionLost` and decides whether to reconnect.
+:class:`ConnectionLost` and decides whether to reconnect.  The bot never
+selects another game (``SEL``), so the RM that follows the IM is the only
+one a connection accepts: a second one is answered with EM 0x0C.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ import time
 from collections import deque
 
 from protocol.decoder import Decoder
-from protocol.errors import ProtocolViolation
+from protocol.errors import ErrorCode, ProtocolViolation
 from protocol.messages import Message
 from protocol.tokens import STANDARD, TokenTable
 from protocol.wire import (
+    RepresentationMessage,
     WireMessage,
     encode_error,
     encode_final,
@@ -48,6 +51,7 @@ class Connection:
         self._decoder = Decoder()
         self._queue: deque[WireMessage] = deque()
         self._violation: ProtocolViolation | None = None
+        self._rm_seen = False
         self.closed = False
         self.bytes_in = 0
         self.bytes_out = 0
@@ -99,6 +103,13 @@ class Connection:
             self.bytes_in += len(data)
             try:
                 for message in self._decoder.feed(data):
+                    if isinstance(message, RepresentationMessage):
+                        if self._rm_seen:
+                            raise ProtocolViolation(
+                                ErrorCode.RM_UNEXPECTED,
+                                "a second RM on this connection (we never ask for another game)",
+                            )
+                        self._rm_seen = True
                     self._queue.append(message)
             except ProtocolViolation as violation:
                 self._violation = violation

@@ -106,6 +106,11 @@ class Thinker:
         self._loop.add_reader(parent.fileno(), self._on_readable)
 
     @property
+    def pid(self) -> int | None:
+        """The worker process's id while it runs (for resource readings)."""
+        return self._proc.pid if self._proc is not None and self._proc.is_alive() else None
+
+    @property
     def alive(self) -> bool:
         """True while the worker process runs."""
         return self._proc is not None and self._proc.is_alive()
@@ -225,6 +230,18 @@ Chooser = Callable[
     ],
     None,
 ]
+
+
+def check_strategy(strategy: str, workers: int = 1) -> None:
+    """Raise :class:`search.registry.PolicySpecError` unless ``strategy`` can play here.
+
+    Called before a game starts, so ``--strategy mcts`` without MCTS (or a
+    misspelt spec) is a one-line error rather than a game played on the
+    quick heuristic orders alone.
+    """
+    from search.registry import make_policy
+
+    make_policy(strategy, budget=1.0, seed=0, workers=workers)
 
 
 def make_chooser(strategy: str, workers: int) -> Chooser:

@@ -100,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
     from bot.cli import UserError
     from bot.client import DaideClient, FatalClientError
     from bot.logs import GameLog, configure_logging, game_log_path
+    from bot.thinker import check_strategy
+    from search.registry import PolicySpecError
 
     try:
         settings = settings_from_args(args)
@@ -107,6 +109,11 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from exc
     if (settings.rejoin_power is None) != (settings.rejoin_passcode is None):
         raise UserError("--power and --passcode go together")
+    if not settings.observe:
+        try:
+            check_strategy(settings.strategy, settings.workers)
+        except PolicySpecError as exc:
+            raise UserError(f"--strategy {settings.strategy}: {exc}") from exc
     configure_logging(args.log_level)
     log_path = game_log_path(settings.log_dir, settings.name) if settings.log_dir else None
     game_log = GameLog(log_path)

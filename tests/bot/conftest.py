@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -36,11 +37,33 @@ class BotProcess:
             pytest.fail(f"the bot wrote no summary (exit {self.proc.returncode}):\n{err[-3000:]}")
         return json.loads(self.summary_path.read_text())
 
+    async def wait_async(self, timeout: float) -> dict:
+        """:meth:`wait` without blocking the event loop (for tests that run a proxy)."""
+        return await asyncio.to_thread(self.wait, timeout)
+
     def game_log(self) -> list[dict]:
         """The records of the bot's JSON-lines game log."""
         files = sorted(self.log_dir.glob("*.jsonl"))
         assert files, f"no game log in {self.log_dir}"
         return [json.loads(line) for line in files[0].read_text().splitlines() if line.strip()]
+
+
+def playable_strategy() -> str:
+    """The bot's default strategy when it can play here, else ``dumbbot``.
+
+    The default is ``mcts``; until ``search.mcts`` exists the registry refuses
+    it, and the games that should exercise the default play DumbBot instead.
+    """
+    from bot.settings import BotSettings
+    from bot.thinker import check_strategy
+    from search.registry import PolicyUnavailableError
+
+    default = BotSettings().strategy
+    try:
+        check_strategy(default)
+    except PolicyUnavailableError:
+        return "dumbbot"
+    return default
 
 
 @pytest.fixture

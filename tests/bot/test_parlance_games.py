@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.bot.conftest import playable_strategy
+
 pytestmark = pytest.mark.slow
 
 
@@ -17,9 +19,11 @@ def _check_clean(summary: dict) -> None:
 
 
 def test_bot_against_six_parang_dumbbots(parlance_server, parang_bots, run_bot) -> None:
-    """Our bot (default strategy) and six Parang dumbbots play to the final year."""
+    """Our bot (the default strategy once MCTS exists) and six Parang dumbbots, to the end."""
     server = parlance_server(MTL=5, RTL=2, BTL=2, draw=2)
-    bot = run_bot(server.port, "--final-year", "1902", "--seed", "7")
+    bot = run_bot(
+        server.port, "--final-year", "1902", "--seed", "7", "--strategy", playable_strategy()
+    )
     parang_bots(server, 6)
     summary = bot.wait(timeout=240)
     _check_clean(summary)

@@ -1,0 +1,1 @@
+"""Scripted stress runs: a hostile DAIDE server, scenarios against Parlance, their figures."""

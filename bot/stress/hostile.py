@@ -1,0 +1,729 @@
+"""A hostile DAIDE server: a real game, plus what a well-behaved server never sends.
+
+:class:`HostileServer` speaks the real wire format through our protocol
+package.  It plays a standard game in which our bot holds one power and the
+six others are played by DumbBot inside the server; it validates the bot's
+orders as a server would (THX notes, MIS), adjudicates every phase with our
+engine and reports ORD, SCO, NOW and TME like Parlance, ending with DRW, SMR
+and OFF.  In each movement phase, right after NOW and TME, it commits one
+:class:`Fault` and then watches for the reaction the protocol prescribes:
+
+=====================  ==============================================  ========================
+fault                  what the server sends                           the bot must
+=====================  ==============================================  ========================
+``bad-bracket``        ``SCO ( ENG LON`` (brackets do not balance)     answer ``PRN (...)``
+``unknown-token``      ``TME ( 0x4A7E )``                              answer HUH, ERR before it
+``bad-grammar``        ``TME ( SPR )``                                 answer HUH, ERR before SPR
+``press``              ``FRM (FRA) (ENG) (PRP (PCE (ENG FRA)))``       answer HUH and ``TRY ()``
+``foreign-ord``        an ORD for a unit of ours that does not exist   ignore it
+``out-of-order``       a stale NOW; THX, MIS nobody asked for          ignore them
+``tme-flood``          thousands of TME messages                       ignore them, stay small
+``partial-frame``      half a FRM, a long pause, the other half        answer once it is whole
+``oversized-length``   a DM header claiming 65534 octets               EM 0x08, rejoin with IAM
+``reserved-token``     a DM holding a reserved-category token          EM 0x0E, rejoin with IAM
+``rm-mid-game``        a second RM on the open connection              EM 0x0C, rejoin with IAM
+=====================  ==============================================  ========================
+
+and, whatever happens, submit a complete order set before every deadline.
+A phase ends early once the bot's orders are complete, it has said GOF and
+the fault's reaction is in (or at the deadline).  :meth:`HostileServer.run`
+returns a :class:`HostileReport`: one :class:`FaultOutcome` per fault and one
+:class:`PhaseRecord` per phase (orders complete in time, margin of the last
+SUB before the deadline as the server measured it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from random import Random
+from typing import Any
+
+from adjudicator.convert import adjustment_value, movement_value
+from adjudicator.daide import adjudicate_phase
+from adjudicator.maps import standard_map
+from adjudicator.position import Position, initial_position
+from adjudicator.standard import standard_definition
+from adjudicator.validation import OrderBook
+from protocol.decoder import Decoder, Role
+from protocol.errors import ErrorCode, LanguageError, ProtocolViolation
+from protocol.expression import flatten
+from protocol.messages import (
+    Ccd,
+    Drw,
+    Frm,
+    Gof,
+    Hlo,
+    Huh,
+    Iam,
+    Map,
+    Mdf,
+    Message,
+    Mis,
+    Nme,
+    Not,
+    Now,
+    Obs,
+    Off,
+    Ord,
+    PlayerSummary,
+    Prn,
+    Rej,
+    Sco,
+    Smr,
+    Snd,
+    Sub,
+    Thx,
+    Tme,
+    Yes,
+    parse_message,
+    parse_text,
+    reply_to_bad_message,
+)
+from protocol.tokens import BRA, ERR, KET, SCO, SPR, STANDARD, TME
+from protocol.values import (
+    Hold,
+    Location,
+    Order,
+    OrderResult,
+    Season,
+    Turn,
+    Unit,
+    UnitType,
+    order_power,
+)
+from protocol.variant import Variant
+from protocol.wire import (
+    DiplomacyMessage,
+    ErrorMessage,
+    FinalMessage,
+    InitialMessage,
+    encode_error,
+    encode_message,
+    encode_representation,
+    encode_tokens,
+)
+from search.dumbbot import DumbBot
+from search.heuristics import PhaseHeuristics
+
+UNKNOWN_TOKEN = 0x4A7E
+"""A token number in a language category that no DAIDE document assigns."""
+RESERVED_TOKEN = 0x5800
+"""A token in the reserved categories (0x58-0x5F), which must never be sent."""
+
+
+class Fault(StrEnum):
+    """The misbehaviours the server can commit, one per movement phase."""
+
+    BAD_BRACKET = "bad-bracket"
+    UNKNOWN_TOKEN = "unknown-token"
+    BAD_GRAMMAR = "bad-grammar"
+    PRESS = "press"
+    FOREIGN_ORD = "foreign-ord"
+    OUT_OF_ORDER = "out-of-order"
+    TME_FLOOD = "tme-flood"
+    PARTIAL_FRAME = "partial-frame"
+    OVERSIZED_LENGTH = "oversized-length"
+    RESERVED_TOKEN = "reserved-token"
+    RM_MID_GAME = "rm-mid-game"
+
+
+ALL_FAULTS: tuple[Fault, ...] = tuple(Fault)
+"""Every fault, in the order a full hostile game commits them."""
+
+RECONNECTING_FAULTS = frozenset(
+    {Fault.OVERSIZED_LENGTH, Fault.RESERVED_TOKEN, Fault.RM_MID_GAME}
+)
+"""Faults that are protocol violations: the bot must send EM, close, and rejoin."""
+
+_EXPECTED_EM = {
+    Fault.OVERSIZED_LENGTH: ErrorCode.UNKNOWN_MESSAGE,
+    Fault.RESERVED_TOKEN: ErrorCode.INVALID_TOKEN,
+    Fault.RM_MID_GAME: ErrorCode.RM_UNEXPECTED,
+}
+
+
+@dataclass
+class FaultOutcome:
+    """How the bot reacted to one fault."""
+
+    fault: Fault
+    turn: str
+    passed: bool = False
+    detail: str = "no reaction before the deadline"
+
+
+@dataclass
+class PhaseRecord:
+    """One phase as the server saw it: were our orders complete by the deadline, and when."""
+
+    turn: str
+    needed_orders: bool
+    complete: bool
+    margin: float | None
+    """Seconds between the bot's last SUB of the phase and the deadline (server clock)."""
+
+
+@dataclass
+class HostileReport:
+    """The outcome of a hostile game."""
+
+    power: str = ""
+    faults: list[FaultOutcome] = field(default_factory=list)
+    phases: list[PhaseRecord] = field(default_factory=list)
+    connections: int = 0
+    ended: bool = False
+
+    @property
+    def missed(self) -> int:
+        """Phases in which the bot owed orders and had not completed them by the deadline."""
+        return sum(1 for p in self.phases if p.needed_orders and not p.complete)
+
+    @property
+    def all_passed(self) -> bool:
+        """Every fault got its prescribed reaction and no order was missed."""
+        return self.ended and self.missed == 0 and all(f.passed for f in self.faults)
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary."""
+        return {
+            "power": self.power,
+            "ended": self.ended,
+            "connections": self.connections,
+            "missed": self.missed,
+            "faults": [
+                {"fault": str(f.fault), "turn": f.turn, "passed": f.passed, "detail": f.detail}
+                for f in self.faults
+            ],
+            "phases": [p.__dict__ for p in self.phases],
+        }
+
+
+@dataclass
+class _Event:
+    """Something the bot did, as the server saw it."""
+
+    at: float
+    kind: str  # "msg", "bad", "em", "connect", "close"
+    message: Message | None = None
+    detail: Any = None
+
+
+class _Session:
+    """One TCP connection from the bot."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self.closed = False
+        self.held: list[bytes] | None = None  # writes held back while a frame is half sent
+
+    def write(self, data: bytes) -> None:
+        if self.closed:
+            return
+        if self.held is not None:
+            self.held.append(data)
+            return
+        try:
+            self.writer.write(data)
+        except (ConnectionError, OSError, RuntimeError):
+            self.closed = True
+
+    def close(self) -> None:
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+
+class HostileServer:
+    """A scripted DAIDE server that plays a real game and misbehaves on purpose.
+
+    ``faults`` are committed one per movement phase, in order; the game lasts
+    at least ``min_movement_phases`` movement phases.  ``deadline`` is the
+    seconds per phase (all kinds), ``pause`` the length of the partial-frame
+    stall, ``flood`` the number of TME messages in a flood.
+    """
+
+    def __init__(
+        self,
+        faults: Sequence[Fault] = ALL_FAULTS,
+        *,
+        deadline: int = 5,
+        power: str = "ENG",
+        min_movement_phases: int = 2,
+        pause: float = 2.0,
+        flood: int = 20000,
+        seed: int = 0,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        if deadline < 2:
+            raise ValueError("the hostile server needs a deadline of at least 2 seconds")
+        self.faults = list(faults)
+        self.deadline = deadline
+        self.power = power
+        self.min_movement_phases = min_movement_phases
+        self.pause = pause
+        self.flood = flood
+        self.host = host
+        self.port = port
+        self.passcode = 4242
+        self.report = HostileReport(power=power)
+        self._rng = Random(seed)
+        self._map = standard_map()
+        self._definition = standard_definition()
+        self._pos: Position = initial_position(self._map)
+        self._power_id = self._map.power_index[power]
+        self._server: asyncio.Server | None = None
+        self._session: _Session | None = None
+        self._events: list[_Event] = []
+        self._changed = asyncio.Event()
+        self._joined = asyncio.Event()
+        self._started = False
+        self._phase_deadline = 0.0
+        self._book: OrderBook | None = None
+        self._ours: dict[object, Order] = {}
+        self._winter: list[Order] = []
+        self._gof = False
+        self._last_sub: float | None = None
+        self._previous_now: Now | None = None
+        self._dumbbot = DumbBot()
+        self._heuristics = PhaseHeuristics()
+
+    # --- lifecycle ---------------------------------------------------------------------
+
+    async def start(self) -> HostileServer:
+        """Listen; ``port`` then holds the port to point the bot at."""
+        self._server = await asyncio.start_server(self._accept, self.host, self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def stop(self) -> None:
+        """Close the listening socket and the bot's connection."""
+        if self._session is not None:
+            self._session.close()
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+            self._server = None
+
+    async def __aenter__(self) -> HostileServer:
+        return await self.start()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    async def run(self, join_timeout: float = 60.0) -> HostileReport:
+        """Wait for the bot, play the whole game, and return the report."""
+        await asyncio.wait_for(self._joined.wait(), join_timeout)
+        movement_phases = max(self.min_movement_phases, len(self.faults))
+        played = 0
+        while played < movement_phases:
+            fault = None
+            if self._pos.season in (0, 2):
+                if played < len(self.faults):
+                    fault = self.faults[played]
+                played += 1
+            await self._play_phase(fault)
+        self._send(Drw())
+        self._send(
+            Smr(
+                self._pos.turn,
+                tuple(
+                    PlayerSummary(name, "bot" if name == self.power else "DumbBot", "1", count)
+                    for name, count in zip(
+                        self._map.powers, self._pos.centre_counts(), strict=True
+                    )
+                ),
+            )
+        )
+        self._send(Off())
+        self.report.ended = True
+        await asyncio.sleep(0.2)  # let the bot read the end before the socket closes
+        return self.report
+
+    # --- one phase ------------------------------------------------------------------
+
+    async def _play_phase(self, fault: Fault | None) -> None:
+        pos = self._pos
+        turn = str(pos.turn)
+        self._book = OrderBook(pos)
+        self._ours = {}
+        self._winter = []
+        self._gof = False
+        self._last_sub = None
+        self._phase_deadline = time.monotonic() + self.deadline
+        now = Now(pos.turn, pos.unit_positions())
+        self._send(Sco(pos.centres()))
+        self._send(now)
+        self._send(Tme(self.deadline))
+        outcome: FaultOutcome | None = None
+        check: Callable[[FaultOutcome], bool] | None = None
+        if fault is not None:
+            outcome = FaultOutcome(fault, turn)
+            self.report.faults.append(outcome)
+            check = await self._commit(fault, outcome)
+        while True:
+            complete = self._orders_complete()
+            settled = check is None or check(outcome)  # type: ignore[arg-type]
+            gof = self._gof or pos.season not in (0, 2) or not self._needs_orders()
+            if complete and gof and settled:
+                break
+            remaining = self._phase_deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+        if check is not None and outcome is not None:
+            check(outcome)
+        needed = self._needs_orders()
+        complete = self._orders_complete()
+        margin = None if self._last_sub is None else self._phase_deadline - self._last_sub
+        self.report.phases.append(PhaseRecord(turn, needed, complete, margin))
+        if needed and not complete:
+            self._send(Ccd(self.power, pos.turn))
+        self._previous_now = now
+        self._process()
+
+    def _needs_orders(self) -> bool:
+        pos, power = self._pos, self._power_id
+        if pos.season in (0, 2):
+            return any(u[0] == power for u in pos.units.values())
+        if pos.season in (1, 3):
+            return any(d[0] == power for d in pos.dislodged.values())
+        return pos.adjustments()[power] != 0
+
+    def _orders_complete(self) -> bool:
+        if not self._needs_orders():
+            return True
+        book = self._book
+        return book is not None and not book.missing(self._power_id)
+
+    def _process(self) -> None:
+        """Adjudicate the phase with everyone's orders and report it as Parlance does."""
+        pos = self._pos
+        orders: list[Order] = list(self._ours.values()) if pos.season != 4 else list(self._winter)
+        for power in range(self._map.num_powers):
+            if power != self._power_id:
+                orders.extend(self._others_orders(pos, power))
+        outcome = adjudicate_phase(pos, orders)
+        for result in outcome.results:
+            self._send(Ord(result))
+        self._pos = outcome.position
+
+    def _others_orders(self, pos: Position, power: int) -> list[Order]:
+        if pos.season in (0, 2):
+            chosen = self._dumbbot.movement_orders(pos, power, self._rng)
+            return [movement_value(pos, p, o) for p, o in chosen.items() if p in pos.units]
+        if pos.season in (1, 3):
+            return []  # their dislodged units disband
+        return [
+            adjustment_value(pos, power, o)
+            for o in self._heuristics.adjustment_orders(pos, power, self._rng)
+        ]
+
+    # --- faults -------------------------------------------------------------------------
+
+    async def _commit(
+        self, fault: Fault, outcome: FaultOutcome
+    ) -> Callable[[FaultOutcome], bool]:
+        """Misbehave; returns a check that fills ``outcome`` and says whether it is settled."""
+        start = len(self._events)
+        session = self._session
+        pos = self._pos
+        if fault is Fault.BAD_BRACKET:
+            sent = (SCO, BRA, STANDARD.number("ENG"), STANDARD.number("LON"))
+            self._write(encode_tokens(sent))
+            return self._expect_reply(start, lambda m: isinstance(m, Prn) and m.body == sent)
+        if fault is Fault.UNKNOWN_TOKEN:
+            self._write(encode_tokens((TME, BRA, UNKNOWN_TOKEN, KET)))
+            marked = (TME, BRA, ERR, UNKNOWN_TOKEN, KET)
+            return self._expect_reply(
+                start, lambda m: isinstance(m, Huh) and flatten(m.body) == marked
+            )
+        if fault is Fault.BAD_GRAMMAR:
+            self._write(encode_tokens((TME, BRA, SPR, KET)))
+            marked = (TME, BRA, ERR, SPR, KET)
+            return self._expect_reply(
+                start, lambda m: isinstance(m, Huh) and flatten(m.body) == marked
+            )
+        if fault is Fault.PRESS:
+            self._send(_press(self.power))
+            return self._expect_press_replies(start)
+        if fault is Fault.PARTIAL_FRAME:
+            data = encode_message(_press(self.power))
+            half = len(data) // 2
+            self._write(data[:half])
+            if session is not None:
+                session.held = []
+            await asyncio.sleep(self.pause)
+            if session is not None:
+                held, session.held = session.held or [], None
+                session.write(data[half:])
+                for chunk in held:
+                    session.write(chunk)
+            return self._expect_press_replies(start)
+        if fault is Fault.FOREIGN_ORD:
+            self._send(Ord(OrderResult(pos.turn, Hold(self._absent_unit()), ("SUC",))))
+            return self._expect_silence(start)
+        if fault is Fault.OUT_OF_ORDER:
+            stale = self._previous_now or Now(Turn(Season.WINTER, 1900), pos.unit_positions())
+            self._send(stale)
+            self._send(Thx(Hold(self._absent_unit()), "MBV"))
+            self._send(Mis(count=-2))
+            return self._expect_silence(start)
+        if fault is Fault.TME_FLOOD:
+            remaining = max(1, int(self._phase_deadline - time.monotonic()))
+            data = encode_message(Tme(remaining))
+            for _ in range(self.flood // 500):
+                self._write(data * 500)
+                await asyncio.sleep(0)  # let the transport drain between bursts
+            return self._expect_silence(start)
+        # The wire-level violations: the bot must answer with EM, close, and rejoin.
+        if fault is Fault.OVERSIZED_LENGTH:
+            self._write(bytes((2, 0, 0xFF, 0xFE)))
+        elif fault is Fault.RESERVED_TOKEN:
+            self._write(encode_tokens((TME, BRA, RESERVED_TOKEN, KET)))
+        else:
+            self._write(encode_representation(STANDARD))
+        return self._expect_em_and_rejoin(start, _EXPECTED_EM[fault])
+
+    def _absent_unit(self) -> Unit:
+        """A fleet of the bot's power in a sea province where no unit stands."""
+        taken = {u.unit.location.province for u in self._pos.unit_positions()}
+        for sea in ("NAO", "NWG", "BAR", "MAO", "WES", "ION", "EAS", "BLA"):
+            if sea not in taken:
+                return Unit(self.power, UnitType.FLEET, Location(sea))
+        raise RuntimeError("every sea province is occupied")
+
+    def _after(self, start: int) -> list[_Event]:
+        return self._events[start:]
+
+    def _expect_reply(
+        self, start: int, matches: Callable[[Message], bool]
+    ) -> Callable[[FaultOutcome], bool]:
+        def check(outcome: FaultOutcome) -> bool:
+            for event in self._after(start):
+                if event.kind == "msg" and event.message is not None and matches(event.message):
+                    outcome.passed, outcome.detail = True, f"answered {event.message}"
+                    return True
+            return False
+
+        return check
+
+    def _expect_press_replies(self, start: int) -> Callable[[FaultOutcome], bool]:
+        def check(outcome: FaultOutcome) -> bool:
+            sent = [e.message for e in self._after(start) if isinstance(e.message, Snd)]
+            huh = any(s.press and str(s.press[0]) == "HUH" for s in sent)
+            tried = any(s.press and str(s.press[0]) == "TRY" for s in sent)
+            if huh and tried:
+                outcome.passed, outcome.detail = True, "answered with HUH and TRY"
+                return True
+            return False
+
+        return check
+
+    def _expect_silence(self, start: int) -> Callable[[FaultOutcome], bool]:
+        """Nothing to answer: it passes unless the bot complained or dropped the connection."""
+
+        def check(outcome: FaultOutcome) -> bool:
+            complaints = [
+                e
+                for e in self._after(start)
+                if e.kind in ("em", "close")
+                or (e.kind == "msg" and isinstance(e.message, Huh | Prn))
+            ]
+            if complaints:
+                outcome.passed = False
+                outcome.detail = f"the bot reacted: {complaints[0].kind} {complaints[0].message}"
+            else:
+                outcome.passed, outcome.detail = True, "ignored, kept playing"
+            return True
+
+        return check
+
+    def _expect_em_and_rejoin(
+        self, start: int, code: ErrorCode
+    ) -> Callable[[FaultOutcome], bool]:
+        def check(outcome: FaultOutcome) -> bool:
+            events = self._after(start)
+            em = next((e for e in events if e.kind == "em"), None)
+            if em is None:
+                return False
+            if em.detail != int(code):
+                outcome.detail = f"EM 0x{em.detail:02X}, expected 0x{int(code):02X}"
+                return False
+            rejoined = any(
+                e.kind == "msg"
+                and isinstance(e.message, Iam)
+                and e.message.power == self.power
+                and e.message.passcode == self.passcode
+                for e in events
+                if e.at >= em.at
+            )
+            if rejoined:
+                outcome.passed, outcome.detail = True, f"EM 0x{int(code):02X}, rejoined with IAM"
+            else:
+                outcome.detail = f"EM 0x{int(code):02X} but no rejoin yet"
+            return rejoined
+
+        return check
+
+    # --- connections ---------------------------------------------------------------------
+
+    def _send(self, message: Message) -> None:
+        self._write(encode_message(message))
+
+    def _write(self, data: bytes) -> None:
+        if self._session is not None:
+            self._session.write(data)
+
+    def _event(self, kind: str, message: Message | None = None, detail: Any = None) -> None:
+        self._events.append(_Event(time.monotonic(), kind, message, detail))
+        self._changed.set()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self._session is not None:
+            self._session.close()
+        session = _Session(writer)
+        self._session = session
+        self.report.connections += 1
+        self._event("connect")
+        decoder = Decoder(Role.SERVER)
+        try:
+            while not session.closed:
+                data = await reader.read(65536)
+                if not data:
+                    break
+                for wire in decoder.feed(data):
+                    if isinstance(wire, InitialMessage):
+                        session.write(encode_representation(STANDARD))
+                    elif isinstance(wire, DiplomacyMessage):
+                        self._on_message(session, wire)
+                    elif isinstance(wire, ErrorMessage):
+                        self._event("em", detail=wire.code)
+                        return
+                    elif isinstance(wire, FinalMessage):
+                        return
+        except ProtocolViolation as violation:
+            session.write(encode_error(violation.code))
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            session.close()
+            if self._session is session:
+                self._session = None
+            self._event("close")
+
+    def _on_message(self, session: _Session, wire: DiplomacyMessage) -> None:
+        try:
+            message = parse_message(wire.tokens, wire.table)
+        except LanguageError as exc:
+            self._event("bad", detail=str(exc))
+            reply = reply_to_bad_message(wire.tokens, exc, wire.table)
+            if reply is not None:
+                session.write(encode_message(reply))
+            return
+        self._event("msg", message)
+        reply = self._answer(message)
+        for out in reply:
+            session.write(encode_message(out))
+
+    def _answer(self, m: Message) -> list[Message]:
+        """The server's replies to one message from the bot."""
+        pos = self._pos
+        if isinstance(m, Nme):
+            if self._started:
+                return [Rej(m)]
+            return [Yes(m), Map("standard")]
+        if isinstance(m, Obs):
+            return [Rej(m)]
+        if isinstance(m, Mdf):
+            return [Mdf(self._definition)]
+        if isinstance(m, Yes) and isinstance(m.message, Map):
+            if self._started:
+                return []
+            self._started = True
+            self._joined.set()
+            return [self._hlo()]
+        if isinstance(m, Iam):
+            if m.power == self.power and m.passcode == self.passcode:
+                return [Yes(m)]
+            return [Rej(m)]
+        if isinstance(m, Hlo) and m.power is None:
+            return [self._hlo()]
+        if isinstance(m, Sco) and m.centres is None:
+            return [Sco(pos.centres())]
+        if isinstance(m, Now) and m.turn is None:
+            return [Now(pos.turn, pos.unit_positions())]
+        if isinstance(m, Tme) and m.seconds is None:
+            return [Tme(max(0, int(self._phase_deadline - time.monotonic())))]
+        if isinstance(m, Sub):
+            return self._on_sub(m)
+        if isinstance(m, Gof):
+            self._gof = True
+            return [Yes(m)]
+        if isinstance(m, Not) and isinstance(m.message, Gof):
+            self._gof = False
+            return [Yes(m)]
+        if isinstance(m, Drw):
+            return [Yes(m)]
+        if isinstance(m, Snd | Huh | Prn):
+            return []  # replies to our faults: recorded as events
+        return [Rej(m)]
+
+    def _hlo(self) -> Hlo:
+        variant = Variant.of(
+            0,
+            move_time_limit=self.deadline,
+            retreat_time_limit=self.deadline,
+            build_time_limit=self.deadline,
+        )
+        return Hlo(self.power, self.passcode, variant)
+
+    def _on_sub(self, m: Sub) -> list[Message]:
+        if self._book is None:
+            return [Rej(m)]
+        self._last_sub = time.monotonic()
+        pos = self._pos
+        replies: list[Message] = []
+        if pos.season == 4:
+            self._book = OrderBook(pos)  # a winter SUB replaces the earlier set
+            self._winter = []
+        for order in m.orders:
+            if order_power(order) != self.power:
+                replies.append(Thx(order, "NYU"))
+                continue
+            note = self._book.submit(self.power, order)
+            replies.append(Thx(order, note))
+            if note == "MBV":
+                if pos.season == 4:
+                    self._winter.append(order)
+                else:
+                    self._ours[order.unit] = order  # type: ignore[union-attr]
+        missing = self._book.missing(self._power_id)
+        if pos.season == 4:
+            if isinstance(missing, int) and missing:
+                replies.append(Mis(count=-missing))
+        elif missing:
+            replies.append(
+                Mis(tuple(u for u in pos.unit_positions() if _province(u.unit) in missing))
+            )
+        self._changed.set()
+        return replies
+
+
+def _press(power: str) -> Frm:
+    """A peace proposal from France (or England, if we are France) to our power."""
+    sender = "FRA" if power != "FRA" else "ENG"
+    body = parse_text(f"SND ( {power} ) ( PRP ( PCE ( {power} {sender} ) ) )")
+    return Frm(sender, (power,), body.press)  # type: ignore[attr-defined]
+
+
+def _province(unit: Unit) -> int:
+    return standard_map().province_index[unit.location.province]
