@@ -560,7 +560,7 @@ class DaideClient:
                 self._send(Drw())
             if pos.season in (0, 2):
                 if any(u[0] == power for u in pos.units.values()):
-                    await self._play_movement(pos, power)
+                    await self._play_movement(pos, power)  # ends with GOF
             elif pos.season in (1, 3):
                 if any(d[0] == power for d in pos.dislodged.values()):
                     orders = self._heuristics.retreat_orders(pos, power, self.rng)
@@ -568,6 +568,8 @@ class DaideClient:
             elif pos.adjustments()[power] != 0:
                 orders_list = self._heuristics.adjustment_orders(pos, power, self.rng)
                 self._submit_set([adjustment_value(pos, power, o) for o in orders_list])
+            # No GOF outside movement: on MILA a GOF that completes a phase leaks into the
+            # next one (README "Servers"), and Parlance needs none there.
             self._phase_complete = True
             self.summary.phases_played += 1
         except ConnectionLost:

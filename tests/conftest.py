@@ -1,4 +1,4 @@
-"""Fixtures that start real peers: Parlance on 127.0.0.1, each server on a fresh port.
+"""Fixtures that start real peers: Parlance or MILA on 127.0.0.1, each server on a fresh port.
 
 If a peer cannot be installed or started, the test fails and says why; it is
 never skipped.
@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from bot.servers.mila import MilaServer, MilaUnavailableError
 from bot.servers.parlance import (
     ParangBots,
     ParlanceInstall,
@@ -64,3 +65,22 @@ def parang_bots(
     yield start
     for bots in started:
         bots.stop()
+
+
+@pytest.fixture
+def mila_server() -> Iterator[Callable[..., MilaServer]]:
+    """A factory: ``mila_server(deadline=6)`` starts MILA's DAIDE server on a fresh port."""
+    started: list[MilaServer] = []
+
+    def start(**options: object) -> MilaServer:
+        server = MilaServer(**options)  # type: ignore[arg-type]
+        try:
+            server.start(timeout=120)
+        except MilaUnavailableError as exc:
+            pytest.fail(f"MILA's DAIDE server could not be started: {exc}")
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()

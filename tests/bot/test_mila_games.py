@@ -1,0 +1,58 @@
+"""A whole game on MILA's DAIDE server (``diplomacy`` 1.1.2, started by the fixture).
+
+MILA has no bots of its own, so the seven seats are seven copies of ours.
+MILA tells each power only its own ORD lines, so no single bot can
+shadow-check a phase (each counts them as skipped); the test rebuilds every
+phase from the seven game logs and shadow-adjudicates the whole game, judging
+ORD results as MILA reports them (success or failure).  README "Servers"
+lists what else MILA does differently.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.mirror import replay_shadow
+from tests.bot.conftest import playable_strategy
+
+pytestmark = [pytest.mark.slow, pytest.mark.mila]
+
+
+def test_seven_bots_play_to_the_final_year_on_mila(mila_server, run_bot) -> None:
+    server = mila_server(deadline=6)
+    bots = [
+        run_bot(
+            server.port,
+            "--final-year",
+            "1903",
+            "--strategy",
+            playable_strategy() if i == 0 else "dumbbot",
+            "--seed",
+            str(i),
+            name=f"seat{i}",
+        )
+        for i in range(7)
+    ]
+    summaries = [bot.wait(timeout=400) for bot in bots]
+    for summary in summaries:
+        assert summary["ended_cleanly"], summary
+        assert summary["smr"] and summary["smr"].startswith("SMR ( WIN 1903 )"), summary
+        assert summary["missed_deadlines"] == 0, summary
+        assert summary["refused_orders"] == 0, summary
+        assert summary["bad_messages"] == 0 and summary["ignored_messages"] == 0, summary
+        assert summary["shadow_mismatches"] == 0, summary
+        # Only the phases that involved no other power's units can be checked by one bot.
+        assert summary["shadow_skipped"] >= 6, summary
+        assert summary["margins"] and min(summary["margins"]) > 0, summary
+    assert len({s["power"] for s in summaries}) == 7
+
+    streams = [
+        [r["text"] for r in bot.game_log() if r["kind"] == "msg" and r["dir"] == "in"]
+        for bot in bots
+    ]
+    replay = replay_shadow(streams, coarse_results=True)
+    problems = [(str(r.turn), r.differences) for r in replay.reports if not r.ok]
+    assert replay.mismatches == 0, json.dumps(problems, indent=1, default=str)
+    assert replay.checked >= 8, replay

@@ -1,0 +1,74 @@
+"""The mirror's checks on ORD lines and the multi-player shadow replay (bot.mirror)."""
+
+from __future__ import annotations
+
+from adjudicator.daide import adjudicate_phase
+from adjudicator.maps import standard_map
+from adjudicator.position import initial_position
+from adjudicator.standard import standard_definition
+from bot.mirror import GameMirror, replay_shadow
+from protocol.messages import Map, Mdf, Now, Ord, Sco, parse_text
+from protocol.values import Hold, Location, OrderResult, Turn, Unit, UnitType
+
+
+def _mirror() -> GameMirror:
+    mirror = GameMirror()
+    mirror.on_map(standard_definition(), "standard")
+    pos = initial_position(standard_map())
+    mirror.on_sco(pos.centres())
+    mirror.on_now(pos.turn, pos.unit_positions())
+    return mirror
+
+
+def test_ord_lines_for_another_phase_or_a_missing_unit_are_refused() -> None:
+    mirror = _mirror()
+    turn = mirror.position.turn
+    fleet_lon = Unit("ENG", UnitType.FLEET, Location("LON"))
+    fleet_nth = Unit("ENG", UnitType.FLEET, Location("NTH"))
+    assert mirror.on_ord(OrderResult(turn, Hold(fleet_lon), ("SUC",))) is None
+    assert "not on the board" in mirror.on_ord(OrderResult(turn, Hold(fleet_nth), ("SUC",)))
+    other = Turn(turn.season, turn.year - 1)
+    assert "while the phase is" in mirror.on_ord(OrderResult(other, Hold(fleet_lon), ("SUC",)))
+    assert len(mirror.pending) == 1
+
+
+def _game_streams(fail_token: str) -> list[list[str]]:
+    """Seven players' records of SPR 1901 (each sees only its own ORD lines, as on MILA)."""
+    pos = initial_position(standard_map())
+    orders = [
+        parse_text("SUB ( ( FRA AMY PAR ) MTO BUR )").orders[0],
+        parse_text("SUB ( ( GER AMY MUN ) MTO BUR )").orders[0],
+    ]
+    outcome = adjudicate_phase(pos, orders)
+    head = [
+        Map("standard").to_text(),
+        Mdf(standard_definition()).to_text(),
+        Sco(pos.centres()).to_text(),
+        Now(pos.turn, pos.unit_positions()).to_text(),
+    ]
+    tail = [Sco(outcome.centres).to_text(), Now(outcome.turn, outcome.units).to_text()]
+    streams = []
+    for power in standard_map().powers:
+        lines = [
+            Ord(OrderResult(r.turn, r.order, (fail_token,) if r.result[0] == "BNC" else r.result))
+            for r in outcome.results
+            if r.order.unit.power == power
+        ]
+        streams.append(head + [line.to_text() for line in lines] + tail)
+    return streams
+
+
+def test_one_players_record_cannot_check_a_phase_but_all_of_them_can() -> None:
+    streams = _game_streams("BNC")
+    alone = replay_shadow(streams[:1])
+    assert (alone.checked, alone.skipped) == (0, 1)
+    together = replay_shadow(streams)
+    assert (together.checked, together.mismatches) == (1, 0), together.reports
+
+
+def test_coarse_results_accept_milas_nso_for_a_bounce() -> None:
+    streams = _game_streams("NSO")  # MILA reports every failed order as NSO
+    strict = replay_shadow(streams)
+    assert strict.mismatches == 1 and "server NSO, ours BNC" in strict.reports[0].differences[0]
+    coarse = replay_shadow(streams, coarse_results=True)
+    assert (coarse.checked, coarse.mismatches) == (1, 0)
