@@ -65,25 +65,23 @@ def make_policy(
     seed: int = 0,
     workers: int = 1,
     final_year: int | None = None,
+    cpu_clock: bool = False,
 ) -> Policy:
     """Build the player ``spec`` names.
 
-    ``budget`` (seconds per move), ``seed``, ``workers`` and ``final_year``
-    (the game's last year, which the search looks ahead to) feed MCTS.  The
-    heuristic players ignore them (they draw from the rng each call is given).
+    ``budget`` (seconds per move, of CPU time with ``cpu_clock``), ``seed``,
+    ``workers`` and ``final_year`` (the game's last year, which the search
+    looks ahead to) feed MCTS.  The heuristic players ignore them (they draw
+    from the rng each call is given).
     """
     kind, variant = parse_spec(spec)
     if kind == "dumbbot":
         return DumbBot()
     if kind == "random":
         return RandomBot()
-    return _make_mcts(variant, budget=budget, seed=seed, workers=workers, final_year=final_year)
-
-
-def _make_mcts(
-    variant: str | None, *, budget: float, seed: int, workers: int, final_year: int | None
-) -> Policy:
     try:
-        return mcts.make_policy(variant or mcts.DEFAULT_VARIANT, budget, seed, workers, final_year)
+        return mcts.make_policy(
+            variant or mcts.DEFAULT_VARIANT, budget, seed, workers, final_year, cpu_clock
+        )
     except KeyError as exc:
         raise UnknownPolicyError(str(exc.args[0])) from None

@@ -78,14 +78,20 @@ def think(
     parallel: RootParallel | None = None,
     report: Report | None = None,
     should_stop: Callable[[], bool] | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> tuple[Orders, dict[str, Any]]:
     """Search ``power``'s orders at ``pos``; ``(orders, statistics)``.
+
+    ``deadline`` is a reading of ``clock`` (see :meth:`Mcts.run`); helpers
+    (``parallel``) need the default wall clock.
 
     Improvements go to ``report(orders, stats, False)`` as they appear (the
     first after the first iterations).  With ``parallel``, its helpers search
     too (seeds drawn from ``rng``) and their root statistics are merged into
     the final choice.  Units with no order in the chosen action hold.
     """
+    if parallel is not None and clock is not time.monotonic:
+        raise ValueError("root-parallel search runs on the wall clock")
     began = time.monotonic()
     seed = rng.randrange(1 << 62)
     helper_seeds = [rng.randrange(1 << 62) for _ in range(parallel.helpers if parallel else 0)]
@@ -110,6 +116,7 @@ def think(
             should_stop=should_stop,
             on_progress=progress,
             progress_every=0.25,
+            clock=clock,
         )
     stats = _stats(search, variant, began)
     action = search.best()
@@ -138,7 +145,11 @@ def _stats(search: Mcts[Position, Action], variant: Variant, began: float) -> di
 
 
 class MctsPlayer:
-    """An MCTS player for in-process games: ``budget`` seconds (or ``iterations``) per move."""
+    """An MCTS player for in-process games: ``budget`` seconds (or ``iterations``) per move.
+
+    With ``cpu_clock`` the budget is CPU time of this process, so that
+    strength measured on a loaded machine stays comparable.
+    """
 
     def __init__(
         self,
@@ -148,9 +159,13 @@ class MctsPlayer:
         iterations: int | None = None,
         workers: int = 1,
         final_year: int | None = None,
+        cpu_clock: bool = False,
     ) -> None:
         if budget is None and iterations is None:
             raise ValueError("an MCTS player needs a time budget or an iteration cap")
+        if cpu_clock and workers > 1:
+            raise ValueError("a CPU-time budget is for one worker (helpers run on the wall clock)")
+        self.clock = time.process_time if cpu_clock else time.monotonic
         self.variant = variant
         self.name = f"mcts:{variant.name}"
         self.budget = budget
@@ -163,7 +178,7 @@ class MctsPlayer:
 
     def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """The search's orders (DumbBot's if the search found no action in time)."""
-        deadline = None if self.budget is None else time.monotonic() + self.budget
+        deadline = None if self.budget is None else self.clock() + self.budget
         orders, self.last_stats = think(
             pos,
             power,
@@ -173,6 +188,7 @@ class MctsPlayer:
             deadline=deadline,
             iterations=self.iterations,
             parallel=self.parallel,
+            clock=self.clock,
         )
         if self.last_stats.get("iterations", 0) == 0:
             return self._fallback.movement_orders(pos, power, rng)
@@ -193,14 +209,25 @@ class MctsPlayer:
 
 
 def make_policy(
-    variant: str, budget: float, seed: int, workers: int, final_year: int | None = None
+    variant: str,
+    budget: float,
+    seed: int,
+    workers: int,
+    final_year: int | None = None,
+    cpu_clock: bool = False,
 ) -> MctsPlayer:
     """The registry's factory (see :mod:`search.registry`).
 
     ``seed`` is unused: each move draws from the generator its call is given.
     """
     del seed
-    return MctsPlayer(get_variant(variant), budget=budget, workers=workers, final_year=final_year)
+    return MctsPlayer(
+        get_variant(variant),
+        budget=budget,
+        workers=workers,
+        final_year=final_year,
+        cpu_clock=cpu_clock,
+    )
 
 
 def anytime_chooser(

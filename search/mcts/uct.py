@@ -264,22 +264,25 @@ class Mcts(Generic[S, A]):
         should_stop: Callable[[], bool] | None = None,
         on_progress: Callable[[Mcts[S, A]], None] | None = None,
         progress_every: float = 0.5,
+        clock: Callable[[], float] = time.monotonic,
     ) -> SearchStats:
-        """Iterate until ``iterations`` more are done, ``deadline`` (monotonic) passes, or stop.
+        """Iterate until ``iterations`` more are done, ``deadline`` passes, or stop.
 
-        At least one iteration runs when none of the limits has already been
-        reached.  ``on_progress`` is called about every ``progress_every``
-        seconds (anytime reports); ``should_stop`` is polled as often.
+        ``deadline`` is a reading of ``clock`` (wall time by default;
+        ``time.process_time`` makes the budget this process's CPU time, which
+        other load on the machine does not eat).  ``on_progress`` is called
+        about every ``progress_every`` seconds of that clock (anytime
+        reports); ``should_stop`` is polled as often.
         """
         if iterations is None and deadline is None:
             raise ValueError("give an iteration cap, a deadline, or both")
-        began = time.monotonic()
+        began = clock()
         target = None if iterations is None else self.iterations + iterations
         next_check = began + progress_every
         while True:
             if target is not None and self.iterations >= target:
                 break
-            now = time.monotonic()
+            now = clock()
             if deadline is not None and now >= deadline:
                 break
             if now >= next_check:
@@ -289,7 +292,7 @@ class Mcts(Generic[S, A]):
                 if on_progress is not None:
                     on_progress(self)
             self.iterate()
-        self.seconds += time.monotonic() - began
+        self.seconds += clock() - began
         return self.stats()
 
     def ranked(self) -> list[Edge[S, A]]:

@@ -148,3 +148,12 @@ def test_a_stop_request_ends_the_search_early() -> None:
                           deadline=began + 60, should_stop=stop)  # fmt: skip
     assert calls and stats["iterations"] >= 1
     assert set(orders) == set(pos.units_of(1))
+
+
+def test_a_cpu_time_budget_is_for_one_worker() -> None:
+    player = MctsPlayer(get_variant("v5"), budget=0.2, cpu_clock=True, final_year=1902)
+    pos = initial_position(M)
+    orders = player.movement_orders(pos, 2, Random(0))
+    assert set(orders) == set(pos.units_of(2)) and player.last_stats["iterations"] >= 1
+    with pytest.raises(ValueError, match="CPU"):
+        MctsPlayer(get_variant("v5"), budget=1.0, cpu_clock=True, workers=2)
