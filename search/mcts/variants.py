@@ -134,9 +134,66 @@ DEFAULT_VARIANT = "dm"
 """The variant ``mcts`` alone plays: the strongest measured (see BENCHMARKS.md)."""
 
 
+OVERRIDES = {
+    "cp": "UCT's exploration constant Cp (a number)",
+    "final": "final selection: mean or visits",
+    "years": "rollout length in years (a number), or full (to the final year)",
+    "widen": "progressive widening k:alpha, or off",
+    "resample": "on or off: re-simulate tree transitions at every descent",
+    "double": "on or off: double expansion",
+}
+"""The settings a variant name may override: ``dm/cp=0.7/years=full``."""
+
+
 def get_variant(name: str) -> Variant:
-    """The variant called ``name`` (case-insensitive); KeyError naming the choices if none is."""
+    """The variant ``name`` (case-insensitive), with any ``/key=value`` overrides applied.
+
+    ``dm/cp=0.707/final=mean`` is ``dm`` with the thesis's exploration
+    constant and final selection; see :data:`OVERRIDES`.  The result is named
+    by the whole string, so another process can rebuild it from its name.
+    Raises KeyError with a message naming the choices.
+    """
+    text = name.strip().lower()
+    base, *changes = text.split("/")
     try:
-        return VARIANTS[name.strip().lower()]
+        variant = VARIANTS[base]
     except KeyError:
-        raise KeyError(f"no MCTS variant {name!r}; choose one of {', '.join(VARIANTS)}") from None
+        raise KeyError(f"no MCTS variant {base!r}; choose one of {', '.join(VARIANTS)}") from None
+    fields: dict[str, object] = {}
+    for change in changes:
+        key, sep, value = change.partition("=")
+        try:
+            if not sep or key not in OVERRIDES:
+                raise ValueError
+            fields.update(_override(key, value))
+        except (ValueError, KeyError):
+            choices = "; ".join(f"{k}: {v}" for k, v in OVERRIDES.items())
+            raise KeyError(f"bad MCTS variant setting {change!r} (settings: {choices})") from None
+    return dataclasses.replace(variant, name=text, **fields) if changes else variant
+
+
+def _override(key: str, value: str) -> dict[str, object]:
+    """The Variant fields one ``key=value`` sets; ValueError or KeyError if it does not fit."""
+    switch = {"on": True, "off": False}
+    if key == "cp":
+        cp = float(value)
+        if not cp >= 0:
+            raise ValueError
+        return {"cp": cp}
+    if key == "final":
+        if value not in ("mean", "visits"):
+            raise ValueError
+        return {"final": value}
+    if key == "years":
+        if value == "full":
+            return {"rollout_years": None}
+        years = int(value)
+        if years < 1:
+            raise ValueError
+        return {"rollout_years": years, "lookahead_years": years}
+    if key == "widen":
+        if value == "off":
+            return {"widening": None}
+        k, _, alpha = value.partition(":")
+        return {"widening": (float(k), float(alpha))}
+    return {"resample" if key == "resample" else "double_expansion": switch[value]}

@@ -157,3 +157,17 @@ def test_a_cpu_time_budget_is_for_one_worker() -> None:
     assert set(orders) == set(pos.units_of(2)) and player.last_stats["iterations"] >= 1
     with pytest.raises(ValueError, match="CPU"):
         MctsPlayer(get_variant("v5"), budget=1.0, cpu_clock=True, workers=2)
+
+
+def test_variant_settings_can_be_overridden_by_name() -> None:
+    v = get_variant("DM/cp=0.707/final=mean/years=full/widen=off/resample=off/double=on")
+    assert v.name == "dm/cp=0.707/final=mean/years=full/widen=off/resample=off/double=on"
+    assert (v.cp, v.final, v.rollout_years, v.widening) == (0.707, "mean", None, None)
+    assert (v.resample, v.double_expansion) == (False, True)
+    assert get_variant("v5/years=2").rollout_years == 2
+    assert get_variant("dm/widen=1.5:0.25").widening == (1.5, 0.25)
+    assert get_variant(v.name) == v  # rebuilt from its name (as helper processes do)
+    for bad in ("dm/cp", "dm/cp=x", "dm/speed=9", "dm/final=best", "dm/years=0", "dm/double=y"):
+        with pytest.raises(KeyError, match="setting"):
+            get_variant(bad)
+    assert make_policy("mcts:dm/cp=0.5").name == "mcts:dm/cp=0.5"
