@@ -24,7 +24,7 @@ from adjudicator.orders import (
     EngineOrder,
 )
 from adjudicator.position import Position
-from adjudicator.validation import geometric_routes, minimal_routes
+from adjudicator.validation import geometric_routes
 
 
 def move_orders(pos: Position, prov: int) -> list[EngineOrder]:
@@ -66,7 +66,7 @@ def convoy_orders(pos: Position, prov: int) -> list[EngineOrder]:
             if atype != ARMY or m.kind[army] != COASTAL:
                 continue
             for dest in _convoy_destinations(pos, army):
-                routes = minimal_routes(geometric_routes(pos, army, dest))
+                routes = geometric_routes(pos, army, dest)
                 if any(prov in route for route in routes):
                     out.append((CONVOY, army, dest))
     elif utype == ARMY and m.kind[prov] == COASTAL:
