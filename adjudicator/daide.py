@@ -170,9 +170,15 @@ def load_position(now: str, sco: str, game_map: GameMap | None = None) -> Positi
             raise NotationError("NOW must start with the turn, e.g. ( SPR 1901 )")
         turn = parse_turn(format_expression((expression[0],)))
         units = parse_unit_positions(format_expression(expression[1:]))
+    except ProtocolError as exc:
+        raise NotationError(f"NOW: {exc}") from exc
+    try:
         centres = parse_centres(_body(sco, "SCO"))
+    except ProtocolError as exc:
+        raise NotationError(f"SCO: {exc}") from exc
+    try:
         return Position.from_values(game_map, turn, units, centres)
-    except (ProtocolError, PositionError) as exc:
+    except PositionError as exc:
         raise NotationError(str(exc)) from exc
 
 
