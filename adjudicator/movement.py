@@ -187,7 +187,7 @@ class _Resolver:
         for p in movers:
             if kind[p] == CONVOY_MOVE:
                 self.routes[p] = self._find_routes(p, full[p][2])
-            elif units[p][1] == ARMY and m.kind[dst[p]] != 0:
+            elif convoys and units[p][1] == ARMY and m.kind[dst[p]] != 0:  # intent needs a CVY
                 self._maybe_convoy_by_intent(p)
 
         attackers = self.attackers
