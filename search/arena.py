@@ -371,7 +371,7 @@ def run_arena(
         raise ValueError(f"the final year must be {initial_position(m).year} or later")
     if policies is None:
         policies = [
-            make_policy(spec, budget=budget, seed=seed + i, workers=workers)
+            make_policy(spec, budget=budget, seed=seed + i, workers=workers, final_year=final_year)
             for i, spec in enumerate(lineup)
         ]
     began = time.perf_counter()
