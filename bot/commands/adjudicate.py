@@ -3,7 +3,8 @@
 Each input line is ``{"now": "...", "sco": "...", "orders": ["...", ...]}``
 (NOW and SCO as whole messages or bodies; orders as SUB writes them; "orders"
 may be left out).  Each output line is ``{"thx": [[order, note], ...], "ord":
-[...], "now": "...", "sco": "..."}``.  A line that cannot be adjudicated gets
+[...], "now": "...", "sco": "...", "slo": null}`` (``slo`` is the SLO message
+when the phase ends the game with a solo).  A line that cannot be adjudicated gets
 ``{"error": "...", "error_type": "...", "line": N}`` instead, where
 ``error_type`` is one of ``EncodingError`` (not UTF-8), ``JSONError`` (not
 JSON), ``RequestError`` (JSON of the wrong shape) or ``NotationError`` (DAIDE

@@ -105,6 +105,10 @@ def check_step(case: Case, index: int, step: Step, got: dict) -> list[str]:
             )
     if step.centres_after is not None and centres(step.centres_after) != centres(got["sco"]):
         problems.append(f"{where}: centres after differ: Parlance {got['sco']}")
+    want_end = None if step.slo is None else daide(step.slo)
+    have_end = None if got["result"] is None else daide(got["result"])
+    if want_end != have_end:
+        problems.append(f"{where}: game end: expected {want_end}, Parlance {have_end}")
     return problems
 
 
