@@ -862,6 +862,23 @@ EXTRA_CASES: tuple[Case, ...] = (
         ),
     ),
     Case(
+        id="X.ORD.6",
+        title="A convoy path through a sea without a fleet is refused",
+        units=("ENG AMY LON", "ENG FLT ECH"),
+        steps=(
+            Step(
+                orders=(
+                    "(ENG AMY LON) CTO BEL VIA (NTH)",
+                    "(ENG FLT ECH) CVY (ENG AMY LON) CTO BEL",
+                ),
+                rejected={"(ENG AMY LON) CTO BEL VIA (NTH)": "NSF"},
+                results={"ENG AMY LON": "SUC", "ENG FLT ECH": "NSO"},
+                units_after=("ENG AMY LON", "ENG FLT ECH"),
+            ),
+        ),
+        note="The army's refused order leaves it holding; the convoy is then unmatched.",
+    ),
+    Case(
         id="X.ORD.5",
         title="Orders for another phase are refused",
         units=("ENG FLT NTH",),
