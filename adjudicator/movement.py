@@ -22,7 +22,9 @@ its own power convoys it there (4.A.3 d); an attack via convoy on the unit a
 support is directed at does not cut that support unless it dislodges the
 supporter (4.A.4 a); a unit dislodged by a convoyed army may retreat to the
 army's origin (4.A.5 b); head-to-head battles between a unit moving by land and
-one moving by convoy do not happen (the two may swap).
+one moving by convoy do not happen (the two may swap).  Which orders reach the
+resolver at all (a convoy order from a fleet on any route counts, DATC 6.G.19)
+is decided by :mod:`adjudicator.validation`.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ One row per DATC case, in document order, with the DATC id and title.  Orders
 are the DATC's orders spelled as a DAIDE client sends them.  Expectations are
 what Parlance 1.4.1 (the reference DAIDE server, default DATC options) reports:
 where the DATC offers options, the row follows Parlance's choice and its
-``note`` says so; where Parlance is simply wrong w.r.t. the DATC, the row keeps
-the DATC's answer and the Parlance test lists the row in ``PARLANCE_DEVIATIONS``.
+``note`` says so; where Parlance is simply wrong w.r.t. the DATC, the row would
+keep the DATC's answer and the Parlance test would list the row in
+``PARLANCE_DEVIATIONS`` (no DATC row needs that: every one agrees with Parlance).
 
 Spelling conventions used throughout:
 
