@@ -111,9 +111,11 @@ class ProgressBar:
         self.stream.flush()
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """Check the flags, play the games, print the report (and write the JSON)."""
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Check the flags, play the games, print the report (to stdout by default) and the JSON."""
     from bot.cli import UserError
+
+    out = out or sys.stdout  # looked up now, not at import (tests capture stdout)
 
     try:
         lineup = lineup_from(args.players, args.fill)
