@@ -34,6 +34,9 @@ UnitTuple = tuple[int, int, int]
 DislodgedTuple = tuple[int, int, int, tuple[int, ...]]
 """A dislodged unit: (power, unit type, location, legal retreat locations)."""
 
+PositionData = tuple[int, int, dict[int, UnitTuple], list[int], dict[int, DislodgedTuple]]
+"""A position as plain data: (season, year, units, owners, dislodged); see ``to_data``."""
+
 
 class Position:
     """The state of a game at the start of a phase, in engine form.
@@ -72,6 +75,16 @@ class Position:
         new.owners = self.owners.copy()
         new.dislodged = self.dislodged.copy() if self.dislodged else {}
         return new
+
+    def to_data(self) -> PositionData:
+        """The position as plain picklable data, without the map (for other processes)."""
+        return (self.season, self.year, dict(self.units), list(self.owners), dict(self.dislodged))
+
+    @classmethod
+    def from_data(cls, game_map: GameMap, data: PositionData) -> Position:
+        """The inverse of :meth:`to_data`, on ``game_map``."""
+        season, year, units, owners, dislodged = data
+        return cls(game_map, season, year, dict(units), list(owners), dict(dislodged))
 
     # --- queries -------------------------------------------------------------------
 
@@ -173,22 +186,32 @@ class Position:
     ) -> Position:
         """Build a position from NOW's turn and units and SCO's ownership lists.
 
-        Raises :class:`PositionError` if a name is unknown or a unit cannot stand
-        where it is said to.
+        Raises :class:`PositionError` if a name is unknown, a unit cannot stand
+        where it is said to, a centre is listed twice, or a unit is dislodged
+        (has an ``MRT`` list) outside a retreat phase.
         """
         m = game_map
         owners = [NOBODY] * m.num_provinces
+        listed: set[int] = set()
         for power_name, provs in centres:
             power = NOBODY if power_name == UNOWNED else _power_id(m, power_name)
             for prov in provs:
                 pid = _province_id(m, prov)
                 if not m.is_supply[pid]:
                     raise PositionError(f"{prov} is not a supply centre")
+                if pid in listed:
+                    raise PositionError(f"supply centre {prov} is listed twice")
+                listed.add(pid)
                 owners[pid] = power
-        pos = cls(m, SEASON_INDEX[turn.season], turn.year, {}, owners, {})
+        season = SEASON_INDEX[turn.season]
+        pos = cls(m, season, turn.year, {}, owners, {})
         for up in units:
             unit = encode_unit(m, up.unit)
             prov = m.loc_province[unit[2]]
+            if up.retreats is not None and season not in (SUMMER, AUTUMN):
+                raise PositionError(
+                    f"{up.unit} is dislodged (MRT) in {turn.season.value}, not a retreat phase"
+                )
             if up.retreats is None:
                 if prov in pos.units:
                     raise PositionError(f"two units in {m.provinces[prov]}")

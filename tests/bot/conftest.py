@@ -48,24 +48,6 @@ class BotProcess:
         return [json.loads(line) for line in files[0].read_text().splitlines() if line.strip()]
 
 
-def playable_strategy() -> str:
-    """The bot's default strategy when it can play here, else ``dumbbot``.
-
-    The default is ``mcts``; until ``search.mcts`` exists the registry refuses
-    it, and the games that should exercise the default play DumbBot instead.
-    """
-    from bot.settings import BotSettings
-    from bot.thinker import check_strategy
-    from search.registry import PolicyUnavailableError
-
-    default = BotSettings().strategy
-    try:
-        check_strategy(default)
-    except PolicyUnavailableError:
-        return "dumbbot"
-    return default
-
-
 @pytest.fixture
 def run_bot(tmp_path: Path) -> Iterator[Callable[..., BotProcess]]:
     """A factory: ``run_bot(port, "--strategy", "dumbbot", ...)`` starts ``daide-mcts play``."""

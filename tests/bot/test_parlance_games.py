@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.conftest import playable_strategy
-
 pytestmark = pytest.mark.slow
 
 
@@ -19,11 +17,9 @@ def _check_clean(summary: dict) -> None:
 
 
 def test_bot_against_six_parang_dumbbots(parlance_server, parang_bots, run_bot) -> None:
-    """Our bot (the default strategy once MCTS exists) and six Parang dumbbots, to the end."""
+    """Our bot (its default strategy, MCTS) and six Parang dumbbots play to the final year."""
     server = parlance_server(MTL=5, RTL=2, BTL=2, draw=2)
-    bot = run_bot(
-        server.port, "--final-year", "1902", "--seed", "7", "--strategy", playable_strategy()
-    )
+    bot = run_bot(server.port, "--final-year", "1902", "--seed", "7")
     parang_bots(server, 6)
     summary = bot.wait(timeout=240)
     _check_clean(summary)
