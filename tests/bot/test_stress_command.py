@@ -61,7 +61,9 @@ def test_short_stress_run_passes_every_scenario(tmp_path: Path) -> None:
     assert [f["fault"] for f in hostile["faults"]] == [str(f) for f in ALL_FAULTS]
     assert all(f["passed"] for f in hostile["faults"])
     long_game = scenarios["long-game"]
-    assert list(long_game["yearly_peak_mb"]) == ["1901", "1902", "1903"]
+    # The draw is offered from WIN 1903; a phase that completes before every offer is in
+    # carries the game into 1904.
+    assert list(long_game["yearly_peak_mb"])[:3] == ["1901", "1902", "1903"]
 
 
 def test_bad_flags_are_one_line_errors(tmp_path: Path) -> None:
