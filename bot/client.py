@@ -13,12 +13,20 @@ worker process.  In a movement phase the client
 3. says ``GOF`` when done, so the server need not wait for the deadline.
 
 Retreats are random legal retreats; builds and removals follow the heuristic
-values.  A refused order (THX note other than MBV) is replaced at once by a
-safe one; a MIS is answered with orders for what is missing.  If the
-connection drops, the client reconnects with backoff and rejoins with
-``IAM (power) (passcode)``.  Nothing the server sends can crash it: a message
-that does not parse is answered with HUH/PRN as the syntax prescribes, a
-protocol violation with EM (and a reconnection).
+values.  Every SUB carries the phase's complete order set (MILA replaces a
+power's orders on each SUB; Parlance merges them).  A refused order (THX
+note other than MBV) is replaced at once by a safe one; a MIS is answered
+with orders for the units it lists that we have not ordered.  THX for
+orders we did not send this phase, a NOW older than the current phase and
+ORD lines that do not fit the board are logged, counted and ignored.
+
+If the connection drops, the client reconnects with backoff and rejoins
+with ``IAM (power) (passcode)``, asks for HLO, SCO, NOW and the time left
+(TME), and finishes the phase in progress against its original deadline.
+Nothing the server sends can crash it: a message that does not parse is
+answered with HUH/PRN as the syntax prescribes, a protocol violation (a
+second RM included: we never select another game) with EM and a
+reconnection.
 """
 
 from __future__ import annotations
