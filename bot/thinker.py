@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +29,14 @@ from adjudicator.position import Position
 from protocol.values import MapDefinition
 
 Orders = dict[int, EngineOrder]
+
+WORKER_NICENESS = 5
+"""How much the search worker yields the CPU to the client process (``os.nice``).
+
+The client's work is small but latency-bound (reading the deadline, sending
+the last SUB on time); the search is throughput-bound.  When seven bots share
+two cores, a niced worker lets each client's event loop run when it wakes.
+"""
 
 
 @dataclass
@@ -175,6 +184,8 @@ def _worker_main(
     workers: int,
     final_year: int | None,
 ) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
     game_map = GameMap.from_definition(definition, map_name)
     rng = Random(seed)
     chooser = make_chooser(strategy, workers, final_year)

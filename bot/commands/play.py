@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.logs import GameLog, configure_logging, game_log_path
     from bot.thinker import check_strategy
     from search.registry import PolicySpecError
+    from search.values import PROXIMITY_CACHE
 
     try:
         settings = settings_from_args(args)
@@ -115,6 +116,10 @@ def run(args: argparse.Namespace) -> int:
         except PolicySpecError as exc:
             raise UserError(f"--strategy {settings.strategy}: {exc}") from exc
     configure_logging(args.log_level)
+    # This process values each position once (quick orders, builds); the proximity memo,
+    # made for the search's replays, would only fill up over a long game (the search
+    # worker keeps its own).
+    PROXIMITY_CACHE.limit = 0
     log_path = game_log_path(settings.log_dir, settings.name) if settings.log_dir else None
     game_log = GameLog(log_path)
     client = DaideClient(settings, game_log)
