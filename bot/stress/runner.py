@@ -203,6 +203,7 @@ async def run_scenario(
         "strategy": strategy,
         "link": scenario.link.__dict__ if scenario.link else None,
         "cut_at_movement_phases": list(scenario.cut_at_movement_phases),
+        "bots_propose_draw": scenario.bots_propose_draw,
     }
     result = ScenarioResult(scenario.name, scenario.description, settings)
     started = time.monotonic()
@@ -229,8 +230,11 @@ async def _run_parlance(
         "MTL": scenario.move_time,
         "RTL": scenario.retreat_time,
         "BTL": scenario.build_time,
-        "draw": scenario.years + 1,  # a safety net: the bots propose the draw a year earlier
+        # Parlance's judge declares a draw after this many years: a safety net a year after
+        # the bots propose theirs, or the end of the game when they do not.
+        "draw": scenario.years + (1 if scenario.bots_propose_draw else 0),
     }
+    final_year = scenario.final_year if scenario.bots_propose_draw else None
     server = ParlanceServer(install, options=options, log_path=folder / "parlance.log")
     folder.mkdir(parents=True, exist_ok=True)
     await asyncio.to_thread(server.start)
@@ -260,7 +264,7 @@ async def _run_parlance(
             proxies.append(proxy)
             recorders.append(recorder)
         for bot, proxy in zip(bots, proxies, strict=True):
-            await bot.start(proxy.port, strategy, scenario.final_year, seed * 100 + bot.index)
+            await bot.start(proxy.port, strategy, final_year, seed * 100 + bot.index)
         budget = time_budget(scenario)
         await asyncio.gather(*(bot.wait(budget) for bot in bots))
     finally:

@@ -44,6 +44,9 @@ class Scenario:
     cut_at_movement_phases: tuple[int, ...] = ()
     """Movement phases (counted from 0) at whose start bot 0's connection is cut."""
     hostile: bool = False
+    bots_propose_draw: bool = True
+    """Bots get ``--final-year`` and propose the draw; otherwise Parlance's judge ends the
+    game after the final year (so the search's look-ahead is the same in every year)."""
 
     @property
     def years(self) -> int:
@@ -78,7 +81,9 @@ FULL: dict[str, Scenario] = {
         Scenario(
             "hostile", "1 bot vs the hostile server, deadline 5 s", 5, 5, 5, 1906, 1, hostile=True
         ),
-        Scenario("long-game", "7 bots, MTL 2 s, 20 years", 2, 1, 1, 1920),
+        Scenario(
+            "long-game", "7 bots, MTL 2 s, 20 years", 2, 1, 1, 1920, bots_propose_draw=False
+        ),
     )
 }
 """The full scenarios, as recorded in BENCHMARKS.md."""
