@@ -13,6 +13,7 @@ import importlib
 BENCHMARKS = {
     "protocol": ("protocol.benchmark", "decode/encode throughput on a captured game"),
     "adjudicator": ("adjudicator.benchmark", "movement phases per second, against MILA's engine"),
+    "telemetry": ("bot.telemetry_benchmark", "emit cost, MQTT publishing rate, event-loop lag"),
 }
 
 
