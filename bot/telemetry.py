@@ -35,7 +35,7 @@ from bot.settings import BotSettings
 from bot.telemetry_events import OBSERVER, UNASSIGNED, Event
 
 DEFAULT_QUEUE = 1000
-"""Events kept while the broker is slow or away (a seven-bot game to 1905 sends ~1500 per bot)."""
+"""Events kept while the broker is slow or away (a bot sends about 70 per game year)."""
 
 log = structlog.get_logger("daide-mcts.telemetry")
 
