@@ -1,4 +1,4 @@
-"""Fixtures that start real peers: Parlance on 127.0.0.1, each server on a fresh port.
+"""Fixtures that start real peers on 127.0.0.1, each on a fresh port: Parlance, mosquitto.
 
 If a peer cannot be installed or started, the test fails and says why; it is
 never skipped.
@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from bot.servers.mosquitto import MosquittoBroker, MosquittoInstall, MosquittoUnavailableError
+from bot.servers.mosquitto import install as install_mosquitto
 from bot.servers.parlance import (
     ParangBots,
     ParlanceInstall,
@@ -64,3 +66,34 @@ def parang_bots(
     yield start
     for bots in started:
         bots.stop()
+
+
+@pytest.fixture(scope="session")
+def mosquitto_install() -> MosquittoInstall:
+    """Debian's mosquitto installed in the project-local folder (idempotent)."""
+    try:
+        return install_mosquitto()
+    except MosquittoUnavailableError as exc:
+        pytest.fail(f"mosquitto is needed for this test and could not be installed: {exc}")
+
+
+@pytest.fixture
+def mosquitto_broker(
+    mosquitto_install: MosquittoInstall,
+) -> Iterator[Callable[..., MosquittoBroker]]:
+    """A factory: ``mosquitto_broker()`` starts a broker on a fresh port (``persistent=True``
+    keeps sessions across its ``restart()``); stopped at the end of the test."""
+    started: list[MosquittoBroker] = []
+
+    def start(persistent: bool = False) -> MosquittoBroker:
+        broker = MosquittoBroker(mosquitto_install, persistent=persistent)
+        started.append(broker)
+        try:
+            broker.start()
+        except MosquittoUnavailableError as exc:
+            pytest.fail(f"mosquitto could not be started: {exc}")
+        return broker
+
+    yield start
+    for broker in started:
+        broker.stop()
