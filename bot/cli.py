@@ -22,6 +22,7 @@ COMMANDS = (
     "bot.commands.adjudicate",
     "bot.commands.arena",
     "bot.commands.play",
+    "bot.commands.game",
 )
 
 
