@@ -24,7 +24,18 @@ from search.metrics import GameRecord
 FIRST_YEAR = 1901
 SEASON_INDEX = {s: i for i, s in enumerate(Season)}
 
-_POWERS_REPLY = re.compile(r"^([A-Z]{3}) \(\d+\): (.*) \(([^()]*)\), from ")
+_POWERS_REPLY = re.compile(r"^([A-Za-z][A-Za-z ]*?) \(\d+\): (.*) \(([^()]*)\), from ")
+
+POWER_TOKENS = {
+    "Austria": "AUS",
+    "England": "ENG",
+    "France": "FRA",
+    "Germany": "GER",
+    "Italy": "ITA",
+    "Russia": "RUS",
+    "Turkey": "TUR",
+}
+"""Parlance names the standard powers in full in its admin messages."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +121,9 @@ class GameRecorder:
         elif isinstance(message, Adm):
             match = _POWERS_REPLY.match(message.text)
             if match and match.group(2) != "None":
-                self.names_by_power.setdefault(match.group(1), match.group(2))
+                full = match.group(1)
+                power = POWER_TOKENS.get(full, full[:3].upper())
+                self.names_by_power.setdefault(power, match.group(2))
 
     def _on_sco(self, message: Sco, text: str) -> None:
         assert message.centres is not None
@@ -179,7 +192,10 @@ class GameRecorder:
             if seat.name in found:
                 continue
             for power, name in sorted(self.names_by_power.items()):
-                if power not in taken and name == seat.name:
+                if power in taken:
+                    continue
+                # Parang's bots name themselves after their script: DumbBot, EvilBot...
+                if name == seat.name or (seat.kind == "parang" and name.lower() == seat.spec):
                     found[seat.name] = power
                     taken.add(power)
                     how = "reported by the bots and matched by name"

@@ -29,13 +29,14 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.local.launch import (
     DEFAULT_DEADLINES,
@@ -66,6 +67,8 @@ SERVER_CHOICES = ("auto", "parlance", "mila")
 
 STOP_GRACE = 15.0
 """Seconds the bots get to leave by themselves once the game is over."""
+
+T = TypeVar("T")
 
 POLL = 0.25
 """Seconds between two looks at the processes (and redraws of the view)."""
@@ -282,6 +285,7 @@ class _Game:
                     stderr=subprocess.STDOUT,
                     cwd=cwd,
                     env=env,
+                    start_new_session=True,  # Ctrl-C reaches the runner, which stops them in order
                 )
             except OSError as exc:
                 raise GameError(f"cannot start seat {seat.name} ({argv[0]}): {exc}") from exc
@@ -461,7 +465,9 @@ def _finish(game: _Game, server: RunningServer, seconds: float) -> GameOutcome:
     except ValueError as exc:
         game.problems.append(str(exc))
     seat_powers, _how = recorder.assignment()
-    ended = recorder.over and recorder.result is not None
+    result = recorder.result
+    if result is None and recorder.over:
+        result = "SMR (the server sent neither DRW nor SLO)"
     if not recorder.over:
         game.problems.append("the server never summed the game up (no SMR)")
     outcome = GameOutcome(
@@ -469,9 +475,9 @@ def _finish(game: _Game, server: RunningServer, seconds: float) -> GameOutcome:
         config=game.config,
         server=server.kind,
         record=record,
-        result=recorder.result,
+        result=result,
         end=recorder.end_turn(),
-        ended_cleanly=ended and record is not None,
+        ended_cleanly=recorder.over and record is not None,
         problems=game.problems,
         seat_powers=seat_powers,
         seconds=seconds,
@@ -533,8 +539,30 @@ def result_table(outcome: GameOutcome) -> str:
     return "\n".join(lines)
 
 
+async def stop_on_sigterm() -> None:
+    """Make SIGTERM cancel the current task (like Ctrl-C), so every process started is stopped."""
+    task = asyncio.current_task()
+    if task is None:
+        return
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+
+
+def run_until_done(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` where Ctrl-C and SIGTERM both end in KeyboardInterrupt after clean-up."""
+
+    async def guarded() -> T:
+        await stop_on_sigterm()
+        return await main
+
+    try:
+        return asyncio.run(guarded())
+    except asyncio.CancelledError:
+        raise KeyboardInterrupt from None
+
+
 def run_game(
     config: GameConfig, folder: Path, view: View | None = None, *, index: int = 0
 ) -> GameOutcome:
-    """Blocking :func:`play_game`."""
-    return asyncio.run(play_game(config, folder, view, index=index))
+    """Blocking :func:`play_game` (KeyboardInterrupt on Ctrl-C or SIGTERM, after clean-up)."""
+    return run_until_done(play_game(config, folder, view, index=index))
