@@ -23,6 +23,7 @@ COMMANDS = (
     "bot.commands.arena",
     "bot.commands.play",
     "bot.commands.game",
+    "bot.commands.tournament",
 )
 
 

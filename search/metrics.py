@@ -278,13 +278,16 @@ class Standings:
 def summary_table(title: str, rows: Sequence[Summary]) -> str:
     """One plain-text table of summaries, one row each."""
     width = max(len(title), *(len(r.name) for r in rows))
-    head = f"{title:<{width}}  games  centres   sd  min  max  solos  points  pts/game  rank"
+    head = (
+        f"{title:<{width}}  games  centres    sd  min  max  solos  points"
+        f"  pts/game    sd  rank    sd"
+    )
     out = [head]
     for r in rows:
         out.append(
             f"{r.name:<{width}}  {r.games:5d}  {r.mean_centres:7.2f}  {r.sd_centres:4.2f}"
             f"  {r.min_centres:3d}  {r.max_centres:3d}  {r.solos:5d}  {r.points:6.0f}"
-            f"  {r.mean_points:8.2f}  {r.mean_rank:4.2f}"
+            f"  {r.mean_points:8.2f}  {r.sd_points:4.2f}  {r.mean_rank:4.2f}  {r.sd_rank:4.2f}"
         )
     return "\n".join(out)
 

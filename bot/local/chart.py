@@ -75,7 +75,7 @@ def line_chart(
     c = Canvas(width, height, WHITE)
     char = 6 * SCALE
     legend_width = max((len(s.name) for s in series), default=4) * char + 5 * char
-    left, right, top, bottom = 8 * char, width - legend_width, 6 * char, height - 5 * char
+    left, right, top, bottom = 8 * char, width - legend_width, 6 * char, height - 5 * char - 4
     c.text(left, char, title, BLACK, SCALE)
     c.text(left, char + 10 * SCALE, subtitle, AXIS, SCALE)
     top_value = _nice_top(max((max(s.values, default=0) for s in series), default=1))
@@ -97,10 +97,10 @@ def line_chart(
     for i, label in enumerate(x_labels):
         x = x_of(i)
         c.line(x, top, x, bottom, GRID)
-        c.text(x - Canvas.text_width(label, SCALE) // 2, bottom + char // 2, label, AXIS, SCALE)
+        c.text(x - Canvas.text_width(label, SCALE) // 2, bottom + char, label, AXIS, SCALE)
     c.line(left, top, left, bottom, AXIS, 2)
     c.line(left, bottom, right, bottom, AXIS, 2)
-    c.text(left, bottom + 2 * char + 2, y_label + " at the end of each year", AXIS, SCALE)
+    c.text(left, bottom + 3 * char, y_label + " at the end of each year", AXIS, SCALE)
     for s in series:
         points = [(x_of(i), y_of(v)) for i, v in enumerate(s.values)]
         for (xa, ya), (xb, yb) in itertools.pairwise(points):

@@ -32,6 +32,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import asdict, dataclass, field
@@ -169,13 +170,16 @@ class GameOutcome:
 
 # --- the server ---------------------------------------------------------------------------
 
+_install_lock = threading.Lock()
+
 
 def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None]) -> RunningServer:
     """Provision and start the server ``config.server`` asks for; GameError if none can run."""
     reason = ""
     if config.server in ("auto", "parlance"):
         try:
-            inst = install()
+            with _install_lock:  # tournament games start their servers side by side
+                inst = install()
             server = ParlanceServer(
                 inst,
                 host=config.host,
