@@ -63,4 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # ``python -m bot.cli`` runs this file as __main__; the commands raise bot.cli's
+    # UserError, so run the main() of the bot.cli module itself, which catches that class.
+    from bot import cli
+
+    sys.exit(cli.main())

@@ -19,6 +19,7 @@ year, a JSON summary, the result table and a PNG chart.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -183,6 +184,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     try:
         outcome = run_game(config, folder, view)
     except GameError as exc:
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # only if nothing was written into it
         raise UserError(str(exc)) from exc
     out.write("\n" + (folder / "result.txt").read_text())
     files = [f.name for f in sorted(folder.iterdir()) if f.is_file()]

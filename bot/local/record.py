@@ -181,9 +181,9 @@ class GameRecorder:
     def assignment(self) -> tuple[dict[str, str], str]:
         """Seat name → power for every seat known so far, and how it was found.
 
-        Our bots say so themselves; the others are matched by the name the
-        server reports for a power, and the rest in lineup order (for seats
-        of the same kind, e.g. several Parang bots, the order does not matter).
+        Our bots say so themselves (or the server reports their name); the
+        others are matched by the name the server reports for a power, and
+        when that fails, in lineup order once only their powers are left.
         """
         found = {name: power for name, power in self.bot_powers.items()}
         taken = set(found.values())
@@ -200,7 +200,8 @@ class GameRecorder:
                     taken.add(power)
                     how = "reported by the bots and matched by name"
                     break
-        rest_seats = [s.name for s in self.seats if s.name not in found]
+        # Our bots always name themselves; only the others may be matched by elimination.
+        rest_seats = [s.name for s in self.seats if s.name not in found and s.kind != "ours"]
         rest_powers = [p for p in self.powers if p not in taken]
         if rest_seats and len(rest_seats) == len(rest_powers):
             found.update(zip(rest_seats, rest_powers, strict=True))
