@@ -134,7 +134,6 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             seed=args.seed,
             server=args.server,
         )
-        folder = fresh_folder(args.out, "tournament")
     games = args.games if args.games is not None else saved_count
     if games is None:
         raise UserError("--games is needed for a new tournament")
@@ -142,6 +141,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         raise UserError("--games must be at least 1")
     if args.parallel < 1:
         raise UserError("--parallel must be at least 1")
+    if saved is None:
+        folder = fresh_folder(args.out, "tournament")
     cores = os.cpu_count() or 1
     if args.parallel > cores:
         out.write(
