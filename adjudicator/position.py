@@ -34,6 +34,9 @@ UnitTuple = tuple[int, int, int]
 DislodgedTuple = tuple[int, int, int, tuple[int, ...]]
 """A dislodged unit: (power, unit type, location, legal retreat locations)."""
 
+PositionData = tuple[int, int, dict[int, UnitTuple], list[int], dict[int, DislodgedTuple]]
+"""A position as plain data: (season, year, units, owners, dislodged); see ``to_data``."""
+
 
 class Position:
     """The state of a game at the start of a phase, in engine form.
@@ -72,6 +75,16 @@ class Position:
         new.owners = self.owners.copy()
         new.dislodged = self.dislodged.copy() if self.dislodged else {}
         return new
+
+    def to_data(self) -> PositionData:
+        """The position as plain picklable data, without the map (for other processes)."""
+        return (self.season, self.year, dict(self.units), list(self.owners), dict(self.dislodged))
+
+    @classmethod
+    def from_data(cls, game_map: GameMap, data: PositionData) -> Position:
+        """The inverse of :meth:`to_data`, on ``game_map``."""
+        season, year, units, owners, dislodged = data
+        return cls(game_map, season, year, dict(units), list(owners), dict(dislodged))
 
     # --- queries -------------------------------------------------------------------
 

@@ -629,6 +629,7 @@ class DaideClient:
             self.map_name or "standard",
             self.rng.randrange(1 << 30),
             self.settings.workers,
+            self.settings.final_year,
         )
         try:
             self.thinker.start()

@@ -28,18 +28,6 @@ from adjudicator.position import Position
 from protocol.values import MapDefinition
 
 Orders = dict[int, EngineOrder]
-PositionData = tuple[int, int, dict[int, Any], list[int], dict[int, Any]]
-
-
-def pack_position(pos: Position) -> PositionData:
-    """A position as plain picklable data (no map)."""
-    return (pos.season, pos.year, dict(pos.units), list(pos.owners), dict(pos.dislodged))
-
-
-def unpack_position(game_map: GameMap, data: PositionData) -> Position:
-    """The inverse of :func:`pack_position`."""
-    season, year, units, owners, dislodged = data
-    return Position(game_map, season, year, units, owners, dislodged)
 
 
 @dataclass
@@ -82,10 +70,16 @@ class Thinker:
     """The parent side of the worker process."""
 
     def __init__(
-        self, strategy: str, definition: MapDefinition, map_name: str, seed: int, workers: int = 1
+        self,
+        strategy: str,
+        definition: MapDefinition,
+        map_name: str,
+        seed: int,
+        workers: int = 1,
+        final_year: int | None = None,
     ) -> None:
         self.strategy = strategy
-        self._args = (strategy, definition, map_name, seed, workers)
+        self._args = (strategy, definition, map_name, seed, workers, final_year)
         self._proc: multiprocessing.process.BaseProcess | None = None
         self._conn: Pipe | None = None
         self._jobs: dict[int, ThinkJob] = {}
@@ -117,7 +111,7 @@ class Thinker:
         self._next_id += 1
         job = ThinkJob(self._next_id)
         self._jobs[job.job_id] = job
-        self._conn.send(("think", job.job_id, pack_position(pos), power, deadline))
+        self._conn.send(("think", job.job_id, pos.to_data(), power, deadline))
         return job
 
     def cancel(self, job: ThinkJob) -> None:
@@ -168,11 +162,17 @@ class Thinker:
 
 
 def _worker_main(
-    conn: Pipe, strategy: str, definition: MapDefinition, map_name: str, seed: int, workers: int
+    conn: Pipe,
+    strategy: str,
+    definition: MapDefinition,
+    map_name: str,
+    seed: int,
+    workers: int,
+    final_year: int | None,
 ) -> None:
     game_map = GameMap.from_definition(definition, map_name)
     rng = Random(seed)
-    chooser = make_chooser(strategy, workers)
+    chooser = make_chooser(strategy, workers, final_year)
     stash: list[tuple[Any, ...]] = []
 
     def next_message() -> tuple[Any, ...] | None:
@@ -190,7 +190,7 @@ def _worker_main(
         if message[0] != "think":
             continue
         _, job_id, data, power, deadline = message
-        pos = unpack_position(game_map, data)
+        pos = Position.from_data(game_map, data)
 
         def should_stop(job_id: int = job_id) -> bool:
             while conn.poll():
@@ -227,21 +227,19 @@ Chooser = Callable[
 ]
 
 
-def make_chooser(strategy: str, workers: int) -> Chooser:
+def make_chooser(strategy: str, workers: int, final_year: int | None = None) -> Chooser:
     """The function that chooses movement orders for ``strategy`` inside the worker.
 
     It must call ``report(orders, stats, final=True)`` exactly once at the end,
     and may call ``report(..., final=False)`` with improvements before that.
+    MCTS reports its improvements as it finds them (anytime); the heuristic
+    players answer once.
     """
-    from search.registry import make_policy
+    from search.mcts import anytime_chooser
+    from search.registry import make_policy, parse_spec
 
-    if strategy.startswith("mcts"):
-        try:
-            from search.mcts import anytime_chooser  # type: ignore[attr-defined]
-        except ImportError:
-            anytime_chooser = None
-        if anytime_chooser is not None:
-            return anytime_chooser(strategy, workers)  # type: ignore[no-any-return]
+    if parse_spec(strategy)[0] == "mcts":
+        return anytime_chooser(strategy, workers, final_year)
 
     def choose(
         pos: Position,

@@ -209,6 +209,7 @@ def run_arena(
     budget: float = 5.0,
     seed: int = 0,
     workers: int = 1,
+    cpu_clock: bool = False,
     policies: Sequence[Policy] | None = None,
     progress: ProgressCallback | None = None,
 ) -> ArenaResult:
@@ -232,7 +233,14 @@ def run_arena(
         raise ValueError(f"the final year must be {initial_position(m).year} or later")
     if policies is None:
         policies = [
-            make_policy(spec, budget=budget, seed=seed + i, workers=workers)
+            make_policy(
+                spec,
+                budget=budget,
+                seed=seed + i,
+                workers=workers,
+                final_year=final_year,
+                cpu_clock=cpu_clock,
+            )
             for i, spec in enumerate(lineup)
         ]
     began = time.perf_counter()

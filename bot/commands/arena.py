@@ -55,6 +55,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the power draw and dice")
     p.add_argument("--workers", type=int, default=1, help="worker processes per MCTS player")
+    p.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="measure the MCTS budget in CPU seconds of the arena process (fair under load)",
+    )
     p.add_argument("--json", type=Path, metavar="PATH", help="also write the results here")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
@@ -122,6 +127,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         raise UserError("--budget must be a positive number of seconds")
     if args.workers < 1:
         raise UserError("--workers must be at least 1")
+    if args.cpu_clock and args.workers > 1:
+        raise UserError("--cpu-clock needs --workers 1 (helpers run on the wall clock)")
     if args.json is not None and not args.json.parent.is_dir():
         raise UserError(f"--json: no such folder {args.json.parent}")
     progress = None if args.quiet else ProgressBar(sys.stderr)
@@ -133,6 +140,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             budget=args.budget,
             seed=args.seed,
             workers=args.workers,
+            cpu_clock=args.cpu_clock,
             progress=progress,
         )
     except PolicySpecError as exc:

@@ -13,6 +13,8 @@ import importlib
 BENCHMARKS = {
     "protocol": ("protocol.benchmark", "decode/encode throughput on a captured game"),
     "adjudicator": ("adjudicator.benchmark", "movement phases per second, against MILA's engine"),
+    "search": ("search.mcts.benchmark", "MCTS rollouts and iterations per second, 1 and 2 workers"),
+    "heuristics": ("search.bench_heuristics", "DumbBot's and RandomBot's milliseconds per call"),
 }
 
 

@@ -253,11 +253,8 @@ def test_command_prints_metrics_and_writes_json(
     ],
 )
 def test_command_rejects_bad_flags_with_exit_2(
-    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from search import registry
-
-    monkeypatch.setattr(registry, "MCTS_MODULE", "search.no_such_module_here")
     assert main(argv) == 2
     assert "error" in capsys.readouterr().err
 

@@ -24,7 +24,7 @@ from adjudicator.orders import (
     WAIVE,
     WAIVE_ORDER,
 )
-from adjudicator.position import NOBODY, SEASONS, WINTER, Position
+from adjudicator.position import NOBODY, WINTER, Position
 from search import dumbbot as dumbbot_module
 from search.dumbbot import DumbBot
 from search.values import (
@@ -35,34 +35,10 @@ from search.values import (
     select_index,
     tables_for,
 )
+from tests.search.boards import position, power, prov
 from tests.search.test_randombot import assert_legal, positions_of, varied_positions
 
 M = standard_map()
-
-
-def position(turn: str, units: list[str], owners: dict[str, list[str]]) -> Position:
-    """A hand-made position: ``"FAL 1901"``, units like ``"RUS F STP/SC"``, centre owners."""
-    season_name, year = turn.split()
-    season = [s.value for s in SEASONS].index(season_name)
-    own = [NOBODY] * M.num_provinces
-    for power, provs in owners.items():
-        for prov in provs:
-            own[M.province_index[prov]] = M.power_index[power]
-    placed = {}
-    for text in units:
-        power, kind, where = text.split()
-        prov, _, coast = where.partition("/")
-        loc = M.location(prov, coast or None)
-        placed[M.loc_province[loc]] = (M.power_index[power], ARMY if kind == "A" else FLEET, loc)
-    return Position(M, season, int(year), placed, own, {})
-
-
-def power(name: str) -> int:
-    return M.power_index[name]
-
-
-def prov(name: str) -> int:
-    return M.province_index[name]
 
 
 # --- the oracle ---------------------------------------------------------------------------

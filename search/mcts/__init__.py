@@ -1,0 +1,27 @@
+"""Monte Carlo Tree Search for no-press Diplomacy: the thesis's V1-V8 and our variants.
+
+* :mod:`search.mcts.uct` — the generic UCT search (any :class:`~search.mcts.uct.Domain`);
+* :mod:`search.mcts.domain` — Diplomacy as a domain (nodes at movement phases);
+* :mod:`search.mcts.config` / :mod:`search.mcts.variants` — a variant is a bundle of
+  policies; V1-V8 and ours by name;
+* :mod:`search.mcts.actions`, :mod:`search.mcts.rules`, :mod:`search.mcts.weights`,
+  :mod:`search.mcts.players` — candidate actions, the thesis's order rules and region
+  weights, rollout players and enemy models;
+* :mod:`search.mcts.player` — the player (anytime, root-parallel with
+  :mod:`search.mcts.parallel`), and the factories the registry and the bot call.
+"""
+
+from __future__ import annotations
+
+from search.mcts.player import MctsPlayer, anytime_chooser, make_policy, think
+from search.mcts.variants import DEFAULT_VARIANT, VARIANTS, get_variant
+
+__all__ = [
+    "DEFAULT_VARIANT",
+    "VARIANTS",
+    "MctsPlayer",
+    "anytime_chooser",
+    "get_variant",
+    "make_policy",
+    "think",
+]

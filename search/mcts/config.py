@@ -1,0 +1,51 @@
+"""What distinguishes one MCTS variant from another: a small, frozen bundle of policies.
+
+The thesis's V1-V8 (and ours) are instances of :class:`Variant`, listed in
+:mod:`search.mcts.variants`; the search itself (:mod:`search.mcts.uct`,
+:mod:`search.mcts.domain`) is one algorithm for all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from search.mcts.actions import ActionGenerator
+from search.mcts.players import EnemyModel, PhasePlayers
+from search.mcts.uct import CP_THESIS
+from search.policy import Policy
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One MCTS configuration.
+
+    * ``actions`` — our candidate order sets at a node and their expansion order;
+    * ``enemies`` — the enemies' orders joined to our actions in the tree;
+    * ``phases`` — who retreats and adjusts inside the tree's transitions;
+    * ``rollout_us`` / ``rollout_enemies`` — the simulation policies; each enemy
+      draws one of ``rollout_enemies`` at random for each rollout (V8);
+    * ``cp`` — UCT's exploration constant; ``final`` — ``"mean"`` (max mean)
+      or ``"visits"`` (most visits) for the final choice;
+    * ``resample`` — re-simulate a tree transition at every descent (chance
+      nodes) instead of keeping the first outcome;
+    * ``double_expansion`` — V6's second expansion before simulating;
+    * ``widening`` — progressive widening ``(k, alpha)``, or None;
+    * ``rollout_years`` — limited simulation length (years, counting the
+      current one), or None to play to the final year;
+    * ``lookahead_years`` — the horizon when the game has no known final year.
+    """
+
+    name: str
+    description: str
+    actions: ActionGenerator
+    enemies: EnemyModel
+    phases: PhasePlayers
+    rollout_us: Policy
+    rollout_enemies: tuple[Policy, ...]
+    cp: float = CP_THESIS
+    final: str = "mean"
+    resample: bool = False
+    double_expansion: bool = False
+    widening: tuple[float, float] | None = None
+    rollout_years: int | None = None
+    lookahead_years: int = 5

@@ -1,0 +1,119 @@
+"""Diplomacy as an MCTS domain: tree nodes at movement phases, one game round per step.
+
+A state is a :class:`~adjudicator.position.Position` at a movement phase (or
+at the end of the game).  Taking an action (our order set) joins it to the
+enemies' orders from the variant's enemy model, adjudicates the movement,
+then lets the variant's phase players retreat and adjust until the next
+movement phase: "simulate one round of the game" (thesis §3).
+
+The game ends in winter of the final year (BANDANA's ``-fy``: centre
+ownership is updated then), at a solo, or when we have nothing left.  A
+rollout plays on with the variant's rollout players until that end or, with
+``rollout_years``, until winter of the last year it may look at.  The reward
+is our centre count at the end divided by the map's winning count (18),
+capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from random import Random
+
+from adjudicator.movement import next_position
+from adjudicator.phases import solo_winner
+from adjudicator.position import FALL, SPRING, WINTER, Position
+from search.mcts.actions import Action, Sources
+from search.mcts.config import Variant
+from search.mcts.uct import Node
+from search.policy import Policy
+from search.simulate import play_phase
+
+
+def game_over(pos: Position, final_year: int) -> bool:
+    """Whether ``pos`` is past the last phase to play (winter of ``final_year`` or later)."""
+    return pos.year > final_year or (pos.year == final_year and pos.season == WINTER)
+
+
+class DiplomacyDomain:
+    """The game of one power (``us``) under one :class:`Variant`, to ``final_year``."""
+
+    def __init__(self, variant: Variant, us: int, final_year: int, num_powers: int) -> None:
+        self.variant = variant
+        self.us = us
+        self.final_year = final_year
+        self.phase_policies = variant.phases.for_powers(num_powers, us)
+
+    # --- the tree ---------------------------------------------------------------------------
+
+    def actions(self, state: Position, rng: Random) -> Sources:
+        """Our order sets in ``state``, in the variant's expansion order."""
+        return self.variant.actions.source(state, self.us, rng)
+
+    def step(self, node: Node[Position, Action], action: Action, rng: Random) -> Position:
+        """Play ``action`` with the enemies' orders, then retreats and adjustments."""
+        pos = node.state
+        orders = self.enemy_orders(node, rng).copy()
+        orders.update(action)
+        return self.to_next_movement(next_position(pos, orders), rng)
+
+    def enemy_orders(self, node: Node[Position, Action], rng: Random) -> dict[int, tuple[int, ...]]:
+        """The enemies' orders at ``node`` (once per node for a fixed model)."""
+        model = self.variant.enemies
+        if model.fixed and node.data is not None:
+            return node.data  # type: ignore[return-value]
+        orders = model.orders(node.state, self.us, rng)
+        if model.fixed:
+            node.data = orders
+        return orders
+
+    def to_next_movement(self, pos: Position, rng: Random) -> Position:
+        """Play retreat and adjustment phases until a movement phase or the end of the game."""
+        while pos.season != SPRING and pos.season != FALL and not self.terminal(pos):
+            pos = play_phase(pos, self.phase_policies, rng)
+        return pos
+
+    def key(self, state: Position) -> Hashable:
+        """The position's exact identity."""
+        return state.key()
+
+    def terminal(self, state: Position) -> bool:
+        """The final year is over, someone has won, or we have no unit and no centre left."""
+        if game_over(state, self.final_year):
+            return True
+        if state.season == SPRING and solo_winner(state) >= 0:
+            return True
+        us = self.us
+        if any(u[0] == us for u in state.units.values()):
+            return False
+        return state.owners.count(us) == 0
+
+    # --- simulation -------------------------------------------------------------------------
+
+    def rollout(self, state: Position, rng: Random) -> float:
+        """Play on with the rollout players; the reward (see the module docstring)."""
+        variant = self.variant
+        horizon = self.final_year
+        if variant.rollout_years is not None:
+            horizon = min(horizon, state.year + variant.rollout_years - 1)
+        policies = self.rollout_policies(state.map.num_powers, rng)
+        pos = state
+        while not game_over(pos, horizon) and not self.terminal(pos):
+            pos = play_phase(pos, policies, rng)
+        return self.reward(pos)
+
+    def rollout_policies(self, num_powers: int, rng: Random) -> list[Policy | None]:
+        """Our rollout player, and one drawn for each enemy."""
+        variant = self.variant
+        enemies = variant.rollout_enemies
+        return [
+            variant.rollout_us if p == self.us else enemies[rng.randrange(len(enemies))]
+            for p in range(num_powers)
+        ]
+
+    def reward(self, pos: Position) -> float:
+        """Our centres over the winning count, capped at 1; 0 if someone else has won."""
+        counts = pos.centre_counts()
+        winner = solo_winner(pos)
+        if winner >= 0:
+            return 1.0 if winner == self.us else 0.0
+        return min(1.0, counts[self.us] / pos.map.win_centres)

@@ -1,0 +1,199 @@
+"""The MCTS variants by name: the thesis's V1-V8 and ours.
+
+The thesis (§3.1-3.8) is followed where it is precise; where it is vague,
+the choice made is written here.
+
+======  =====================================================================
+v1      Tree: :func:`~search.mcts.rules.possible_orders` combinations in
+        random order; enemies' expected orders (§3.1) fixed per node; random
+        retreats and builds.  Simulation: everyone plays random orders (the
+        default policy), to the final year.
+v2      v1 with our simulation orders by the §3.2 heuristic (enemies random).
+v3      v2 with the two-step heuristic (§3.3) for our simulation orders.
+v4      v2 with the enemies' simulation orders "into an adjacent foreign
+        centre, else random" (§3.4).
+v5      v4 with the region weights (§3.5): orders ending below the mean
+        weight pruned, actions expanded best first by summed weight.
+v6      v5 with double expansion (§3.6).
+v7      v5 with weight-greedy simulation orders for us (§3.7).
+v8      v5 with each enemy's simulation player drawn per rollout from
+        random, weight-greedy and expected-orders (§3.8).
+======  =====================================================================
+
+Ours ("beyond the thesis", each change measured in BENCHMARKS.md):
+
+======  =====================================================================
+dm      DumbBot as the model of everyone: our candidate order sets are
+        distinct samples of DumbBot's own choices (as it plays, then
+        livelier), joined in turn with v5's weighted combinations; enemies'
+        orders in the tree are DumbBot's, drawn afresh at every descent (chance
+        nodes); rollouts are DumbBot for all, limited to the end of the next
+        year; progressive widening; the most visited action is played; our
+        own retreats and builds in the tree are the live bot's.
+======  =====================================================================
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from search.dumbbot import DumbBot
+from search.mcts.actions import MixedActions, SampledFromPlayers, ThesisActions, WeightedActions
+from search.mcts.config import Variant
+from search.mcts.players import (
+    EXPECTED_ENEMIES,
+    EXPECTED_PLAYER,
+    GREEDY_ELSE_RANDOM_PLAYER,
+    HEURISTIC_PLAYER,
+    RANDOM_PHASES,
+    RANDOM_PLAYER,
+    TWO_STEP_PLAYER,
+    WEIGHT_GREEDY_PLAYER,
+    BotPhases,
+    EnemyModel,
+    PhasePlayers,
+)
+from search.values import DumbBotWeights
+
+V1 = Variant(
+    name="v1",
+    description="thesis V1: pruned combinations, expected enemies, random simulation",
+    actions=ThesisActions(),
+    enemies=EXPECTED_ENEMIES,
+    phases=RANDOM_PHASES,
+    rollout_us=RANDOM_PLAYER,
+    rollout_enemies=(RANDOM_PLAYER,),
+)
+V2 = dataclasses.replace(
+    V1,
+    name="v2",
+    description="thesis V2: V1 with heuristic simulation orders for us",
+    rollout_us=HEURISTIC_PLAYER,
+)
+V3 = dataclasses.replace(
+    V2,
+    name="v3",
+    description="thesis V3: V2 with the two-step heuristic in simulation",
+    rollout_us=TWO_STEP_PLAYER,
+)
+V4 = dataclasses.replace(
+    V2,
+    name="v4",
+    description="thesis V4: V2 with greedy-else-random enemies in simulation",
+    rollout_enemies=(GREEDY_ELSE_RANDOM_PLAYER,),
+)
+V5 = dataclasses.replace(
+    V4,
+    name="v5",
+    description="thesis V5: V4 with region weights ordering and pruning actions",
+    actions=WeightedActions(),
+)
+V6 = dataclasses.replace(
+    V5, name="v6", description="thesis V6: V5 with double expansion", double_expansion=True
+)
+V7 = dataclasses.replace(
+    V5,
+    name="v7",
+    description="thesis V7: V5 with weight-greedy simulation orders for us",
+    rollout_us=WEIGHT_GREEDY_PLAYER,
+)
+V8 = dataclasses.replace(
+    V5,
+    name="v8",
+    description="thesis V8: V5 with rollout enemies drawn from random, weighted, greedy",
+    rollout_enemies=(RANDOM_PLAYER, WEIGHT_GREEDY_PLAYER, EXPECTED_PLAYER),
+)
+
+LIVELY_DUMBBOT = DumbBot(DumbBotWeights(play_alternative=80, alternative_difference_modifier=150))
+"""DumbBot that strays from its first choice more often: a wider spread of candidates."""
+
+_DUMBBOT = DumbBot()
+
+DM = Variant(
+    name="dm",
+    description="ours: DumbBot samples as candidates, DumbBot enemies and rollouts, chance nodes",
+    actions=MixedActions(
+        (SampledFromPlayers((_DUMBBOT, LIVELY_DUMBBOT)), WeightedActions()),
+    ),
+    enemies=EnemyModel("dumbbot", _DUMBBOT, fixed=False),
+    phases=PhasePlayers(BotPhases(), _DUMBBOT),
+    rollout_us=_DUMBBOT,
+    rollout_enemies=(_DUMBBOT,),
+    cp=0.1,
+    final="visits",
+    resample=True,
+    widening=(2.0, 0.5),
+    rollout_years=2,
+    lookahead_years=2,
+)
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM)}
+"""Every variant by name."""
+
+DEFAULT_VARIANT = "dm"
+"""The variant ``mcts`` alone plays: the strongest measured (see BENCHMARKS.md)."""
+
+
+OVERRIDES = {
+    "cp": "UCT's exploration constant Cp (a number)",
+    "final": "final selection: mean or visits",
+    "years": "rollout length in years (a number), or full (to the final year)",
+    "widen": "progressive widening k:alpha, or off",
+    "resample": "on or off: re-simulate tree transitions at every descent",
+    "double": "on or off: double expansion",
+}
+"""The settings a variant name may override: ``dm/cp=0.7/years=full``."""
+
+
+def get_variant(name: str) -> Variant:
+    """The variant ``name`` (case-insensitive), with any ``/key=value`` overrides applied.
+
+    ``dm/cp=0.707/final=mean`` is ``dm`` with the thesis's exploration
+    constant and final selection; see :data:`OVERRIDES`.  The result is named
+    by the whole string, so another process can rebuild it from its name.
+    Raises KeyError with a message naming the choices.
+    """
+    text = name.strip().lower()
+    base, *changes = text.split("/")
+    try:
+        variant = VARIANTS[base]
+    except KeyError:
+        raise KeyError(f"no MCTS variant {base!r}; choose one of {', '.join(VARIANTS)}") from None
+    fields: dict[str, object] = {}
+    for change in changes:
+        key, sep, value = change.partition("=")
+        try:
+            if not sep or key not in OVERRIDES:
+                raise ValueError
+            fields.update(_override(key, value))
+        except (ValueError, KeyError):
+            choices = "; ".join(f"{k}: {v}" for k, v in OVERRIDES.items())
+            raise KeyError(f"bad MCTS variant setting {change!r} (settings: {choices})") from None
+    return dataclasses.replace(variant, name=text, **fields) if changes else variant
+
+
+def _override(key: str, value: str) -> dict[str, object]:
+    """The Variant fields one ``key=value`` sets; ValueError or KeyError if it does not fit."""
+    switch = {"on": True, "off": False}
+    if key == "cp":
+        cp = float(value)
+        if not cp >= 0:
+            raise ValueError
+        return {"cp": cp}
+    if key == "final":
+        if value not in ("mean", "visits"):
+            raise ValueError
+        return {"final": value}
+    if key == "years":
+        if value == "full":
+            return {"rollout_years": None}
+        years = int(value)
+        if years < 1:
+            raise ValueError
+        return {"rollout_years": years, "lookahead_years": years}
+    if key == "widen":
+        if value == "off":
+            return {"widening": None}
+        k, _, alpha = value.partition(":")
+        return {"widening": (float(k), float(alpha))}
+    return {"resample" if key == "resample" else "double_expansion": switch[value]}

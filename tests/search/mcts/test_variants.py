@@ -1,0 +1,173 @@
+"""The variants as configurations of one search: the thesis's table, legality, determinism."""
+
+from __future__ import annotations
+
+import time
+from random import Random
+
+import pytest
+
+from adjudicator.maps import standard_map
+from adjudicator.position import initial_position
+from search.mcts.actions import ThesisActions, WeightedActions
+from search.mcts.parallel import RootParallel, merge, pick
+from search.mcts.player import MctsPlayer, anytime_chooser, new_search, think
+from search.mcts.players import (
+    EXPECTED_ENEMIES,
+    EXPECTED_PLAYER,
+    GREEDY_ELSE_RANDOM_PLAYER,
+    HEURISTIC_PLAYER,
+    RANDOM_PHASES,
+    RANDOM_PLAYER,
+    TWO_STEP_PLAYER,
+    WEIGHT_GREEDY_PLAYER,
+)
+from search.mcts.variants import DEFAULT_VARIANT, VARIANTS, get_variant
+from search.registry import UnknownPolicyError, make_policy
+from tests.search.test_randombot import assert_legal, positions_of
+
+M = standard_map()
+THESIS = [f"v{k}" for k in range(1, 9)]
+
+
+def test_the_thesis_variants_are_configured_as_written() -> None:
+    v = {name: get_variant(name) for name in THESIS}
+    for name in THESIS:
+        assert v[name].enemies is EXPECTED_ENEMIES and v[name].enemies.fixed
+        assert v[name].phases is RANDOM_PHASES
+        assert v[name].rollout_years is None  # simulate to the end of the game
+        assert not v[name].resample and v[name].final == "mean"
+        assert v[name].cp == pytest.approx(2**-0.5)
+    for name in ("v1", "v2", "v3", "v4"):
+        assert isinstance(v[name].actions, ThesisActions)
+    for name in ("v5", "v6", "v7", "v8"):
+        assert isinstance(v[name].actions, WeightedActions)
+    assert v["v1"].rollout_us is RANDOM_PLAYER and v["v1"].rollout_enemies == (RANDOM_PLAYER,)
+    assert v["v2"].rollout_us is HEURISTIC_PLAYER
+    assert v["v3"].rollout_us is TWO_STEP_PLAYER
+    assert v["v4"].rollout_enemies == (GREEDY_ELSE_RANDOM_PLAYER,)
+    assert v["v5"].rollout_us is HEURISTIC_PLAYER
+    assert [n for n in THESIS if v[n].double_expansion] == ["v6"]
+    assert v["v7"].rollout_us is WEIGHT_GREEDY_PLAYER
+    assert set(v["v8"].rollout_enemies) == {RANDOM_PLAYER, WEIGHT_GREEDY_PLAYER, EXPECTED_PLAYER}
+    assert DEFAULT_VARIANT in VARIANTS
+
+
+def test_unknown_variants_are_refused_by_name() -> None:
+    with pytest.raises(KeyError, match="v1"):
+        get_variant("v9")
+    with pytest.raises(UnknownPolicyError):
+        make_policy("mcts:nonsense")
+    assert isinstance(make_policy("mcts:V8", budget=1.0), MctsPlayer)
+    assert make_policy("mcts").name == f"mcts:{DEFAULT_VARIANT}"
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_every_variant_gives_legal_orders_and_repeats_for_a_seed(name: str) -> None:
+    variant = get_variant(name)
+    player = MctsPlayer(variant, budget=None, iterations=12, final_year=1903)
+    boards = [initial_position(M), *positions_of("movement")[5:40:12]]
+    for pos in boards:
+        for power in sorted({u[0] for u in pos.units.values()})[:3]:
+            assert_legal(pos, power, player, Random(7))
+            first = player.movement_orders(pos, power, Random(11))
+            again = player.movement_orders(pos, power, Random(11))
+            assert first == again
+            assert player.last_stats["iterations"] == 12
+
+
+def test_fixed_enemy_orders_are_computed_once_per_node() -> None:
+    pos = initial_position(M)
+    tree = new_search(pos, M.power_index["FRA"], get_variant("v1"), 1905, Random(0))
+    tree.run(iterations=3)
+    data = tree.root.data
+    assert isinstance(data, dict) and data
+    tree.run(iterations=20)
+    assert tree.root.data is data
+    chance = new_search(pos, M.power_index["FRA"], get_variant("dm"), 1905, Random(0))
+    chance.run(iterations=5)
+    assert chance.root.data is None  # DumbBot enemies are drawn afresh at every descent
+
+
+def test_the_search_reports_what_it_did() -> None:
+    pos = initial_position(M)
+    orders, stats = think(pos, 0, get_variant("v5"), 1902, Random(1), iterations=40)
+    assert set(orders) == set(pos.units_of(0))
+    assert stats["iterations"] == 40 and stats["rollouts"] == 40
+    assert stats["nodes"] >= 2 and stats["root_actions"] >= 1
+    assert 0.0 <= stats["best_value"] <= 1.0
+    assert stats["variant"] == "v5"
+
+
+def test_merge_adds_root_statistics_per_action() -> None:
+    a, b = ((1, (0,)),), ((1, (1, 5)),)
+    merged = merge([[(a, 3, 1.5), (b, 1, 0.9)], [(a, 2, 0.5), (b, 4, 3.0)]])
+    assert merged == {a: (5, 2.0), b: (5, 3.9)}
+    assert pick(merged, "mean") == b
+    assert pick({a: (6, 1.0), b: (2, 1.9)}, "visits") == a
+    assert pick({}, "mean") is None
+
+
+def test_root_parallel_search_merges_the_helpers() -> None:
+    pos = initial_position(M)
+    variant = get_variant("v5")
+    parallel = RootParallel(1)
+    try:
+        orders, stats = think(pos, 3, variant, 1902, Random(2), iterations=25, parallel=parallel)
+        again, stats2 = think(pos, 3, variant, 1902, Random(2), iterations=25, parallel=parallel)
+    finally:
+        parallel.close()
+    assert stats["workers"] == 2
+    assert stats["merged_iterations"] == 50
+    assert stats2["merged_iterations"] == 50
+    assert orders == again and set(orders) == set(pos.units_of(3))
+
+
+def test_the_anytime_chooser_reports_improvements_then_one_final_set() -> None:
+    pos = initial_position(M)
+    reports: list[tuple[dict, dict, bool]] = []
+    choose = anytime_chooser("mcts:v5", 1, 1903)
+    choose(pos, 4, time.monotonic() + 1.0, Random(0), lambda o, s, f: reports.append((o, s, f)),
+           lambda: False)  # fmt: skip
+    assert reports and reports[-1][2] is True
+    assert sum(1 for r in reports if r[2]) == 1
+    for orders, _, _ in reports:
+        assert set(orders) == set(pos.units_of(4))
+
+
+def test_a_stop_request_ends_the_search_early() -> None:
+    pos = initial_position(M)
+    calls = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return True
+
+    began = time.monotonic()
+    orders, stats = think(pos, 1, get_variant("v5"), 1905, Random(0),
+                          deadline=began + 60, should_stop=stop)  # fmt: skip
+    assert calls and stats["iterations"] >= 1
+    assert set(orders) == set(pos.units_of(1))
+
+
+def test_a_cpu_time_budget_is_for_one_worker() -> None:
+    player = MctsPlayer(get_variant("v5"), budget=0.2, cpu_clock=True, final_year=1902)
+    pos = initial_position(M)
+    orders = player.movement_orders(pos, 2, Random(0))
+    assert set(orders) == set(pos.units_of(2)) and player.last_stats["iterations"] >= 1
+    with pytest.raises(ValueError, match="CPU"):
+        MctsPlayer(get_variant("v5"), budget=1.0, cpu_clock=True, workers=2)
+
+
+def test_variant_settings_can_be_overridden_by_name() -> None:
+    v = get_variant("DM/cp=0.707/final=mean/years=full/widen=off/resample=off/double=on")
+    assert v.name == "dm/cp=0.707/final=mean/years=full/widen=off/resample=off/double=on"
+    assert (v.cp, v.final, v.rollout_years, v.widening) == (0.707, "mean", None, None)
+    assert (v.resample, v.double_expansion) == (False, True)
+    assert get_variant("v5/years=2").rollout_years == 2
+    assert get_variant("dm/widen=1.5:0.25").widening == (1.5, 0.25)
+    assert get_variant(v.name) == v  # rebuilt from its name (as helper processes do)
+    for bad in ("dm/cp", "dm/cp=x", "dm/speed=9", "dm/final=best", "dm/years=0", "dm/double=y"):
+        with pytest.raises(KeyError, match="setting"):
+            get_variant(bad)
+    assert make_policy("mcts:dm/cp=0.5").name == "mcts:dm/cp=0.5"
