@@ -28,7 +28,6 @@ from typing import TextIO
 from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, FIRST_YEAR, Deadlines
 from bot.local.lineup import (
     DEFAULT_LINEUP,
-    FALLBACK_LINEUP,
     LineupError,
     Seat,
     build_lineup,
@@ -98,23 +97,15 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def seats_from_args(args: argparse.Namespace, out: TextIO) -> tuple[Seat, ...]:
-    """The lineup the flags ask for; the default one degrades to DumbBots while MCTS is missing."""
+def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
+    """The lineup the flags ask for (default: one MCTS bot and six DumbBots); UserError if unfit."""
     from bot.cli import UserError
 
     try:
         if args.lineup is None:
             seats = build_lineup(DEFAULT_LINEUP)
-            try:
-                check_players(seats)
-            except LineupError as exc:
-                out.write(
-                    f"note: the default lineup has an MCTS bot, but {exc}.\n"
-                    f"note: playing seven DumbBots instead (choose with --lineup).\n"
-                )
-                seats = build_lineup(FALLBACK_LINEUP)
-            return seats
-        seats = parse_lineup(args.lineup, args.fill)
+        else:
+            seats = parse_lineup(args.lineup, args.fill)
         check_players(seats)
         return seats
     except LineupError as exc:
@@ -170,7 +161,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
     check_common(args)
     deadlines = deadlines_from_args(args)
-    seats = seats_from_args(args, out)
+    seats = seats_from_args(args)
     folder = fresh_folder(args.out, "game")
     config = GameConfig(
         seats=seats,

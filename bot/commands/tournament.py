@@ -126,7 +126,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 )
         folder = args.out
     else:
-        seats = seats_from_args(args, out)
+        seats = seats_from_args(args)
         settings = TournamentSettings(
             seats=seats,
             final_year=args.final_year,

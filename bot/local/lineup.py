@@ -39,9 +39,6 @@ SEATS = 7
 DEFAULT_LINEUP = ("mcts", *(["dumbbot"] * 6))
 """The main job's lineup: one MCTS bot (the default variant) against six DumbBots of ours."""
 
-FALLBACK_LINEUP = ("dumbbot",) * SEATS
-"""What the default lineup becomes while no MCTS player is available."""
-
 PARANG_BOTS = (
     "dumbbot",
     "evilbot",
@@ -179,7 +176,7 @@ def parse_lineup(text: str, fill: str | None = "dumbbot") -> tuple[Seat, ...]:
 
 
 def check_players(seats: Sequence[Seat]) -> None:
-    """Raise LineupError if a player of ours cannot be built here (e.g. MCTS not written yet)."""
+    """Raise LineupError if a player of ours cannot be built (e.g. an unknown MCTS variant)."""
     for spec in dict.fromkeys(s.spec for s in seats if s.kind == "ours"):
         try:
             make_policy(spec, budget=0.1, seed=0, workers=1)

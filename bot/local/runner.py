@@ -51,6 +51,7 @@ from bot.local.lineup import Seat, describe
 from bot.local.observer import Observer, ObserverRefusedError
 from bot.local.record import GameRecorder
 from bot.local.view import LineView, View, format_elapsed
+from bot.paths import local_dir
 from bot.servers.mila import MilaServer, MilaUnavailableError
 from bot.servers.parlance import (
     PARLANCE_VERSION,
@@ -58,6 +59,7 @@ from bot.servers.parlance import (
     ParlanceServer,
     ParlanceUnavailableError,
     install,
+    is_installed,
 )
 from protocol.errors import LanguageError
 from protocol.messages import Message, parse_text
@@ -179,6 +181,8 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
     if config.server in ("auto", "parlance"):
         try:
             with _install_lock:  # tournament games start their servers side by side
+                if not is_installed():
+                    notes(f"Installing Parlance {PARLANCE_VERSION} into {local_dir()} (once)...")
                 inst = install()
             server = ParlanceServer(
                 inst,

@@ -99,6 +99,13 @@ class ParlanceInstall:
         return [str(self.python2), str(self.script(name)), *args]
 
 
+def is_installed(root: Path | None = None) -> bool:
+    """True when :func:`install` has already put Parlance and Parang into ``root``."""
+    site = (root or (local_dir() / "parlance")) / "site"
+    marker = site / f".installed-{PARLANCE_VERSION}-{PARANG_VERSION}"
+    return marker.is_file() and (site / "bin" / "parlance-server").is_file()
+
+
 def install(root: Path | None = None, *, quiet: bool = True) -> ParlanceInstall:
     """Install Parlance and Parang into ``root`` (default ``.local/parlance``); idempotent."""
     root = root or (local_dir() / "parlance")

@@ -6,14 +6,12 @@ what is checked is the behaviour: the record, the table and the chart.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import types
 from argparse import Namespace
 from pathlib import Path
 
@@ -22,8 +20,6 @@ import pytest
 from bot.cli import UserError, main
 from bot.commands.game import seats_from_args
 from bot.local.chart import POWER_COLOURS
-from search import registry
-from search.dumbbot import DumbBot
 from search.metrics import POINTS_BY_SURVIVORS
 from tests.bot.local.pngcheck import read_png
 
@@ -188,26 +184,9 @@ def test_a_used_run_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "is not an empty folder" in capsys.readouterr().err
 
 
-def test_the_default_lineup_plays_dumbbots_while_mcts_is_missing(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(registry, "MCTS_MODULE", "no_such_mcts_module")
-    out = io.StringIO()
-    seats = seats_from_args(Namespace(lineup=None, fill="dumbbot"), out)
-    assert [s.label for s in seats] == ["dumbbot"] * 7
-    assert "MCTS" in out.getvalue() and "seven DumbBots" in out.getvalue()
-    with pytest.raises(UserError, match="not available"):
-        seats_from_args(Namespace(lineup="mcts", fill="dumbbot"), io.StringIO())
-
-
-def test_the_default_lineup_is_mcts_and_six_dumbbots_once_mcts_exists(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    module = types.ModuleType("stand_in_mcts")
-    module.make_policy = lambda variant, budget, seed, workers: DumbBot()  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "stand_in_mcts", module)
-    monkeypatch.setattr(registry, "MCTS_MODULE", "stand_in_mcts")
-    out = io.StringIO()
-    seats = seats_from_args(Namespace(lineup=None, fill="dumbbot"), out)
+def test_the_default_lineup_is_one_mcts_bot_and_six_dumbbots() -> None:
+    seats = seats_from_args(Namespace(lineup=None, fill="dumbbot"))
     assert [s.label for s in seats] == ["mcts"] + ["dumbbot"] * 6
-    assert out.getvalue() == ""
+    assert all(s.kind == "ours" for s in seats)
+    with pytest.raises(UserError, match="no MCTS variant"):
+        seats_from_args(Namespace(lineup="mcts:v99", fill="dumbbot"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -19,8 +18,6 @@ from bot.local.lineup import (
     parse_lineup,
     parse_seat,
 )
-from search import registry
-from search.dumbbot import DumbBot
 
 
 @pytest.mark.parametrize(
@@ -98,19 +95,11 @@ def test_the_default_lineup_is_one_mcts_and_six_dumbbots() -> None:
     assert seats[0].name == "mcts"
 
 
-def test_check_players_reports_a_missing_mcts(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(registry, "MCTS_MODULE", "no_such_mcts_module")
-    with pytest.raises(LineupError, match="not available"):
-        check_players(parse_lineup("mcts"))
-    check_players(parse_lineup("dumbbot,random,parang"))  # nothing of ours is missing
-
-
-def test_check_players_accepts_mcts_once_it_exists(monkeypatch: pytest.MonkeyPatch) -> None:
-    module = types.ModuleType("stand_in_mcts")
-    module.make_policy = lambda variant, budget, seed, workers: DumbBot()  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "stand_in_mcts", module)
-    monkeypatch.setattr(registry, "MCTS_MODULE", "stand_in_mcts")
+def test_check_players_reports_an_unknown_mcts_variant() -> None:
+    with pytest.raises(LineupError, match="no MCTS variant 'v99'"):
+        check_players(parse_lineup("mcts:v99"))
     check_players(build_lineup(DEFAULT_LINEUP))
+    check_players(parse_lineup("mcts:v8,dumbbot,random,parang"))
 
 
 def test_play_arguments_are_the_play_command_of_the_seat() -> None:
