@@ -55,8 +55,9 @@ def adjudicate_line(line: str) -> dict[str, object]:
         return {"error": str(exc)}
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Read lines, write one answer per non-empty line; exit 1 if any line failed."""
+    out = out or sys.stdout  # looked up now: the default would pin the stream of import time
     failed = False
     for line in args.input:
         if not line.strip():

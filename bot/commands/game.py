@@ -153,8 +153,9 @@ def fresh_folder(path: Path | None, prefix: str) -> Path:
     return path
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the game; exit 0 if it ended cleanly with a result, 1 otherwise."""
+    out = out or sys.stdout  # looked up now: the default would pin the stream of import time
     from bot.cli import UserError
     from bot.local.runner import GameConfig, GameError, run_game
     from bot.local.view import make_view

@@ -95,8 +95,9 @@ def _merge_saved(
     return saved, saved_games(folder)
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play (or continue) the tournament; exit 0 when every game ended cleanly."""
+    out = out or sys.stdout  # looked up now: the default would pin the stream of import time
     from bot.cli import UserError
     from bot.local.lineup import parse_lineup
     from bot.local.tournament import TournamentError, TournamentSettings, run_tournament
