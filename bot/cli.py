@@ -63,8 +63,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # ``python -m bot.cli`` runs this file as __main__; the commands raise bot.cli's
-    # UserError, so run the main() of the bot.cli module itself, which catches that class.
-    from bot import cli
+    # Run the imported module's main, so that ``python -m bot.cli`` catches the same
+    # UserError class the commands raise (they import it from ``bot.cli``).
+    from bot.cli import main as imported_main
 
-    sys.exit(cli.main())
+    sys.exit(imported_main())
