@@ -7,6 +7,8 @@ orders to results and the next position (:func:`adjudicate_movement`); MILA's
 ``diplomacy`` engine on the same phases from ``set_orders`` to ``process()``
 (each phase's game is set up before the clock starts).  The figures are the
 median of several runs; the ratio is taken between medians of the same run.
+It also times legal order generation on the corpus positions: every unit's
+movement orders (:func:`adjudicator.legal.movement_orders`, convoys included).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from random import Random
 from typing import Any
 
 from adjudicator.adjustments import adjudicate_adjustments
-from adjudicator.legal import adjustment_options
+from adjudicator.legal import adjustment_options, movement_orders
 from adjudicator.maps import ARMY, standard_map
 from adjudicator.movement import adjudicate_movement
 from adjudicator.orders import (
@@ -70,6 +72,16 @@ def time_engine(corpus: list[Phase]) -> float:
     for pos, orders in corpus:
         adjudicate_movement(pos, orders)
     return time.perf_counter() - started
+
+
+def time_legal(corpus: list[Phase]) -> tuple[float, int]:
+    """Seconds to generate every unit's legal movement orders in every corpus position."""
+    count = 0
+    started = time.perf_counter()
+    for pos, _ in corpus:
+        for prov in pos.units:
+            count += len(movement_orders(pos, prov))
+    return time.perf_counter() - started, count
 
 
 # --- MILA ------------------------------------------------------------------------------------
@@ -181,6 +193,15 @@ def main(argv: list[str]) -> int:
         f"daide-mcts engine: {ours_median:9.0f} phases/s (median of {args.runs}: "
         + ", ".join(f"{x:.0f}" for x in ours)
         + ")"
+    )
+    legal = []
+    generated = 0
+    for _ in range(args.runs):
+        seconds, generated = time_legal(corpus)
+        legal.append(len(corpus) / seconds)
+    print(
+        f"legal orders:      {statistics.median(legal):9.0f} positions/s, every unit's movement "
+        f"orders ({generated / len(corpus):.0f} per position; median of {args.runs})"
     )
     if args.no_mila:
         return 0

@@ -21,6 +21,11 @@ Each order is submitted by the power of the unit it names (a waive by its
 power), as that power's player would.  Units without a valid order hold (or
 disband, in a retreat phase); a winter with missing builds waives them and
 missing removals are made by the civil-disorder rule.
+
+A phase that ends the game with a solo says so (``winner``, ``slo``): as on
+Parlance, centres are counted on entering winter, and a power wins when it has
+just grown to the map's winning count (18 on the standard map) with a strict
+lead; the game then ends in that winter, which is the last NOW.
 """
 
 from __future__ import annotations
@@ -37,7 +42,8 @@ from adjudicator.orders import (
     HOLD,
     RESULT_TOKENS,
 )
-from adjudicator.position import Position
+from adjudicator.phases import solo_winner
+from adjudicator.position import AUTUMN, FALL, WINTER, Position
 from adjudicator.retreats import adjudicate_retreats
 from adjudicator.validation import OrderBook
 from protocol.errors import ProtocolError
@@ -69,7 +75,8 @@ class PhaseOutcome:
 
     ``verdicts`` pairs every submitted order with its THX note; ``results``
     are the ORD lines; ``turn``, ``units`` and ``centres`` are the next NOW
-    and SCO; ``position`` is the same next phase in engine form.
+    and SCO; ``position`` is the same next phase in engine form; ``winner``
+    is the power that has just won the game outright (the SLO), if any.
     """
 
     verdicts: tuple[tuple[Order, str], ...]
@@ -78,24 +85,31 @@ class PhaseOutcome:
     units: tuple[UnitPosition, ...]
     centres: Centres
     position: Position
+    winner: str | None = None
 
 
 @dataclass(frozen=True)
 class TextOutcome:
-    """A phase adjudicated, in DAIDE text: THX notes, ORD messages, the next NOW and SCO."""
+    """A phase adjudicated, in DAIDE text: THX notes, ORD messages, the next NOW and SCO.
+
+    ``slo`` is the SLO message (``SLO ( FRA )``) when the phase ends the game
+    with a solo, else None.
+    """
 
     thx: list[tuple[str, str]]
     ord: list[str]
     now: str
     sco: str
+    slo: str | None = None
 
     def as_dict(self) -> dict[str, object]:
-        """A JSON-ready dictionary."""
+        """A JSON-ready dictionary (``slo`` is null unless the game was won)."""
         return {
             "thx": [list(t) for t in self.thx],
             "ord": self.ord,
             "now": self.now,
             "sco": self.sco,
+            "slo": self.slo,
         }
 
 
@@ -130,7 +144,16 @@ def adjudicate_phase(position: Position, orders: Sequence[Order]) -> PhaseOutcom
             for power, order, result in adjusted.outcomes
         )
         nxt = adjusted.position
-    return PhaseOutcome(verdicts, results, nxt.turn, nxt.unit_positions(), nxt.centres(), nxt)
+    winner = None
+    if position.season in (FALL, AUTUMN) and (nxt.season == WINTER or nxt.year > position.year):
+        # Centres changed hands on entering winter: has someone just won?
+        power = solo_winner(nxt, position.centre_counts())
+        if power >= 0:
+            winner = nxt.map.powers[power]
+            nxt.season, nxt.year = WINTER, position.year  # the game ends in this winter
+    return PhaseOutcome(
+        verdicts, results, nxt.turn, nxt.unit_positions(), nxt.centres(), nxt, winner
+    )
 
 
 def _movement_results(pos: Position, turn: Turn, moved: MovementResult) -> tuple[OrderResult, ...]:
@@ -170,9 +193,15 @@ def load_position(now: str, sco: str, game_map: GameMap | None = None) -> Positi
             raise NotationError("NOW must start with the turn, e.g. ( SPR 1901 )")
         turn = parse_turn(format_expression((expression[0],)))
         units = parse_unit_positions(format_expression(expression[1:]))
+    except ProtocolError as exc:
+        raise NotationError(f"NOW: {exc}") from exc
+    try:
         centres = parse_centres(_body(sco, "SCO"))
+    except ProtocolError as exc:
+        raise NotationError(f"SCO: {exc}") from exc
+    try:
         return Position.from_values(game_map, turn, units, centres)
-    except (ProtocolError, PositionError) as exc:
+    except PositionError as exc:
         raise NotationError(str(exc)) from exc
 
 
@@ -196,7 +225,8 @@ def adjudicate_text(
     units = " ".join(f"( {format_unit_position(u)} )" for u in outcome.units)
     now_text = f"NOW ( {format_turn(outcome.turn)} ) {units}".rstrip()
     sco_text = f"SCO {format_centres(outcome.centres)}"
-    return TextOutcome(thx, ords, now_text, sco_text)
+    slo = None if outcome.winner is None else f"SLO ( {outcome.winner} )"
+    return TextOutcome(thx, ords, now_text, sco_text, slo)
 
 
 __all__ = [

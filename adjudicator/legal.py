@@ -24,7 +24,7 @@ from adjudicator.orders import (
     EngineOrder,
 )
 from adjudicator.position import Position
-from adjudicator.validation import geometric_routes, minimal_routes
+from adjudicator.validation import geometric_routes
 
 
 def move_orders(pos: Position, prov: int) -> list[EngineOrder]:
@@ -61,23 +61,29 @@ def convoy_orders(pos: Position, prov: int) -> list[EngineOrder]:
     m = pos.map
     _, utype, _ = pos.units[prov]
     out: list[EngineOrder] = []
+    seas = _fleets_at_sea(pos)
     if utype == FLEET and m.kind[prov] == SEA:
         for army, (_, atype, _) in pos.units.items():
             if atype != ARMY or m.kind[army] != COASTAL:
                 continue
-            for dest in _convoy_destinations(pos, army):
-                routes = minimal_routes(geometric_routes(pos, army, dest))
+            for dest in _convoy_destinations(pos, army, seas):
+                routes = geometric_routes(pos, army, dest)
                 if any(prov in route for route in routes):
                     out.append((CONVOY, army, dest))
     elif utype == ARMY and m.kind[prov] == COASTAL:
-        for dest in _convoy_destinations(pos, prov):
+        for dest in _convoy_destinations(pos, prov, seas):
             out.append((CONVOY_MOVE, dest, ()))
     return out
 
 
-def _convoy_destinations(pos: Position, army: int) -> list[int]:
+def _fleets_at_sea(pos: Position) -> set[int]:
     m = pos.map
-    seas = {p for p, u in pos.units.items() if u[1] == FLEET and m.kind[p] == SEA}
+    return {p for p, u in pos.units.items() if u[1] == FLEET and m.kind[p] == SEA}
+
+
+def _convoy_destinations(pos: Position, army: int, seas: set[int]) -> list[int]:
+    """Coastal provinces a chain of the fleets at sea ``seas`` could carry ``army`` to."""
+    m = pos.map
     if not seas or not any(s in seas for s in m.neighbours[army]):
         return []
     reached: set[int] = set()
@@ -103,10 +109,11 @@ def movement_orders(pos: Position, prov: int, convoys: bool = True) -> list[Engi
         _, utype, _ = pos.units[prov]
         # Supports for moves that need a convoy, on a route avoiding the supporter.
         reach = m.reach(utype, pos.units[prov][2])
+        seas = _fleets_at_sea(pos)
         for army, (_, atype, aloc) in pos.units.items():
             if army == prov or atype != ARMY or m.kind[army] != COASTAL:
                 continue
-            for dest in _convoy_destinations(pos, army):
+            for dest in _convoy_destinations(pos, army, seas):
                 if dest in reach and dest != prov and dest not in m.army_reach[aloc]:
                     routes = geometric_routes(pos, army, dest)
                     if any(prov not in route for route in routes):

@@ -22,7 +22,9 @@ its own power convoys it there (4.A.3 d); an attack via convoy on the unit a
 support is directed at does not cut that support unless it dislodges the
 supporter (4.A.4 a); a unit dislodged by a convoyed army may retreat to the
 army's origin (4.A.5 b); head-to-head battles between a unit moving by land and
-one moving by convoy do not happen (the two may swap).
+one moving by convoy do not happen (the two may swap).  Which orders reach the
+resolver at all (a convoy order from a fleet on any route counts, DATC 6.G.19)
+is decided by :mod:`adjudicator.validation`.
 """
 
 from __future__ import annotations
@@ -187,7 +189,7 @@ class _Resolver:
         for p in movers:
             if kind[p] == CONVOY_MOVE:
                 self.routes[p] = self._find_routes(p, full[p][2])
-            elif units[p][1] == ARMY and m.kind[dst[p]] != 0:
+            elif convoys and units[p][1] == ARMY and m.kind[dst[p]] != 0:  # intent needs a CVY
                 self._maybe_convoy_by_intent(p)
 
         attackers = self.attackers

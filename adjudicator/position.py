@@ -186,22 +186,32 @@ class Position:
     ) -> Position:
         """Build a position from NOW's turn and units and SCO's ownership lists.
 
-        Raises :class:`PositionError` if a name is unknown or a unit cannot stand
-        where it is said to.
+        Raises :class:`PositionError` if a name is unknown, a unit cannot stand
+        where it is said to, a centre is listed twice, or a unit is dislodged
+        (has an ``MRT`` list) outside a retreat phase.
         """
         m = game_map
         owners = [NOBODY] * m.num_provinces
+        listed: set[int] = set()
         for power_name, provs in centres:
             power = NOBODY if power_name == UNOWNED else _power_id(m, power_name)
             for prov in provs:
                 pid = _province_id(m, prov)
                 if not m.is_supply[pid]:
                     raise PositionError(f"{prov} is not a supply centre")
+                if pid in listed:
+                    raise PositionError(f"supply centre {prov} is listed twice")
+                listed.add(pid)
                 owners[pid] = power
-        pos = cls(m, SEASON_INDEX[turn.season], turn.year, {}, owners, {})
+        season = SEASON_INDEX[turn.season]
+        pos = cls(m, season, turn.year, {}, owners, {})
         for up in units:
             unit = encode_unit(m, up.unit)
             prov = m.loc_province[unit[2]]
+            if up.retreats is not None and season not in (SUMMER, AUTUMN):
+                raise PositionError(
+                    f"{up.unit} is dislodged (MRT) in {turn.season.value}, not a retreat phase"
+                )
             if up.retreats is None:
                 if prov in pos.units:
                     raise PositionError(f"two units in {m.provinces[prov]}")

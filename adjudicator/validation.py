@@ -22,9 +22,11 @@ The checks follow Parlance 1.4.1 with its default DATC options:
   with the wrong coast does not exist (``NSU``, 4.B.5 a);
 * supports may name a coast or not (4.B.4 d); a support for a move that needs
   a convoy needs a chain that does not pass through the supporter;
-* one deliberate difference from Parlance: a convoy order by a fleet that is
-  on no *necessary* route (only on detours) is refused with ``FAR``, as the
-  DATC 3.0 asks (6.G.19); Parlance accepts it and lets it show intent.
+* a convoy order is accepted from any fleet on some chain from the army to the
+  destination, even one that lies only on a detour and is necessary for no
+  route (DATC 6.G.19 and issue 4.E.1 offer both readings; the DATC prefers to
+  refuse such an order, Parlance accepts it, and so it can show France's
+  intent to convoy in 6.G.19).
 """
 
 from __future__ import annotations
@@ -119,8 +121,9 @@ def geometric_routes(pos: Position, army_prov: int, dest: int) -> list[tuple[int
 def minimal_routes(routes: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
     """The routes no other route is a strict subset of (the fleets that are *necessary*).
 
-    DATC 3.0 (6.G.19, issue 4.E.1): a convoy order by a fleet that lies only on
-    detours is illegal, so it cannot show intent to convoy either.
+    Not a legality rule (a server accepts a convoy order on any route, see the
+    module docstring): the random-order corpus uses it to convoy along routes
+    without detours.
     """
     sets = [frozenset(r) for r in routes]
     return [r for r, s in zip(routes, sets, strict=True) if not any(o < s for o in sets)]
@@ -346,7 +349,7 @@ class OrderBook:
             raise _Refused("NSP")
         if m.kind[dest] == SEA:
             raise _Refused("CST")
-        if not any(prov in route for route in minimal_routes(geometric_routes(pos, aprov, dest))):
+        if not any(prov in route for route in geometric_routes(pos, aprov, dest)):
             raise _Refused("FAR")
         return (CONVOY, aprov, dest)
 

@@ -1,10 +1,16 @@
 """``daide-mcts adjudicate``: adjudicate phases given as JSON lines in DAIDE notation.
 
 Each input line is ``{"now": "...", "sco": "...", "orders": ["...", ...]}``
-(NOW and SCO as whole messages or bodies; orders as SUB writes them).  Each
-output line is ``{"thx": [[order, note], ...], "ord": [...], "now": "...",
-"sco": "..."}``, or ``{"error": "..."}`` for a line that cannot be read; the
-command carries on with the next line either way.
+(NOW and SCO as whole messages or bodies; orders as SUB writes them; "orders"
+may be left out).  Each output line is ``{"thx": [[order, note], ...], "ord":
+[...], "now": "...", "sco": "...", "slo": null}`` (``slo`` is the SLO message
+when the phase ends the game with a solo).  A line that cannot be adjudicated gets
+``{"error": "...", "error_type": "...", "line": N}`` instead, where
+``error_type`` is one of ``EncodingError`` (not UTF-8), ``JSONError`` (not
+JSON), ``RequestError`` (JSON of the wrong shape) or ``NotationError`` (DAIDE
+text that does not parse or does not fit the map), and ``N`` is the input
+line number.  The command carries on with the next line either way, and exits
+with status 1 if any line failed.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from adjudicator.daide import adjudicate_text
 from adjudicator.errors import AdjudicatorError
@@ -29,40 +35,59 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument(
         "input",
         nargs="?",
-        type=argparse.FileType("r"),
-        default=sys.stdin,
+        type=argparse.FileType("rb"),
+        default=sys.stdin.buffer,
         help="JSON-lines file (default: standard input)",
     )
     p.set_defaults(handler=run)
 
 
-def adjudicate_line(line: str) -> dict[str, object]:
-    """Adjudicate one JSON line; errors become ``{"error": ...}``."""
+def _error(kind: str, message: str, number: int | None) -> dict[str, object]:
+    answer: dict[str, object] = {"error": message, "error_type": kind}
+    if number is not None:
+        answer["line"] = number
+    return answer
+
+
+def adjudicate_line(line: str | bytes, number: int | None = None) -> dict[str, object]:
+    """Adjudicate one JSON line; bad input becomes a typed ``{"error": ...}`` answer.
+
+    ``number`` (the line number, if known) is echoed in error answers.
+    """
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return _error("EncodingError", f"not UTF-8: {exc}", number)
     try:
         request = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return {"error": f"not JSON: {exc}"}
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return _error("JSONError", f"not JSON: {exc}", number)
     if not isinstance(request, dict):
-        return {"error": "each line must be a JSON object"}
+        return _error("RequestError", "each line must be a JSON object", number)
     now, sco, orders = request.get("now"), request.get("sco"), request.get("orders", [])
     if not isinstance(now, str) or not isinstance(sco, str):
-        return {"error": 'each line needs "now" and "sco" strings'}
+        return _error("RequestError", 'each line needs "now" and "sco" strings', number)
     if not isinstance(orders, list) or not all(isinstance(o, str) for o in orders):
-        return {"error": '"orders" must be a list of strings'}
+        return _error("RequestError", '"orders" must be a list of strings', number)
     try:
         return adjudicate_text(now, sco, orders).as_dict()
     except AdjudicatorError as exc:
-        return {"error": str(exc)}
+        return _error(type(exc).__name__, str(exc), number)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Read lines, write one answer per non-empty line; exit 1 if any line failed."""
-    out = out or sys.stdout  # looked up now: the default would pin the stream of import time
+    """Read lines, write one answer per non-empty line (to stdout by default).
+
+    Returns the exit status: 1 if any line failed, else 0.
+    """
+    out = out or sys.stdout
+    source: BinaryIO = args.input
     failed = False
-    for line in args.input:
+    for number, line in enumerate(source, 1):
         if not line.strip():
             continue
-        answer = adjudicate_line(line)
+        answer = adjudicate_line(line, number)
         failed = failed or "error" in answer
         out.write(json.dumps(answer) + "\n")
         out.flush()

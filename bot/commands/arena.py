@@ -112,9 +112,10 @@ class ProgressBar:
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Check the flags, play the games, print the report (and write the JSON)."""
-    out = out or sys.stdout  # looked up now: the default would pin the stream of import time
+    """Check the flags, play the games, print the report (to stdout by default) and the JSON."""
     from bot.cli import UserError
+
+    out = out or sys.stdout  # looked up now, not at import (tests capture stdout)
 
     try:
         lineup = lineup_from(args.players, args.fill)

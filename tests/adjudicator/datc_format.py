@@ -45,6 +45,9 @@ class Step:
     retreats, in any order inside the MRT list), in any order.
 
     ``centres_after``: optional, the SCO body after this step.
+
+    ``slo``: the SLO message this step ends the game with (``"SLO ( FRA )"``),
+    or None (the default) when the game must go on.
     """
 
     orders: tuple[str, ...]
@@ -52,6 +55,7 @@ class Step:
     rejected: dict[str, str] = field(default_factory=dict)
     units_after: tuple[str, ...] | None = None
     centres_after: str | None = None
+    slo: str | None = None
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,17 @@ from __future__ import annotations
 
 from tests.adjudicator.datc_format import Case, Step
 
+FRANCE_17 = (
+    "(AUS BUD TRI VIE) (FRA BEL BER BRE EDI HOL KIE LON LVP MAR MUN NAP PAR POR ROM "
+    "SPA TUN VEN) (RUS MOS SEV STP WAR) (TUR ANK CON SMY) (UNO BUL DEN GRE NWY RUM "
+    "SER SWE)"
+)
+FRANCE_18 = (
+    "(AUS BUD TRI VIE) (FRA BEL BER BRE EDI HOL KIE LON LVP MAR MUN NAP NWY "
+    "PAR POR ROM SPA TUN VEN) (RUS MOS SEV STP WAR) (TUR ANK CON SMY) "
+    "(UNO BUL DEN GRE RUM SER SWE)"
+)
+
 EXTRA_CASES: tuple[Case, ...] = (
     # ------------------------------------------------------------------
     # Retreats
@@ -728,28 +739,56 @@ EXTRA_CASES: tuple[Case, ...] = (
         id="X.SOLO.1",
         title="Taking an 18th centre in the fall wins the game",
         turn="FAL 1901",
-        centres=(
-            "(AUS BUD TRI VIE) (FRA BEL BER BRE EDI HOL KIE LON LVP MAR MUN NAP PAR POR ROM "
-            "SPA TUN VEN) (RUS MOS SEV STP WAR) (TUR ANK CON SMY) (UNO BUL DEN GRE NWY RUM "
-            "SER SWE)"
-        ),
+        centres=FRANCE_17,
         units=("FRA FLT NTH", "FRA AMY PAR"),
         steps=(
             Step(
                 orders=("(FRA FLT NTH) MTO NWY",),
                 results={"FRA FLT NTH": "SUC", "FRA AMY PAR": "SUC"},
                 units_after=("FRA FLT NWY", "FRA AMY PAR"),
-                centres_after=(
-                    "(AUS BUD TRI VIE) (FRA BEL BER BRE EDI HOL KIE LON LVP MAR MUN NAP NWY "
-                    "PAR POR ROM SPA TUN VEN) (RUS MOS SEV STP WAR) (TUR ANK CON SMY) "
-                    "(UNO BUL DEN GRE RUM SER SWE)"
-                ),
+                centres_after=FRANCE_18,
+                slo="SLO ( FRA )",
             ),
         ),
         note=(
             "France has 17 centres and takes Norway: on entering winter Parlance sends "
-            "SCO with 18 French centres, then SLO (FRA), and the game ends with no "
-            "adjustment phase. The format cannot state the SLO; only the 18 centres are checked."
+            "SCO with 18 French centres, then SLO (FRA), and the game ends in that winter "
+            "(its last NOW is WIN 1901)."
+        ),
+    ),
+    Case(
+        id="X.SOLO.2",
+        title="Retreating into an 18th centre in the autumn wins the game",
+        turn="AUT 1901",
+        centres=FRANCE_17,
+        units=("ENG FLT NTH", "FRA FLT NTH MRT (NWY EDI)", "FRA AMY PAR"),
+        steps=(
+            Step(
+                orders=("(FRA FLT NTH) RTO NWY",),
+                results={"FRA FLT NTH": "SUC"},
+                units_after=("ENG FLT NTH", "FRA FLT NWY", "FRA AMY PAR"),
+                centres_after=FRANCE_18,
+                slo="SLO ( FRA )",
+            ),
+        ),
+    ),
+    Case(
+        id="X.SOLO.3",
+        title="Holding 18 centres without gaining one this year is no solo",
+        turn="FAL 1901",
+        centres=FRANCE_18,
+        units=("FRA FLT NWY", "FRA AMY PAR", "RUS AMY UKR"),
+        steps=(
+            Step(
+                orders=("(FRA FLT NWY) HLD", "(FRA AMY PAR) HLD", "(RUS AMY UKR) MTO RUM"),
+                results={"FRA FLT NWY": "SUC", "FRA AMY PAR": "SUC", "RUS AMY UKR": "SUC"},
+                units_after=("FRA FLT NWY", "FRA AMY PAR", "RUS AMY RUM"),
+            ),
+        ),
+        note=(
+            "Parlance declares a solo only for the strict leader among the powers that "
+            "gained centres this year; France holds 18 but gained none (Russia did), so "
+            "the game goes on to winter."
         ),
     ),
     # ------------------------------------------------------------------
@@ -821,6 +860,23 @@ EXTRA_CASES: tuple[Case, ...] = (
             "The supported army holds, so the support is unmatched (NSO). Parlance's judge "
             "raises instead (see PARLANCE_DEVIATIONS)."
         ),
+    ),
+    Case(
+        id="X.ORD.6",
+        title="A convoy path through a sea without a fleet is refused",
+        units=("ENG AMY LON", "ENG FLT ECH"),
+        steps=(
+            Step(
+                orders=(
+                    "(ENG AMY LON) CTO BEL VIA (NTH)",
+                    "(ENG FLT ECH) CVY (ENG AMY LON) CTO BEL",
+                ),
+                rejected={"(ENG AMY LON) CTO BEL VIA (NTH)": "NSF"},
+                results={"ENG AMY LON": "SUC", "ENG FLT ECH": "NSO"},
+                units_after=("ENG AMY LON", "ENG FLT ECH"),
+            ),
+        ),
+        note="The army's refused order leaves it holding; the convoy is then unmatched.",
     ),
     Case(
         id="X.ORD.5",

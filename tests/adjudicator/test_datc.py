@@ -71,4 +71,6 @@ def test_case(case: Case) -> None:
             got_c = {(p, frozenset(c)) for p, c in outcome.centres}
             want_c = {(p, frozenset(c)) for p, c in parse_centres(step.centres_after)}
             assert got_c == want_c, f"{where}: centres after"
+        slo = None if outcome.winner is None else f"SLO ( {outcome.winner} )"
+        assert slo == step.slo, f"{where}: solo"
         position = outcome.position

@@ -174,3 +174,42 @@ def test_any_stream_decodes_the_same_however_split(data: bytes, cuts: list[int])
     whole = _feed_all(Decoder(), [data])
     split = _feed_all(Decoder(), _split(data, cuts))
     assert split == whole
+
+
+def _client_stream(messages: list[Message]) -> bytes:
+    return encode_initial() + b"".join(encode_message(m) for m in messages)
+
+
+def _server_stream(messages: list[Message]) -> bytes:
+    return encode_representation(STANDARD) + b"".join(encode_message(m) for m in messages)
+
+
+def test_the_recorded_game_fed_one_octet_at_a_time() -> None:
+    """Every split point at once: both directions of the live game, one octet per feed()."""
+    streams = ((Role.CLIENT, _server_stream(SAMPLE)), (Role.SERVER, _client_stream(SAMPLE)))
+    for role, stream in streams:
+        whole, error = _feed_all(Decoder(role), [stream])
+        assert error is None and len(whole) == len(SAMPLE) + 1
+        octets, error = _feed_all(Decoder(role), [stream[i : i + 1] for i in range(len(stream))])
+        assert error is None
+        assert octets == whole
+
+
+@FUZZ
+@given(
+    st.sampled_from(list(Role)),
+    st.lists(st.sampled_from(SAMPLE), min_size=1, max_size=12),
+    st.integers(1, 64),
+)
+def test_valid_streams_decode_the_same_in_chunks_of_any_size(
+    role: Role, messages: list[Message], size: int
+) -> None:
+    stream = _server_stream(messages) if role is Role.CLIENT else _client_stream(messages)
+    whole, error = _feed_all(Decoder(role), [stream])
+    assert error is None
+    chunked, error = _feed_all(
+        Decoder(role), [stream[i : i + size] for i in range(0, len(stream), size)]
+    )
+    assert error is None
+    assert chunked == whole
+    assert [m.parse() for m in whole[1:]] == messages  # type: ignore[union-attr]

@@ -1,9 +1,11 @@
 """Our encoder and decoder against a live Parlance server, over a plain blocking socket.
 
-Joins a game as a player (six Parang dumbbots fill the other seats), asks for
-the map definition, and decodes everything up to the first NOW and SCO: the
-RM, MAP, MDF, HLO, SCO and NOW must all decode and parse with no error, and
-the MDF must equal the recorded ``protocol/data/standard_mdf.txt``.
+Joins a game as a player: sends IM, receives the RM, sends NME, receives MAP,
+asks for and receives MDF, answers YES (MAP), and once six Parang dumbbots fill
+the other seats receives HLO and the first NOW and SCO.  Everything the server
+sends must decode and parse with no error (``LiveClient`` raises otherwise),
+the server must never answer HUH, PRN or REJ to what we send, and the MDF must
+equal the recorded ``protocol/data/standard_mdf.txt``.
 """
 
 from __future__ import annotations
@@ -64,4 +66,7 @@ def test_join_a_live_game_and_decode_its_start(
     finally:
         client.close()
     # every DM was decoded and parsed on the way (LiveClient raises otherwise)
-    assert sum(line.startswith("<< ") for line in client.transcript) >= 7
+    received = [line[3:] for line in client.transcript if line.startswith("<< ")]
+    assert len(received) >= 7
+    complaints = [text for text in received if text.split(" ", 1)[0] in ("HUH", "PRN", "REJ")]
+    assert complaints == [], "the server did not accept what we sent"

@@ -272,7 +272,83 @@ MESSAGES: list[tuple[str, Message]] = [
     ("SND ( ENG ) ( HUH ( ERR PRP ( PCE ( ENG FRA ) ) ) )",
      Snd(("ENG",), parse_expression("HUH ( ERR PRP ( PCE ( ENG FRA ) ) )"))),
     ('FRM ( ENG ) ( FRA ) ( "free text" )', Frm("ENG", ("FRA",), ("free text",))),
+    # the server's answers to what a client sends, and the client's to SVE and LOD
+    ('REJ ( NME ( "daide-mcts" ) ( "0.1" ) )', Rej(Nme("daide-mcts", "0.1"))),
+    ("YES ( OBS )", Yes(Obs())),
+    ("REJ ( OBS )", Rej(Obs())),
+    ("YES ( IAM ( ENG ) ( 3442 ) )", Yes(Iam("ENG", 3442))),
+    ("REJ ( IAM ( ENG ) ( 3442 ) )", Rej(Iam("ENG", 3442))),
+    ('REJ ( MAP ( "standard" ) )', Rej(Map("standard"))),
+    ("REJ ( NOW )", Rej(Now())),
+    ("REJ ( SCO )", Rej(Sco())),
+    ("REJ ( HLO )", Rej(Hlo())),
+    ("REJ ( MDF )", Rej(Mdf())),
+    ("REJ ( HST ( SPR 1901 ) )", Rej(Hst(SPR1901))),
+    ("REJ ( SUB ( ( ENG FLT NTH ) HLD ) )", Rej(Sub((Hold(unit("ENG", F, "NTH")),)))),
+    ("YES ( GOF )", Yes(Gof())),
+    ("REJ ( NOT ( GOF ) )", Rej(Not(Gof()))),
+    ("YES ( TME ( 60 ) )", Yes(Tme(60))),
+    ("REJ ( TME ( 60 ) )", Rej(Tme(60))),
+    ("YES ( NOT ( TME ) )", Yes(Not(Tme()))),
+    ("YES ( DRW )", Yes(Drw())),
+    ("REJ ( DRW ( ENG FRA ) )", Rej(Drw(("ENG", "FRA")))),
+    ("YES ( NOT ( DRW ) )", Yes(Not(Drw()))),
+    ('REJ ( ADM ( "daide-mcts" ) ( "hello" ) )', Rej(Adm("daide-mcts", "hello"))),
+    ('YES ( SVE ( "game1" ) )', Yes(Sve("game1"))),
+    ('REJ ( SVE ( "game1" ) )', Rej(Sve("game1"))),
+    ('YES ( LOD ( "game1" ) )', Yes(Lod("game1"))),
+    ('REJ ( LOD ( "game1" ) )', Rej(Lod("game1"))),
+    ("HUH ( PRP ERR )", Huh(parse_expression("PRP ERR"))),
+    # more of what movement, retreat and winter phases report
+    ("ORD ( SPR 1901 ) ( ( ENG FLT NTH ) SUP ( ENG AMY YOR ) MTO NWY ) ( CUT RET )",
+     Ord(OrderResult(SPR1901, SupportMove(unit("ENG", F, "NTH"), unit("ENG", A, "YOR"), "NWY"),
+                     ("CUT", "RET")))),
+    ("ORD ( SPR 1901 ) ( ( ENG AMY YOR ) CTO NWY VIA ( NTH ) ) ( DSR )",
+     Ord(OrderResult(SPR1901, MoveByConvoy(unit("ENG", A, "YOR"), "NWY", ("NTH",)), ("DSR",)))),
+    ("ORD ( SPR 1901 ) ( ( ENG FLT NTH ) CVY ( ENG AMY YOR ) CTO NWY ) ( NSO RET )",
+     Ord(OrderResult(SPR1901, Convoy(unit("ENG", F, "NTH"), unit("ENG", A, "YOR"), "NWY"),
+                     ("NSO", "RET")))),
+    ("ORD ( SUM 1901 ) ( ( ENG FLT NTH ) RTO NWG ) ( BNC )",
+     Ord(OrderResult(Turn(Season.SUMMER, 1901), Retreat(unit("ENG", F, "NTH"), loc("NWG")),
+                     ("BNC",)))),
+    ("ORD ( AUT 1901 ) ( ( ENG FLT NTH ) DSB ) ( SUC )",
+     Ord(OrderResult(Turn(Season.AUTUMN, 1901), Disband(unit("ENG", F, "NTH")), ("SUC",)))),
+    ("ORD ( WIN 1901 ) ( ( RUS FLT ( STP NCS ) ) BLD ) ( FLD )",
+     Ord(OrderResult(Turn(Season.WINTER, 1901), Build(unit("RUS", F, "STP", "NCS")), ("FLD",)))),
+    ("ORD ( WIN 1901 ) ( ( GER AMY MUN ) REM ) ( SUC )",
+     Ord(OrderResult(Turn(Season.WINTER, 1901), Remove(unit("GER", A, "MUN")), ("SUC",)))),
+    ("NOT ( CCD ( ENG ) ( FAL 1905 ) )", Not(Ccd("ENG", Turn(Season.FALL, 1905)))),
 ]  # fmt: skip
+
+THX_NOTES = ("MBV", "FAR", "NSP", "NSU", "NAS", "NSF", "NSA", "NYU", "NRN", "NVR", "YSC",
+             "ESC", "HSC", "NSC", "CST", "NMB", "NMR", "NRS")  # fmt: skip
+MESSAGES += [
+    (f"THX ( ( ENG FLT NTH ) MTO NWG ) ( {note} )",
+     Thx(Move(unit("ENG", F, "NTH"), loc("NWG")), note))
+    for note in THX_NOTES
+]  # fmt: skip
+
+# The message types issue 2 lists for press level 0, by the tokens their text starts with.
+SERVER_TO_CLIENT = (
+    "MAP", "MDF", "HLO", "NOW", "SCO", "ORD", "THX", "MIS", "TME", "DRW", "SLO", "SMR", "OFF",
+    "CCD", "NOT ( CCD", "OUT", "HUH", "PRN", "YES", "REJ", "ADM", "SVE", "LOD", "FRM",
+)  # fmt: skip
+CLIENT_TO_SERVER = (
+    "NME", "OBS", "IAM", "MAP", "MDF", "YES", "REJ", "HLO", "NOW", "SCO", "HST", "SUB", "MIS",
+    "GOF", "NOT ( GOF", "TME", "DRW", "NOT ( DRW", "ADM", "HUH",
+)  # fmt: skip
+HLO_OPTIONS = ("LVL", "MTL", "RTL", "BTL", "DSD", "AOA", "PDA", "NPR", "NPB", "PTL")
+
+
+@pytest.mark.parametrize("start", sorted(set(SERVER_TO_CLIENT + CLIENT_TO_SERVER)))
+def test_every_listed_message_type_has_round_trip_rows(start: str) -> None:
+    rows = [text for text, _ in MESSAGES if text == start or text.startswith(start + " ")]
+    assert rows, f"no round-trip row for {start}"
+
+
+@pytest.mark.parametrize("option", HLO_OPTIONS)
+def test_every_variant_option_has_a_round_trip_row(option: str) -> None:
+    assert any(text.startswith("HLO") and f"( {option}" in text for text, _ in MESSAGES)
 
 
 @pytest.mark.parametrize(("text", "message"), MESSAGES, ids=[t[:40] for t, _ in MESSAGES])

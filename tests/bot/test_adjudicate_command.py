@@ -1,0 +1,155 @@
+"""``daide-mcts adjudicate``: one JSON answer per line, and a typed error for every bad line."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adjudicator.daide import adjudicate_text
+from bot.cli import main
+from bot.commands.adjudicate import adjudicate_line
+from protocol.tokens import STANDARD
+
+NOW = "NOW ( SPR 1901 ) ( ENG FLT LON ) ( FRA FLT BRE )"
+SCO = "SCO ( ENG LON ) ( FRA BRE )"
+ORDERS = ["( ENG FLT LON ) MTO ECH", "( FRA FLT BRE ) MTO ECH"]
+GOOD = json.dumps({"now": NOW, "sco": SCO, "orders": ORDERS})
+
+
+def test_a_good_line_gets_the_entry_points_answer() -> None:
+    answer = adjudicate_line(GOOD)
+    assert answer == adjudicate_text(NOW, SCO, ORDERS).as_dict()
+    assert answer["ord"] == [
+        "ORD ( SPR 1901 ) ( ( ENG FLT LON ) MTO ECH ) ( BNC )",
+        "ORD ( SPR 1901 ) ( ( FRA FLT BRE ) MTO ECH ) ( BNC )",
+    ]
+    assert answer["now"] == "NOW ( FAL 1901 ) ( ENG FLT LON ) ( FRA FLT BRE )"
+
+
+def test_orders_may_be_left_out_and_bodies_work_too() -> None:
+    answer = adjudicate_line(json.dumps({"now": NOW[4:], "sco": SCO[4:]}))
+    assert answer["thx"] == []
+    assert answer["now"] == "NOW ( FAL 1901 ) ( ENG FLT LON ) ( FRA FLT BRE )"
+
+
+# (line, error_type, a word the message must contain)
+BAD_LINES: list[tuple[str | bytes, str, str]] = [
+    (b'\xff\xfe{"now": "NOW"}', "EncodingError", "UTF-8"),
+    ("garbage", "JSONError", "JSON"),
+    ('{"now": "NOW ( SPR 1901 )"', "JSONError", "JSON"),
+    ("[" * 100_000, "JSONError", "JSON"),
+    ("[]", "RequestError", "object"),
+    ('{"sco": "SCO"}', "RequestError", '"now"'),
+    ('{"now": 3, "sco": "SCO"}', "RequestError", '"now"'),
+    ('{"now": "NOW ( SPR 1901 )", "sco": "SCO", "orders": "x"}', "RequestError", "orders"),
+    ('{"now": "NOW ( SPR 1901 )", "sco": "SCO", "orders": [1]}', "RequestError", "orders"),
+    ('{"now": "NOW", "sco": "SCO"}', "NotationError", "turn"),
+    ('{"now": "NOW ( SPR 1901 ) ( ENG FLT XYZ )", "sco": "SCO"}', "NotationError", "XYZ"),
+    ('{"now": "NOW ( SPR 1901 ) ( ENG AMY NTH )", "sco": "SCO"}', "NotationError", "NTH"),
+    ('{"now": "NOW ( SPR 1901 ) ( ENG AMY ( LON NCS ) )", "sco": "SCO"}', "NotationError", "LON"),
+    ('{"now": "NOW ( SPR 1901 ) ( ENG AMY LON ) ( FRA FLT LON )", "sco": "SCO"}',
+     "NotationError", "two units"),
+    ('{"now": "NOW ( SPR 1901 ) ( ENG AMY LON MRT ( WAL ) )", "sco": "SCO"}',
+     "NotationError", "retreat phase"),
+    ('{"now": "NOW ( SPR 1901 ) ( ENG AMY LON )", "sco": "SCO ( ENG LON ) ( FRA LON )"}',
+     "NotationError", "twice"),
+    ('{"now": "NOW ( SPR 1901 ) ( ENG AMY LON )", "sco": "SCO ( ENG NTH )"}',
+     "NotationError", "supply centre"),
+    ('{"now": "NOW ( SPR 99999 ) ( ENG AMY LON )", "sco": "SCO"}', "NotationError", "99999"),
+    ('{"now": "NOW ( SPR 1901 ) ( ENG AMY LON", "sco": "SCO"}', "NotationError", "NOW"),
+    ('{"now": "NOW ( SPR 1901 ) ( ENG AMY LON )", "sco": "SCO", "orders": ["( ENG AMY LON ) MTO"]}',
+     "NotationError", "ENG AMY LON"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("line", "kind", "word"), BAD_LINES, ids=range(len(BAD_LINES)))
+def test_bad_lines_get_a_typed_error(line: str | bytes, kind: str, word: str) -> None:
+    answer = adjudicate_line(line, 7)
+    assert answer["error_type"] == kind, answer
+    assert word in str(answer["error"]), answer
+    assert answer["line"] == 7
+    assert set(answer) == {"error", "error_type", "line"}
+
+
+def test_the_command_answers_every_line_and_fails_if_one_did(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "phases.jsonl"
+    path.write_bytes(GOOD.encode() + b"\n\n" + b"not json\n" + GOOD.encode() + b"\n")
+    assert main(["adjudicate", str(path)]) == 1
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(answers) == 3
+    assert answers[0] == answers[2] == adjudicate_line(GOOD)
+    assert answers[1]["error_type"] == "JSONError" and answers[1]["line"] == 3
+
+    path.write_bytes(GOOD.encode() + b"\n")
+    assert main(["adjudicate", str(path)]) == 0
+
+
+def test_a_missing_file_is_a_one_line_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["adjudicate", "/nonexistent/phases.jsonl"])
+    assert info.value.code == 2
+    assert "can't open" in capsys.readouterr().err
+
+
+def test_the_console_command_never_shows_a_traceback() -> None:
+    stdin = b'\xff\xfe{"now"\n' + GOOD.encode() + b"\n" + b"\x00\x01\x02\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "adjudicate"],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        env={"LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"},
+    )
+    assert proc.returncode == 1
+    assert b"Traceback" not in proc.stderr
+    answers = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert [a.get("error_type") for a in answers] == ["EncodingError", None, "JSONError"]
+
+
+WORDS = [*STANDARD.names.values(), "(", ")", "(", ")", "1901", "-3", "99999", '"x"']
+soup = st.lists(st.sampled_from(WORDS), max_size=25).map(" ".join)
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(st.binary(max_size=200))
+def test_any_bytes_get_an_answer(line: bytes) -> None:
+    answer = adjudicate_line(line)
+    assert "error_type" in answer or "now" in answer
+
+
+@FUZZ
+@given(
+    st.sampled_from(["SPR", "SUM", "FAL", "AUT", "WIN"]),
+    st.lists(soup, max_size=6),
+    soup,
+)
+def test_token_soup_gets_an_answer(season: str, orders: list[str], extra: str) -> None:
+    now = f"NOW ( {season} 1901 ) ( ENG FLT LON ) ( FRA AMY PAR ) ( RUS FLT ( STP SCS ) )"
+    for line in (
+        json.dumps({"now": now, "sco": "SCO ( ENG LON ) ( RUS STP )", "orders": orders}),
+        json.dumps({"now": f"NOW {extra}", "sco": f"SCO {extra}", "orders": orders}),
+    ):
+        answer = adjudicate_line(line)
+        assert "error_type" in answer or "now" in answer
+
+
+def test_an_in_memory_run_writes_json_lines() -> None:
+    out = io.StringIO()
+
+    class Args:
+        input = io.BytesIO(GOOD.encode() + b"\n")
+
+    from bot.commands.adjudicate import run
+
+    assert run(Args(), out) == 0  # type: ignore[arg-type]
+    assert json.loads(out.getvalue()) == adjudicate_line(GOOD)

@@ -1,0 +1,47 @@
+"""The ``daide-mcts`` console command: help for the command and every subcommand."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import COMMANDS, build_parser
+
+SCRIPT = Path(sys.executable).with_name("daide-mcts")
+NAMES = [name.rsplit(".", 1)[1] for name in COMMANDS]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    assert SCRIPT.exists(), f"the console script is not installed next to {sys.executable}"
+    return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, timeout=120)
+
+
+def test_help_lists_every_subcommand() -> None:
+    proc = _run("--help")
+    assert proc.returncode == 0, proc.stderr
+    for name in NAMES:
+        assert name in proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
+def test_no_subcommand_prints_help_and_fails() -> None:
+    proc = _run()
+    assert proc.returncode == 2
+    assert "usage: daide-mcts" in proc.stdout
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_subcommand_has_help(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        build_parser().parse_args([name, "--help"])
+    assert info.value.code == 0
+    assert f"daide-mcts {name}" in capsys.readouterr().out
+
+
+def test_an_unknown_subcommand_is_a_usage_error() -> None:
+    proc = _run("no-such-command")
+    assert proc.returncode == 2
+    assert "invalid choice" in proc.stderr and "Traceback" not in proc.stderr
