@@ -28,7 +28,9 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
-game: setup
+# The game provisions its own server: Parlance (installed on first use), or MILA's
+# server when no Python 2.7 can be found, so it needs only the packages.
+game: $(STAMP)
 	$(BIN)/daide-mcts game
 
 lint: setup

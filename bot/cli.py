@@ -22,6 +22,8 @@ COMMANDS = (
     "bot.commands.adjudicate",
     "bot.commands.arena",
     "bot.commands.play",
+    "bot.commands.game",
+    "bot.commands.tournament",
     "bot.commands.watch",
 )
 
