@@ -4,10 +4,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PARLANCE_STAMP := .local/parlance/site/.installed-1.4.1-1.4.1
+MOSQUITTO_STAMP := .local/mosquitto/.installed
 
 .PHONY: setup test game lint bench clean
 
-setup: $(STAMP) $(PARLANCE_STAMP)
+setup: $(STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP)
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "daide-mcts needs Python 3.11+ (found %s)" % sys.version.split()[0]'
@@ -19,11 +20,17 @@ $(STAMP): pyproject.toml
 $(PARLANCE_STAMP): $(STAMP)
 	$(BIN)/python -m bot.servers.parlance
 
+# Debian's mosquitto (the MQTT broker of the telemetry tests), unpacked into .local/mosquitto.
+$(MOSQUITTO_STAMP): $(STAMP)
+	$(BIN)/python -m bot.servers.mosquitto
+
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
-game: setup
+# The game provisions its own server: Parlance (installed on first use), or MILA's
+# server when no Python 2.7 can be found, so it needs only the packages.
+game: $(STAMP)
 	$(BIN)/daide-mcts game
 
 lint: setup

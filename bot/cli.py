@@ -22,6 +22,9 @@ COMMANDS = (
     "bot.commands.adjudicate",
     "bot.commands.arena",
     "bot.commands.play",
+    "bot.commands.game",
+    "bot.commands.tournament",
+    "bot.commands.watch",
     "bot.commands.stress",
 )
 
@@ -62,4 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the imported module's main, so that ``python -m bot.cli`` catches the same
+    # UserError class the commands raise (they import it from ``bot.cli``).
+    from bot.cli import main as imported_main
+
+    sys.exit(imported_main())

@@ -50,6 +50,19 @@ from bot.logs import GameLog
 from bot.mirror import GameMirror
 from bot.procstats import ResourceMonitor
 from bot.settings import BotSettings
+from bot.telemetry import Telemetry, make_telemetry, search_fields
+from bot.telemetry_events import (
+    Centres,
+    Connected,
+    Disconnected,
+    GameOver,
+    Joined,
+    OrderResult,
+    OrdersSubmitted,
+    PhaseStarted,
+    SearchStats,
+    phase_of,
+)
 from bot.thinker import Thinker, ThinkerError, ThinkJob
 from protocol.errors import LanguageError, ProtocolError
 from protocol.messages import (
@@ -166,9 +179,15 @@ class FatalClientError(Exception):
 class DaideClient:
     """Plays one game on a DAIDE server; :meth:`run` returns its :class:`GameSummary`."""
 
-    def __init__(self, settings: BotSettings, game_log: GameLog | None = None) -> None:
+    def __init__(
+        self,
+        settings: BotSettings,
+        game_log: GameLog | None = None,
+        telemetry: Telemetry | None = None,
+    ) -> None:
         self.settings = settings
         self.game_log = game_log or GameLog(None)
+        self.telemetry = telemetry or make_telemetry(settings, power_of=lambda: self.power)
         self.summary = GameSummary()
         self.mirror = GameMirror()
         self.rng = Random(settings.seed)
@@ -207,6 +226,7 @@ class DaideClient:
         """Connect, play until the game ends (reconnecting as needed), and return the summary."""
         attempts = 0
         rejoin = self.power is not None and self.passcode is not None
+        self.telemetry.start()
         try:
             while not self.game_over:
                 self._session_joined = False
@@ -236,6 +256,7 @@ class DaideClient:
                 delay = min(5.0, 0.1 * 2 ** (attempts - 1))
                 log.warning("connection lost", reason=reason, retry_in=delay, rejoin=rejoin)
                 self.game_log.write("connection_lost", reason=reason, retry_in=delay)
+                self.telemetry.emit(Disconnected, reason=reason, retry_in=delay)
                 await asyncio.sleep(delay)
                 if rejoin:
                     self.summary.reconnections += 1
@@ -249,6 +270,7 @@ class DaideClient:
         self.conn = await Connection.open(s.host, s.port, s.connect_timeout)
         log.info("connected", host=s.host, port=s.port)
         self.game_log.write("connected", host=s.host, port=s.port, rejoin=rejoin)
+        self.telemetry.emit(Connected, host=s.host, port=s.port, rejoin=rejoin)
         try:
             while not self.game_over:
                 wire = await self.conn.receive()
@@ -301,13 +323,12 @@ class DaideClient:
         now = time.monotonic()
         self._sub_sent_at = now
         self.summary.submissions += 1
-        if self._deadline is not None:
-            margin = round(self._deadline - now, 4)
+        margin = None if self._deadline is None else round(self._deadline - now, 4)
+        if margin is not None:
             self._last_margin = margin
             self.summary.margins.append(margin)
-            self.game_log.write("submit", orders=len(orders), margin=margin)
-        else:
-            self.game_log.write("submit", orders=len(orders), margin=None)
+        self.game_log.write("submit", orders=len(orders), margin=margin)
+        self.telemetry.emit(OrdersSubmitted, turn=self._phase_turn, orders=orders, margin=margin)
 
     # --- receiving --------------------------------------------------------------------------
 
@@ -352,9 +373,14 @@ class DaideClient:
                 problem = self.mirror.on_ord(m.entry)
                 if problem is not None:
                     self._ignore(problem, m)
+                else:
+                    self.telemetry.emit(
+                        OrderResult, turn=m.entry.turn, order=m.entry.order, result=m.entry.result
+                    )
         elif isinstance(m, Sco):
             if m.centres is not None:
                 self.mirror.on_sco(m.centres)
+                self.telemetry.emit(Centres, counts={p: len(c) for p, c in m.centres})
         elif isinstance(m, Thx):
             self._on_thx(m)
         elif isinstance(m, Mis):
@@ -429,6 +455,14 @@ class DaideClient:
         self._session_joined = True
         log.info("game started", power=m.power, passcode=m.passcode)
         self.game_log.write("hlo", power=m.power, passcode=m.passcode)
+        v = m.variant
+        self.telemetry.emit(
+            Joined,
+            map=self.map_name or "standard",
+            move_time_limit=v.move_time_limit,
+            retreat_time_limit=v.retreat_time_limit,
+            build_time_limit=v.build_time_limit,
+        )
         self._ensure_thinker()
 
     def _on_yes(self, m: Yes) -> None:
@@ -516,6 +550,12 @@ class DaideClient:
             finished_year = self._resources.new_year(pos.year, self._worker_pid)
             if finished_year is not None:
                 self.game_log.write("year_peak", year=pos.year - 1, peak_kb=finished_year)
+            self.telemetry.emit(
+                PhaseStarted,
+                turn=m.turn,
+                phase=phase_of(m.turn.season),
+                deadline_in=None if self._deadline is None else round(self._deadline - received, 3),
+            )
         self._phase_task = asyncio.create_task(self._play_phase(pos), name=f"phase {m.turn}")
 
     def _end_phase_record(self) -> None:
@@ -618,6 +658,12 @@ class DaideClient:
                 elif improvement.orders:
                     pending = self._complete(pos, power, improvement.orders)
                     self.game_log.write("search", final=improvement.final, stats=improvement.stats)
+                    self.telemetry.emit(
+                        SearchStats,
+                        turn=pos.turn,
+                        final=improvement.final,
+                        **search_fields(improvement.stats),
+                    )
                 if improvement.final:
                     job = None
             if pending is not None and (
@@ -807,6 +853,7 @@ class DaideClient:
             self._copy_shadow_counts()
             log.info("game finished", summary=self.summary.as_dict())
             self.game_log.write("summary", **self.summary.as_dict())
+            self.telemetry.emit(GameOver, **self.summary.as_dict())
 
     async def _shutdown(self) -> None:
         if self._phase_task is not None and not self._phase_task.done():
@@ -821,6 +868,8 @@ class DaideClient:
         if self.conn is not None:
             await self.conn.close()
         self._copy_shadow_counts()
+        await self.telemetry.close()
+        self.game_log.write("telemetry", **self.telemetry.stats())
 
     def _copy_resources(self) -> None:
         totals = self._resources.totals(self._worker_pid)

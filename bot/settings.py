@@ -12,6 +12,8 @@ from pathlib import Path
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.mqtt_url import parse_mqtt_url
+
 DEFAULT_PORT = 16713
 
 
@@ -49,12 +51,35 @@ class BotSettings(BaseSettings):
     connect_timeout: float = Field(10.0, gt=0, le=600, description="seconds to wait for TCP")
     seed: int | None = Field(None, description="random seed (default: from the OS)")
     telemetry: str | None = Field(None, description="mqtt://host:port/prefix for live events")
+    game_id: str | None = Field(
+        None, description="the game's name in telemetry topics (default: server host:port)"
+    )
+    telemetry_queue: int = Field(
+        1000, ge=1, le=1_000_000, description="telemetry events kept while the broker is away"
+    )
 
     @field_validator("name", "version")
     @classmethod
     def _daide_text(cls, value: str) -> str:
         if not value or not all(c.isalnum() or c in "_.-" for c in value) or not value.isascii():
             raise ValueError("must be ASCII letters, digits, '_', '.' or '-'")
+        return value
+
+    @field_validator("telemetry")
+    @classmethod
+    def _telemetry_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        parse_mqtt_url(value)  # MqttUrlError (a ValueError) says what is wrong
+        return value.strip()
+
+    @field_validator("game_id")
+    @classmethod
+    def _game_id(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not value or any(c in "/+#" or not c.isprintable() for c in value):
+            raise ValueError("must be non-empty, printable, without '/', '+' or '#'")
         return value
 
     @field_validator("rejoin_power")
@@ -74,7 +99,8 @@ def load_settings(**overrides: object) -> BotSettings:
         return BotSettings(**given)  # type: ignore[arg-type]
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}"
+            f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: "
+            f"{err['msg'].removeprefix('Value error, ')}"
             for err in exc.errors()
         )
         raise SettingsError(problems) from None

@@ -7,23 +7,13 @@ winter of the final year (centre ownership updated, BANDANA's draw at the
 final year) or until a solo (the map's winning count with a strict lead,
 declared when the winner has just grown, as Parlance does).
 
-Metrics, per game (:func:`game_points`, :func:`game_ranks`) and summed up per
-player label, per seat and per power (:class:`Summary`):
-
-* supply centres at the end (mean, standard deviation, min and max);
-* solo victories;
-* points as BANDANA counts them: 12 for a solo (0 for the others), else
-  shared by the survivors in the draw — 2 → 6, 3 → 4, 4 → 3, 5 or 6 → 2,
-  7 → 1 — and 0 for an eliminated power (no centre left);
-* rank by centres, equal centres sharing the average rank; among eliminated
-  powers the one eliminated later ranks higher;
-* the mean supply-centre curve: centres at the start and at the end of each
-  year (a game ended by a solo keeps its final counts for the later years).
+The metrics (supply centres, solos, BANDANA points, rank, the centre curve)
+live in :mod:`search.metrics`, shared with the server games of ``bot.local``;
+their names are re-exported here.
 """
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -32,14 +22,37 @@ from random import Random
 from adjudicator.maps import GameMap, standard_map
 from adjudicator.phases import solo_winner
 from adjudicator.position import SEASONS, WINTER, initial_position
+from search.metrics import (
+    POINTS_BY_SURVIVORS,
+    SOLO_POINTS,
+    GameRecord,
+    Standings,
+    Summary,
+    curve_table,
+    game_points,
+    game_ranks,
+    seat_names,
+    summarise,
+    summary_table,
+)
 from search.policy import Policy
 from search.registry import make_policy
+
+__all__ = [
+    "POINTS_BY_SURVIVORS",
+    "SOLO_POINTS",
+    "ArenaProgress",
+    "ArenaResult",
+    "GameRecord",
+    "Summary",
+    "game_points",
+    "game_ranks",
+    "play_game",
+    "run_arena",
+    "seat_names",
+    "summarise",
+]
 from search.simulate import play_phase
-
-POINTS_BY_SURVIVORS = {1: 12, 2: 6, 3: 4, 4: 3, 5: 2, 6: 2, 7: 1}
-"""BANDANA's points for each survivor of a draw, by the number of survivors."""
-
-SOLO_POINTS = 12
 
 ProgressCallback = Callable[["ArenaProgress"], None]
 
@@ -54,69 +67,7 @@ class ArenaProgress:
     elapsed: float
 
 
-# --- scoring ------------------------------------------------------------------------------
-
-
-def game_points(centres: Sequence[int], solo: int | None) -> list[float]:
-    """BANDANA points per player: 12 to a soloist, else the draw's share to each survivor."""
-    if solo is not None:
-        return [float(SOLO_POINTS) if i == solo else 0.0 for i in range(len(centres))]
-    survivors = sum(1 for c in centres if c > 0)
-    share = float(POINTS_BY_SURVIVORS.get(survivors, 1))
-    return [share if c > 0 else 0.0 for c in centres]
-
-
-def game_ranks(centres: Sequence[int], eliminated: Sequence[int | None]) -> list[float]:
-    """Rank per player (1 = best): by centres; eliminated players by elimination year, later higher.
-
-    ``eliminated[i]`` is the year player ``i`` lost its last centre (``None``
-    for survivors; a player with no centres and no year counts as eliminated
-    last).  Players that compare equal share the average of their ranks.
-    """
-    keys: list[tuple[int, float]] = []
-    for c, year in zip(centres, eliminated, strict=True):
-        if c > 0:
-            keys.append((c, 0.0))
-        else:
-            keys.append((0, float("inf") if year is None else float(year)))
-    order = sorted(range(len(keys)), key=lambda i: keys[i], reverse=True)
-    ranks = [0.0] * len(keys)
-    start = 0
-    while start < len(order):
-        end = start
-        while end + 1 < len(order) and keys[order[end + 1]] == keys[order[start]]:
-            end += 1
-        shared = (start + 1 + end + 1) / 2
-        for k in range(start, end + 1):
-            ranks[order[k]] = shared
-        start = end + 1
-    return ranks
-
-
 # --- one game -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One arena game, seat by seat (seat ``i`` plays ``powers[i]``).
-
-    ``years[k]`` labels ``curve[k]``, the centres per seat at the end of that
-    year (the first entry, the year before the start, is the opening).
-    ``eliminated[i]`` is the year seat ``i`` lost its last centre, if it did;
-    ``solo`` is the seat that won outright, if one did.
-    """
-
-    index: int
-    powers: tuple[str, ...]
-    years: tuple[int, ...]
-    curve: tuple[tuple[int, ...], ...]
-    centres: tuple[int, ...]
-    eliminated: tuple[int | None, ...]
-    solo: int | None
-    points: tuple[float, ...]
-    ranks: tuple[float, ...]
-    end: str
-    seconds: float
 
 
 def play_game(
@@ -182,59 +133,6 @@ def play_game(
 
 
 @dataclass(frozen=True)
-class Summary:
-    """The thesis's metrics over a group of player-games (one label, seat or power)."""
-
-    name: str
-    games: int
-    mean_centres: float
-    sd_centres: float
-    min_centres: int
-    max_centres: int
-    solos: int
-    points: float
-    mean_points: float
-    mean_rank: float
-    curve: tuple[tuple[int, float], ...]
-
-
-def summarise(
-    name: str, entries: Sequence[tuple[GameRecord, int]], years: Sequence[int]
-) -> Summary:
-    """Metrics of seat ``seat`` in each ``(game, seat)`` entry; ``years`` label the curve."""
-    centres = [g.centres[s] for g, s in entries]
-    points = [g.points[s] for g, s in entries]
-    ranks = [g.ranks[s] for g, s in entries]
-    curve = []
-    for k, year in enumerate(years):
-        at = [g.curve[min(k, len(g.curve) - 1)][s] for g, s in entries]
-        curve.append((year, statistics.fmean(at)))
-    return Summary(
-        name=name,
-        games=len(entries),
-        mean_centres=statistics.fmean(centres),
-        sd_centres=statistics.stdev(centres) if len(centres) > 1 else 0.0,
-        min_centres=min(centres),
-        max_centres=max(centres),
-        solos=sum(1 for g, s in entries if g.solo == s),
-        points=sum(points),
-        mean_points=statistics.fmean(points),
-        mean_rank=statistics.fmean(ranks),
-        curve=tuple(curve),
-    )
-
-
-def seat_names(lineup: Sequence[str]) -> tuple[str, ...]:
-    """A name per seat: the label, numbered (``dumbbot#2``) when the label repeats."""
-    seen: dict[str, int] = {}
-    names = []
-    for label in lineup:
-        seen[label] = seen.get(label, 0) + 1
-        names.append(f"{label}#{seen[label]}" if lineup.count(label) > 1 else label)
-    return tuple(names)
-
-
-@dataclass(frozen=True)
 class ArenaResult:
     """Every game of an arena run and the settings it ran with; summaries on demand."""
 
@@ -246,6 +144,11 @@ class ArenaResult:
     seconds: float
 
     @property
+    def standings(self) -> Standings:
+        """The games summed up per label, seat and power (:class:`search.metrics.Standings`)."""
+        return Standings(self.lineup, self.games)
+
+    @property
     def seats(self) -> tuple[str, ...]:
         """The seat names (see :func:`seat_names`)."""
         return seat_names(self.lineup)
@@ -253,34 +156,19 @@ class ArenaResult:
     @property
     def years(self) -> tuple[int, ...]:
         """The curve's years: the opening's label and every year played in the longest game."""
-        return max((g.years for g in self.games), key=len, default=())
+        return self.standings.years
 
     def by_label(self) -> list[Summary]:
         """Metrics per player label, in lineup order."""
-        labels = list(dict.fromkeys(self.lineup))
-        return [
-            summarise(
-                label,
-                [(g, s) for g in self.games for s, lab in enumerate(self.lineup) if lab == label],
-                self.years,
-            )
-            for label in labels
-        ]
+        return self.standings.by_label()
 
     def by_seat(self) -> list[Summary]:
         """Metrics per seat, in lineup order."""
-        return [
-            summarise(name, [(g, s) for g in self.games], self.years)
-            for s, name in enumerate(self.seats)
-        ]
+        return self.standings.by_seat()
 
     def by_power(self) -> list[Summary]:
         """Metrics per power (whoever played it), in power order."""
-        powers = sorted({p for g in self.games for p in g.powers})
-        return [
-            summarise(power, [(g, g.powers.index(power)) for g in self.games], self.years)
-            for power in powers
-        ]
+        return self.standings.by_power()
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready dictionary: settings, summaries and every game."""
@@ -291,9 +179,7 @@ class ArenaResult:
             "budget": self.budget,
             "seed": self.seed,
             "seconds": self.seconds,
-            "by_label": [asdict(s) for s in self.by_label()],
-            "by_seat": [asdict(s) for s in self.by_seat()],
-            "by_power": [asdict(s) for s in self.by_power()],
+            **self.standings.summaries_dict(),
             "games": [asdict(g) for g in self.games],
         }
 
@@ -309,35 +195,10 @@ class ArenaResult:
             ("power", self.by_power()),
         ):
             lines.append("")
-            lines.append(_table(title, rows))
+            lines.append(summary_table(title, rows))
         lines.append("")
-        lines.append(_curves("mean centres by year", self.by_label()))
+        lines.append(curve_table("mean centres by year", self.by_label()))
         return "\n".join(lines)
-
-
-def _table(title: str, rows: Sequence[Summary]) -> str:
-    width = max(len(title), *(len(r.name) for r in rows))
-    head = f"{title:<{width}}  games  centres   sd  min  max  solos  points  pts/game  rank"
-    out = [head]
-    for r in rows:
-        out.append(
-            f"{r.name:<{width}}  {r.games:5d}  {r.mean_centres:7.2f}  {r.sd_centres:4.2f}"
-            f"  {r.min_centres:3d}  {r.max_centres:3d}  {r.solos:5d}  {r.points:6.0f}"
-            f"  {r.mean_points:8.2f}  {r.mean_rank:4.2f}"
-        )
-    return "\n".join(out)
-
-
-def _curves(title: str, rows: Sequence[Summary]) -> str:
-    if not rows:
-        return title
-    width = max(len(title), *(len(r.name) for r in rows))
-    years = [year for year, _ in rows[0].curve]
-    labels = ["start", *(str(y) for y in years[1:])]
-    out = [f"{title:<{width}}" + "".join(f"  {lab:>5}" for lab in labels)]
-    for r in rows:
-        out.append(f"{r.name:<{width}}" + "".join(f"  {v:5.2f}" for _, v in r.curve))
-    return "\n".join(out)
 
 
 def run_arena(

@@ -1,4 +1,5 @@
-"""Fixtures that start real peers: Parlance or MILA on 127.0.0.1, each server on a fresh port.
+"""Fixtures that start real peers on 127.0.0.1, each on a fresh port: Parlance, MILA,
+mosquitto.
 
 If a peer cannot be installed or started, the test fails and says why; it is
 never skipped.
@@ -11,6 +12,8 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from bot.servers.mila import MilaServer, MilaUnavailableError
+from bot.servers.mosquitto import MosquittoBroker, MosquittoInstall, MosquittoUnavailableError
+from bot.servers.mosquitto import install as install_mosquitto
 from bot.servers.parlance import (
     ParangBots,
     ParlanceInstall,
@@ -84,3 +87,34 @@ def mila_server() -> Iterator[Callable[..., MilaServer]]:
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def mosquitto_install() -> MosquittoInstall:
+    """Debian's mosquitto installed in the project-local folder (idempotent)."""
+    try:
+        return install_mosquitto()
+    except MosquittoUnavailableError as exc:
+        pytest.fail(f"mosquitto is needed for this test and could not be installed: {exc}")
+
+
+@pytest.fixture
+def mosquitto_broker(
+    mosquitto_install: MosquittoInstall,
+) -> Iterator[Callable[..., MosquittoBroker]]:
+    """A factory: ``mosquitto_broker()`` starts a broker on a fresh port (``persistent=True``
+    keeps sessions across its ``restart()``); stopped at the end of the test."""
+    started: list[MosquittoBroker] = []
+
+    def start(persistent: bool = False) -> MosquittoBroker:
+        broker = MosquittoBroker(mosquitto_install, persistent=persistent)
+        started.append(broker)
+        try:
+            broker.start()
+        except MosquittoUnavailableError as exc:
+            pytest.fail(f"mosquitto could not be started: {exc}")
+        return broker
+
+    yield start
+    for broker in started:
+        broker.stop()

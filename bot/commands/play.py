@@ -70,7 +70,15 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--power", dest="rejoin_power", help="rejoin as this power (with --passcode)")
     p.add_argument("--passcode", type=int, dest="rejoin_passcode", help="passcode for rejoining")
     p.add_argument("--seed", type=int, help="random seed")
-    p.add_argument("--telemetry", help="mqtt://host:port/prefix for live events")
+    p.add_argument(
+        "--telemetry",
+        help="publish live events to mqtt://host[:port][/prefix] (off by default)",
+    )
+    p.add_argument(
+        "--game-id",
+        dest="game_id",
+        help="the game's name in telemetry topics (default: the server's host:port)",
+    )
     p.add_argument("--summary-json", type=Path, help="write the game summary here at the end")
     p.add_argument("--log-level", default="info", help="console log level (default info)")
 
@@ -92,6 +100,7 @@ def settings_from_args(args: argparse.Namespace) -> BotSettings:
         rejoin_passcode=args.rejoin_passcode,
         seed=args.seed,
         telemetry=args.telemetry,
+        game_id=getattr(args, "game_id", None),
     )
 
 

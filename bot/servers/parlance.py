@@ -99,6 +99,13 @@ class ParlanceInstall:
         return [str(self.python2), str(self.script(name)), *args]
 
 
+def is_installed(root: Path | None = None) -> bool:
+    """True when :func:`install` has already put Parlance and Parang into ``root``."""
+    site = (root or (local_dir() / "parlance")) / "site"
+    marker = site / f".installed-{PARLANCE_VERSION}-{PARANG_VERSION}"
+    return marker.is_file() and (site / "bin" / "parlance-server").is_file()
+
+
 def install(root: Path | None = None, *, quiet: bool = True) -> ParlanceInstall:
     """Install Parlance and Parang into ``root`` (default ``.local/parlance``); idempotent."""
     root = root or (local_dir() / "parlance")
@@ -136,6 +143,29 @@ def install(root: Path | None = None, *, quiet: bool = True) -> ParlanceInstall:
     return ParlanceInstall(python2, site)
 
 
+def server_arguments(
+    host: str,
+    port: int | str,
+    games: int = 1,
+    options: Mapping[str, object] | None = None,
+    variant: str = "standard",
+) -> list[str]:
+    """The arguments of ``parlance-server`` (after the script) for these settings.
+
+    ``LVL=0`` (no press) and ``DSD=no`` (deadlines run on when a player
+    disconnects) come first unless ``options`` say otherwise.  The local game
+    runner and ``docker-compose.yml`` both start the server with these.
+    """
+    opts = {"LVL": 0, "DSD": "no", **(options or {})}
+    args = [f"-g{games}", f"--host={host}", f"--port={port}"]
+    for name, value in opts.items():
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        args.append(f"--{name}={value}")
+    args.append(variant)
+    return args
+
+
 @dataclass
 class ParlanceServer:
     """A ``parlance-server`` subprocess on loopback; use as a context manager.
@@ -158,13 +188,7 @@ class ParlanceServer:
 
     def argv(self) -> list[str]:
         """The full command line the server runs with."""
-        opts = {"LVL": 0, "DSD": "no", **self.options}
-        args = [f"-g{self.games}", f"--host={self.host}", f"--port={self.port}"]
-        for name, value in opts.items():
-            if isinstance(value, bool):
-                value = "yes" if value else "no"
-            args.append(f"--{name}={value}")
-        args.append(self.variant)
+        args = server_arguments(self.host, self.port, self.games, self.options, self.variant)
         return self.install.command("parlance-server", *args)
 
     def start(self, timeout: float = 30.0) -> ParlanceServer:

@@ -1,0 +1,186 @@
+"""``daide-mcts game``: play one local seven-bot game and show it live.
+
+With no arguments: starts a Parlance server on loopback (MILA's DAIDE server
+if Parlance cannot run here), launches one MCTS bot and six DumbBots of ours,
+each its own process, plays to the winter of 1905 and prints the result.
+Examples::
+
+    daide-mcts game
+    daide-mcts game --lineup mcts:v8,dumbbot,random --final-year 1903 --mtl 5
+    daide-mcts game --lineup 'mcts,parang,parang,cmd:/opt/mybot -s {host}:{port} -n {name}'
+
+Seats: a player of ours (dumbbot, random, mcts, mcts:VARIANT), parang[:BOT]
+(Parang's bots from the local Parlance install), or cmd:COMMAND with {host},
+{port} and {name} placeholders; a lineup shorter than seven is filled with
+--fill.  The run folder (--out) receives every DAIDE message, the SCO of each
+year, a JSON summary, the result table and a PNG chart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, FIRST_YEAR, Deadlines
+from bot.local.lineup import (
+    DEFAULT_LINEUP,
+    LineupError,
+    Seat,
+    build_lineup,
+    check_players,
+    parse_lineup,
+)
+from bot.local.runner import SERVER_CHOICES
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``game`` subcommand."""
+    p = subparsers.add_parser(
+        "game",
+        help="play a local seven-bot game on a Parlance server, with a live view",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_arguments(p)
+    p.add_argument(
+        "--out", type=Path, help="run folder for the record (default runs/game-<date>-<time>)"
+    )
+    p.set_defaults(handler=run)
+
+
+def add_game_arguments(p: argparse.ArgumentParser) -> None:
+    """The flags shared by ``game`` and ``tournament``."""
+    p.add_argument(
+        "--lineup",
+        help="comma-separated seat specs (default: mcts and six dumbbots)",
+    )
+    p.add_argument(
+        "--fill", default="dumbbot", help="spec filling a lineup shorter than seven (dumbbot)"
+    )
+    p.add_argument(
+        "--final-year",
+        type=int,
+        default=DEFAULT_FINAL_YEAR,
+        help=f"the game ends at this year's winter (default {DEFAULT_FINAL_YEAR})",
+    )
+    p.add_argument(
+        "--mtl",
+        type=int,
+        default=DEFAULT_DEADLINES.move,
+        help=f"movement deadline, seconds (default {DEFAULT_DEADLINES.move})",
+    )
+    p.add_argument(
+        "--rtl",
+        type=int,
+        default=DEFAULT_DEADLINES.retreat,
+        help=f"retreat deadline, seconds (default {DEFAULT_DEADLINES.retreat})",
+    )
+    p.add_argument(
+        "--btl",
+        type=int,
+        default=DEFAULT_DEADLINES.build,
+        help=f"build deadline, seconds (default {DEFAULT_DEADLINES.build})",
+    )
+    p.add_argument("--seed", type=int, help="seed of our bots (seat i gets SEED+i)")
+    p.add_argument(
+        "--server",
+        choices=SERVER_CHOICES,
+        default="auto",
+        help="auto: Parlance, or MILA's server if Parlance cannot run here (default auto)",
+    )
+    p.add_argument(
+        "--telemetry", metavar="URL", help="passed to every bot of ours: mqtt://host:port/prefix"
+    )
+
+
+def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
+    """The lineup the flags ask for (default: one MCTS bot and six DumbBots); UserError if unfit."""
+    from bot.cli import UserError
+
+    try:
+        if args.lineup is None:
+            seats = build_lineup(DEFAULT_LINEUP)
+        else:
+            seats = parse_lineup(args.lineup, args.fill)
+        check_players(seats)
+        return seats
+    except LineupError as exc:
+        raise UserError(f"--lineup: {exc}") from exc
+
+
+def deadlines_from_args(args: argparse.Namespace) -> Deadlines:
+    """The deadlines the flags ask for; UserError if out of range."""
+    from bot.cli import UserError
+
+    for flag in ("mtl", "rtl", "btl"):
+        value = getattr(args, flag)
+        if not 1 <= value <= 3600:
+            raise UserError(f"--{flag} must be between 1 and 3600 seconds (got {value})")
+    return Deadlines(args.mtl, args.rtl, args.btl)
+
+
+def check_common(args: argparse.Namespace) -> None:
+    """Flags every local game shares; UserError if unusable."""
+    from bot.cli import UserError
+
+    if not FIRST_YEAR <= args.final_year <= 2100:
+        raise UserError(f"--final-year must be between {FIRST_YEAR} and 2100")
+    if args.telemetry is not None and not args.telemetry.startswith(("mqtt://", "mqtts://")):
+        raise UserError("--telemetry must be an mqtt://host:port/prefix URL")
+
+
+def fresh_folder(path: Path | None, prefix: str) -> Path:
+    """``path`` if it is empty or new (UserError otherwise), or a new dated folder under runs/."""
+    from bot.cli import UserError
+
+    if path is None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = Path("runs") / f"{prefix}-{stamp}"
+        k = 1
+        while path.exists():
+            k += 1
+            path = Path("runs") / f"{prefix}-{stamp}-{k}"
+    elif path.exists() and (not path.is_dir() or any(path.iterdir())):
+        raise UserError(f"--out: {path} exists and is not an empty folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"--out: cannot create {path}: {exc}") from exc
+    return path
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Play the game; exit 0 if it ended cleanly with a result, 1 otherwise."""
+    out = out or sys.stdout  # looked up now: the default would pin the stream of import time
+    from bot.cli import UserError
+    from bot.local.runner import GameConfig, GameError, run_game
+    from bot.local.view import make_view
+
+    check_common(args)
+    deadlines = deadlines_from_args(args)
+    seats = seats_from_args(args)
+    folder = fresh_folder(args.out, "game")
+    config = GameConfig(
+        seats=seats,
+        final_year=args.final_year,
+        deadlines=deadlines,
+        seed=args.seed,
+        server=args.server,
+        telemetry=args.telemetry,
+    )
+    view = make_view(out)
+    try:
+        outcome = run_game(config, folder, view)
+    except GameError as exc:
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # only if nothing was written into it
+        raise UserError(str(exc)) from exc
+    out.write("\n" + (folder / "result.txt").read_text())
+    files = [f.name for f in sorted(folder.iterdir()) if f.is_file()]
+    out.write(f"\nrecord: {folder}/ ({', '.join(files)}, bots/)\n")
+    out.flush()
+    return 0 if outcome.ended_cleanly else 1

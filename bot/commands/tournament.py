@@ -1,0 +1,175 @@
+"""``daide-mcts tournament``: many local games of one lineup, with the thesis's metrics.
+
+Each game runs as ``daide-mcts game`` does (its own server, seven bot
+processes); the server assigns the powers at random and each game records
+who got which.  Results per seat and per player label — average supply
+centres, solo victories, BANDANA points and average rank, each with its
+spread over the games — go to CSV, JSON, a markdown table and a PNG chart.
+Examples::
+
+    daide-mcts tournament --games 20 --lineup mcts:v8,dumbbot --out runs/v8-vs-dumbbot
+    daide-mcts tournament --out runs/v8-vs-dumbbot          # resume it after Ctrl-C
+    daide-mcts tournament --games 10 --lineup dumbbot --final-year 1902 --parallel 2
+
+A tournament folder can be continued: run the command again with the same
+--out (the settings are read from it; flags given must match them, except
+--games, which may grow) and the finished games are kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from bot.commands.game import (
+    add_game_arguments,
+    check_common,
+    deadlines_from_args,
+    fresh_folder,
+    seats_from_args,
+)
+from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR
+
+if TYPE_CHECKING:
+    from bot.local.tournament import TournamentSettings
+
+RESUMABLE = ("lineup", "final_year", "mtl", "rtl", "btl", "seed", "server")
+"""Flags a resumed tournament takes from its folder when they are not given."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``tournament`` subcommand."""
+    p = subparsers.add_parser(
+        "tournament",
+        help="play N local games with a lineup and report the metrics (resumable)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_game_arguments(p)
+    p.add_argument("--games", type=int, help="games in the tournament (required when new)")
+    p.add_argument(
+        "--parallel",
+        type=int,
+        default=1,
+        help="games played at once, each on its own server and port (default 1)",
+    )
+    p.add_argument(
+        "--out", type=Path, help="tournament folder (default runs/tournament-<date>-<time>)"
+    )
+    p.set_defaults(handler=run, **dict.fromkeys(RESUMABLE))
+
+
+def _merge_saved(
+    args: argparse.Namespace, folder: Path
+) -> tuple[TournamentSettings | None, int | None]:
+    """Fill the flags not given from the saved tournament; UserError if a given one differs."""
+    from bot.cli import UserError
+    from bot.local.tournament import TournamentError, load_settings, saved_games
+
+    try:
+        saved = load_settings(folder)
+    except TournamentError as exc:
+        raise UserError(str(exc)) from exc
+    if saved is None:
+        return None, None
+    stored = {
+        "final_year": saved.final_year,
+        "mtl": saved.deadlines.move,
+        "rtl": saved.deadlines.retreat,
+        "btl": saved.deadlines.build,
+        "seed": saved.seed,
+        "server": saved.server,
+    }
+    for name, value in stored.items():
+        given = getattr(args, name)
+        if given is not None and given != value:
+            flag = "--" + name.replace("_", "-")
+            raise UserError(
+                f"{folder} holds a tournament with {flag} {value}; "
+                f"leave {flag} out to continue it, or use another --out"
+            )
+        setattr(args, name, value)
+    return saved, saved_games(folder)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Play (or continue) the tournament; exit 0 when every game ended cleanly."""
+    out = out or sys.stdout  # looked up now: the default would pin the stream of import time
+    from bot.cli import UserError
+    from bot.local.lineup import parse_lineup
+    from bot.local.tournament import TournamentError, TournamentSettings, run_tournament
+
+    saved: TournamentSettings | None = None
+    saved_count: int | None = None
+    if args.out is not None and args.out.is_dir():
+        saved, saved_count = _merge_saved(args, args.out)
+    args.final_year = args.final_year if args.final_year is not None else DEFAULT_FINAL_YEAR
+    args.mtl = args.mtl if args.mtl is not None else DEFAULT_DEADLINES.move
+    args.rtl = args.rtl if args.rtl is not None else DEFAULT_DEADLINES.retreat
+    args.btl = args.btl if args.btl is not None else DEFAULT_DEADLINES.build
+    args.server = args.server or "auto"
+    check_common(args)
+    deadlines = deadlines_from_args(args)
+    if saved is not None:
+        settings = saved
+        if args.lineup is not None:
+            try:
+                asked = parse_lineup(args.lineup, args.fill)
+            except ValueError as exc:
+                raise UserError(f"--lineup: {exc}") from exc
+            if asked != settings.seats:
+                raise UserError(
+                    f"{args.out} holds a tournament with another lineup; "
+                    f"leave --lineup out to continue it, or use another --out"
+                )
+        folder = args.out
+    else:
+        seats = seats_from_args(args)
+        settings = TournamentSettings(
+            seats=seats,
+            final_year=args.final_year,
+            deadlines=deadlines,
+            seed=args.seed,
+            server=args.server,
+        )
+    games = args.games if args.games is not None else saved_count
+    if games is None:
+        raise UserError("--games is needed for a new tournament")
+    if games < 1:
+        raise UserError("--games must be at least 1")
+    if args.parallel < 1:
+        raise UserError("--parallel must be at least 1")
+    if saved is None:
+        folder = fresh_folder(args.out, "tournament")
+    cores = os.cpu_count() or 1
+    if args.parallel > cores:
+        out.write(
+            f"note: {args.parallel} games at once on {cores} cores: the bots share the CPU, "
+            f"so searching bots think less per move than in a single game\n"
+        )
+    try:
+        result = run_tournament(
+            settings,
+            folder,
+            games,
+            parallel=args.parallel,
+            telemetry=args.telemetry,
+            stream=out,
+        )
+    except TournamentError as exc:
+        raise UserError(str(exc)) from exc
+    if result.table is not None:
+        out.write("\n" + result.table.tables() + "\n")
+    finished = len([k for k in result.entries if k < games])
+    out.write(
+        f"\n{finished} of {games} games finished"
+        f"{f' ({result.kept} kept from before)' if result.kept else ''}; "
+        f"results in {folder}/ (results.md, results.csv, summary.csv, results.json, centres.png)\n"
+    )
+    for index, problem in sorted(result.failures.items()):
+        out.write(f"game {index + 1} failed: {problem}\n")
+    out.flush()
+    return 0 if finished == games else 1

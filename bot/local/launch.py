@@ -1,0 +1,140 @@
+"""The command lines of a local game: the server's options and every bot's argv.
+
+These functions are the single source of the commands: the local runner
+starts its processes with them, and a test checks that ``docker-compose.yml``
+runs the very same commands in its containers.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.local.lineup import Seat
+from bot.servers.parlance import ParlanceInstall
+
+FIRST_YEAR = 1901
+"""The first year of a standard game."""
+
+DEFAULT_FINAL_YEAR = 1905
+"""The main job plays five years: the game ends at the winter of this year."""
+
+BOT_LOG_LEVEL = "warning"
+"""Console log level of the bots a runner starts (their game records keep everything)."""
+
+
+@dataclass(frozen=True)
+class Deadlines:
+    """Seconds per phase: movement (MTL), retreats (RTL), builds and removals (BTL)."""
+
+    move: int = 10
+    retreat: int = 2
+    build: int = 2
+
+    def options(self) -> dict[str, object]:
+        """As Parlance options."""
+        return {"MTL": self.move, "RTL": self.retreat, "BTL": self.build}
+
+    def year(self) -> int:
+        """The longest a game year can last if every phase runs to its deadline."""
+        return 2 * self.move + 2 * self.retreat + self.build
+
+    def __str__(self) -> str:
+        return f"MTL {self.move}s, RTL {self.retreat}s, BTL {self.build}s"
+
+
+DEFAULT_DEADLINES = Deadlines()
+"""Ten seconds to think per movement phase: five years take about two minutes."""
+
+
+def years_to_play(final_year: int) -> int:
+    """How many game years end at the winter of ``final_year``."""
+    return final_year - FIRST_YEAR + 1
+
+
+def parlance_options(deadlines: Deadlines, final_year: int) -> dict[str, object]:
+    """Parlance's options for a local game.
+
+    Besides the deadlines, ``draw`` makes the server declare the draw once the
+    final year's fall is over (the same moment our bots propose it), so the
+    game ends cleanly whoever plays — even bots that never propose a draw.
+    """
+    return {**deadlines.options(), "draw": years_to_play(final_year)}
+
+
+def play_arguments(
+    seat: Seat,
+    host: str,
+    port: int,
+    *,
+    final_year: int,
+    seed: int | None = None,
+    telemetry: str | None = None,
+    log_dir: Path | str | None = None,
+    summary: Path | str | None = None,
+) -> list[str]:
+    """The ``daide-mcts`` arguments that play ``seat`` (a seat of ours) on ``host:port``."""
+    if seat.kind != "ours":
+        raise ValueError(f"seat {seat.name} is not one of ours")
+    args = [
+        "play",
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--name",
+        seat.name,
+        "--strategy",
+        seat.spec,
+        "--final-year",
+        str(final_year),
+    ]
+    if seed is not None:
+        args += ["--seed", str(seed)]
+    if log_dir is not None:
+        args += ["--log-dir", str(log_dir)]
+    if summary is not None:
+        args += ["--summary-json", str(summary)]
+    if telemetry is not None:
+        args += ["--telemetry", telemetry]
+    args += ["--log-level", BOT_LOG_LEVEL]
+    return args
+
+
+def ours_argv(args: list[str]) -> list[str]:
+    """The argv that runs ``daide-mcts ARGS`` with this interpreter (no PATH lookup)."""
+    return [sys.executable, "-m", "bot.cli", *args]
+
+
+def seat_argv(
+    seat: Seat,
+    host: str,
+    port: int,
+    *,
+    final_year: int,
+    parlance: ParlanceInstall | None,
+    seed: int | None = None,
+    telemetry: str | None = None,
+    log_dir: Path | None = None,
+    summary: Path | None = None,
+) -> list[str]:
+    """The argv of any seat: ``daide-mcts play``, a Parang bot, or the seat's own command."""
+    if seat.kind == "ours":
+        return ours_argv(
+            play_arguments(
+                seat,
+                host,
+                port,
+                final_year=final_year,
+                seed=seed,
+                telemetry=telemetry,
+                log_dir=log_dir,
+                summary=summary,
+            )
+        )
+    if seat.kind == "parang":
+        if parlance is None:
+            raise ValueError("Parang's bots need the local Parlance install (Python 2.7)")
+        return parlance.command(seat.spec, f"{host}:{port}")
+    return seat.command_argv(host, port)

@@ -1,0 +1,576 @@
+"""One local game, start to finish: server, observer, seven bot processes, record, result.
+
+:func:`play_game` (async) and :func:`run_game` (blocking) provision and start
+a DAIDE server on loopback — Parlance, or MILA's server when Parlance cannot
+run here (no Python 2.7), saying so — join it as an observer, launch one
+process per seat, follow the game in the live view, stop everything when the
+game is over (or when something goes wrong), and write the run folder:
+
+``messages.daide``
+    every message the observer sent and received (on MILA's server, which
+    takes no observers: every message of the first bot of ours), one per line:
+    ``<unix time> <source> <in|out> <DAIDE text>``;
+``sco.txt``
+    the SCO of each year (the opening's is labelled with the year before);
+``summary.json``
+    settings, lineup, who played which power, result, the thesis's metrics,
+    each bot's own summary;
+``result.txt``, ``centres.png``
+    the result table and the chart of supply centres per power per year;
+``server.log``, ``bots/``
+    the server's output; each bot's output, and for our bots their game
+    records (every message in and out) and summaries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bot.local.launch import (
+    DEFAULT_DEADLINES,
+    DEFAULT_FINAL_YEAR,
+    Deadlines,
+    parlance_options,
+    seat_argv,
+    years_to_play,
+)
+from bot.local.lineup import Seat, describe
+from bot.local.observer import Observer, ObserverRefusedError
+from bot.local.record import GameRecorder
+from bot.local.view import LineView, View, format_elapsed
+from bot.paths import local_dir
+from bot.servers.mila import MilaServer, MilaUnavailableError
+from bot.servers.parlance import (
+    PARLANCE_VERSION,
+    ParlanceInstall,
+    ParlanceServer,
+    ParlanceUnavailableError,
+    install,
+    is_installed,
+)
+from protocol.errors import LanguageError
+from protocol.messages import Message, parse_text
+from search.metrics import GameRecord
+
+SERVER_CHOICES = ("auto", "parlance", "mila")
+"""``auto``: Parlance if it can run here, else MILA's server."""
+
+STOP_GRACE = 15.0
+"""Seconds the bots get to leave by themselves once the game is over."""
+
+T = TypeVar("T")
+
+POLL = 0.25
+"""Seconds between two looks at the processes (and redraws of the view)."""
+
+
+class GameError(Exception):
+    """The game could not be played (no server, bad lineup for this server...); says why."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything that decides how a local game is played."""
+
+    seats: tuple[Seat, ...]
+    final_year: int = DEFAULT_FINAL_YEAR
+    deadlines: Deadlines = DEFAULT_DEADLINES
+    seed: int | None = None
+    server: str = "auto"
+    telemetry: str | None = None
+    host: str = "127.0.0.1"
+
+    def time_limit(self) -> float:
+        """Seconds after which a game that has not ended is stopped (every deadline, 1.5 times)."""
+        return 120.0 + 1.5 * years_to_play(self.final_year) * self.deadlines.year()
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready settings."""
+        return {
+            "final_year": self.final_year,
+            "deadlines": asdict(self.deadlines),
+            "seed": self.seed,
+            "server": self.server,
+            "telemetry": self.telemetry,
+            "lineup": [asdict(s) for s in self.seats],
+        }
+
+
+@dataclass
+class RunningServer:
+    """A started DAIDE server of either kind, seen through what the runner needs."""
+
+    kind: str
+    host: str
+    port: int
+    stop: Callable[[], None]
+    running: Callable[[], bool]
+    log_path: Callable[[], Path | None]
+    parlance: ParlanceInstall | None = None
+    takes_observers: bool = True
+
+
+@dataclass
+class GameOutcome:
+    """How a game went: its record (None if it never got going), the result, the run folder."""
+
+    folder: Path
+    config: GameConfig
+    server: str
+    record: GameRecord | None
+    result: str | None
+    end: str
+    ended_cleanly: bool
+    problems: list[str] = field(default_factory=list)
+    seat_powers: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON summary saved as ``summary.json`` (without the bots' own summaries)."""
+        players = []
+        for i, seat in enumerate(self.config.seats):
+            entry: dict[str, Any] = {
+                "seat": seat.name,
+                "label": seat.label,
+                "kind": seat.kind,
+                "power": self.seat_powers.get(seat.name),
+            }
+            if self.record is not None:
+                entry.update(
+                    centres=self.record.centres[i],
+                    solo=self.record.solo == i,
+                    points=self.record.points[i],
+                    rank=self.record.ranks[i],
+                    eliminated=self.record.eliminated[i],
+                )
+            players.append(entry)
+        return {
+            "server": self.server,
+            "settings": self.config.as_dict(),
+            "result": self.result,
+            "end": self.end,
+            "ended_cleanly": self.ended_cleanly,
+            "problems": self.problems,
+            "seconds": round(self.seconds, 3),
+            "players": players,
+            "record": asdict(self.record) if self.record is not None else None,
+        }
+
+
+# --- the server ---------------------------------------------------------------------------
+
+_install_lock = threading.Lock()
+
+
+def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None]) -> RunningServer:
+    """Provision and start the server ``config.server`` asks for; GameError if none can run."""
+    reason = ""
+    if config.server in ("auto", "parlance"):
+        try:
+            with _install_lock:  # tournament games start their servers side by side
+                if not is_installed():
+                    notes(f"Installing Parlance {PARLANCE_VERSION} into {local_dir()} (once)...")
+                inst = install()
+            server = ParlanceServer(
+                inst,
+                host=config.host,
+                options=parlance_options(config.deadlines, config.final_year),
+                log_path=folder / "server.log",
+            )
+            server.start()
+            return RunningServer(
+                kind=f"Parlance {PARLANCE_VERSION}",
+                host=config.host,
+                port=server.port,
+                stop=server.stop,
+                running=server.running,
+                log_path=lambda: server.log_path,
+                parlance=inst,
+            )
+        except ParlanceUnavailableError as exc:
+            if config.server == "parlance":
+                raise GameError(str(exc)) from exc
+            reason = str(exc).splitlines()[0]
+    parang = [s.name for s in config.seats if s.kind == "parang"]
+    if parang:
+        raise GameError(
+            f"Parang's bots ({', '.join(parang)}) need Parlance's Python 2.7, which cannot run "
+            f"here{': ' + reason if reason else ''}"
+        )
+    if reason:
+        notes(f"Parlance cannot run here ({reason}); falling back to MILA's DAIDE server.")
+    if not any(s.kind == "ours" for s in config.seats):
+        raise GameError(
+            "MILA's server takes no observers, so the game is followed through a bot of ours: "
+            "the lineup needs at least one"
+        )
+    mila = MilaServer(deadline=config.deadlines.move, host=config.host)
+    try:
+        mila.start()
+    except MilaUnavailableError as exc:
+        raise GameError(str(exc)) from exc
+    notes(
+        f"MILA's server has one deadline for every phase: {config.deadlines.move}s "
+        f"(the retreat and build deadlines do not apply)."
+    )
+    return RunningServer(
+        kind="MILA diplomacy 1.1.2",
+        host=config.host,
+        port=mila.port,
+        stop=mila.stop,
+        running=mila.running,
+        log_path=lambda: mila.log_path,
+        takes_observers=False,
+    )
+
+
+# --- one game -------------------------------------------------------------------------------
+
+
+class _Game:
+    """The moving parts of one game while it runs."""
+
+    def __init__(self, config: GameConfig, folder: Path, view: View, index: int) -> None:
+        self.config = config
+        self.folder = folder
+        self.view = view
+        self.index = index
+        self.bots_dir = folder / "bots"
+        self.recorder = GameRecorder(config.seats, config.final_year, folder / "messages.daide")
+        self.procs: dict[str, asyncio.subprocess.Process] = {}
+        self.outputs: list[Any] = []
+        self.homes: list[Path] = []
+        self.problems: list[str] = []
+        self.observer: Observer | None = None
+        self.feed_seat: str | None = None
+        self._offsets: dict[str, int] = {}
+        self._partial: dict[str, str] = {}
+
+    # --- launching ----------------------------------------------------------------------
+
+    async def launch(self, server: RunningServer) -> None:
+        self.bots_dir.mkdir(parents=True, exist_ok=True)
+        for i, seat in enumerate(self.config.seats):
+            seed = None if self.config.seed is None else self.config.seed + i
+            argv = seat_argv(
+                seat,
+                server.host,
+                server.port,
+                final_year=self.config.final_year,
+                parlance=server.parlance,
+                seed=seed,
+                telemetry=self.config.telemetry,
+                log_dir=self.bots_dir / seat.name,
+                summary=self.bots_dir / f"{seat.name}.json",
+            )
+            env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+            cwd: Path | None = None
+            if seat.kind == "parang" and server.parlance is not None:
+                home = Path(tempfile.mkdtemp(prefix="parang-"))
+                self.homes.append(home)
+                env, cwd = server.parlance.env(home), home
+            out = open(self.bots_dir / f"{seat.name}.out", "wb")  # noqa: SIM115 - closed in stop()
+            self.outputs.append(out)
+            (self.bots_dir / f"{seat.name}.argv").write_text(json.dumps(argv) + "\n")
+            try:
+                self.procs[seat.name] = await asyncio.create_subprocess_exec(
+                    *argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    cwd=cwd,
+                    env=env,
+                    start_new_session=True,  # Ctrl-C reaches the runner, which stops them in order
+                )
+            except OSError as exc:
+                raise GameError(f"cannot start seat {seat.name} ({argv[0]}): {exc}") from exc
+
+    # --- following the bots' records --------------------------------------------------------
+
+    def read_bot_records(self) -> None:
+        """Read what our bots have added to their game records since the last look."""
+        for seat in self.config.seats:
+            if seat.kind != "ours":
+                continue
+            files = sorted((self.bots_dir / seat.name).glob("*.jsonl"))
+            if not files:
+                continue
+            path = files[0]
+            key = str(path)
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    fh.seek(self._offsets.get(key, 0))
+                    chunk = fh.read()
+                    self._offsets[key] = fh.tell()
+            except OSError:
+                continue
+            text = self._partial.pop(key, "") + chunk
+            lines = text.split("\n")
+            if lines and lines[-1]:
+                self._partial[key] = lines[-1]
+            for line in lines[:-1]:
+                self._on_bot_line(seat.name, line)
+
+    def _on_bot_line(self, seat_name: str, line: str) -> None:
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            return
+        kind = record.get("kind")
+        if kind == "hlo" and isinstance(record.get("power"), str):
+            self.recorder.on_bot_power(seat_name, record["power"])
+        elif kind == "msg" and seat_name == self.feed_seat:
+            text = str(record.get("text", ""))
+            message: Message | None
+            try:
+                message = parse_text(text)
+            except (LanguageError, ValueError):
+                message = None
+            self.recorder.on_message(seat_name, str(record.get("dir", "in")), text, message)
+
+    # --- waiting -----------------------------------------------------------------------------
+
+    async def wait(self, server: RunningServer, observer_task: asyncio.Task[str] | None) -> None:
+        limit = time.monotonic() + self.config.time_limit()
+        over_since: float | None = None
+        server_gone_since: float | None = None
+        while True:
+            self.read_bot_records()
+            self.view.update(self.recorder.snapshot())
+            if all(p.returncode is not None for p in self.procs.values()):
+                return
+            now = time.monotonic()
+            if (
+                observer_task is not None
+                and observer_task.done()
+                and not self.recorder.over
+                and self.feed_seat is None
+            ):
+                self._follow_a_bot(observer_task)
+            if self.recorder.over:
+                over_since = over_since or now
+                if now - over_since > STOP_GRACE:
+                    self.problems.append("some bots did not leave after the game; stopped")
+                    return
+            elif not server.running():
+                server_gone_since = server_gone_since or now
+                if now - server_gone_since > STOP_GRACE:
+                    self.problems.append("the server stopped before the game ended")
+                    return
+            if now > limit:
+                self.problems.append(
+                    f"the game did not end within {self.config.time_limit():.0f}s; stopped"
+                )
+                return
+            await asyncio.sleep(POLL)
+
+    def _follow_a_bot(self, observer_task: asyncio.Task[str]) -> None:
+        """The observer left early: follow the game through a bot of ours from now on."""
+        if observer_task.cancelled():
+            reason = "cancelled"
+        elif observer_task.exception() is not None:
+            reason = str(observer_task.exception())
+        else:
+            reason = observer_task.result()
+        ours = [s.name for s in self.config.seats if s.kind == "ours"]
+        if ours:
+            self.feed_seat = ours[0]
+            self.problems.append(f"the observer left ({reason}); following {ours[0]}'s record")
+        else:
+            self.feed_seat = ""
+            self.problems.append(f"the observer left ({reason}) and no bot of ours plays")
+
+    async def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    proc.terminate()
+        for name, proc in self.procs.items():
+            try:
+                await asyncio.wait_for(proc.wait(), 5.0)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+                await proc.wait()
+                self.problems.append(f"{name} had to be killed")
+        for out in self.outputs:
+            out.close()
+        for home in self.homes:
+            shutil.rmtree(home, ignore_errors=True)
+        self.read_bot_records()
+
+
+async def play_game(
+    config: GameConfig, folder: Path, view: View | None = None, *, index: int = 0
+) -> GameOutcome:
+    """Play one game into ``folder`` (created); GameError if it cannot even start."""
+    view = view or LineView(open(os.devnull, "w"))  # noqa: SIM115
+    folder.mkdir(parents=True, exist_ok=True)
+    began = time.monotonic()
+    game = _Game(config, folder, view, index)
+    server = await asyncio.to_thread(start_server, config, folder, view.note)
+    view.note(
+        f"{server.kind} on {server.host}:{server.port}; {describe(config.seats)}; "
+        f"to WIN {config.final_year}; {config.deadlines}; record in {folder}"
+    )
+    observer_task: asyncio.Task[str] | None = None
+    try:
+        if server.takes_observers:
+            game.observer = Observer(
+                server.host,
+                server.port,
+                lambda d, t, m: game.recorder.on_message("observer", d, t, m),
+            )
+            observer_task = asyncio.create_task(game.observer.run())
+            for _ in range(100):  # join before the players, so nothing is missed
+                if game.recorder.messages or observer_task.done():
+                    break
+                await asyncio.sleep(0.05)
+        else:
+            game.feed_seat = next(s.name for s in config.seats if s.kind == "ours")
+        await game.launch(server)
+        await game.wait(server, observer_task)
+    finally:
+        await game.stop()
+        if observer_task is not None:
+            if not observer_task.done():
+                observer_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ObserverRefusedError, Exception):
+                await observer_task
+        await asyncio.to_thread(server.stop)
+        game.recorder.close()
+        view.close(game.recorder.snapshot())
+        _keep_server_log(server, folder)
+    return _finish(game, server, time.monotonic() - began)
+
+
+def _keep_server_log(server: RunningServer, folder: Path) -> None:
+    path = server.log_path()
+    target = folder / "server.log"
+    if path is not None and path.exists() and path.resolve() != target.resolve():
+        with contextlib.suppress(OSError):
+            shutil.copyfile(path, target)
+
+
+def _finish(game: _Game, server: RunningServer, seconds: float) -> GameOutcome:
+    recorder = game.recorder
+    record: GameRecord | None = None
+    try:
+        record = recorder.game_record(game.index)
+    except ValueError as exc:
+        game.problems.append(str(exc))
+    seat_powers, _how = recorder.assignment()
+    result = recorder.result
+    if result is None and recorder.over:
+        result = "SMR (the server sent neither DRW nor SLO)"
+    if not recorder.over:
+        game.problems.append("the server never summed the game up (no SMR)")
+    outcome = GameOutcome(
+        folder=game.folder,
+        config=game.config,
+        server=server.kind,
+        record=record,
+        result=result,
+        end=recorder.end_turn(),
+        ended_cleanly=recorder.over and record is not None,
+        problems=game.problems,
+        seat_powers=seat_powers,
+        seconds=seconds,
+    )
+    write_record(outcome, recorder, game.bots_dir)
+    return outcome
+
+
+def write_record(outcome: GameOutcome, recorder: GameRecorder, bots_dir: Path) -> None:
+    """Write ``sco.txt``, ``summary.json``, ``result.txt`` and ``centres.png``."""
+    folder = outcome.folder
+    (folder / "sco.txt").write_text("".join(line + "\n" for line in recorder.sco_lines()))
+    summary = outcome.summary()
+    summary["sco"] = {
+        str(year): {p: list(cs) for p, cs in owned.items()}
+        for year, owned in sorted(recorder.sco_by_year.items())
+    }
+    summary["assignment"] = recorder.assignment()[1]
+    bots: dict[str, Any] = {}
+    for seat in outcome.config.seats:
+        path = bots_dir / f"{seat.name}.json"
+        if path.exists():
+            with contextlib.suppress(OSError, json.JSONDecodeError):
+                bots[seat.name] = json.loads(path.read_text())
+    summary["bots"] = bots
+    (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    (folder / "result.txt").write_text(result_table(outcome) + "\n")
+    if outcome.record is not None:
+        from bot.local.chart import centres_chart
+
+        centres_chart(outcome, folder / "centres.png")
+
+
+def result_table(outcome: GameOutcome) -> str:
+    """The result in words and a table: seat, player, power, centres, solo, points, rank."""
+    lines = [
+        f"Result: {outcome.result or 'no result'} at {outcome.end}"
+        f" ({format_elapsed(outcome.seconds)} on {outcome.server})"
+    ]
+    for problem in outcome.problems:
+        lines.append(f"  note: {problem}")
+    record = outcome.record
+    if record is None:
+        return "\n".join(lines)
+    seats = outcome.config.seats
+    w_seat = max(4, *(len(s.name) for s in seats))
+    w_label = max(6, *(len(s.label) for s in seats))
+    lines.append("")
+    lines.append(
+        f"{'seat':<{w_seat}}  {'player':<{w_label}}  power  centres  solo  points  rank"
+    )
+    order = sorted(range(len(seats)), key=lambda i: (record.ranks[i], i))
+    for i in order:
+        lines.append(
+            f"{seats[i].name:<{w_seat}}  {seats[i].label:<{w_label}}  {record.powers[i]:<5}"
+            f"  {record.centres[i]:7d}  {'yes' if record.solo == i else '-':>4}"
+            f"  {record.points[i]:6.0f}  {record.ranks[i]:4.1f}"
+        )
+    return "\n".join(lines)
+
+
+async def stop_on_sigterm() -> None:
+    """Make SIGTERM cancel the current task (like Ctrl-C), so every process started is stopped."""
+    task = asyncio.current_task()
+    if task is None:
+        return
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+
+
+def run_until_done(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` where Ctrl-C and SIGTERM both end in KeyboardInterrupt after clean-up."""
+
+    async def guarded() -> T:
+        await stop_on_sigterm()
+        return await main
+
+    try:
+        return asyncio.run(guarded())
+    except asyncio.CancelledError:
+        raise KeyboardInterrupt from None
+
+
+def run_game(
+    config: GameConfig, folder: Path, view: View | None = None, *, index: int = 0
+) -> GameOutcome:
+    """Blocking :func:`play_game` (KeyboardInterrupt on Ctrl-C or SIGTERM, after clean-up)."""
+    return run_until_done(play_game(config, folder, view, index=index))

@@ -1,0 +1,348 @@
+"""Mosquitto, the MQTT broker the telemetry tests (and local watchers) talk to.
+
+:func:`install` puts Debian's ``mosquitto`` package into a project-local
+folder (``.local/mosquitto``) without touching the system: it downloads the
+``.deb`` files of mosquitto and of those of its libraries that the machine
+lacks (``apt-get download``, no root needed), unpacks them with
+``dpkg -x``, and runs the broker with ``LD_LIBRARY_PATH`` pointing at the
+unpacked libraries.  ``DAIDE_MOSQUITTO`` names a mosquitto binary to use
+instead.  :class:`MosquittoBroker` runs one broker on loopback on a fresh
+port, from a generated configuration file in a private folder.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+from bot.paths import local_dir
+from bot.servers.ports import free_port, wait_listening
+
+PACKAGE = "mosquitto"
+MARKER = ".installed"
+"""File in the install folder that says the install is complete (holds the version)."""
+
+
+class MosquittoUnavailableError(RuntimeError):
+    """Mosquitto cannot be installed or started here; the message says why."""
+
+
+@dataclass(frozen=True)
+class MosquittoInstall:
+    """A runnable mosquitto: the binary and the folders its libraries are in."""
+
+    binary: Path
+    library_dirs: tuple[Path, ...] = ()
+
+    def env(self) -> dict[str, str]:
+        """Environment for running the binary (its private libraries first)."""
+        env = dict(os.environ)
+        if self.library_dirs:
+            paths = [str(d) for d in self.library_dirs]
+            if env.get("LD_LIBRARY_PATH"):
+                paths.append(env["LD_LIBRARY_PATH"])
+            env["LD_LIBRARY_PATH"] = os.pathsep.join(paths)
+        return env
+
+    def version(self) -> str:
+        """The version the binary reports, e.g. ``2.0.11``; MosquittoUnavailableError if none."""
+        try:
+            proc = subprocess.run(
+                [str(self.binary), "-h"], capture_output=True, text=True, env=self.env(), timeout=20
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise MosquittoUnavailableError(f"cannot run {self.binary}: {exc}") from exc
+        found = re.search(r"mosquitto version (\S+)", proc.stdout + proc.stderr)
+        if found is None:
+            raise MosquittoUnavailableError(
+                f"{self.binary} does not run as mosquitto:\n{(proc.stdout + proc.stderr)[-2000:]}"
+            )
+        return found.group(1)
+
+
+def install(root: Path | None = None, *, quiet: bool = True) -> MosquittoInstall:
+    """A runnable mosquitto, installing Debian's package into ``root`` if needed; idempotent.
+
+    ``root`` defaults to ``.local/mosquitto``.  ``DAIDE_MOSQUITTO`` (a path to a
+    mosquitto binary) skips the install.
+    """
+    override = os.environ.get("DAIDE_MOSQUITTO")
+    if override:
+        given = MosquittoInstall(Path(override))
+        given.version()
+        return given
+    root = root or (local_dir() / "mosquitto")
+    tree = root / "tree"
+    installed = _install_in(tree)
+    if (root / MARKER).is_file() and installed.binary.is_file():
+        return installed
+    for tool in ("apt-get", "apt-cache", "dpkg-deb", "dpkg-query"):
+        if shutil.which(tool) is None:
+            raise MosquittoUnavailableError(
+                f"`{tool}` not found: the project installs Debian's mosquitto package with apt "
+                "and dpkg; on another system install mosquitto and set DAIDE_MOSQUITTO to it"
+            )
+    packages = _packages_to_fetch()
+    partial = root / "tree.partial"
+    downloads = root / "debs"
+    shutil.rmtree(partial, ignore_errors=True)
+    shutil.rmtree(downloads, ignore_errors=True)
+    partial.mkdir(parents=True)
+    downloads.mkdir(parents=True)
+    # apt drops privileges to _apt while downloading: let it write here.
+    downloads.chmod(0o777)
+    _download(packages, downloads, quiet=quiet)
+    for deb in sorted(downloads.glob("*.deb")):
+        _run(["dpkg-deb", "-x", str(deb), str(partial)], f"unpacking {deb.name}")
+    candidate = _install_in(partial)
+    if not candidate.binary.is_file():
+        raise MosquittoUnavailableError(f"the mosquitto package held no {candidate.binary}")
+    missing = _missing_libraries(candidate)
+    if missing:
+        raise MosquittoUnavailableError(
+            "mosquitto needs libraries this machine lacks and apt did not provide: "
+            + ", ".join(missing)
+        )
+    version = candidate.version()
+    shutil.rmtree(tree, ignore_errors=True)
+    partial.rename(tree)
+    shutil.rmtree(downloads, ignore_errors=True)
+    (root / MARKER).write_text(f"{version} {' '.join(packages)}\n")
+    return _install_in(tree)
+
+
+def _install_in(tree: Path) -> MosquittoInstall:
+    """The binary and the multiarch library folders (``usr/lib/x86_64-linux-gnu``...) of a tree."""
+    lib_dirs = tuple(
+        sorted(
+            d for d in (*tree.glob("usr/lib/*-linux-*"), *tree.glob("lib/*-linux-*")) if d.is_dir()
+        )
+    )
+    return MosquittoInstall(tree / "usr" / "sbin" / "mosquitto", lib_dirs)
+
+
+def _packages_to_fetch() -> list[str]:
+    """Mosquitto and, transitively, the library packages it needs that are not installed."""
+    wanted = [PACKAGE]
+    queue = [PACKAGE]
+    while queue:
+        for dep in _depends(queue.pop()):
+            if dep in wanted or not dep.startswith("lib") or _installed(dep):
+                continue
+            wanted.append(dep)
+            queue.append(dep)
+    return wanted
+
+
+def _depends(package: str) -> list[str]:
+    out = subprocess.run(
+        ["apt-cache", "depends", "--no-recommends", "--no-suggests", package],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if out.returncode != 0:
+        raise MosquittoUnavailableError(
+            f"apt knows no package {package!r} (run `apt-get update`?):\n{out.stderr[-1000:]}"
+        )
+    names = re.findall(r"^\s+\|?(?:Pre)?Depends: (\S+)", out.stdout, flags=re.MULTILINE)
+    return [n for n in names if not n.startswith("<")]
+
+
+def _installed(package: str) -> bool:
+    out = subprocess.run(
+        ["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True, timeout=60
+    )
+    return out.returncode == 0 and out.stdout.strip().endswith(" installed")
+
+
+def _download(packages: Sequence[str], folder: Path, *, quiet: bool) -> None:
+    argv = ["apt-get", "download", *packages]
+    proc = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0 and os.geteuid() == 0:
+        # The package lists may be missing (a fresh image): refresh them once, then retry.
+        if not quiet:
+            print("apt-get download failed; running apt-get update once", file=sys.stderr)
+        subprocess.run(["apt-get", "update"], capture_output=True, text=True, timeout=600)
+        proc = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=600)
+    if proc.returncode != 0:
+        raise MosquittoUnavailableError(
+            f"`{' '.join(argv)}` failed:\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}"
+        )
+    if not quiet:
+        print(proc.stdout.strip(), file=sys.stderr)
+
+
+def _missing_libraries(inst: MosquittoInstall) -> list[str]:
+    try:
+        out = subprocess.run(
+            ["ldd", str(inst.binary)], capture_output=True, text=True, env=inst.env(), timeout=20
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []  # no ldd: the version check that follows still runs the binary
+    return re.findall(r"^\s*(\S+) => not found", out.stdout, flags=re.MULTILINE)
+
+
+def _run(argv: list[str], what: str) -> None:
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise MosquittoUnavailableError(f"{what} failed: {proc.stderr[-1500:]}")
+
+
+@dataclass
+class MosquittoBroker:
+    """A mosquitto process listening on ``host:port``; use as a context manager.
+
+    The configuration is generated in a private folder: one listener on
+    ``host``, anonymous access, and (with ``persistent``) sessions and queued
+    messages kept across :meth:`restart`.
+    """
+
+    install: MosquittoInstall
+    host: str = "127.0.0.1"
+    port: int = 0
+    persistent: bool = False
+    _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
+    _workdir: Path | None = field(default=None, init=False, repr=False)
+    _log: IO[bytes] | None = field(default=None, init=False, repr=False)
+
+    def url(self, prefix: str = "daide-mcts") -> str:
+        """The ``mqtt://host:port/prefix`` URL that reaches this broker."""
+        return f"mqtt://{self.host}:{self.port}/{prefix}"
+
+    @property
+    def log_path(self) -> Path | None:
+        """Where the broker's output goes."""
+        return None if self._workdir is None else self._workdir / "mosquitto.log"
+
+    def config(self) -> str:
+        """The generated configuration file's text."""
+        assert self._workdir is not None and self.log_path is not None
+        lines = [
+            f"listener {self.port} {self.host}",
+            "allow_anonymous true",
+            f"log_dest file {self.log_path}",  # flushed line by line, unlike stdout
+            "log_type error",
+            "log_type warning",
+            "log_type notice",
+            "log_type information",
+            "connection_messages true",
+        ]
+        if self.persistent:
+            # Keep (nearly) everything published while a persistent subscriber is away.
+            lines += [
+                "persistence true",
+                f"persistence_location {self._workdir}/",
+                "max_queued_messages 100000",
+            ]
+        else:
+            lines.append("persistence false")
+        if os.geteuid() == 0:
+            # As root mosquitto would switch to the user 'mosquitto' (or 'nobody'), which
+            # cannot write the private folder; stay who we are.
+            lines.append(f"user {pwd.getpwuid(os.geteuid()).pw_name}")
+        return "\n".join(lines) + "\n"
+
+    def start(self, timeout: float = 30.0) -> MosquittoBroker:
+        """Start the broker and wait until it accepts connections."""
+        if self.port == 0:
+            self.port = free_port(self.host)
+        if self._workdir is None:
+            self._workdir = Path(tempfile.mkdtemp(prefix="mosquitto-"))
+        conf = self._workdir / "mosquitto.conf"
+        conf.write_text(self.config())
+        assert self.log_path is not None
+        self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in _terminate()
+        try:
+            self._proc = subprocess.Popen(
+                [str(self.install.binary), "-c", str(conf)],
+                cwd=self._workdir,
+                env=self.install.env(),
+                stdin=subprocess.DEVNULL,
+                stdout=self._log,
+                stderr=subprocess.STDOUT,
+            )
+        except OSError as exc:
+            self._terminate()
+            raise MosquittoUnavailableError(f"cannot run {self.install.binary}: {exc}") from exc
+        if not wait_listening(self.host, self.port, timeout, alive=self.running):
+            output = self.output()
+            self.stop()
+            raise MosquittoUnavailableError(
+                f"mosquitto did not listen on {self.host}:{self.port} within {timeout:.0f}s; "
+                f"its output:\n{output[-3000:]}"
+            )
+        return self
+
+    def restart(self) -> MosquittoBroker:
+        """Stop the broker (clients lose their connections) and start it again on the same port."""
+        self._terminate()
+        return self.start()
+
+    def running(self) -> bool:
+        """True while the broker process is alive."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def output(self) -> str:
+        """What the broker has logged so far."""
+        path = self.log_path
+        if path is None or not path.exists():
+            return ""
+        return path.read_text(errors="replace")
+
+    def _terminate(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+        self._proc = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def stop(self) -> None:
+        """Terminate the broker (if running) and remove its private folder."""
+        self._terminate()
+        if self._workdir is not None:
+            shutil.rmtree(self._workdir, ignore_errors=True)
+            self._workdir = None
+
+    def __enter__(self) -> MosquittoBroker:
+        return self.start() if self._proc is None else self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m bot.servers.mosquitto``: install mosquitto and print where."""
+    try:
+        inst = install(quiet=False)
+        version = inst.version()
+    except MosquittoUnavailableError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"mosquitto {version} ready: {inst.binary}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

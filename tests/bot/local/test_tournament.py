@@ -1,0 +1,165 @@
+"""``daide-mcts tournament``: two short games, interrupted during the second and resumed."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.local.launch import Deadlines
+from bot.local.lineup import parse_lineup
+from bot.local.tournament import (
+    GAME_FILE,
+    GameEntry,
+    TournamentError,
+    TournamentSettings,
+    game_folder,
+    prepare,
+)
+from search.metrics import GameRecord
+from tests.bot.local.pngcheck import read_png
+
+ROOT = Path(__file__).resolve().parents[3]
+POWERS = {"AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"}
+
+
+def _game_running(folder: Path) -> bool:
+    messages = folder / "messages.daide"
+    return messages.exists() and " observer in HLO " in messages.read_text()
+
+
+def _port_of(folder: Path) -> int:
+    argv = json.loads(next((folder / "bots").glob("*.argv")).read_text())
+    return int(argv[argv.index("--port") + 1])
+
+
+@pytest.mark.slow
+def test_an_interrupted_tournament_keeps_its_finished_game_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    argv = [sys.executable, "-m", "bot.cli", "tournament"]
+    first = subprocess.Popen(
+        [
+            *argv, "--games", "2", "--lineup", "dumbbot,random", "--final-year", "1902",
+            "--mtl", "4", "--rtl", "2", "--btl", "2", "--seed", "3", "--out", str(out),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    game1, game2 = game_folder(out, 0), game_folder(out, 1)
+    try:
+        deadline = time.monotonic() + 180
+        while not ((game1 / GAME_FILE).exists() and _game_running(game2)):
+            assert first.poll() is None, f"the tournament ended early: {first.communicate()[0]}"
+            assert time.monotonic() < deadline, "the second game never started"
+            time.sleep(0.05)
+        first.send_signal(signal.SIGTERM)  # halfway through the second game
+        output, _ = first.communicate(timeout=60)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.communicate()
+    assert first.returncode == 130, output
+    assert "game 1/2: DRW at WIN 1902" in output
+    assert (game1 / GAME_FILE).exists() and not (game2 / GAME_FILE).exists()
+    kept = (game1 / GAME_FILE).read_text()
+    with socket.socket() as sock:  # the second game's server was stopped with its bots
+        assert sock.connect_ex(("127.0.0.1", _port_of(game2))) != 0
+
+    second = subprocess.run(
+        [*argv, "--out", str(out)],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "resuming: 1 finished game(s) kept" in second.stdout
+    assert "game 2/2: DRW at WIN 1902" in second.stdout
+    assert "2 of 2 games finished (1 kept from before)" in second.stdout
+    assert (game1 / GAME_FILE).read_text() == kept
+
+    results = json.loads((out / "results.json").read_text())
+    assert results["games_finished"] == 2
+    for game in results["games"]:
+        assert set(game["seat_powers"].values()) == POWERS
+        assert set(game["record"]["powers"]) == POWERS
+    labels = {s["name"]: s for s in results["by_label"]}
+    assert labels["random"]["games"] == 2 and labels["dumbbot"]["games"] == 12
+    with open(out / "results.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 14
+    for number in ("1", "2"):
+        assert {r["power"] for r in rows if r["game"] == number} == POWERS
+    with open(out / "summary.csv") as fh:
+        summary = {(r["group"], r["name"]): r for r in csv.DictReader(fh)}
+    assert summary[("label", "random")]["games"] == "2"
+    assert float(summary[("label", "dumbbot")]["mean_centres"]) > 0
+    assert ("seat", "dumbbot-6") in summary and ("power", "TUR") in summary
+    markdown = (out / "results.md").read_text()
+    assert "| random | 2 |" in markdown and "±" in markdown
+    image = read_png((out / "centres.png").read_bytes())
+    assert (image.width, image.height) == (960, 540)
+
+
+def _settings(final_year: int = 1902) -> TournamentSettings:
+    return TournamentSettings(parse_lineup("dumbbot"), final_year, Deadlines(3, 1, 1), seed=1)
+
+
+def _entry(index: int) -> GameEntry:
+    record = GameRecord.scored(
+        index=index,
+        powers=sorted(POWERS),
+        years=(1900, 1901),
+        curve=((3, 3, 3, 3, 3, 4, 3), (4, 3, 3, 4, 4, 5, 4)),
+        centres=(4, 3, 3, 4, 4, 5, 4),
+        eliminated=(None,) * 7,
+        solo=None,
+        end="WIN 1901",
+        seconds=2.0,
+    )
+    return GameEntry(index, record, {}, "DRW", "WIN 1901", "Parlance 1.4.1", 2.0)
+
+
+def test_reopening_keeps_finished_games_and_drops_unfinished_ones(tmp_path: Path) -> None:
+    assert prepare(tmp_path, _settings(), 3) == {}
+    done = game_folder(tmp_path, 0)
+    done.mkdir(parents=True)
+    (done / GAME_FILE).write_text(json.dumps(_entry(0).to_dict()))
+    half = game_folder(tmp_path, 1)
+    half.mkdir()
+    (half / "messages.daide").write_text("1 observer in HLO\n")
+    broken = game_folder(tmp_path, 2)
+    broken.mkdir()
+    (broken / GAME_FILE).write_text("{not json")
+    kept = prepare(tmp_path, _settings(), 3)
+    assert list(kept) == [0] and kept[0] == _entry(0)
+    assert done.exists() and not half.exists() and not broken.exists()
+    with pytest.raises(TournamentError, match="other settings"):
+        prepare(tmp_path, _settings(final_year=1903), 3)
+
+
+def test_resuming_with_other_flags_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prepare(tmp_path, _settings(), 2)
+    assert main(["tournament", "--out", str(tmp_path), "--final-year", "1905"]) == 2
+    assert "holds a tournament with --final-year 1902" in capsys.readouterr().err
+    assert main(["tournament", "--out", str(tmp_path), "--lineup", "random"]) == 2
+    assert "another lineup" in capsys.readouterr().err
+    assert main(["tournament", "--lineup", "dumbbot", "--out", str(tmp_path / "new")]) == 2
+    assert "--games is needed" in capsys.readouterr().err
