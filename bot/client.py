@@ -211,6 +211,7 @@ class DaideClient:
         self._order_set: list[Order] = []
         self._sent: set[Order] = set()
         self._refused: set[Order] = set()
+        self._accepted: set[Order] = set()
         self._mis_answered = False
         self._recovered = False
         self._last_margin: float | None = None
@@ -544,6 +545,7 @@ class DaideClient:
             self._order_set = []
             self._sent = set()
             self._refused = set()
+            self._accepted = set()
             self._mis_answered = False
             self._recovered = False
             self._phase_complete = False
@@ -733,7 +735,15 @@ class DaideClient:
             rtt = time.monotonic() - self._sub_sent_at
             self._rtt = rtt if self._rtt is None else 0.8 * self._rtt + 0.2 * max(rtt, self._rtt)
             self._sub_sent_at = None
-        if m.note == "MBV" or order in self._refused:
+        if m.note == "MBV":
+            self._accepted.add(order)
+            return
+        if order in self._refused:
+            return
+        if order in self._accepted:
+            # The server took this order earlier in the phase and balks at the repeat (MILA
+            # refuses a build it already has): our order stands, nothing to replace.
+            self._ignore("refusal of an order the server accepted earlier this phase", m)
             return
         self.summary.refused_orders += 1
         self._refused.add(order)
@@ -775,6 +785,15 @@ class DaideClient:
             return
         if m.count is not None:
             if m.count == 0 or self._mis_answered:
+                return
+            due = pos.adjustments()[power]  # builds (> 0) or removals (< 0) by our count
+            if due > 0:
+                covered = sum(isinstance(o, Build | Waive) for o in self._order_set) >= due
+            else:
+                covered = sum(isinstance(o, Remove) for o in self._order_set) >= -due
+            if covered:
+                # Our set is complete by the rules (MILA's MIS does not count waives).
+                self._ignore("MIS for adjustments our submitted set already covers", m)
                 return
             self._mis_answered = True
             log.warning("server says adjustments are missing", count=m.count)
