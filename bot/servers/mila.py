@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
+from typing import IO, ClassVar
 
-from bot.servers.ports import free_port, wait_listening
+from bot.servers.ports import free_port
+from bot.servers.process import ServerProcess
 
 
 class MilaUnavailableError(RuntimeError):
@@ -28,12 +27,15 @@ class MilaUnavailableError(RuntimeError):
 
 
 @dataclass
-class MilaServer:
+class MilaServer(ServerProcess):
     """A MILA DAIDE server on loopback for one game; use as a context manager.
 
     ``deadline`` is the seconds per phase (MILA has one deadline for all
     phase types; 0 means none).
     """
+
+    unavailable: ClassVar[type[Exception]] = MilaUnavailableError
+    what: ClassVar[str] = "MILA's DAIDE server"
 
     deadline: int = 5
     host: str = "127.0.0.1"
@@ -41,6 +43,7 @@ class MilaServer:
     players: int = 7
     _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
     _workdir: Path | None = field(default=None, init=False, repr=False)
+    _log: IO[bytes] | None = field(default=None, init=False, repr=False)
     log_path: Path | None = None
 
     def start(self, timeout: float = 60.0) -> MilaServer:
@@ -51,69 +54,16 @@ class MilaServer:
             raise MilaUnavailableError(
                 "MILA's diplomacy package is not installed (pip install diplomacy==1.1.2)"
             ) from exc
-        if self.port == 0:
-            self.port = free_port(self.host)
-        self._workdir = Path(tempfile.mkdtemp(prefix="mila-"))
-        self.log_path = self._workdir / "server.log"
-        with open(self.log_path, "wb") as log:
-            self._proc = subprocess.Popen(
-                [
-                    sys.executable, "-m", "bot.servers.mila",
-                    "--daide-port", str(self.port), "--deadline", str(self.deadline),
-                    "--players", str(self.players),
-                ],
-                cwd=self._workdir,
-                env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        if not wait_listening(self.host, self.port, timeout, alive=self.running):
-            output = self.output()
-            self.stop()
-            raise MilaUnavailableError(
-                f"MILA's DAIDE server did not listen on {self.host}:{self.port} "
-                f"within {timeout:.0f}s; its output:\n{output[-3000:]}"
-            )
+        workdir = self._prepare("mila-")
+        self.log_path = workdir / "server.log"
+        argv = [
+            sys.executable, "-m", "bot.servers.mila",
+            "--daide-port", str(self.port), "--deadline", str(self.deadline),
+            "--players", str(self.players),
+        ]  # fmt: skip
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+        self._spawn(argv, env, self.log_path, timeout)
         return self
-
-    def running(self) -> bool:
-        """True while the server process is alive."""
-        return self._proc is not None and self._proc.poll() is None
-
-    def output(self) -> str:
-        """What the server has printed so far."""
-        if self.log_path is None or not self.log_path.exists():
-            return ""
-        return self.log_path.read_text(errors="replace")
-
-    def stop(self) -> None:
-        """Terminate the server and remove its working folder (keeping its log)."""
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
-        if self._workdir is not None:
-            if self.log_path is not None and self.log_path.exists():
-                kept = Path(tempfile.gettempdir()) / f"mila-{self.port}.log"
-                shutil.copyfile(self.log_path, kept)
-                self.log_path = kept
-            shutil.rmtree(self._workdir, ignore_errors=True)
-            self._workdir = None
-
-    def __enter__(self) -> MilaServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 def serve(daide_port: int, deadline: int, players: int) -> None:

@@ -18,15 +18,13 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
-from typing import IO
+from typing import IO, ClassVar
 
 from bot.paths import local_dir
-from bot.servers.ports import free_port, wait_listening
+from bot.servers.process import ServerProcess
 
 PACKAGE = "mosquitto"
 MARKER = ".installed"
@@ -200,13 +198,17 @@ def _run(argv: list[str], what: str) -> None:
 
 
 @dataclass
-class MosquittoBroker:
+class MosquittoBroker(ServerProcess):
     """A mosquitto process listening on ``host:port``; use as a context manager.
 
     The configuration is generated in a private folder: one listener on
     ``host``, anonymous access, and (with ``persistent``) sessions and queued
     messages kept across :meth:`restart`.
     """
+
+    unavailable: ClassVar[type[Exception]] = MosquittoUnavailableError
+    what: ClassVar[str] = "mosquitto"
+    keep_log: ClassVar[bool] = False
 
     install: MosquittoInstall
     host: str = "127.0.0.1"
@@ -255,81 +257,18 @@ class MosquittoBroker:
 
     def start(self, timeout: float = 30.0) -> MosquittoBroker:
         """Start the broker and wait until it accepts connections."""
-        if self.port == 0:
-            self.port = free_port(self.host)
-        if self._workdir is None:
-            self._workdir = Path(tempfile.mkdtemp(prefix="mosquitto-"))
-        conf = self._workdir / "mosquitto.conf"
+        workdir = self._prepare("mosquitto-")
+        conf = workdir / "mosquitto.conf"
         conf.write_text(self.config())
         assert self.log_path is not None
-        self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in _terminate()
-        try:
-            self._proc = subprocess.Popen(
-                [str(self.install.binary), "-c", str(conf)],
-                cwd=self._workdir,
-                env=self.install.env(),
-                stdin=subprocess.DEVNULL,
-                stdout=self._log,
-                stderr=subprocess.STDOUT,
-            )
-        except OSError as exc:
-            self._terminate()
-            raise MosquittoUnavailableError(f"cannot run {self.install.binary}: {exc}") from exc
-        if not wait_listening(self.host, self.port, timeout, alive=self.running):
-            output = self.output()
-            self.stop()
-            raise MosquittoUnavailableError(
-                f"mosquitto did not listen on {self.host}:{self.port} within {timeout:.0f}s; "
-                f"its output:\n{output[-3000:]}"
-            )
+        self._spawn([str(self.install.binary), "-c", str(conf)], self.install.env(), self.log_path,
+                    timeout)  # fmt: skip
         return self
 
     def restart(self) -> MosquittoBroker:
         """Stop the broker (clients lose their connections) and start it again on the same port."""
         self._terminate()
         return self.start()
-
-    def running(self) -> bool:
-        """True while the broker process is alive."""
-        return self._proc is not None and self._proc.poll() is None
-
-    def output(self) -> str:
-        """What the broker has logged so far."""
-        path = self.log_path
-        if path is None or not path.exists():
-            return ""
-        return path.read_text(errors="replace")
-
-    def _terminate(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
-        self._proc = None
-        if self._log is not None:
-            self._log.close()
-            self._log = None
-
-    def stop(self) -> None:
-        """Terminate the broker (if running) and remove its private folder."""
-        self._terminate()
-        if self._workdir is not None:
-            shutil.rmtree(self._workdir, ignore_errors=True)
-            self._workdir = None
-
-    def __enter__(self) -> MosquittoBroker:
-        return self.start() if self._proc is None else self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

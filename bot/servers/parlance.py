@@ -18,9 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+from typing import IO, ClassVar
 
 from bot.paths import local_dir
-from bot.servers.ports import free_port, wait_listening
+from bot.servers.process import ServerProcess
 
 PARLANCE_VERSION = "1.4.1"
 PARANG_VERSION = "1.4.1"
@@ -167,13 +168,16 @@ def server_arguments(
 
 
 @dataclass
-class ParlanceServer:
+class ParlanceServer(ServerProcess):
     """A ``parlance-server`` subprocess on loopback; use as a context manager.
 
     ``options`` are Parlance configuration options (``MTL``, ``RTL``, ``BTL``,
     ``LVL``, ``DSD``, ``draw``, ``quit``...), passed as ``--NAME=value``.
     Deadlines are in seconds.
     """
+
+    unavailable: ClassVar[type[Exception]] = ParlanceUnavailableError
+    what: ClassVar[str] = "parlance-server"
 
     install: ParlanceInstall
     host: str = "127.0.0.1"
@@ -184,7 +188,7 @@ class ParlanceServer:
     log_path: Path | None = None
     _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
     _workdir: Path | None = field(default=None, init=False, repr=False)
-    _log: object = field(default=None, init=False, repr=False)
+    _log: IO[bytes] | None = field(default=None, init=False, repr=False)
 
     def argv(self) -> list[str]:
         """The full command line the server runs with."""
@@ -193,75 +197,15 @@ class ParlanceServer:
 
     def start(self, timeout: float = 30.0) -> ParlanceServer:
         """Start the server and wait until it accepts connections."""
-        if self.port == 0:
-            self.port = free_port(self.host)
-        self._workdir = Path(tempfile.mkdtemp(prefix="parlance-"))
-        log_path = self.log_path or self._workdir / "server.log"
-        self.log_path = log_path
-        self._log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
-        self._proc = subprocess.Popen(
-            self.argv(),
-            cwd=self._workdir,
-            env=self.install.env(self._workdir),
-            stdin=subprocess.DEVNULL,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-        )
-        if not wait_listening(self.host, self.port, timeout, alive=self.running):
-            output = self.output()
-            self.stop()
-            raise ParlanceUnavailableError(
-                f"parlance-server did not listen on {self.host}:{self.port} "
-                f"within {timeout:.0f}s; its output:\n{output[-3000:]}"
-            )
+        workdir = self._prepare("parlance-")
+        self.log_path = self.log_path or workdir / "server.log"
+        self._spawn(self.argv(), self.install.env(workdir), self.log_path, timeout)
         return self
-
-    def running(self) -> bool:
-        """True while the server process is alive."""
-        return self._proc is not None and self._proc.poll() is None
 
     def wait(self, timeout: float | None = None) -> int:
         """Wait for the server to exit by itself (e.g. after its last game)."""
         assert self._proc is not None
         return self._proc.wait(timeout)
-
-    def output(self) -> str:
-        """What the server has printed so far."""
-        if self.log_path is None or not self.log_path.exists():
-            return ""
-        return self.log_path.read_text(errors="replace")
-
-    def stop(self) -> None:
-        """Terminate the server (if still running) and remove its private folder."""
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.terminate()
-            try:
-                self._proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
-                self._proc.wait()
-        if self._log is not None:
-            self._log.close()  # type: ignore[attr-defined]
-            self._log = None
-        if self._workdir is not None and self.log_path and self._workdir in self.log_path.parents:
-            # keep the log readable after stop: move it out before removing the folder
-            kept = Path(tempfile.gettempdir()) / f"parlance-{self.port}.log"
-            shutil.copyfile(self.log_path, kept)
-            self.log_path = kept
-        if self._workdir is not None:
-            shutil.rmtree(self._workdir, ignore_errors=True)
-            self._workdir = None
-
-    def __enter__(self) -> ParlanceServer:
-        return self.start() if self._proc is None else self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 @dataclass
