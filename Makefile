@@ -26,6 +26,7 @@ $(MOSQUITTO_STAMP): $(STAMP)
 
 test: setup
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q
 
 # The game provisions its own server: Parlance (installed on first use), or MILA's
@@ -35,6 +36,7 @@ game: $(STAMP)
 
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 clean:
 	rm -rf $(VENV) .local .pytest_cache .ruff_cache

@@ -130,9 +130,7 @@ def game_chart(record: GameRecord, players: Sequence[str], subtitle: str) -> Can
         )
         for k, i in enumerate(order)
     ]
-    return line_chart(
-        "Supply centres per power", subtitle, _year_labels(record.years), series
-    )
+    return line_chart("Supply centres per power", subtitle, _year_labels(record.years), series)
 
 
 def centres_chart(outcome: GameOutcome, path: Path) -> None:

@@ -84,9 +84,7 @@ _FONT_ROWS = {
 }
 
 FONT: dict[str, tuple[tuple[int, ...], ...]] = {
-    char: tuple(
-        tuple(x for x, cell in enumerate(row) if cell == "#") for row in rows.split()
-    )
+    char: tuple(tuple(x for x, cell in enumerate(row) if cell == "#") for row in rows.split())
     for char, rows in _FONT_ROWS.items()
 }
 """For each character, the inked columns of each of its seven rows."""

@@ -534,9 +534,7 @@ def result_table(outcome: GameOutcome) -> str:
     w_seat = max(4, *(len(s.name) for s in seats))
     w_label = max(6, *(len(s.label) for s in seats))
     lines.append("")
-    lines.append(
-        f"{'seat':<{w_seat}}  {'player':<{w_label}}  power  centres  solo  points  rank"
-    )
+    lines.append(f"{'seat':<{w_seat}}  {'player':<{w_label}}  power  centres  solo  points  rank")
     order = sorted(range(len(seats)), key=lambda i: (record.ranks[i], i))
     for i in order:
         lines.append(

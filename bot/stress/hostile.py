@@ -135,9 +135,7 @@ class Fault(StrEnum):
 ALL_FAULTS: tuple[Fault, ...] = tuple(Fault)
 """Every fault, in the order a full hostile game commits them."""
 
-RECONNECTING_FAULTS = frozenset(
-    {Fault.OVERSIZED_LENGTH, Fault.RESERVED_TOKEN, Fault.RM_MID_GAME}
-)
+RECONNECTING_FAULTS = frozenset({Fault.OVERSIZED_LENGTH, Fault.RESERVED_TOKEN, Fault.RM_MID_GAME})
 """Faults that are protocol violations: the bot must send EM, close, and rejoin."""
 
 _EXPECTED_EM = {
@@ -335,9 +333,7 @@ class HostileServer:
                 self._pos.turn,
                 tuple(
                     PlayerSummary(name, "bot" if name == self.power else "DumbBot", "1", count)
-                    for name, count in zip(
-                        self._map.powers, self._pos.centre_counts(), strict=True
-                    )
+                    for name, count in zip(self._map.powers, self._pos.centre_counts(), strict=True)
                 ),
             )
         )
@@ -429,9 +425,7 @@ class HostileServer:
 
     # --- faults -------------------------------------------------------------------------
 
-    async def _commit(
-        self, fault: Fault, outcome: FaultOutcome
-    ) -> Callable[[FaultOutcome], bool]:
+    async def _commit(self, fault: Fault, outcome: FaultOutcome) -> Callable[[FaultOutcome], bool]:
         """Misbehave; returns a check that fills ``outcome`` and says whether it is settled."""
         start = len(self._events)
         session = self._session
@@ -547,9 +541,7 @@ class HostileServer:
 
         return check
 
-    def _expect_em_and_rejoin(
-        self, start: int, code: ErrorCode
-    ) -> Callable[[FaultOutcome], bool]:
+    def _expect_em_and_rejoin(self, start: int, code: ErrorCode) -> Callable[[FaultOutcome], bool]:
         def check(outcome: FaultOutcome) -> bool:
             events = self._after(start)
             em = next((e for e in events if e.kind == "em"), None)

@@ -314,9 +314,7 @@ async def _run_hostile(
 def _judge_growth(result: ScenarioResult) -> None:
     """Compare the long game's last years' peak memory with its early years'."""
     years = sorted({int(y) for b in result.bots for y in b.yearly_peak_kb})
-    per_year = {
-        y: max(b.yearly_peak_kb.get(str(y), 0) for b in result.bots) for y in years
-    }
+    per_year = {y: max(b.yearly_peak_kb.get(str(y), 0) for b in result.bots) for y in years}
     result.extra["yearly_peak_mb"] = {str(y): round(v / 1024, 1) for y, v in per_year.items()}
     if len(years) < 4:
         return

@@ -81,9 +81,7 @@ FULL: dict[str, Scenario] = {
         Scenario(
             "hostile", "1 bot vs the hostile server, deadline 5 s", 5, 5, 5, 1906, 1, hostile=True
         ),
-        Scenario(
-            "long-game", "7 bots, MTL 2 s, 20 years", 2, 1, 1, 1920, bots_propose_draw=False
-        ),
+        Scenario("long-game", "7 bots, MTL 2 s, 20 years", 2, 1, 1, 1920, bots_propose_draw=False),
     )
 }
 """The full scenarios, as recorded in BENCHMARKS.md."""

@@ -6,7 +6,10 @@ after seven DumbBots, :func:`search.bench_heuristics.sample_positions`) — it
 prints, as the median of ``--repeats`` runs of ``--seconds`` each:
 
 * rollouts per second: the variant's simulation alone, from that position;
-* MCTS iterations per second with one worker;
+* MCTS iterations per second with one worker, and how many of those
+  iterations ran a simulation (an iteration that reaches a leaf in the final
+  year only scores it: the thesis's weight-pruned trees are complete to the
+  final year within seconds, after which almost no iteration simulates);
 * MCTS iterations per second with two workers (this process and one helper
   process, root statistics merged: the iterations of both trees count).
 
@@ -47,10 +50,10 @@ def rollouts_per_second(pos: Position, power: int, variant: str, seconds: float)
     return count / (time.monotonic() - began)
 
 
-def iterations_per_second(
+def search_rates(
     pos: Position, power: int, variant: str, seconds: float, parallel: RootParallel | None
-) -> float:
-    """MCTS iterations per second (all trees' iterations, with ``parallel``'s helpers)."""
+) -> tuple[float, float]:
+    """Iterations per second (all trees', with ``parallel``'s helpers); this tree's simulations."""
     began = time.monotonic()
     _, stats = think(
         pos,
@@ -61,12 +64,18 @@ def iterations_per_second(
         deadline=began + seconds,
         parallel=parallel,
     )
+    elapsed = time.monotonic() - began
     done = stats.get("merged_iterations", stats["iterations"])
-    return float(done) / (time.monotonic() - began)
+    return float(done) / elapsed, float(stats["rollouts"]) / elapsed
 
 
 def _median(fn: Callable[[], float], repeats: int) -> float:
     return statistics.median(fn() for _ in range(repeats))
+
+
+def _medians(fn: Callable[[], tuple[float, float]], repeats: int) -> tuple[float, float]:
+    runs = [fn() for _ in range(repeats)]
+    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -85,16 +94,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     positions = sample_positions(0)
     power = next(iter(positions.values())).map.power_index["FRA"]
     print(f"{args.seconds:g} s per run, median of {args.repeats}; France searching")
-    print(f"{'variant':8} {'position':22} {'rollouts/s':>11} {'iter/s 1w':>10} {'iter/s 2w':>10}")
+    print(
+        f"{'variant':8} {'position':22} {'rollouts/s':>11} {'iter/s 1w':>10} {'sims/s 1w':>10}"
+        f" {'iter/s 2w':>10}"
+    )
     parallel = RootParallel(1)
     try:
         for variant in variants:
             for label, pos in positions.items():
                 given = (pos, power, variant, args.seconds)
                 rollouts = _median(partial(rollouts_per_second, *given), args.repeats)
-                one = _median(partial(iterations_per_second, *given, None), args.repeats)
-                two = _median(partial(iterations_per_second, *given, parallel), args.repeats)
-                print(f"{variant:8} {label:22} {rollouts:11.1f} {one:10.1f} {two:10.1f}")
+                one, sims = _medians(partial(search_rates, *given, None), args.repeats)
+                two, _ = _medians(partial(search_rates, *given, parallel), args.repeats)
+                print(
+                    f"{variant:8} {label:22} {rollouts:11.1f} {one:10.1f} {sims:10.1f} {two:10.1f}"
+                )
     finally:
         parallel.close()
     return 0

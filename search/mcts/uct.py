@@ -122,7 +122,13 @@ def uct_score(mean: float, visits: int, parent_visits: int, cp: float) -> float:
 
 @dataclass(frozen=True)
 class SearchStats:
-    """What a search did: iterations, rollouts, tree size, best root value, time used."""
+    """What a search did: iterations, rollouts, tree size, best root value, time used.
+
+    ``rollouts`` counts the simulations played on from a non-terminal leaf; an
+    iteration that ends on a terminal state (the final year, a solo) only
+    scores it, so a small tree searched to the end has fewer rollouts than
+    iterations.
+    """
 
     iterations: int
     rollouts: int
@@ -200,8 +206,9 @@ class Mcts(Generic[S, A]):
             edge = self._select(node)
             path.append((node, edge))
             node = self._child(node, edge)
+        if not domain.terminal(node.state):
+            self.rollouts += 1
         reward = domain.rollout(node.state, rng)
-        self.rollouts += 1
         node.visits += 1
         for parent, edge in path:
             parent.visits += 1

@@ -29,9 +29,16 @@ async def _read_exactly(reader: asyncio.StreamReader, n: int) -> bytes:
 async def test_bytes_arrive_whole_and_in_order_through_jitter_and_stalls() -> None:
     server = await _echo_server()
     jumpy = LinkProfile(latency=0.02, jitter=0.02, stall_chance=0.05, stall_seconds=0.1)
-    async with server, NetProxy(
-        "127.0.0.1", server.sockets[0].getsockname()[1], upstream=jumpy, downstream=jumpy, seed=1
-    ) as proxy:
+    async with (
+        server,
+        NetProxy(
+            "127.0.0.1",
+            server.sockets[0].getsockname()[1],
+            upstream=jumpy,
+            downstream=jumpy,
+            seed=1,
+        ) as proxy,
+    ):
         reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)
         sent = bytearray()
         for i in range(200):
@@ -48,9 +55,12 @@ async def test_bytes_arrive_whole_and_in_order_through_jitter_and_stalls() -> No
 async def test_latency_holds_bytes_back_at_least_that_long_each_way() -> None:
     server = await _echo_server()
     slow = LinkProfile(latency=0.15)
-    async with server, NetProxy(
-        "127.0.0.1", server.sockets[0].getsockname()[1], upstream=slow, downstream=slow
-    ) as proxy:
+    async with (
+        server,
+        NetProxy(
+            "127.0.0.1", server.sockets[0].getsockname()[1], upstream=slow, downstream=slow
+        ) as proxy,
+    ):
         reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)
         started = time.monotonic()
         writer.write(b"ping")
@@ -95,9 +105,7 @@ async def test_the_tap_sees_daide_messages_both_ways() -> None:
     def tap(link: int, direction: Direction, message: object, at: float) -> None:
         seen.append((direction, message))
 
-    async with server, NetProxy(
-        "127.0.0.1", server.sockets[0].getsockname()[1], tap=tap
-    ) as proxy:
+    async with server, NetProxy("127.0.0.1", server.sockets[0].getsockname()[1], tap=tap) as proxy:
         reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)
         data = encode_initial() + encode_message(Tme(5))
         writer.write(data)

@@ -55,6 +55,6 @@ async def test_bot_rejoins_after_its_connection_is_cut(parlance_server, parang_b
     assert any(r["kind"] == "rejoined" for r in records)
     # After the rejoin the bot played the cut phase: orders for FAL 1901 went out.
     rejoined = next(i for i, r in enumerate(records) if r["kind"] == "rejoined")
-    assert any(
-        r["kind"] == "orders" and r["turn"] == "FAL 1901" for r in records[rejoined:]
-    ), "no orders for the phase that was cut"
+    assert any(r["kind"] == "orders" and r["turn"] == "FAL 1901" for r in records[rejoined:]), (
+        "no orders for the phase that was cut"
+    )

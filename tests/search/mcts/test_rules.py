@@ -89,7 +89,10 @@ def test_enemies_are_expected_to_move_into_a_foreign_centre_else_hold() -> None:
         assert orders[prov("YOR")] == HOLD_ORDER  # only English centres next to York
         kind, dest = orders[prov("NTH")]
         assert kind == MOVE and pos.map.provinces[pos.map.loc_province[dest]] in {
-            "NWY", "HOL", "BEL", "DEN",
+            "NWY",
+            "HOL",
+            "BEL",
+            "DEN",
         }
 
 
@@ -108,9 +111,7 @@ def test_weight_greedy_takes_the_heaviest_regions_without_bouncing_itself() -> N
     weights = RegionWeights(pos, power("FRA"))
     for seed in range(20):
         orders = weight_greedy_orders(pos, power("FRA"), Random(seed), weights)
-        ends = [
-            p if o[0] != MOVE else pos.map.loc_province[o[1]] for p, o in orders.items()
-        ]
+        ends = [p if o[0] != MOVE else pos.map.loc_province[o[1]] for p, o in orders.items()]
         assert len(ends) == len(set(ends))
     first = weight_greedy_orders(pos, power("FRA"), Random(0), weights)
     # Every unit ends in a region at least as heavy as any free one it could reach.

@@ -85,7 +85,16 @@ def test_bandit_backup_counts_every_visit_and_reward() -> None:
     assert tree.root.visits == 3
     assert tree.best() is a
     assert tree.stats().iterations == 3
-    assert tree.stats().rollouts == 3
+    assert tree.stats().rollouts == 0  # every leaf was terminal: scored, not simulated
+
+
+def test_rollouts_count_only_simulations_from_unfinished_leaves() -> None:
+    game = Toy(arms=[1, 0], depth=2, rewards={(1, 1): 1.0})
+    tree = Mcts(game, (), Random(0))
+    tree.run(iterations=2)  # two new depth-1 children, each simulated to the end
+    assert (tree.stats().iterations, tree.stats().rollouts) == (2, 2)
+    tree.run(iterations=4)  # the tree is now complete: its depth-2 leaves are terminal
+    assert (tree.stats().iterations, tree.stats().rollouts) == (6, 2)
 
 
 def test_selection_follows_the_uct_scores() -> None:

@@ -93,7 +93,8 @@ def test_the_search_reports_what_it_did() -> None:
     pos = initial_position(M)
     orders, stats = think(pos, 0, get_variant("v5"), 1902, Random(1), iterations=40)
     assert set(orders) == set(pos.units_of(0))
-    assert stats["iterations"] == 40 and stats["rollouts"] == 40
+    assert stats["iterations"] == 40
+    assert 0 < stats["rollouts"] <= 40  # leaves in the final year are scored, not simulated
     assert stats["nodes"] >= 2 and stats["root_actions"] >= 1
     assert 0.0 <= stats["best_value"] <= 1.0
     assert stats["variant"] == "v5"

@@ -86,6 +86,7 @@ def test_weights_match_the_transcription(kind: str) -> None:
 def test_spring_and_fall_use_their_tables() -> None:
     spring = position("SPR 1901", ["FRA A BUR"], {"FRA": ["PAR"]})
     fall = position("FAL 1901", ["FRA A BUR"], {"FRA": ["PAR"]})
-    assert RegionWeights(spring, power("FRA")).node_weight != RegionWeights(
-        fall, power("FRA")
-    ).node_weight
+    assert (
+        RegionWeights(spring, power("FRA")).node_weight
+        != RegionWeights(fall, power("FRA")).node_weight
+    )
