@@ -161,9 +161,9 @@ def test_a_cpu_time_budget_is_for_one_worker() -> None:
 
 
 def test_variant_settings_can_be_overridden_by_name() -> None:
-    v = get_variant("DM/cp=0.707/final=mean/years=full/widen=off/resample=off/double=on")
-    assert v.name == "dm/cp=0.707/final=mean/years=full/widen=off/resample=off/double=on"
-    assert (v.cp, v.final, v.rollout_years, v.widening) == (0.707, "mean", None, None)
+    v = get_variant("DM/cp=0.1/final=mean/years=full/widen=off/resample=off/double=on")
+    assert v.name == "dm/cp=0.1/final=mean/years=full/widen=off/resample=off/double=on"
+    assert (v.cp, v.final, v.rollout_years, v.widening) == (0.1, "mean", None, None)
     assert (v.resample, v.double_expansion) == (False, True)
     assert get_variant("v5/years=2").rollout_years == 2
     assert get_variant("dm/widen=1.5:0.25").widening == (1.5, 0.25)
