@@ -74,8 +74,8 @@ def _median(fn: Callable[[], float], repeats: int) -> float:
 
 
 def _medians(fn: Callable[[], tuple[float, float]], repeats: int) -> tuple[float, float]:
-    runs = [fn() for _ in range(repeats)]
-    return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+    first, second = zip(*(fn() for _ in range(repeats)), strict=True)
+    return statistics.median(first), statistics.median(second)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -190,7 +190,8 @@ class Mcts(Generic[S, A]):
         node = self.root
         path: list[tuple[Node[S, A], Edge[S, A]]] = []
         expansions = 2 if self.double_expansion else 1
-        while not domain.terminal(node.state):
+        # Each node on the way is asked once whether it ends the game.
+        while not (leaf_is_terminal := domain.terminal(node.state)):
             if self._can_expand(node):
                 edge = self._expand(node)
                 if edge is not None:
@@ -199,6 +200,7 @@ class Mcts(Generic[S, A]):
                     node = child
                     expansions -= 1
                     if expansions == 0:
+                        leaf_is_terminal = domain.terminal(node.state)
                         break
                     continue
             if not node.edges:
@@ -206,7 +208,7 @@ class Mcts(Generic[S, A]):
             edge = self._select(node)
             path.append((node, edge))
             node = self._child(node, edge)
-        if not domain.terminal(node.state):
+        if not leaf_is_terminal:
             self.rollouts += 1
         reward = domain.rollout(node.state, rng)
         node.visits += 1
