@@ -50,8 +50,7 @@ from bot.logs import GameLog
 from bot.mirror import GameMirror
 from bot.procstats import ResourceMonitor
 from bot.settings import BotSettings
-from bot.telemetry import Telemetry, make_telemetry, search_fields
-from bot.telemetry_events import (
+from bot.telemetry.events import (
     Centres,
     Connected,
     Disconnected,
@@ -63,6 +62,7 @@ from bot.telemetry_events import (
     SearchStats,
     phase_of,
 )
+from bot.telemetry.publisher import Telemetry, make_telemetry, search_fields
 from bot.thinker import Thinker, ThinkerError, ThinkJob
 from protocol.errors import LanguageError, ProtocolError
 from protocol.messages import (

@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.mqtt_url import parse_mqtt_url
+from bot.telemetry.mqtt_url import parse_mqtt_url
 
 DEFAULT_PORT = 16713
 

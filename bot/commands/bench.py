@@ -15,7 +15,7 @@ BENCHMARKS = {
     "adjudicator": ("adjudicator.benchmark", "movement phases per second, against MILA's engine"),
     "search": ("search.mcts.benchmark", "MCTS rollouts and iterations per second, 1 and 2 workers"),
     "heuristics": ("search.bench_heuristics", "DumbBot's and RandomBot's milliseconds per call"),
-    "telemetry": ("bot.telemetry_benchmark", "emit cost, MQTT publishing rate, event-loop lag"),
+    "telemetry": ("bot.telemetry.benchmark", "emit cost, MQTT publishing rate, event-loop lag"),
 }
 
 

@@ -19,10 +19,10 @@ from typing import TextIO
 
 import aiomqtt
 
-from bot.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url
-from bot.telemetry import MQTT_LOG
-from bot.telemetry_events import OrderResult
-from bot.telemetry_view import WatchState, describe
+from bot.telemetry.events import OrderResult
+from bot.telemetry.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url
+from bot.telemetry.publisher import MQTT_LOG
+from bot.telemetry.view import WatchState, describe
 
 REDRAW_INTERVAL = 0.25
 """Least seconds between two redraws of the table on a terminal."""

@@ -4,7 +4,7 @@ Each bot is a ``daide-mcts play`` process, exactly as a user starts it; its
 summary (``--summary-json``) gives the bot's own view (missed deadlines it
 was told of, refused orders, shadow checks, CPU seconds and peak memory of
 its client and search worker).  Between each bot and Parlance runs a
-:class:`~bot.netproxy.NetProxy` whose tap (:class:`LinkRecorder`) gives the
+:class:`~bot.stress.netproxy.NetProxy` whose tap (:class:`LinkRecorder`) gives the
 server's view: when each phase's deadline falls (NOW, then TME), when the
 bot's last SUB of the phase reached the server, and every civil-disorder
 notice ``CCD (power) (turn)`` the server broadcast for a missed deadline.
@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.netproxy import Direction, NetProxy
 from bot.servers.parlance import ParlanceInstall, ParlanceServer
 from bot.stress.hostile import ALL_FAULTS, HostileServer
+from bot.stress.netproxy import Direction, NetProxy
 from bot.stress.report import BotFigures, ScenarioResult
 from bot.stress.scenarios import Scenario
 from protocol.errors import ProtocolError
@@ -60,7 +60,7 @@ class LinkRecorder:
         self._on_movement_phase = on_movement_phase
 
     def tap(self, link_id: int, direction: Direction, message: WireMessage, at: float) -> None:
-        """Called by the proxy for every message (see :data:`bot.netproxy.Tap`)."""
+        """Called by the proxy for every message (see :data:`bot.stress.netproxy.Tap`)."""
         if not isinstance(message, DiplomacyMessage) or not message.tokens:
             return
         head = message.tokens[0]

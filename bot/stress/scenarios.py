@@ -1,7 +1,7 @@
 """The stress scenarios: what each one sets up, in a full and a short (CI) version.
 
 Every scenario but ``hostile`` runs a real Parlance on 127.0.0.1 with seven
-copies of our bot, one per power, each behind its own :class:`~bot.netproxy.NetProxy`
+copies of our bot, one per power, each behind its own :class:`~bot.stress.netproxy.NetProxy`
 (transparent unless the scenario shapes the link), so the harness sees every
 message at the server's side of the wire.  ``hostile`` runs one bot against
 :class:`~bot.stress.hostile.HostileServer`.
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.netproxy import LinkProfile
+from bot.stress.netproxy import LinkProfile
 
 SLOW_LINK = LinkProfile(latency=0.2, jitter=0.15, stall_chance=0.02, stall_seconds=1.0)
 """The slow network: 200 ms +- 150 ms each way, and a 1 s stall on 2% of the chunks."""

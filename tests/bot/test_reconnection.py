@@ -1,6 +1,6 @@
 """A dropped connection mid-phase: the bot rejoins with IAM and the game completes cleanly.
 
-Our own proxy (:mod:`bot.netproxy`) sits between the bot and a live Parlance;
+Our own proxy (:mod:`bot.stress.netproxy`) sits between the bot and a live Parlance;
 the test cuts the bot's connection the moment the server starts a movement
 phase, before the bot has even seen that phase's NOW.  The server then waits
 for our orders with its deadline running (DSD is off), so the bot must
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.netproxy import Direction, NetProxy
+from bot.stress.netproxy import Direction, NetProxy
 from protocol.messages import Ccd, Hlo, Now, parse_message
 from protocol.wire import DiplomacyMessage
 

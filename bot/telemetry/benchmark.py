@@ -20,11 +20,11 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from bot.mqtt_url import parse_mqtt_url
 from bot.servers.mosquitto import MosquittoBroker, MosquittoUnavailableError, install
 from bot.servers.ports import free_port
-from bot.telemetry import MqttTelemetry
-from bot.telemetry_events import OrderResult
+from bot.telemetry.events import OrderResult
+from bot.telemetry.mqtt_url import parse_mqtt_url
+from bot.telemetry.publisher import MqttTelemetry
 from protocol.values import Hold, Location, Season, Turn, Unit, UnitType
 
 TURN = Turn(Season.SPRING, 1901)

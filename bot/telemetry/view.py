@@ -1,7 +1,7 @@
 """What ``daide-mcts watch`` knows and shows: one row per bot, built from its events.
 
 :class:`WatchState` takes MQTT messages (topic and payload) from under a
-prefix, validates them against :mod:`bot.telemetry_events`, and keeps the
+prefix, validates them against :mod:`bot.telemetry.events`, and keeps the
 latest state of every bot of every game (a bot is one run, so a bot that
 reconnects keeps its row).  :meth:`WatchState.table` renders the rows as a
 compact text table; :func:`describe` turns one event into one plain line.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.telemetry_events import (
+from bot.telemetry.events import (
     BadEventError,
     Centres,
     Connected,

@@ -10,12 +10,10 @@ import sys
 import aiomqtt
 import pytest
 
-from bot.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url, topic_level
 from bot.servers.ports import free_port
 from bot.settings import SettingsError, load_settings
-from bot.telemetry import MqttTelemetry, Telemetry, make_telemetry, search_fields
-from bot.telemetry_benchmark import main as benchmark
-from bot.telemetry_events import (
+from bot.telemetry.benchmark import main as benchmark
+from bot.telemetry.events import (
     EVENT_TYPES,
     BadEventError,
     Centres,
@@ -27,6 +25,8 @@ from bot.telemetry_events import (
     parse_event,
     phase_of,
 )
+from bot.telemetry.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url, topic_level
+from bot.telemetry.publisher import MqttTelemetry, Telemetry, make_telemetry, search_fields
 from protocol.values import Build, Hold, Location, Season, Turn, Unit, UnitType
 from tests.bot.conftest import ROOT
 from tests.bot.mqtt_recorder import MqttRecorder

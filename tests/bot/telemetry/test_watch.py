@@ -11,10 +11,8 @@ import sys
 import pytest
 
 from bot.commands.watch import CLEAR, Watcher
-from bot.mqtt_url import parse_mqtt_url
 from bot.servers.ports import free_port
-from bot.telemetry import MqttTelemetry
-from bot.telemetry_events import (
+from bot.telemetry.events import (
     Centres,
     Connected,
     Event,
@@ -25,7 +23,9 @@ from bot.telemetry_events import (
     PhaseStarted,
     SearchStats,
 )
-from bot.telemetry_view import WatchState, describe
+from bot.telemetry.mqtt_url import parse_mqtt_url
+from bot.telemetry.publisher import MqttTelemetry
+from bot.telemetry.view import WatchState, describe
 from protocol.values import Hold, Location, Season, Turn, Unit, UnitType
 from tests.bot.conftest import ROOT
 

@@ -21,7 +21,7 @@ Use it as an async context manager::
         ...  # point the bot at proxy.port
         proxy.cut()
 
-``python -m bot.netproxy --target 127.0.0.1:16713 --listen 16714 --latency 0.2``
+``python -m bot.stress.netproxy --target 127.0.0.1:16713 --listen 16714 --latency 0.2``
 runs one from the shell.
 """
 

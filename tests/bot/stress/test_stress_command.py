@@ -18,7 +18,7 @@ import pytest
 from bot.stress.hostile import ALL_FAULTS
 from bot.stress.scenarios import DEFAULT_SET
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DAIDE_MCTS = Path(sys.executable).parent / "daide-mcts"
 """The installed console command, as a user runs it."""
 pytestmark = pytest.mark.slow

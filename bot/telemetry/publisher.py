@@ -5,7 +5,7 @@ point.  With telemetry off that is :class:`Telemetry`, which does nothing.
 With ``--telemetry mqtt://host:port/prefix`` it is :class:`MqttTelemetry`:
 
 * :meth:`~MqttTelemetry.emit` builds the event (the schemas are in
-  :mod:`bot.telemetry_events`), appends it to a bounded queue and returns at
+  :mod:`bot.telemetry.events`), appends it to a bounded queue and returns at
   once.  It never raises and never waits: when the queue is full the oldest
   event is dropped and counted (``dropped``, also in every later event);
 * one background task publishes the queue in order (QoS 1), reconnecting with
@@ -30,9 +30,9 @@ from typing import Any
 import aiomqtt
 import structlog
 
-from bot.mqtt_url import MqttTarget, parse_mqtt_url, topic_level
 from bot.settings import BotSettings
-from bot.telemetry_events import OBSERVER, UNASSIGNED, Event
+from bot.telemetry.events import OBSERVER, UNASSIGNED, Event
+from bot.telemetry.mqtt_url import MqttTarget, parse_mqtt_url, topic_level
 
 DEFAULT_QUEUE = 1000
 """Events kept while the broker is slow or away (a bot sends about 70 per game year)."""
@@ -309,7 +309,7 @@ def make_telemetry(
 
 
 def search_fields(stats: dict[str, Any]) -> dict[str, Any]:
-    """A search's statistics as :class:`~bot.telemetry_events.SearchStats` fields.
+    """A search's statistics as :class:`~bot.telemetry.events.SearchStats` fields.
 
     ``strategy``, ``iterations`` and ``seconds`` get their own fields when present;
     the rest goes under ``stats``, values that are not JSON scalars as text.

@@ -9,7 +9,7 @@ from collections import defaultdict
 import pytest
 
 from bot.servers.ports import free_port
-from bot.telemetry_events import (
+from bot.telemetry.events import (
     Centres,
     Connected,
     Event,

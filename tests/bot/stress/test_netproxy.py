@@ -1,4 +1,4 @@
-"""Our misbehaving TCP proxy (bot.netproxy) between a client and a small echo server."""
+"""Our misbehaving TCP proxy (bot.stress.netproxy) between a client and a small echo server."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.netproxy import Direction, LinkProfile, NetProxy, main
+from bot.stress.netproxy import Direction, LinkProfile, NetProxy, main
 from protocol.messages import Tme
 from protocol.wire import DiplomacyMessage, InitialMessage, encode_initial, encode_message
 
