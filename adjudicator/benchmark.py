@@ -32,7 +32,7 @@ from adjudicator.orders import (
     SUPPORT_MOVE,
     EngineOrder,
 )
-from adjudicator.position import Position, initial_position
+from adjudicator.position import FALL, Position, initial_position
 from adjudicator.randomorders import battle_orders
 from adjudicator.retreats import adjudicate_retreats
 
@@ -54,11 +54,11 @@ def build_corpus(seed: int, size: int) -> list[Phase]:
     while len(corpus) < size:
         if pos.year > 1912 or len(pos.units) < 22:
             pos = initial_position(m)
-        if pos.season in (0, 2):
+        if pos.is_movement:
             orders = battle_orders(pos, rng)
             corpus.append((pos, orders))
             pos = adjudicate_movement(pos, orders).position
-        elif pos.season in (1, 3):
+        elif pos.is_retreat:
             pos = adjudicate_retreats(pos, {}).position
         else:
             winter = {p: adjustment_options(pos, p)[:1] for p in range(m.num_powers)}
@@ -141,7 +141,7 @@ def mila_games(corpus: list[Phase]) -> list[tuple[Any, dict[str, list[str]]]]:
                 if pos.owners[sc] == power
             ]
             game.set_centers(MILA_POWERS[m.powers[power]], owned, reset=True)
-        if pos.season == 2:
+        if pos.season == FALL:
             game.set_current_phase(f"F{pos.year}M")
         else:
             game.set_current_phase(f"S{pos.year}M")

@@ -118,11 +118,11 @@ def adjudicate_phase(position: Position, orders: Sequence[Order]) -> PhaseOutcom
     book = OrderBook(position)
     verdicts = tuple((order, book.submit(order_power(order), order)) for order in orders)
     turn = position.turn
-    if position.season in (0, 2):
+    if position.is_movement:
         moved = adjudicate_movement(position, book.unit_orders())
         results = _movement_results(position, turn, moved)
         nxt = moved.position
-    elif position.season in (1, 3):
+    elif position.is_retreat:
         retreated = adjudicate_retreats(position, book.unit_orders())
         results = tuple(
             OrderResult(

@@ -9,6 +9,8 @@ and one list copy; units are shared immutable tuples.
 
 from __future__ import annotations
 
+from enum import Enum, IntEnum
+
 from adjudicator.errors import PositionError
 from adjudicator.maps import ARMY, FLEET, UNIT_TYPES, GameMap
 from protocol.values import (
@@ -21,9 +23,49 @@ from protocol.values import (
     UnitType,
 )
 
-SPRING, SUMMER, FALL, AUTUMN, WINTER = range(5)
+
+class PhaseKind(Enum):
+    """What a phase asks of the players."""
+
+    MOVEMENT = "movement"
+    RETREAT = "retreat"
+    ADJUSTMENT = "adjustment"
+
+
+class EngineSeason(IntEnum):
+    """A phase of the year in engine form: its index in playing order.
+
+    Positions store the season as this small int (``Position.season``), so
+    that the next phase is arithmetic and comparisons stay cheap.
+    """
+
+    SPRING = 0  # spring movement
+    SUMMER = 1  # spring retreats
+    FALL = 2  # fall movement
+    AUTUMN = 3  # fall retreats
+    WINTER = 4  # adjustments
+
+    @property
+    def kind(self) -> PhaseKind:
+        """The kind of phase this season is."""
+        return PHASE_KINDS[self]
+
+
+SPRING, SUMMER, FALL, AUTUMN, WINTER = EngineSeason
+PHASE_KINDS = (
+    PhaseKind.MOVEMENT,
+    PhaseKind.RETREAT,
+    PhaseKind.MOVEMENT,
+    PhaseKind.RETREAT,
+    PhaseKind.ADJUSTMENT,
+)
+"""The kind of each engine season, indexed by it."""
+MOVEMENT_SEASONS = frozenset({SPRING, FALL})
+RETREAT_SEASONS = frozenset({SUMMER, AUTUMN})
 SEASONS = (Season.SPRING, Season.SUMMER, Season.FALL, Season.AUTUMN, Season.WINTER)
-SEASON_INDEX = {s: i for i, s in enumerate(SEASONS)}
+"""The protocol's season of each engine season, indexed by it."""
+SEASON_INDEX = {s: EngineSeason(i) for i, s in enumerate(SEASONS)}
+"""The engine season of each protocol season."""
 
 NOBODY = -1
 """Owner of a neutral centre (and of every non-centre province)."""
@@ -87,6 +129,30 @@ class Position:
         return cls(game_map, season, year, dict(units), list(owners), dict(dislodged))
 
     # --- queries -------------------------------------------------------------------
+
+    @property
+    def kind(self) -> PhaseKind:
+        """Movement, retreats or adjustments."""
+        return PHASE_KINDS[self.season]
+
+    @property
+    def is_movement(self) -> bool:
+        """True in a movement phase (spring or fall)."""
+        return self.season in MOVEMENT_SEASONS
+
+    @property
+    def is_retreat(self) -> bool:
+        """True in a retreat phase (summer or autumn)."""
+        return self.season in RETREAT_SEASONS
+
+    @property
+    def is_adjustment(self) -> bool:
+        """True in the winter adjustment phase."""
+        return self.season == WINTER
+
+    def ended_by(self, final_year: int) -> bool:
+        """True once the winter of ``final_year`` has been reached (or passed)."""
+        return self.year > final_year or (self.year == final_year and self.season == WINTER)
 
     @property
     def turn(self) -> Turn:
@@ -208,7 +274,7 @@ class Position:
         for up in units:
             unit = encode_unit(m, up.unit)
             prov = m.loc_province[unit[2]]
-            if up.retreats is not None and season not in (SUMMER, AUTUMN):
+            if up.retreats is not None and season not in RETREAT_SEASONS:
                 raise PositionError(
                     f"{up.unit} is dislodged (MRT) in {turn.season.value}, not a retreat phase"
                 )

@@ -48,7 +48,7 @@ from adjudicator.orders import (
     WAIVE_ORDER,
     EngineOrder,
 )
-from adjudicator.position import Position, UnitTuple
+from adjudicator.position import MOVEMENT_SEASONS, RETREAT_SEASONS, Position, UnitTuple
 from protocol.values import (
     Build,
     Convoy,
@@ -182,10 +182,10 @@ class OrderBook:
     def _accept(self, power_name: str, order: Order) -> None:
         pos = self.pos
         season = pos.season
-        if season in (0, 2):
+        if season in MOVEMENT_SEASONS:
             if not isinstance(order, _MOVEMENT_ORDERS):
                 raise _Refused("NRS")
-        elif season in (1, 3):
+        elif season in RETREAT_SEASONS:
             if not isinstance(order, _RETREAT_ORDERS):
                 raise _Refused("NRS")
         elif not isinstance(order, _ADJUSTMENT_ORDERS):
@@ -204,7 +204,7 @@ class OrderBook:
         if isinstance(order, Build):
             self._accept_build(power_name, order)
             return
-        prov, unit = self._existing(order.unit, season in (1, 3))
+        prov, unit = self._existing(order.unit, season in RETREAT_SEASONS)
         if isinstance(order, Remove):
             if self._builds_remaining(unit[0]) >= 0:
                 raise _Refused("NMR")
@@ -415,11 +415,11 @@ class OrderBook:
         removals still due, the opposite sign of DAIDE's ``MIS (n)``.
         """
         pos = self.pos
-        if pos.season in (0, 2):
+        if pos.is_movement:
             return [
                 p for p, u in sorted(pos.units.items()) if u[0] == power and p not in self._by_unit
             ]
-        if pos.season in (1, 3):
+        if pos.is_retreat:
             return [
                 p
                 for p, d in sorted(pos.dislodged.items())

@@ -576,9 +576,9 @@ class DaideClient:
         if self.hlo is None:
             return None
         v = self.hlo.variant
-        if pos.season in (0, 2):
+        if pos.is_movement:
             limit = v.move_time_limit
-        elif pos.season in (1, 3):
+        elif pos.is_retreat:
             limit = v.retreat_time_limit
         else:
             limit = v.build_time_limit
@@ -605,13 +605,13 @@ class DaideClient:
             return
         try:
             final = self.settings.final_year
-            if final is not None and (pos.year > final or (pos.year == final and pos.season == 4)):
+            if final is not None and pos.ended_by(final):
                 # The final year has been played out (BANDANA's -fy): offer the draw.
                 self._send(Drw())
-            if pos.season in (0, 2):
+            if pos.is_movement:
                 if any(u[0] == power for u in pos.units.values()):
                     await self._play_movement(pos, power)  # ends with GOF
-            elif pos.season in (1, 3):
+            elif pos.is_retreat:
                 if any(d[0] == power for d in pos.dislodged.values()):
                     orders = self._heuristics.retreat_orders(pos, power, self.rng)
                     self._submit_engine(pos, self._complete_retreats(pos, power, orders))
@@ -717,7 +717,7 @@ class DaideClient:
         return {p: orders.get(p, DISBAND_ORDER) for p, d in pos.dislodged.items() if d[0] == power}
 
     def _submit_engine(self, pos: Position, orders: dict[int, EngineOrder]) -> None:
-        if pos.season in (0, 2):
+        if pos.is_movement:
             values = [movement_value(pos, p, o) for p, o in sorted(orders.items())]
         else:
             values = [retreat_value(pos, p, o) for p, o in sorted(orders.items())]
@@ -767,9 +767,9 @@ class DaideClient:
         unit: Unit | None = getattr(order, "unit", None)
         if unit is None:
             return None
-        if pos.season in (0, 2):
+        if pos.is_movement:
             return Hold(unit)
-        if pos.season in (1, 3):
+        if pos.is_retreat:
             return Disband(unit)
         return None
 
@@ -779,7 +779,7 @@ class DaideClient:
         power = self._power_id
         if pos is None or power is None or self.game_over or pos.turn != self._phase_turn:
             return
-        if (m.count is not None) != (pos.season == 4):
+        if (m.count is not None) != (pos.is_adjustment):
             if m.count or m.units:
                 self._ignore(f"MIS of the wrong form for {pos.turn}", m)
             return
@@ -827,9 +827,9 @@ class DaideClient:
         self._recovered = True
         if self._order_set:
             self._submit_set(list(self._order_set))
-        elif pos.season in (0, 2):
+        elif pos.is_movement:
             self._submit_engine(pos, self._complete(pos, power, {}))
-        elif pos.season in (1, 3):
+        elif pos.is_retreat:
             self._submit_engine(pos, self._complete_retreats(pos, power, {}))
 
     def _resend_orders(self) -> None:
@@ -837,7 +837,7 @@ class DaideClient:
         if self._order_set:
             self._submit_set(list(self._order_set))
         pos = self.mirror.position
-        if pos is not None and pos.season in (0, 2):
+        if pos is not None and pos.is_movement:
             self._send(Gof())
 
     # --- set-up and shutdown ---------------------------------------------------------------

@@ -86,7 +86,7 @@ class GameMirror:
                 return f"ORD for {entry.turn} while the phase is {pos.turn}"
             unit = getattr(entry.order, "unit", None)
             if unit is not None and not isinstance(entry.order, Build):
-                if pos.season in (1, 3):
+                if pos.is_retreat:
                     present = any(
                         u.unit == unit for u in pos.unit_positions() if u.retreats is not None
                     )
@@ -139,10 +139,10 @@ class GameMirror:
         winter: as many lines per power as it had builds or removals due.
         """
         reported = [getattr(r.order, "unit", None) for r in self.pending]
-        if previous.season in (0, 2):
+        if previous.is_movement:
             units = {u.unit for u in previous.unit_positions() if u.retreats is None}
             return units <= set(reported)
-        if previous.season in (1, 3):
+        if previous.is_retreat:
             units = {u.unit for u in previous.unit_positions() if u.retreats is not None}
             return units <= set(reported)
         m = previous.map
@@ -206,9 +206,9 @@ def _without_hopeless(pos: Position) -> dict[int, object]:
 
 def _nothing_to_decide(pos: Position) -> bool:
     """A retreat phase where no unit can retreat, or a winter without builds or removals."""
-    if pos.season in (1, 3):
+    if pos.is_retreat:
         return all(not d[3] for d in pos.dislodged.values())
-    if pos.season == 4:
+    if pos.is_adjustment:
         return not any(pos.adjustments())
     return False
 

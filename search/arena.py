@@ -95,7 +95,7 @@ def play_game(
     curve = [tuple(counts[p] for p in seat_powers)]
     eliminated: list[int | None] = [None] * m.num_powers
     solo: int | None = None
-    while not (pos.year > final_year or (pos.year == final_year and pos.season == WINTER)):
+    while not pos.ended_by(final_year):
         year, season = pos.year, pos.season
         pos = play_phase(pos, policies, rng)
         if on_phase is not None:

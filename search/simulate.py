@@ -8,7 +8,7 @@ from random import Random
 from adjudicator.adjustments import adjudicate_adjustments
 from adjudicator.movement import next_position
 from adjudicator.orders import EngineOrder
-from adjudicator.position import Position
+from adjudicator.position import MOVEMENT_SEASONS, RETREAT_SEASONS, Position
 from adjudicator.retreats import adjudicate_retreats
 from search.policy import Policy
 
@@ -20,7 +20,7 @@ def play_phase(pos: Position, policies: Sequence[Policy | None], rng: Random) ->
     builds are waived and removals made by the civil-disorder rule).
     """
     season = pos.season
-    if season == 0 or season == 2:
+    if season in MOVEMENT_SEASONS:
         orders: dict[int, EngineOrder] = {}
         powers_present = {u[0] for u in pos.units.values()}
         for power in powers_present:
@@ -28,7 +28,7 @@ def play_phase(pos: Position, policies: Sequence[Policy | None], rng: Random) ->
             if policy is not None:
                 orders.update(policy.movement_orders(pos, power, rng))
         return next_position(pos, orders)
-    if season == 1 or season == 3:
+    if season in RETREAT_SEASONS:
         retreats: dict[int, EngineOrder] = {}
         for power in {d[0] for d in pos.dislodged.values()}:
             policy = policies[power]
@@ -59,10 +59,10 @@ def play_until(
     from adjudicator.phases import solo_winner
 
     for _ in range(max_phases):
-        if pos.year > final_year or (pos.year == final_year and pos.season == 4):
+        if pos.ended_by(final_year):
             return pos
         before = pos.year
         pos = play_phase(pos, policies, rng)
-        if (pos.year != before or pos.season == 4) and solo_winner(pos) >= 0:
+        if (pos.year != before or pos.is_adjustment) and solo_winner(pos) >= 0:
             return pos
     return pos

@@ -322,7 +322,7 @@ class HostileServer:
         played = 0
         while played < movement_phases:
             fault = None
-            if self._pos.season in (0, 2):
+            if self._pos.is_movement:
                 if played < len(self.faults):
                     fault = self.faults[played]
                 played += 1
@@ -388,9 +388,9 @@ class HostileServer:
 
     def _needs_orders(self) -> bool:
         pos, power = self._pos, self._power_id
-        if pos.season in (0, 2):
+        if pos.is_movement:
             return any(u[0] == power for u in pos.units.values())
-        if pos.season in (1, 3):
+        if pos.is_retreat:
             return any(d[0] == power for d in pos.dislodged.values())
         return pos.adjustments()[power] != 0
 
@@ -403,7 +403,9 @@ class HostileServer:
     def _process(self) -> None:
         """Adjudicate the phase with everyone's orders and report it as Parlance does."""
         pos = self._pos
-        orders: list[Order] = list(self._ours.values()) if pos.season != 4 else list(self._winter)
+        orders: list[Order] = (
+            list(self._ours.values()) if not pos.is_adjustment else list(self._winter)
+        )
         for power in range(self._map.num_powers):
             if power != self._power_id:
                 orders.extend(self._others_orders(pos, power))
@@ -413,10 +415,10 @@ class HostileServer:
         self._pos = outcome.position
 
     def _others_orders(self, pos: Position, power: int) -> list[Order]:
-        if pos.season in (0, 2):
+        if pos.is_movement:
             chosen = self._dumbbot.movement_orders(pos, power, self._rng)
             return [movement_value(pos, p, o) for p, o in chosen.items() if p in pos.units]
-        if pos.season in (1, 3):
+        if pos.is_retreat:
             return []  # their dislodged units disband
         return [
             adjustment_value(pos, power, o)
@@ -684,7 +686,7 @@ class HostileServer:
         self._last_sub = time.monotonic()
         pos = self._pos
         replies: list[Message] = []
-        if pos.season == 4:
+        if pos.is_adjustment:
             self._book = OrderBook(pos)  # a winter SUB replaces the earlier set
             self._winter = []
         for order in m.orders:
@@ -694,12 +696,12 @@ class HostileServer:
             note = self._book.submit(self.power, order)
             replies.append(Thx(order, note))
             if note == "MBV":
-                if pos.season == 4:
+                if pos.is_adjustment:
                     self._winter.append(order)
                 else:
                     self._ours[order.unit] = order  # type: ignore[union-attr]
         missing = self._book.missing(self._power_id)
-        if pos.season == 4:
+        if pos.is_adjustment:
             if isinstance(missing, int) and missing:
                 replies.append(Mis(count=-missing))
         elif missing:

@@ -23,13 +23,15 @@ reading, so an older watcher can read a newer bot's events.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
+from adjudicator.position import SEASON_INDEX
 from protocol.expression import format_tokens
 from protocol.notation import write_order
 from protocol.tokens import STANDARD
+from protocol.values import Season
 
 Phase = Literal["movement", "retreat", "adjustment"]
 
@@ -234,11 +236,7 @@ def parse_event(payload: bytes | str) -> Event:
 
 def phase_of(season: str) -> Phase:
     """The kind of phase a DAIDE season token names (SPR/FAL movement, SUM/AUT retreat, WIN)."""
-    if season in ("SPR", "FAL"):
-        return "movement"
-    if season in ("SUM", "AUT"):
-        return "retreat"
-    return "adjustment"
+    return cast(Phase, SEASON_INDEX[Season(season)].kind.value)
 
 
 def event_schemas() -> dict[str, Any]:

@@ -21,7 +21,7 @@ from random import Random
 
 from adjudicator.movement import next_position
 from adjudicator.phases import solo_winner
-from adjudicator.position import FALL, SPRING, WINTER, Position
+from adjudicator.position import FALL, SPRING, Position
 from search.mcts.actions import Action, Sources
 from search.mcts.config import Variant
 from search.mcts.uct import Node
@@ -31,7 +31,7 @@ from search.simulate import play_phase
 
 def game_over(pos: Position, final_year: int) -> bool:
     """Whether ``pos`` is past the last phase to play (winter of ``final_year`` or later)."""
-    return pos.year > final_year or (pos.year == final_year and pos.season == WINTER)
+    return pos.ended_by(final_year)
 
 
 class DiplomacyDomain:

@@ -27,7 +27,7 @@ from adjudicator.daide import adjudicate_text, load_position
 from adjudicator.legal import adjustment_options, movement_orders, retreat_orders
 from adjudicator.maps import ARMY, COASTAL, FLEET, INLAND, SEA, standard_map
 from adjudicator.orders import MOVE, EngineOrder
-from adjudicator.position import Position, initial_position
+from adjudicator.position import SUMMER, Position, initial_position
 from adjudicator.validation import MBV, OrderBook
 from protocol.notation import format_order
 from protocol.values import (
@@ -213,7 +213,7 @@ RETREAT_POSITION = (
 
 def test_retreat_orders() -> None:
     pos = _after(*RETREAT_POSITION)
-    assert pos.season == 1
+    assert pos.season == SUMMER
     by_name = {
         M.provinces[p]: sorted(
             format_order(retreat_value(pos, p, o)) for o in retreat_orders(pos, p)

@@ -7,7 +7,7 @@ import pytest
 from adjudicator.daide import adjudicate_phase
 from adjudicator.errors import MapError, PositionError
 from adjudicator.maps import ARMY, COASTAL, FLEET, INLAND, SEA, GameMap, standard_map
-from adjudicator.position import Position, initial_position
+from adjudicator.position import SPRING, Position, initial_position
 from protocol.messages import Mdf, parse_text
 from protocol.tokens import TokenTable
 from protocol.values import (
@@ -176,7 +176,7 @@ def test_copying_a_position_is_shallow_and_independent() -> None:
     del copy.units[lon]
     copy.owners[M.province_index["BEL"]] = 0
     copy.season = 2
-    assert lon in pos.units and pos.owners[M.province_index["BEL"]] == -1 and pos.season == 0
+    assert lon in pos.units and pos.owners[M.province_index["BEL"]] == -1 and pos.season == SPRING
     assert copy != pos and hash(pos) == hash(initial_position(M))
 
 

@@ -52,10 +52,10 @@ def _random_phases(seed: int) -> list[tuple[Position, list[Order]]]:
     for _ in range(GAMES):
         pos = initial_position(m)
         while pos.year < 1901 + YEARS:
-            if pos.season in (0, 2):
+            if pos.is_movement:
                 engine = battle_orders(pos, rng)
                 orders = [movement_value(pos, p, o) for p, o in sorted(engine.items())]
-            elif pos.season in (1, 3):
+            elif pos.is_retreat:
                 orders = []
                 for p in sorted(pos.dislodged):
                     if rng.random() < 0.9:
@@ -119,7 +119,7 @@ def test_phase_agrees_with_parlance(index: int, parlance_answers: dict[str, dict
 
     assert [n for _, n in ours.verdicts] == [n for _, n in theirs["thx"]], f"{where}: THX"
 
-    by_unit = pos.season != 4
+    by_unit = not pos.is_adjustment
     our_results: Counter[tuple[str, str]] = Counter()
     for r in ours.results:
         unit = getattr(r.order, "unit", None)

@@ -175,7 +175,7 @@ def test_a_final_year_of_1901_plays_one_year() -> None:
 
 def test_a_solo_ends_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     def fake_solo(pos: object, previous: object = None) -> int:
-        return 2 if pos.year >= 1902 or (pos.season == 4 and pos.year == 1901) else -1  # type: ignore[attr-defined]
+        return 2 if pos.year >= 1902 or (pos.is_adjustment and pos.year == 1901) else -1  # type: ignore[attr-defined]
 
     monkeypatch.setattr(arena_module, "solo_winner", fake_solo)
     policies = [DumbBot()] * 7

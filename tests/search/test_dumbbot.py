@@ -24,7 +24,7 @@ from adjudicator.orders import (
     WAIVE,
     WAIVE_ORDER,
 )
-from adjudicator.position import NOBODY, WINTER, Position
+from adjudicator.position import AUTUMN, FALL, NOBODY, SPRING, SUMMER, WINTER, Position
 from search import dumbbot as dumbbot_module
 from search.dumbbot import DumbBot
 from search.values import (
@@ -48,10 +48,10 @@ def oracle_values(pos: Position, me: int, removing: bool = False) -> dict[tuple[
     """Parang's values, transcribed plainly: ``(unit type, location) -> value``."""
     w = DEFAULT_WEIGHTS
     m = pos.map
-    if pos.season in (0, 1):
+    if pos.season in (SPRING, SUMMER):
         aw, dw, prox_w = w.spring_attack, w.spring_defence, w.spring_proximity
         sw, cw = w.spring_strength, w.spring_competition
-    elif pos.season in (2, 3):
+    elif pos.season in (FALL, AUTUMN):
         aw, dw, prox_w = w.fall_attack, w.fall_defence, w.fall_proximity
         sw, cw = w.fall_strength, w.fall_competition
     else:
@@ -331,15 +331,15 @@ def test_dumbbot_orders_are_legal_in_every_kind_of_phase() -> None:
     kinds: Counter[int] = Counter()
     for pos in varied_positions():
         for me in range(M.num_powers):
-            if pos.season in (0, 2) and not pos.units_of(me):
+            if pos.is_movement and not pos.units_of(me):
                 continue
-            if pos.season in (1, 3) and not any(d[0] == me for d in pos.dislodged.values()):
+            if pos.is_retreat and not any(d[0] == me for d in pos.dislodged.values()):
                 continue
             if pos.season == WINTER and pos.adjustments()[me] == 0:
                 continue
             orders = assert_legal(pos, me, bot, rng)
             kinds[pos.season] += 1
-            if pos.season in (1, 3):
+            if pos.is_retreat:
                 targets = [M.loc_province[o[1]] for o in orders if len(o) > 1]
                 assert len(targets) == len(set(targets)), "no two retreats into one province"
             if pos.season == WINTER and pos.adjustments()[me] > 0:
@@ -351,10 +351,10 @@ def test_dumbbot_is_deterministic_for_a_seed() -> None:
     bot = DumbBot()
     for pos in varied_positions()[::5]:
         for me in range(M.num_powers):
-            if pos.season in (0, 2):
+            if pos.is_movement:
                 a = bot.movement_orders(pos, me, Random(9))
                 b = bot.movement_orders(pos, me, Random(9))
-            elif pos.season in (1, 3):
+            elif pos.is_retreat:
                 a = bot.retreat_orders(pos, me, Random(9))
                 b = bot.retreat_orders(pos, me, Random(9))
             else:

@@ -54,9 +54,9 @@ def positions_of(kind: str) -> list[Position]:
     """The varied positions of one kind: ``movement``, ``retreat``, ``build`` or ``remove``."""
     out = []
     for pos in varied_positions():
-        if pos.season in (0, 2):
+        if pos.is_movement:
             k = "movement"
-        elif pos.season in (1, 3):
+        elif pos.is_retreat:
             k = "retreat"
         else:
             due = pos.adjustments()
@@ -74,7 +74,7 @@ def assert_legal(pos: Position, power: int, player: object, rng: Random) -> list
     """``player``'s orders for ``power`` in ``pos``: all accepted (MBV), none missing."""
     name = pos.map.powers[power]
     book = OrderBook(pos)
-    if pos.season in (0, 2):
+    if pos.is_movement:
         orders = player.movement_orders(pos, power, rng)  # type: ignore[attr-defined]
         assert set(orders) == set(pos.units_of(power)), "every unit gets an order"
         for prov, order in orders.items():
@@ -82,7 +82,7 @@ def assert_legal(pos: Position, power: int, player: object, rng: Random) -> list
             note = book.submit(name, movement_value(pos, prov, order))
             assert note == MBV, (pos, prov, order, note)
         return list(orders.values())
-    if pos.season in (1, 3):
+    if pos.is_retreat:
         orders = player.retreat_orders(pos, power, rng)  # type: ignore[attr-defined]
         ours = {p for p, d in pos.dislodged.items() if d[0] == power}
         assert set(orders) == ours
@@ -107,9 +107,9 @@ def test_random_orders_are_legal_in_every_kind_of_phase() -> None:
     kinds = Counter()
     for pos in varied_positions():
         for power in range(pos.map.num_powers):
-            if pos.season in (0, 2) and not pos.units_of(power):
+            if pos.is_movement and not pos.units_of(power):
                 continue
-            if pos.season in (1, 3) and not any(d[0] == power for d in pos.dislodged.values()):
+            if pos.is_retreat and not any(d[0] == power for d in pos.dislodged.values()):
                 continue
             if pos.season == WINTER and pos.adjustments()[power] == 0:
                 continue
@@ -122,10 +122,10 @@ def test_random_bot_is_deterministic_for_a_seed() -> None:
     bot = RandomBot()
     for pos in varied_positions()[:40]:
         for power in range(7):
-            if pos.season in (0, 2):
+            if pos.is_movement:
                 a = bot.movement_orders(pos, power, Random(3))
                 b = bot.movement_orders(pos, power, Random(3))
-            elif pos.season in (1, 3):
+            elif pos.is_retreat:
                 a = bot.retreat_orders(pos, power, Random(3))
                 b = bot.retreat_orders(pos, power, Random(3))
             else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.maps import standard_map
-from adjudicator.position import initial_position
+from adjudicator.position import SPRING, SUMMER, initial_position
 from search.mcts.weights import (
     FALL_PROXIMITY_WEIGHTS,
     SPRING_PROXIMITY_WEIGHTS,
@@ -20,7 +20,7 @@ from tests.search.test_randombot import positions_of
 def oracle_weights(pos, me: int) -> dict[tuple[int, int], float]:
     """Equations 2-4 written out with dicts keyed by (unit type, location)."""
     m = pos.map
-    table = SPRING_PROXIMITY_WEIGHTS if pos.season in (0, 1) else FALL_PROXIMITY_WEIGHTS
+    table = SPRING_PROXIMITY_WEIGHTS if pos.season in (SPRING, SUMMER) else FALL_PROXIMITY_WEIGHTS
     counts = {p: 0 for p in range(m.num_powers)}
     for sc in m.supply_centres:
         if pos.owners[sc] >= 0:
