@@ -4,15 +4,17 @@ Orders are taken per power in the order given, each checked again against the
 state the earlier ones left (so a build beyond the allowance fails).  A power
 that removes too few units loses the ones farthest from its home centres
 (fleets before armies at equal distance, then alphabetically by province);
-a power that builds too few waives the rest.  This is Parlance's rule.
+a power that builds too few waives the rest.  How the distance is counted
+differs between servers: see :class:`~adjudicator.rules.CivilDisorderRule`.
 """
 
 from __future__ import annotations
 
-from adjudicator.maps import UNREACHABLE, GameMap
+from adjudicator.maps import FLEET, UNREACHABLE, GameMap
 from adjudicator.orders import BUILD, REMOVE, SUC, WAIVE, WAIVE_ORDER, EngineOrder
 from adjudicator.phases import after_adjustments
 from adjudicator.position import Position
+from adjudicator.rules import DEFAULT_CIVIL_DISORDER, JUDGE_NAMES, CivilDisorderRule
 
 FAILED = -1
 """Result code of an adjustment order that no longer applies when adjudicated."""
@@ -44,9 +46,22 @@ def build_allowed(pos: Position, power: int, utype: int, loc: int) -> bool:
     )
 
 
-def home_distance(m: GameMap, power: int, prov: int) -> int:
-    """Moves from ``prov`` to the nearest home centre of ``power`` (any unit type)."""
-    dist = m.distance[prov]
+def home_distance(
+    m: GameMap,
+    power: int,
+    prov: int,
+    unit: tuple[int, int, int] | None = None,
+    rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER,
+) -> int:
+    """Moves from ``prov`` to the nearest home centre of ``power``, counted by ``rule``.
+
+    Under the DATC rule a fleet (``unit``, standing in ``prov``) counts fleet
+    moves only; otherwise every step over land or sea counts.
+    """
+    if rule is CivilDisorderRule.DATC and unit is not None and unit[1] == FLEET:
+        dist = m.fleet_distance[unit[2]]
+    else:
+        dist = m.distance[prov]
     best = UNREACHABLE
     for h in m.homes[power]:
         if dist[h] < best:
@@ -54,20 +69,31 @@ def home_distance(m: GameMap, power: int, prov: int) -> int:
     return best
 
 
-def civil_disorder_removals(pos: Position, power: int, count: int) -> list[int]:
-    """The ``count`` units (provinces) civil disorder removes from ``power``."""
+def civil_disorder_removals(
+    pos: Position, power: int, count: int, rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER
+) -> list[int]:
+    """The ``count`` units (provinces) civil disorder removes from ``power`` under ``rule``."""
     m = pos.map
+    units = pos.units
+    names = m.provinces
+    if rule is CivilDisorderRule.DATC:
+        names = tuple(JUDGE_NAMES.get(name, name) for name in names)
     ranked = sorted(
-        (p for p, u in pos.units.items() if u[0] == power),
-        key=lambda p: (-home_distance(m, power, p), -pos.units[p][1], m.provinces[p]),
+        (p for p, u in units.items() if u[0] == power),
+        key=lambda p: (-home_distance(m, power, p, units[p], rule), -units[p][1], names[p]),
     )
     return ranked[:count]
 
 
 def adjudicate_adjustments(
-    position: Position, orders: dict[int, list[EngineOrder]]
+    position: Position,
+    orders: dict[int, list[EngineOrder]],
+    rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER,
 ) -> AdjustmentResult:
-    """Adjudicate a winter phase; ``orders`` maps each power to its orders, in order."""
+    """Adjudicate a winter phase; ``orders`` maps each power to its orders, in order.
+
+    Missing removals are made by civil disorder under ``rule``.
+    """
     nxt = position.copy()
     outcomes: list[tuple[int, EngineOrder, int]] = []
     adjust = position.adjustments()
@@ -92,7 +118,7 @@ def adjudicate_adjustments(
                 result = SUC
             outcomes.append((power, order, result))
         if surplus > 0:
-            for p in civil_disorder_removals(nxt, power, surplus):
+            for p in civil_disorder_removals(nxt, power, surplus, rule):
                 del nxt.units[p]
                 outcomes.append((power, (REMOVE, p), SUC))
         for _ in range(-surplus if surplus < 0 else 0):

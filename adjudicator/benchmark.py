@@ -35,6 +35,7 @@ from adjudicator.orders import (
 from adjudicator.position import FALL, Position, initial_position
 from adjudicator.randomorders import battle_orders
 from adjudicator.retreats import adjudicate_retreats
+from adjudicator.rules import JUDGE_NAMES
 
 Phase = tuple[Position, dict[int, EngineOrder]]
 
@@ -42,7 +43,7 @@ MILA_POWERS = {
     "AUS": "AUSTRIA", "ENG": "ENGLAND", "FRA": "FRANCE", "GER": "GERMANY",
     "ITA": "ITALY", "RUS": "RUSSIA", "TUR": "TURKEY",
 }  # fmt: skip
-MILA_PROVINCES = {"ECH": "ENG", "GOB": "BOT", "GOL": "LYO"}
+MILA_PROVINCES = JUDGE_NAMES
 
 
 def build_corpus(seed: int, size: int) -> list[Phase]:
@@ -87,7 +88,8 @@ def time_legal(corpus: list[Phase]) -> tuple[float, int]:
 # --- MILA ------------------------------------------------------------------------------------
 
 
-def _mila_loc(pos: Position, loc: int) -> str:
+def mila_location(pos: Position, loc: int) -> str:
+    """A location in MILA's notation (``LYO``, ``STP/SC``)."""
     m = pos.map
     name = m.provinces[m.loc_province[loc]]
     name = MILA_PROVINCES.get(name, name)
@@ -95,29 +97,30 @@ def _mila_loc(pos: Position, loc: int) -> str:
     return f"{name}/{coast[0]}C" if coast else name
 
 
-def _mila_unit(pos: Position, prov: int) -> str:
+def mila_unit(pos: Position, prov: int) -> str:
+    """The unit in province ``prov`` in MILA's notation (``F STP/SC``)."""
     _, utype, loc = pos.units[prov]
-    return f"{'A' if utype == ARMY else 'F'} {_mila_loc(pos, loc)}"
+    return f"{'A' if utype == ARMY else 'F'} {mila_location(pos, loc)}"
 
 
 def mila_order(pos: Position, prov: int, order: EngineOrder) -> str:
     """One engine order in MILA's notation (``A PAR - BUR``, ``F NTH C A LON - BEL``)."""
     m = pos.map
-    unit = _mila_unit(pos, prov)
+    unit = mila_unit(pos, prov)
     kind = order[0]
     if kind == HOLD:
         return f"{unit} H"
     if kind == MOVE:
-        return f"{unit} - {_mila_loc(pos, order[1])}"
+        return f"{unit} - {mila_location(pos, order[1])}"
     if kind == CONVOY_MOVE:
-        return f"{unit} - {_mila_loc(pos, order[1])} VIA"
+        return f"{unit} - {mila_location(pos, order[1])} VIA"
     dest = MILA_PROVINCES.get(m.provinces[order[-1]], m.provinces[order[-1]])
     if kind == SUPPORT_HOLD:
-        return f"{unit} S {_mila_unit(pos, order[1])}"
+        return f"{unit} S {mila_unit(pos, order[1])}"
     if kind == SUPPORT_MOVE:
-        return f"{unit} S {_mila_unit(pos, order[1])} - {dest}"
+        return f"{unit} S {mila_unit(pos, order[1])} - {dest}"
     assert kind == CONVOY
-    return f"{unit} C {_mila_unit(pos, order[1])} - {dest}"
+    return f"{unit} C {mila_unit(pos, order[1])} - {dest}"
 
 
 def mila_games(corpus: list[Phase]) -> list[tuple[Any, dict[str, list[str]]]]:
@@ -131,7 +134,7 @@ def mila_games(corpus: list[Phase]) -> list[tuple[Any, dict[str, list[str]]]]:
         game.clear_units()
         by_power: dict[str, list[str]] = {name: [] for name in MILA_POWERS.values()}
         for prov in pos.units:
-            by_power[MILA_POWERS[m.powers[pos.units[prov][0]]]].append(_mila_unit(pos, prov))
+            by_power[MILA_POWERS[m.powers[pos.units[prov][0]]]].append(mila_unit(pos, prov))
         for power, units in by_power.items():
             game.set_units(power, units, reset=True)
         for power in range(m.num_powers):

@@ -45,6 +45,7 @@ from adjudicator.orders import (
 from adjudicator.phases import solo_winner
 from adjudicator.position import AUTUMN, FALL, WINTER, Position
 from adjudicator.retreats import adjudicate_retreats
+from adjudicator.rules import DEFAULT_CIVIL_DISORDER, CivilDisorderRule
 from adjudicator.validation import OrderBook
 from protocol.errors import ProtocolError
 from protocol.expression import format_expression, parse_expression
@@ -113,8 +114,15 @@ class TextOutcome:
         }
 
 
-def adjudicate_phase(position: Position, orders: Sequence[Order]) -> PhaseOutcome:
-    """Submit ``orders`` (each by its own power) to ``position`` and adjudicate the phase."""
+def adjudicate_phase(
+    position: Position,
+    orders: Sequence[Order],
+    rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER,
+) -> PhaseOutcome:
+    """Submit ``orders`` (each by its own power) to ``position`` and adjudicate the phase.
+
+    ``rule`` is the server's way of choosing civil-disorder removals.
+    """
     book = OrderBook(position)
     verdicts = tuple((order, book.submit(order_power(order), order)) for order in orders)
     turn = position.turn
@@ -134,7 +142,7 @@ def adjudicate_phase(position: Position, orders: Sequence[Order]) -> PhaseOutcom
         )
         nxt = retreated.position
     else:
-        adjusted = adjudicate_adjustments(position, book.adjustment_orders())
+        adjusted = adjudicate_adjustments(position, book.adjustment_orders(), rule)
         results = tuple(
             OrderResult(
                 turn,

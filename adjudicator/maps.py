@@ -47,6 +47,7 @@ class GameMap:
         "distance",
         "fleet_adjacent",
         "fleet_destinations",
+        "fleet_distance",
         "fleet_locations",
         "fleet_reach",
         "home_powers",
@@ -207,6 +208,7 @@ class GameMap:
             for p in range(n)
         )
         self.distance = tuple(self._bfs(p) for p in range(n))
+        self.fleet_distance = tuple(self._fleet_bfs(loc) for loc in range(self.num_locations))
         self.win_centres = len(self.supply_centres) // 2 + 1
         return self
 
@@ -224,6 +226,24 @@ class GameMap:
             return self.location_index[(location.province, location.coast)]
         except KeyError:
             raise MapError(f"{where} is adjacent to unknown location {location}") from None
+
+    def _fleet_bfs(self, start: int) -> tuple[int, ...]:
+        """Fleet moves from location ``start`` to each province (``UNREACHABLE`` if none)."""
+        dist = [UNREACHABLE] * self.num_provinces
+        if not self.fleet_adjacent[start]:
+            return tuple(dist)  # not a place a fleet can stand
+        seen = {start}
+        dist[self.loc_province[start]] = 0
+        queue = deque([(start, 0)])
+        while queue:
+            loc, d = queue.popleft()
+            for nxt in self.fleet_adjacent[loc]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    prov = self.loc_province[nxt]
+                    dist[prov] = min(dist[prov], d + 1)
+                    queue.append((nxt, d + 1))
+        return tuple(dist)
 
     def _bfs(self, start: int) -> tuple[int, ...]:
         dist = [UNREACHABLE] * self.num_provinces

@@ -366,10 +366,6 @@ class _Resolver:
                 return True
         return False
 
-    def _blocked(self, p: int) -> bool:
-        """A convoyed move whose route fails or that the Szykman rule stopped."""
-        return self.routes[p] is not None and (self.paradox[p] or not self._path(p))
-
     def _count(self, sups: list[int], exclude_power: int = -1) -> int:
         n = 0
         for s in sups:

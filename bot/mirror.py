@@ -20,6 +20,7 @@ from adjudicator.daide import adjudicate_phase
 from adjudicator.errors import AdjudicatorError
 from adjudicator.maps import GameMap
 from adjudicator.position import Position
+from adjudicator.rules import DEFAULT_CIVIL_DISORDER, CivilDisorderRule
 from protocol.values import (
     Build,
     Convoy,
@@ -67,6 +68,8 @@ class GameMirror:
     """Compare ORD results only as success or failure, and not at all for supports and
     convoys (MILA reports every failure as NSO, and a support whose supported move
     failed as failed); the positions are still compared in full."""
+    rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER
+    """The server's civil-disorder rule (Parlance's or the DATC's)."""
 
     def on_map(self, definition: MapDefinition, name: str) -> GameMap:
         """Build the map from MDF."""
@@ -157,7 +160,7 @@ class GameMirror:
         self.checked += 1
         differences: list[str] = []
         try:
-            outcome = adjudicate_phase(previous, [r.order for r in self.pending])
+            outcome = adjudicate_phase(previous, [r.order for r in self.pending], self.rule)
         except AdjudicatorError as exc:
             self.mismatches += 1
             return ShadowReport(previous.turn, (f"our engine refused the phase: {exc}",), "", "")
@@ -174,7 +177,7 @@ class GameMirror:
         while predicted.turn != actual.turn and _nothing_to_decide(predicted):
             # Some servers (MILA's) skip a retreat phase in which no unit can retreat and a
             # winter without adjustments: play such a phase out with no orders.
-            predicted = adjudicate_phase(predicted, []).position
+            predicted = adjudicate_phase(predicted, [], self.rule).position
         if predicted.turn != actual.turn:
             differences.append(f"next phase: server {actual.turn}, ours {predicted.turn}")
         if predicted.units != actual.units:
@@ -240,7 +243,10 @@ class ReplayResult:
 
 
 def replay_shadow(
-    streams: Sequence[Sequence[str]], *, coarse_results: bool = False
+    streams: Sequence[Sequence[str]],
+    *,
+    coarse_results: bool = False,
+    rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER,
 ) -> ReplayResult:
     """Shadow-check a game from the messages several players received (DAIDE text, in order).
 
@@ -248,6 +254,7 @@ def replay_shadow(
     single player unable to check a phase; when all seven seats are ours, the
     union of their ORD lines is the whole phase.  The first stream supplies the
     map and the sequence of SCO/NOW; every stream contributes its ORD lines.
+    ``coarse_results`` and ``rule`` describe the server (MILA: True and DATC).
     """
     from protocol.messages import Map, Mdf, Now, Ord, Sco, parse_text
 
@@ -259,7 +266,7 @@ def replay_shadow(
                 if isinstance(message, Ord) and message.entry is not None:
                     entry = message.entry
                     results.setdefault(entry.turn, {})[_key(entry), entry.order] = entry
-    mirror = GameMirror(coarse_results=coarse_results)
+    mirror = GameMirror(coarse_results=coarse_results, rule=rule)
     map_name = "standard"
     reports: list[ShadowReport] = []
     for text in streams[0] if streams else ():
