@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.benchmark import _mila_loc, _mila_unit, build_corpus, main, mila_games
+from adjudicator.benchmark import build_corpus, main, mila_games, mila_location, mila_unit
 from adjudicator.maps import ARMY
 from adjudicator.movement import adjudicate_movement
 from adjudicator.orders import CONVOY_MOVE, SUPPORT_HOLD, SUPPORT_MOVE
@@ -42,9 +42,9 @@ def test_mila_adjudicates_the_corpus_as_we_do() -> None:
             dropped += len(power_orders) - len(game.get_orders(power))
         game.process()
         ours = adjudicate_movement(pos, orders).position
-        our_units = [_mila_unit(ours, p) for p in ours.units]
+        our_units = [mila_unit(ours, p) for p in ours.units]
         our_units += [
-            f"*{'A' if utype == ARMY else 'F'} {_mila_loc(ours, loc)}"
+            f"*{'A' if utype == ARMY else 'F'} {mila_location(ours, loc)}"
             for _, utype, loc, _ in ours.dislodged.values()
         ]
         theirs = [u for units in game.get_units().values() for u in units]
