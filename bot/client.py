@@ -1,32 +1,38 @@
 """The DAIDE client: joins a game, mirrors it, and plays every phase before its deadline.
 
 One :class:`DaideClient` plays one game as one power (or watches it).  The
-event loop only moves messages; the search runs in the :class:`Thinker`'s
-worker process.  In a movement phase the client
+event loop only moves messages; three pieces do the thinking around it:
+
+* the **session** (:mod:`bot.session`): one connection's handshake, greeting
+  and rejoin, and the rule that no order leaves before the session has joined;
+* the **phase** (:mod:`bot.phase`, :mod:`bot.orderbook`): the phase being
+  played, its order book (submissions, THX, MIS, recovery) and its task;
+* the **time budget** (:mod:`bot.timebudget`): the server's deadline and the
+  measured delays in, the search's stop time and the last submission time out.
+
+The search runs in the :class:`~bot.thinker.Thinker`'s worker process.  In a
+movement phase the client
 
 1. tells the server to wait for us (``NOT (GOF)``) and submits a quick
    heuristic order set at once, so something sensible is in even if all else
    fails;
-2. resubmits the search's improvements as they arrive (at most one SUB per
-   ``RESUBMIT_INTERVAL``), the last one before the deadline minus a safety
-   margin derived from the measured round-trip time;
-3. says ``GOF`` when done, so the server need not wait for the deadline.
+2. starts the search with the phase clock's stop time and resubmits its
+   improvements as they arrive (at most one SUB per ``RESUBMIT_INTERVAL``);
+3. submits the search's final answer, which arrives before the last
+   submission time because the search stops a measured hand-over earlier;
+4. says ``GOF``, so the server need not wait for the deadline.
 
 Retreats are random legal retreats; builds and removals follow the heuristic
-values.  Every SUB carries the phase's complete order set (MILA replaces a
-power's orders on each SUB; Parlance merges them).  A refused order (THX
-note other than MBV) is replaced at once by a safe one; a MIS is answered
-with orders for the units it lists that we have not ordered.  THX for
-orders we did not send this phase, a NOW older than the current phase and
-ORD lines that do not fit the board are logged, counted and ignored.
+values.  Every SUB carries the phase's complete order set.
 
-If the connection drops, the client reconnects with backoff and rejoins
-with ``IAM (power) (passcode)``, asks for HLO, SCO, NOW and the time left
-(TME), and finishes the phase in progress against its original deadline.
-Nothing the server sends can crash it: a message that does not parse is
-answered with HUH/PRN as the syntax prescribes, a protocol violation (a
-second RM included: we never select another game) with EM and a
-reconnection.
+If the connection drops, the phase in play is stopped (its task and search
+job cancelled), the client reconnects with backoff and rejoins with
+``IAM (power) (passcode)``, asks for HLO, SCO, NOW and the time left (TME),
+and plays the phase again from the server's state.  Nothing the server sends
+can crash it: a message that does not parse is answered with HUH/PRN as the
+syntax prescribes, a protocol violation (a second RM included: we never select
+another game) with EM and a reconnection, and a message that parses but does
+not fit the game is logged, counted and ignored.
 """
 
 from __future__ import annotations
@@ -34,21 +40,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
 import structlog
 
-from adjudicator.adjustments import civil_disorder_removals
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.errors import AdjudicatorError
-from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER, REMOVE, WAIVE_ORDER, EngineOrder
-from adjudicator.position import SEASON_INDEX, Position
+from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER, EngineOrder
+from adjudicator.position import SEASON_INDEX, PhaseKind, Position
+from adjudicator.rules import CivilDisorderRule
 from bot.connection import Connection, ConnectionLost
 from bot.logs import GameLog
 from bot.mirror import GameMirror
+from bot.orderbook import OrderBook, ThxVerdict
+from bot.phase import PhaseState
 from bot.procstats import ResourceMonitor
+from bot.session import Session, SessionNotReady
 from bot.settings import BotSettings
 from bot.telemetry.events import (
     Centres,
@@ -64,6 +74,8 @@ from bot.telemetry.events import (
 )
 from bot.telemetry.publisher import Telemetry, make_telemetry, search_fields
 from bot.thinker import Thinker, ThinkerError, ThinkJob
+from bot.timebudget import TimeBudget
+from bot.worker_protocol import Answer, Failed, Progress
 from protocol.errors import LanguageError, ProtocolError
 from protocol.messages import (
     Adm,
@@ -100,28 +112,26 @@ from protocol.messages import (
     press_replies,
     reply_to_bad_message,
 )
-from protocol.values import (
-    Build,
-    Disband,
-    Hold,
-    Order,
-    Remove,
-    Turn,
-    Unit,
-    Waive,
-    order_power,
-)
+from protocol.values import Order, Turn
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
 from search.heuristics import PhaseHeuristics
 from search.registry import make_policy
 
 RESUBMIT_INTERVAL = 1.0
-"""Least seconds between two order submissions in one phase (each costs THX traffic)."""
+"""Least seconds between two submissions of search improvements in one phase."""
 
-DEFAULT_RTT = 0.2
-"""Assumed round trip (seconds) before the first one is measured."""
+RECHECK = 0.1
+"""Most seconds the movement loop sleeps before it looks at the phase clock again."""
+
+MAX_BACKOFF = 5.0
+"""Longest wait between two reconnection attempts (seconds)."""
+
+FIRST_BACKOFF = 0.1
+"""First wait before reconnecting (seconds); it doubles up to ``MAX_BACKOFF``."""
 
 log = structlog.get_logger("daide-mcts")
+
+Orders = dict[int, EngineOrder]
 
 
 @dataclass
@@ -131,14 +141,20 @@ class GameSummary:
     ``margins`` holds the deadline margin (seconds) of every submission and
     ``phase_margins`` that of the last submission of each phase; a margin is
     measured against the bot's own estimate of the deadline.
+    ``searched_phases`` counts movement phases with a search job and
+    ``final_answers`` those whose final search answer was submitted.
     ``bad_messages`` counts messages that did not parse or that the server
     did not understand (HUH/PRN); ``ignored_messages`` those that parsed but
     did not fit the game (a stale NOW, an ORD for a unit that does not exist,
     a THX for an order we never sent); ``wire_errors`` the protocol
-    violations by the server (answered with EM, then a reconnection).
+    violations by the server (answered with EM, then a reconnection);
+    ``held_back`` game actions not sent because the session had not joined;
+    ``stale_worker_messages`` and ``stale_helper_answers`` search messages
+    dropped because they belonged to an earlier job.
     CPU seconds and peak resident memory cover the client process and its
     search worker separately; ``yearly_peak_kb`` maps each game year to the
-    peak of both processes together during that year.
+    peak of both processes together during that year.  ``stopped_by`` names
+    the signal that ended the bot before the game did.
     """
 
     power: str | None = None
@@ -156,10 +172,16 @@ class GameSummary:
     bad_messages: int = 0
     ignored_messages: int = 0
     wire_errors: int = 0
+    held_back: int = 0
+    searched_phases: int = 0
+    final_answers: int = 0
+    stale_worker_messages: int = 0
+    stale_helper_answers: int = 0
     margins: list[float] = field(default_factory=list)
     phase_margins: list[float] = field(default_factory=list)
     smr: str | None = None
     ended_cleanly: bool = False
+    stopped_by: str | None = None
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0
     worker_cpu_seconds: float = 0.0
@@ -176,6 +198,9 @@ class FatalClientError(Exception):
     """The game cannot be played (refused by the server, unreachable); the message says why."""
 
 
+Handler = Callable[[Any], None]
+
+
 class DaideClient:
     """Plays one game on a DAIDE server; :meth:`run` returns its :class:`GameSummary`."""
 
@@ -189,37 +214,48 @@ class DaideClient:
         self.game_log = game_log or GameLog(None)
         self.telemetry = telemetry or make_telemetry(settings, power_of=lambda: self.power)
         self.summary = GameSummary()
-        self.mirror = GameMirror()
+        self.mirror = GameMirror(rule=CivilDisorderRule(settings.rules))
         self.rng = Random(settings.seed)
-        self.conn: Connection | None = None
+        self.budget = TimeBudget(think_time=settings.think_time, min_margin=settings.min_margin)
+        self.session: Session | None = None
         self.thinker: Thinker | None = None
+        self.phase: PhaseState | None = None
         self.power: str | None = settings.rejoin_power
         self.passcode: int | None = settings.rejoin_passcode
         self.hlo: Hlo | None = None
         self.map_name: str | None = None
         self.game_over = False
-        self._phase_task: asyncio.Task[None] | None = None
-        self._phase_turn: Turn | None = None
-        self._phase_complete = False
-        self._replay_phase = False
-        self._deadline: float | None = None
-        self._rtt: float | None = None
-        self._sub_sent_at: float | None = None
-        # The phase's orders: the engine form of the last movement/retreat set, the complete
-        # set last submitted (values), every order sent and every order refused this phase.
-        self._submitted: dict[int, EngineOrder] = {}
-        self._order_set: list[Order] = []
-        self._sent: set[Order] = set()
-        self._refused: set[Order] = set()
-        self._accepted: set[Order] = set()
-        self._mis_answered = False
-        self._recovered = False
-        self._last_margin: float | None = None
+        self._replaying = False
         self._quick_policy: Any = None
         self._heuristics = PhaseHeuristics()
         self._resources = ResourceMonitor()
-        self._joined = asyncio.Event()
-        self._session_joined = False
+        self._ever_joined = False
+        self._handlers: dict[type[Message], Handler] = {
+            Now: self._on_now,
+            Ord: self._on_ord,
+            Sco: self._on_sco,
+            Thx: self._on_thx,
+            Mis: self._on_mis,
+            Tme: self._on_tme,
+            Map: self._on_map,
+            Mdf: self._on_mdf,
+            Hlo: self._on_hlo,
+            Yes: self._on_yes,
+            Rej: self._on_rej,
+            Ccd: self._on_ccd,
+            Out: self._on_out,
+            Drw: self._on_result,
+            Slo: self._on_result,
+            Smr: self._on_smr,
+            Off: self._on_off,
+            Frm: self._on_frm,
+            Sve: self._on_sve,
+            Lod: self._on_lod,
+            Huh: self._on_huh,
+            Prn: self._on_huh,
+            Adm: self._on_adm,
+            Not: self._on_not,
+        }
 
     # --- the game loop ---------------------------------------------------------------------
 
@@ -230,9 +266,9 @@ class DaideClient:
         self.telemetry.start()
         try:
             while not self.game_over:
-                self._session_joined = False
+                session_joined = False
                 try:
-                    await self._session(rejoin)
+                    session_joined = await self._session(rejoin)
                     if self.game_over:
                         break
                     reason = "server closed the connection"
@@ -244,9 +280,11 @@ class DaideClient:
                     reason = f"cannot connect to {self.settings.host}:{self.settings.port}: {exc}"
                     if self.summary.power is None and attempts >= self.settings.reconnect_attempts:
                         raise FatalClientError(reason) from exc
+                finally:
+                    self._abandon_phase()
                 if self.game_over:
                     break
-                if self._session_joined:
+                if session_joined or (self.session is not None and self.session.joined):
                     attempts = 0  # that connection worked: start the backoff afresh
                 attempts += 1
                 if attempts > self.settings.reconnect_attempts:
@@ -254,7 +292,7 @@ class DaideClient:
                         f"giving up after {attempts - 1} reconnections: {reason}"
                     )
                 rejoin = self.power is not None and self.passcode is not None
-                delay = min(5.0, 0.1 * 2 ** (attempts - 1))
+                delay = min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (attempts - 1))
                 log.warning("connection lost", reason=reason, retry_in=delay, rejoin=rejoin)
                 self.game_log.write("connection_lost", reason=reason, retry_in=delay)
                 self.telemetry.emit(Disconnected, reason=reason, retry_in=delay)
@@ -265,71 +303,95 @@ class DaideClient:
             await self._shutdown()
         return self.summary
 
-    async def _session(self, rejoin: bool) -> None:
-        """One connection's lifetime: handshake, then messages until it closes or the game ends."""
+    def stop(self, reason: str) -> None:
+        """The bot is being stopped (a signal): the summary says so; :meth:`run` is cancelled."""
+        self.summary.stopped_by = reason
+        log.warning("stopping", reason=reason)
+        self.game_log.write("stopping", reason=reason)
+
+    async def _session(self, rejoin: bool) -> bool:
+        """One connection's life; returns whether it joined the game."""
         s = self.settings
-        self.conn = await Connection.open(s.host, s.port, s.connect_timeout)
+        conn = await Connection.open(s.host, s.port, s.connect_timeout)
+        session = self.session = Session(conn, rejoin)
         log.info("connected", host=s.host, port=s.port)
         self.game_log.write("connected", host=s.host, port=s.port, rejoin=rejoin)
         self.telemetry.emit(Connected, host=s.host, port=s.port, rejoin=rejoin)
         try:
             while not self.game_over:
-                wire = await self.conn.receive()
+                wire = await conn.receive()
                 if isinstance(wire, RepresentationMessage):
                     # The connection accepts one RM only (we never select another game).
                     self.game_log.write("rm", entries=len(wire.entries))
+                    session.greeted()
                     self._greet(rejoin)
                 elif isinstance(wire, DiplomacyMessage):
                     self._on_dm(wire)
                 elif isinstance(wire, FinalMessage):
                     log.info("server sent FM")
-                    await self.conn.close(final=False)
-                    return
+                    await conn.close(final=False)
+                    break
                 elif isinstance(wire, ErrorMessage):
                     log.error("server sent EM", code=wire.code, meaning=wire.description)
                     self.game_log.write("em", code=wire.code, meaning=wire.description)
-                    await self.conn.close(final=False)
-                    return
+                    await conn.close(final=False)
+                    break
         finally:
-            if self.game_over and self.conn is not None:
-                await self.conn.close()
+            joined = session.joined
+            session.close()
+            if self.game_over:
+                await conn.close()
+        return joined
 
     def _greet(self, rejoin: bool) -> None:
         """Say who we are: IAM to rejoin, OBS to watch, NME to play."""
         s = self.settings
         if rejoin and self.power and self.passcode is not None:
             self.mirror.mark_resync()
-            self._replay_phase = True
+            self._replaying = True
             self._send(Iam(self.power, self.passcode))
         elif s.observe:
             self._send(Obs(s.name, s.version))
         else:
             self._send(Nme(s.name, s.version))
 
+    def _joined(self) -> None:
+        if self.session is not None:
+            self.session.join()
+        self._ever_joined = True
+        self._ensure_thinker()
+
     # --- sending -------------------------------------------------------------------------
 
     def _send(self, message: Message) -> None:
-        if self.conn is None or self.conn.closed:
+        if self.session is None:
             raise ConnectionLost("not connected")
-        text = self.conn.send(message)
+        text = self.session.send(message)
         self.game_log.message("out", text)
 
-    def _submit_set(self, orders: list[Order]) -> None:
-        """Submit the phase's complete order set (some servers replace, not merge, on SUB)."""
+    def _submit(self, phase: PhaseState, orders: list[Order]) -> None:
+        """Submit ``orders`` as the phase's complete set (some servers replace on SUB)."""
         if not orders:
             return
-        self._order_set = list(orders)
-        self._sent.update(orders)
         self._send(Sub(tuple(orders)))
+        phase.book.record(orders)
         now = time.monotonic()
-        self._sub_sent_at = now
+        self.budget.rtt.sent(now, len(orders))
         self.summary.submissions += 1
-        margin = None if self._deadline is None else round(self._deadline - now, 4)
+        margin = phase.clock.margin_at(now)
         if margin is not None:
-            self._last_margin = margin
+            margin = round(margin, 4)
+            phase.last_margin = margin
             self.summary.margins.append(margin)
         self.game_log.write("submit", orders=len(orders), margin=margin)
-        self.telemetry.emit(OrdersSubmitted, turn=self._phase_turn, orders=orders, margin=margin)
+        self.telemetry.emit(OrdersSubmitted, turn=phase.turn, orders=orders, margin=margin)
+
+    def _submit_engine(self, phase: PhaseState, orders: Orders) -> None:
+        """Submit a movement or retreat set given in engine form."""
+        pos = phase.position
+        value = movement_value if pos.is_movement else retreat_value
+        phase.book.engine = dict(orders)
+        self._submit(phase, [value(pos, p, o) for p, o in sorted(orders.items())])
 
     # --- receiving --------------------------------------------------------------------------
 
@@ -350,10 +412,16 @@ class DaideClient:
             if reply is not None:  # never answer a HUH or PRN
                 self._send(reply)
             return
+        handler = self._handlers.get(type(message))
         try:
-            self._dispatch(message)
-        except ConnectionLost:
-            raise
+            if handler is None:
+                self._ignore("a message a server does not send", message)
+            else:
+                handler(message)
+        except SessionNotReady as exc:
+            self.summary.held_back += 1
+            log.warning("not sent before joining", reason=str(exc))
+            self.game_log.write("held_back", reason=str(exc))
         except (AdjudicatorError, ProtocolError, ValueError, KeyError, IndexError) as exc:
             # A message that parses but makes no sense for our game: log it, keep playing.
             self.summary.ignored_messages += 1
@@ -366,85 +434,86 @@ class DaideClient:
         log.warning("message ignored", reason=why, message=str(message))
         self.game_log.write("ignored", reason=why, text=str(message))
 
-    def _dispatch(self, m: Message) -> None:
-        if isinstance(m, Now):
-            self._on_now(m)
-        elif isinstance(m, Ord):
-            if m.entry is not None:
-                problem = self.mirror.on_ord(m.entry)
-                if problem is not None:
-                    self._ignore(problem, m)
-                else:
-                    self.telemetry.emit(
-                        OrderResult, turn=m.entry.turn, order=m.entry.order, result=m.entry.result
-                    )
-        elif isinstance(m, Sco):
-            if m.centres is not None:
-                self.mirror.on_sco(m.centres)
-                self.telemetry.emit(Centres, counts={p: len(c) for p, c in m.centres})
-        elif isinstance(m, Thx):
-            self._on_thx(m)
-        elif isinstance(m, Mis):
-            self._on_mis(m)
-        elif isinstance(m, Tme):
-            if m.seconds is not None:
-                self._deadline = time.monotonic() + m.seconds
-        elif isinstance(m, Map):
-            self.map_name = m.name or "standard"
-            self._send(Mdf())
-        elif isinstance(m, Mdf):
-            if m.definition is not None:
-                self.mirror.on_map(m.definition, self.map_name or "standard")
-                self._send(Yes(Map(self.map_name or "standard")))
-        elif isinstance(m, Hlo):
-            self._on_hlo(m)
-        elif isinstance(m, Yes):
-            self._on_yes(m)
-        elif isinstance(m, Rej):
-            self._on_rej(m)
-        elif isinstance(m, Ccd):
-            if m.power == self.power and m.turn is not None:
-                self.summary.missed_deadlines += 1
-                log.error("we missed a deadline", turn=str(m.turn))
-                self.game_log.write("missed", turn=str(m.turn))
-            log.info("civil disorder", power=m.power, turn=str(m.turn) if m.turn else None)
-        elif isinstance(m, Out):
-            log.info("power eliminated", power=m.power)
-        elif isinstance(m, Drw | Slo):
-            self.summary.result = m.to_text()
-            log.info("game over", result=self.summary.result)
-        elif isinstance(m, Smr):
-            self.summary.smr = m.to_text()
-            for player in m.players:
-                if player.power == self.power:
-                    self.summary.centres = player.centres
-            if self.summary.result is not None:
-                self._finish()
-        elif isinstance(m, Off):
-            self._finish()
-        elif isinstance(m, Frm):
-            for reply in press_replies(m):
-                self._send(reply)
-        elif isinstance(m, Sve):
-            self._send(Yes(m))
-        elif isinstance(m, Lod):
-            if self.power and self.passcode is not None:
-                self._send(Iam(self.power, self.passcode))
-            else:
-                self._send(Rej(m))
-        elif isinstance(m, Huh | Prn):
-            self.summary.bad_messages += 1
-            log.error("server did not understand us", reply=m.to_text())
-            self._recover_orders()
-        elif isinstance(m, Adm):
-            log.info("admin", sender=m.name, text=m.text)
-        elif isinstance(m, Not):
-            if isinstance(m.message, Tme):
-                log.info("the server stopped the clock", message=m.to_text())
-            else:
-                log.info("server notice", message=m.to_text())
+    def _on_ord(self, m: Ord) -> None:
+        if m.entry is None:
+            return
+        problem = self.mirror.on_ord(m.entry)
+        if problem is not None:
+            self._ignore(problem, m)
         else:
-            self._ignore("a message a server does not send", m)
+            self.telemetry.emit(
+                OrderResult, turn=m.entry.turn, order=m.entry.order, result=m.entry.result
+            )
+
+    def _on_sco(self, m: Sco) -> None:
+        if m.centres is not None:
+            self.mirror.on_sco(m.centres)
+            self.telemetry.emit(Centres, counts={p: len(c) for p, c in m.centres})
+
+    def _on_tme(self, m: Tme) -> None:
+        if m.seconds is not None and self.phase is not None:
+            self.phase.clock.time_left(m.seconds, time.monotonic())
+
+    def _on_map(self, m: Map) -> None:
+        self.map_name = m.name or "standard"
+        self._send(Mdf())
+
+    def _on_mdf(self, m: Mdf) -> None:
+        if m.definition is not None:
+            self.mirror.on_map(m.definition, self.map_name or "standard")
+            self._send(Yes(Map(self.map_name or "standard")))
+
+    def _on_ccd(self, m: Ccd) -> None:
+        if m.power == self.power and m.turn is not None:
+            self.summary.missed_deadlines += 1
+            log.error("we missed a deadline", turn=str(m.turn))
+            self.game_log.write("missed", turn=str(m.turn))
+        log.info("civil disorder", power=m.power, turn=str(m.turn) if m.turn else None)
+
+    def _on_out(self, m: Out) -> None:
+        log.info("power eliminated", power=m.power)
+
+    def _on_result(self, m: Drw | Slo) -> None:
+        self.summary.result = m.to_text()
+        log.info("game over", result=self.summary.result)
+
+    def _on_smr(self, m: Smr) -> None:
+        self.summary.smr = m.to_text()
+        for player in m.players:
+            if player.power == self.power:
+                self.summary.centres = player.centres
+        if self.summary.result is not None:
+            self._finish()
+
+    def _on_off(self, m: Off) -> None:
+        self._finish()
+
+    def _on_frm(self, m: Frm) -> None:
+        for reply in press_replies(m):
+            self._send(reply)
+
+    def _on_sve(self, m: Sve) -> None:
+        self._send(Yes(m))
+
+    def _on_lod(self, m: Lod) -> None:
+        if self.power and self.passcode is not None:
+            self._send(Iam(self.power, self.passcode))
+        else:
+            self._send(Rej(m))
+
+    def _on_huh(self, m: Huh | Prn) -> None:
+        self.summary.bad_messages += 1
+        log.error("server did not understand us", reply=m.to_text())
+        self._recover_orders()
+
+    def _on_adm(self, m: Adm) -> None:
+        log.info("admin", sender=m.name, text=m.text)
+
+    def _on_not(self, m: Not) -> None:
+        if isinstance(m.message, Tme):
+            log.info("the server stopped the clock", message=m.to_text())
+        else:
+            log.info("server notice", message=m.to_text())
 
     def _on_hlo(self, m: Hlo) -> None:
         self.hlo = m
@@ -452,11 +521,16 @@ class DaideClient:
         self.passcode = m.passcode
         self.summary.power = m.power
         self.summary.passcode = m.passcode
-        self._joined.set()
-        self._session_joined = True
+        v = m.variant
+        self.budget.set_limits(
+            {
+                PhaseKind.MOVEMENT: v.move_time_limit or 0,
+                PhaseKind.RETREAT: v.retreat_time_limit or 0,
+                PhaseKind.ADJUSTMENT: v.build_time_limit or 0,
+            }
+        )
         log.info("game started", power=m.power, passcode=m.passcode)
         self.game_log.write("hlo", power=m.power, passcode=m.passcode)
-        v = m.variant
         self.telemetry.emit(
             Joined,
             map=self.map_name or "standard",
@@ -464,30 +538,31 @@ class DaideClient:
             retreat_time_limit=v.retreat_time_limit,
             build_time_limit=v.build_time_limit,
         )
-        self._ensure_thinker()
+        self._joined()
 
     def _on_yes(self, m: Yes) -> None:
         inner = m.message
         if isinstance(inner, Iam):
             log.info("rejoined", power=inner.power)
             self.game_log.write("rejoined", power=inner.power)
-            self._joined.set()
-            self._session_joined = True
-            self._ensure_thinker()
+            self._joined()
             # The game as it stands, and the time left in this phase (Parlance answers a
             # bare TME; a server that cannot refuses it and HLO's limits stay in force).
             for request in (Hlo(), Sco(), Now(), Tme()):
                 self._send(request)
+        elif isinstance(inner, Obs) and self.settings.observe:
+            self._joined()
 
     def _on_rej(self, m: Rej) -> None:
         inner = m.message
         log.warning("server refused", message=inner.to_text())
-        if isinstance(inner, Nme | Obs) and not self._joined.is_set():
+        if isinstance(inner, Nme | Obs) and not self._ever_joined:
             raise FatalClientError(f"the server refused to let us join: {m.to_text()}")
         if isinstance(inner, Iam):
             # The passcode or the power is not accepted: try as a new player.
             self.power = None
             self.passcode = None
+            self._replaying = False
             self._send(Nme(self.settings.name, self.settings.version))
 
     # --- phases ----------------------------------------------------------------------------
@@ -518,71 +593,63 @@ class DaideClient:
             self.game_log.write(
                 "shadow", turn=str(report.turn), ok=report.ok, differences=list(report.differences)
             )
-        if self.game_over or self.settings.observe or self.power is None:
-            return
         pos = self.mirror.position
-        if pos is None or self.mirror.game_map is None:
+        if self.game_over or self.settings.observe or self.power is None or pos is None:
             return
-        running = self._phase_task is not None and not self._phase_task.done()
-        if m.turn == self._phase_turn:
-            # The same phase again: after a rejoin, finish it; otherwise it is a duplicate.
-            if running or not self._replay_phase:
+        phase = self.phase
+        if phase is not None and phase.turn == m.turn:
+            # The same phase again: after a rejoin, play it again; otherwise a duplicate.
+            if phase.running or not self._replaying:
                 return
-            self._replay_phase = False
-            if self._deadline is None:
-                self._deadline = self._phase_deadline(pos, received)
-            if self._phase_complete:
-                self._resend_orders()
+            self._replaying = False
+            phase.position = pos
+            phase.book.position = pos
+            if phase.complete:
+                self._resend_orders(phase)
                 return
         else:
-            if running:
-                self._phase_task.cancel()  # type: ignore[union-attr]
-            self._end_phase_record()
-            self._replay_phase = False
-            self._deadline = self._phase_deadline(pos, received)
-            self._phase_turn = m.turn
-            self._submitted = {}
-            self._order_set = []
-            self._sent = set()
-            self._refused = set()
-            self._accepted = set()
-            self._mis_answered = False
-            self._recovered = False
-            self._phase_complete = False
-            finished_year = self._resources.new_year(pos.year, self._worker_pid)
-            if finished_year is not None:
-                self.game_log.write("year_peak", year=pos.year - 1, peak_kb=finished_year)
-            self.telemetry.emit(
-                PhaseStarted,
-                turn=m.turn,
-                phase=phase_of(m.turn.season),
-                deadline_in=None if self._deadline is None else round(self._deadline - received, 3),
-            )
-        self._phase_task = asyncio.create_task(self._play_phase(pos), name=f"phase {m.turn}")
+            if phase is not None:
+                self._end_phase(phase)
+            self._replaying = False
+            phase = self.phase = self._new_phase(m.turn, pos, received)
+        phase.task = asyncio.create_task(self._play_phase(phase), name=f"phase {m.turn}")
 
-    def _end_phase_record(self) -> None:
-        """The phase just ended: keep its last submission's margin and a resource reading."""
-        if self._phase_turn is None:
-            return
-        if self._last_margin is not None:
-            self.summary.phase_margins.append(self._last_margin)
-        self._last_margin = None
+    def _new_phase(self, turn: Turn, pos: Position, received: float) -> PhaseState:
+        clock = self.budget.phase(pos.kind, received)
+        self.budget.rtt.forget()
+        book = OrderBook(self.power or "", pos, self.mirror.rule)
+        finished_year = self._resources.new_year(pos.year, self._worker_pid)
+        if finished_year is not None:
+            self.game_log.write("year_peak", year=pos.year - 1, peak_kb=finished_year)
+        deadline_in = clock.margin_at(received)
+        self.telemetry.emit(
+            PhaseStarted,
+            turn=turn,
+            phase=phase_of(turn.season),
+            deadline_in=None if deadline_in is None else round(deadline_in, 3),
+        )
+        return PhaseState(turn, pos, clock, book)
+
+    def _end_phase(self, phase: PhaseState) -> None:
+        """The phase is over: stop playing it, keep its last margin and a resource reading."""
+        phase.stop()
+        self._cancel_job(phase)
+        if phase.last_margin is not None:
+            self.summary.phase_margins.append(phase.last_margin)
         self.game_log.write(
-            "resources", turn=str(self._phase_turn), **self._resources.sample(self._worker_pid)
+            "resources", turn=str(phase.turn), **self._resources.sample(self._worker_pid)
         )
 
-    def _phase_deadline(self, pos: Position, start: float) -> float | None:
-        """When this phase's orders are due, from HLO's limits (TME refines it)."""
-        if self.hlo is None:
-            return None
-        v = self.hlo.variant
-        if pos.is_movement:
-            limit = v.move_time_limit
-        elif pos.is_retreat:
-            limit = v.retreat_time_limit
-        else:
-            limit = v.build_time_limit
-        return start + limit if limit else None
+    def _abandon_phase(self) -> None:
+        """The connection is gone: stop playing; the phase is played again after the rejoin."""
+        if self.phase is not None:
+            self.phase.stop()
+            self._cancel_job(self.phase)
+
+    def _cancel_job(self, phase: PhaseState) -> None:
+        if phase.job is not None and self.thinker is not None:
+            self.thinker.cancel(phase.job)
+        phase.job = None
 
     @property
     def _power_id(self) -> int | None:
@@ -595,14 +662,11 @@ class DaideClient:
     def _worker_pid(self) -> int | None:
         return self.thinker.pid if self.thinker is not None else None
 
-    def _margin(self) -> float:
-        rtt = self._rtt if self._rtt is not None else DEFAULT_RTT
-        return max(self.settings.min_margin, 3 * rtt + 0.1)
-
-    async def _play_phase(self, pos: Position) -> None:
+    async def _play_phase(self, phase: PhaseState) -> None:
         power = self._power_id
         if power is None:
             return
+        pos = phase.position
         try:
             final = self.settings.final_year
             if final is not None and pos.ended_by(final):
@@ -610,20 +674,22 @@ class DaideClient:
                 self._send(Drw())
             if pos.is_movement:
                 if any(u[0] == power for u in pos.units.values()):
-                    await self._play_movement(pos, power)  # ends with GOF
+                    await self._play_movement(phase, power)  # ends with GOF
             elif pos.is_retreat:
                 if any(d[0] == power for d in pos.dislodged.values()):
                     orders = self._heuristics.retreat_orders(pos, power, self.rng)
-                    self._submit_engine(pos, self._complete_retreats(pos, power, orders))
+                    self._submit_engine(phase, _complete_retreats(pos, power, orders))
             elif pos.adjustments()[power] != 0:
                 orders_list = self._heuristics.adjustment_orders(pos, power, self.rng)
-                self._submit_set([adjustment_value(pos, power, o) for o in orders_list])
+                self._submit(phase, [adjustment_value(pos, power, o) for o in orders_list])
             # No GOF outside movement: on MILA a GOF that completes a phase leaks into the
             # next one (README "Servers"), and Parlance needs none there.
-            self._phase_complete = True
-            self.summary.phases_played += 1
-        except ConnectionLost:
-            pass  # the session loop notices, reconnects, and the phase is replayed
+            phase.complete = True
+            if not phase.counted:
+                phase.counted = True
+                self.summary.phases_played += 1
+        except (ConnectionLost, SessionNotReady):
+            pass  # the session loop notices, reconnects, and the phase is played again
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -631,213 +697,164 @@ class DaideClient:
             with contextlib.suppress(Exception):
                 self._recover_orders()
 
-    async def _play_movement(self, pos: Position, power: int) -> None:
+    async def _play_movement(self, phase: PhaseState, power: int) -> None:
+        pos, clock = phase.position, phase.clock
         self._send(Not(Gof()))
-        quick = self._quick_orders(pos, power)
-        self._submit_engine(pos, quick)
-        deadline = self._deadline
-        if deadline is None:
-            deadline = time.monotonic() + self.settings.think_time
+        self._submit_engine(phase, self._quick_orders(pos, power))
         job: ThinkJob | None = None
         try:
             if self.thinker is not None and self.thinker.alive:
-                job = self.thinker.think(pos, power, deadline - self._margin())
+                job = self.thinker.think(
+                    pos, power, clock.stop_search_at(), clock.collect_helpers_by()
+                )
+                phase.job = job
+                self.summary.searched_phases += 1
         except ThinkerError as exc:
             log.error("search unavailable; keeping the quick orders", error=str(exc))
         last_sent = time.monotonic()
-        pending: dict[int, EngineOrder] | None = None
+        pending: Orders | None = None
         while job is not None:
-            due = (self._deadline or deadline) - self._margin()
-            remaining = due - time.monotonic()
+            if self.thinker is not None:
+                self.thinker.retime(job, clock.stop_search_at(), clock.collect_helpers_by())
+            now = time.monotonic()
+            remaining = clock.submit_by() - now
             if remaining <= 0:
                 break
-            wait = remaining if pending is None else min(remaining, RESUBMIT_INTERVAL)
-            improvement = await job.next(wait)
-            if improvement is not None:
-                if "error" in improvement.stats:
-                    log.error("search failed", error=improvement.stats["error"])
-                    self.game_log.write("search_error", error=improvement.stats["error"])
-                elif improvement.orders:
-                    pending = self._complete(pos, power, improvement.orders)
-                    self.game_log.write("search", final=improvement.final, stats=improvement.stats)
-                    self.telemetry.emit(
-                        SearchStats,
-                        turn=pos.turn,
-                        final=improvement.final,
-                        **search_fields(improvement.stats),
-                    )
-                if improvement.final:
-                    job = None
-            if pending is not None and (
-                job is None or time.monotonic() - last_sent >= RESUBMIT_INTERVAL
-            ):
-                if pending != self._submitted:
-                    self._submit_engine(pos, pending)
-                    last_sent = time.monotonic()
+            wait = min(remaining, RECHECK)
+            message = await job.next(wait)
+            if isinstance(message, Failed):
+                log.error("search failed", error=message.error)
+                self.game_log.write("search_error", error=message.error)
+                break
+            if isinstance(message, Progress | Answer):
+                final = isinstance(message, Answer)
+                if message.orders:
+                    pending = _complete(pos, power, message.orders)
+                self.game_log.write("search", final=final, job=message.job_id, stats=message.stats)
+                self.telemetry.emit(
+                    SearchStats, turn=pos.turn, final=final, **search_fields(message.stats)
+                )
+                if final and job.answered_at is not None:
+                    clock.answer_arrived(job.answered_at, job.stop_at)
+            now = time.monotonic()
+            if pending is not None and (job.done or now - last_sent >= RESUBMIT_INTERVAL):
+                if pending != phase.book.engine:
+                    self._submit_engine(phase, pending)
+                    last_sent = now
                 pending = None
+            if job.done:
+                break
         if job is not None:
-            latest = job.best
-            self.thinker.cancel(job)  # type: ignore[union-attr]
-            if latest is not None and latest.orders:
-                final = self._complete(pos, power, latest.orders)
-                if final != self._submitted:
-                    self._submit_engine(pos, final)
-        if pending is not None and pending != self._submitted:
-            self._submit_engine(pos, pending)
+            self._finish_search(phase, power, job)
         self.game_log.write(
             "orders",
             turn=str(pos.turn),
-            orders=[str(movement_value(pos, p, o)) for p, o in sorted(self._submitted.items())],
+            orders=[str(movement_value(pos, p, o)) for p, o in sorted(phase.book.engine.items())],
         )
         self._send(Gof())
 
-    def _quick_orders(self, pos: Position, power: int) -> dict[int, EngineOrder]:
+    def _finish_search(self, phase: PhaseState, power: int, job: ThinkJob) -> None:
+        """The last submission time has come: make sure the search's best set is in."""
+        if job.answer is not None:
+            self.summary.final_answers += 1
+        elif job.best is not None and job.best.orders:
+            latest = _complete(phase.position, power, job.best.orders)
+            if latest != phase.book.engine:
+                self._submit_engine(phase, latest)
+        self.game_log.write(
+            "final_answer", turn=str(phase.turn), job=job.job_id, submitted=job.answer is not None
+        )
+        self._cancel_job(phase)
+        if self.thinker is not None:
+            self.summary.stale_worker_messages = self.thinker.stale
+        if job.answer is not None:
+            stale = job.answer.stats.get("stale_helper_answers")
+            if isinstance(stale, int):
+                self.summary.stale_helper_answers = stale
+
+    def _quick_orders(self, pos: Position, power: int) -> Orders:
         """A sensible order set in milliseconds: DumbBot's, or all holds if that fails."""
         try:
             if self._quick_policy is None:
                 self._quick_policy = make_policy("dumbbot", seed=self.rng.randrange(1 << 30))
             orders = self._quick_policy.movement_orders(pos, power, self.rng)
-            return self._complete(pos, power, orders)
+            return _complete(pos, power, orders)
         except Exception as exc:
             log.error("quick orders failed; holding", error=repr(exc))
-            return self._complete(pos, power, {})
-
-    @staticmethod
-    def _complete(
-        pos: Position, power: int, orders: dict[int, EngineOrder]
-    ) -> dict[int, EngineOrder]:
-        """``orders`` for every unit of ``power`` (HLD where missing), nothing for others."""
-        return {p: orders.get(p, HOLD_ORDER) for p, u in pos.units.items() if u[0] == power}
-
-    @staticmethod
-    def _complete_retreats(
-        pos: Position, power: int, orders: dict[int, EngineOrder]
-    ) -> dict[int, EngineOrder]:
-        """``orders`` for every dislodged unit of ``power`` (DSB where missing)."""
-        return {p: orders.get(p, DISBAND_ORDER) for p, d in pos.dislodged.items() if d[0] == power}
-
-    def _submit_engine(self, pos: Position, orders: dict[int, EngineOrder]) -> None:
-        if pos.is_movement:
-            values = [movement_value(pos, p, o) for p, o in sorted(orders.items())]
-        else:
-            values = [retreat_value(pos, p, o) for p, o in sorted(orders.items())]
-        self._submitted = dict(orders)
-        self._submit_set(values)
+            return _complete(pos, power, {})
 
     # --- the server's answers to our orders -------------------------------------------------
 
     def _on_thx(self, m: Thx) -> None:
-        order = m.order
-        if order not in self._sent:
-            self._ignore("THX for an order we did not send in this phase", m)
+        phase = self.phase
+        if phase is None:
+            self._ignore("THX outside a phase", m)
             return
-        if self._sub_sent_at is not None:
-            rtt = time.monotonic() - self._sub_sent_at
-            self._rtt = rtt if self._rtt is None else 0.8 * self._rtt + 0.2 * max(rtt, self._rtt)
-            self._sub_sent_at = None
-        if m.note == "MBV":
-            self._accepted.add(order)
+        verdict: ThxVerdict = phase.book.on_thx(m.order, m.note)
+        if verdict.ignored is not None:
+            self._ignore(verdict.ignored, m)
             return
-        if order in self._refused:
-            return
-        if order in self._accepted:
-            # The server took this order earlier in the phase and balks at the repeat (MILA
-            # refuses a build it already has): our order stands, nothing to replace.
-            self._ignore("refusal of an order the server accepted earlier this phase", m)
-            return
-        self.summary.refused_orders += 1
-        self._refused.add(order)
-        log.error("order refused", order=str(order), note=m.note)
-        self.game_log.write("refused", order=str(order), note=m.note)
-        if order not in self._order_set:
-            return  # already superseded by a later submission
-        orders = [o for o in self._order_set if o != order]
-        replacement = self._safe_order_for(order)
-        if replacement is not None and replacement not in self._refused:
-            orders.append(replacement)
-        self._submit_set(orders)
-
-    def _safe_order_for(self, order: Order) -> Order | None:
-        """What replaces a refused order: hold, disband, or waive a build."""
-        pos = self.mirror.position
-        if pos is None or order_power(order) != self.power:
-            return None
-        if isinstance(order, Build):
-            return Waive(order.unit.power)
-        unit: Unit | None = getattr(order, "unit", None)
-        if unit is None:
-            return None
-        if pos.is_movement:
-            return Hold(unit)
-        if pos.is_retreat:
-            return Disband(unit)
-        return None
+        self.budget.rtt.answered(time.monotonic())
+        if verdict.refused:
+            self.summary.refused_orders += 1
+            log.error("order refused", order=str(m.order), note=m.note)
+            self.game_log.write("refused", order=str(m.order), note=m.note)
+        if verdict.resubmit is not None:
+            self._submit(phase, verdict.resubmit)
 
     def _on_mis(self, m: Mis) -> None:
         """The server lacks orders: complete our set (once per phase for builds/removals)."""
-        pos = self.mirror.position
-        power = self._power_id
-        if pos is None or power is None or self.game_over or pos.turn != self._phase_turn:
+        phase = self.phase
+        current = self.mirror.position
+        if phase is None or self.game_over or current is None or phase.turn != current.turn:
             return
-        if (m.count is not None) != (pos.is_adjustment):
+        pos = phase.position
+        if (m.count is not None) != pos.is_adjustment:
             if m.count or m.units:
                 self._ignore(f"MIS of the wrong form for {pos.turn}", m)
             return
         if m.count is not None:
-            if m.count == 0 or self._mis_answered:
-                return
-            due = pos.adjustments()[power]  # builds (> 0) or removals (< 0) by our count
-            if due > 0:
-                covered = sum(isinstance(o, Build | Waive) for o in self._order_set) >= due
-            else:
-                covered = sum(isinstance(o, Remove) for o in self._order_set) >= -due
-            if covered:
-                # Our set is complete by the rules (MILA's MIS does not count waives).
-                self._ignore("MIS for adjustments our submitted set already covers", m)
-                return
-            self._mis_answered = True
-            log.warning("server says adjustments are missing", count=m.count)
-            if m.count < 0:  # builds still open: waive them
-                waive = adjustment_value(pos, power, WAIVE_ORDER)
-                self._submit_set([*self._order_set, *([waive] * -m.count)])
-            else:
-                chosen = {o.unit for o in self._order_set if isinstance(o, Remove)}
-                ranked = civil_disorder_removals(pos, power, len(pos.units_of(power)))
-                extra = [adjustment_value(pos, power, (REMOVE, p)) for p in ranked]
-                extra = [o for o in extra if getattr(o, "unit", None) not in chosen][: m.count]
-                self._submit_set([*self._order_set, *extra])
+            orders, ignored = phase.book.on_mis_count(m.count)
+            if ignored is not None:
+                self._ignore(ignored, m)
+            if orders is not None:
+                log.warning("server says adjustments are missing", count=m.count)
+                self._submit(phase, orders)
             return
-        ordered = {getattr(o, "unit", None) for o in self._order_set}
-        missing: list[Order] = []
-        for unit_position in m.units:
-            unit = unit_position.unit
-            if unit.power != self.power or unit in ordered:
-                continue  # (MILA lists retreating units even when their order was accepted)
-            missing.append(Disband(unit) if unit_position.retreats is not None else Hold(unit))
-        if missing:
+        units = [(u.unit, u.retreats is not None) for u in m.units]
+        missing = phase.book.on_mis_units(units)
+        if missing is not None:
             log.warning("server says orders are missing", count=len(missing))
-            self._submit_set([*self._order_set, *missing])
+            self._submit(phase, missing)
 
     def _recover_orders(self) -> None:
         """Resubmit a complete, safe order set for the current phase (once per phase)."""
-        pos = self.mirror.position
+        phase = self.phase
         power = self._power_id
-        if pos is None or power is None or self._recovered:
+        if phase is None or power is None:
             return
-        self._recovered = True
-        if self._order_set:
-            self._submit_set(list(self._order_set))
-        elif pos.is_movement:
-            self._submit_engine(pos, self._complete(pos, power, {}))
-        elif pos.is_retreat:
-            self._submit_engine(pos, self._complete_retreats(pos, power, {}))
+        pos = phase.position
 
-    def _resend_orders(self) -> None:
+        def safe_set() -> list[Order]:
+            if pos.is_movement:
+                units = _complete(pos, power, {})
+            elif pos.is_retreat:
+                units = _complete_retreats(pos, power, {})
+            else:
+                return []
+            value = movement_value if pos.is_movement else retreat_value
+            phase.book.engine = units
+            return [value(pos, p, o) for p, o in sorted(units.items())]
+
+        orders = phase.book.recovery(safe_set)
+        if orders is not None:
+            self._submit(phase, orders)
+
+    def _resend_orders(self, phase: PhaseState) -> None:
         """After a rejoin in a phase we had finished: make sure the server has our orders."""
-        if self._order_set:
-            self._submit_set(list(self._order_set))
-        pos = self.mirror.position
-        if pos is not None and pos.is_movement:
+        if phase.book.current:
+            self._submit(phase, list(phase.book.current))
+        if phase.position.is_movement:
             self._send(Gof())
 
     # --- set-up and shutdown ---------------------------------------------------------------
@@ -853,7 +870,7 @@ class DaideClient:
             definition,
             self.map_name or "standard",
             self.rng.randrange(1 << 30),
-            self.settings.workers,
+            self.settings.search_workers,
             self.settings.final_year,
         )
         try:
@@ -866,27 +883,33 @@ class DaideClient:
         if not self.game_over:
             self.game_over = True
             self.summary.ended_cleanly = True
-            self._end_phase_record()
-            self._phase_turn = None
-            self._copy_resources()
-            self._copy_shadow_counts()
-            log.info("game finished", summary=self.summary.as_dict())
-            self.game_log.write("summary", **self.summary.as_dict())
-            self.telemetry.emit(GameOver, **self.summary.as_dict())
+            self._wrap_up()
+
+    def _wrap_up(self) -> None:
+        """Write the summary: the game ended, or the bot is being stopped."""
+        if self.phase is not None:
+            self._end_phase(self.phase)
+            self.phase = None
+        self._copy_resources()
+        self._copy_shadow_counts()
+        log.info("game finished", summary=self.summary.as_dict())
+        self.game_log.write("summary", **self.summary.as_dict())
+        self.telemetry.emit(GameOver, **self.summary.as_dict())
 
     async def _shutdown(self) -> None:
-        if self._phase_task is not None and not self._phase_task.done():
-            self._phase_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._phase_task
+        if self.phase is not None:
+            task = self.phase.task
+            self.phase.stop()
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         if not self.game_over:
-            self._copy_resources()
+            self._wrap_up()
         if self.thinker is not None:
             self.thinker.close()
             self.thinker = None
-        if self.conn is not None:
-            await self.conn.close()
-        self._copy_shadow_counts()
+        if self.session is not None:
+            await self.session.conn.close()
         await self.telemetry.close()
         self.game_log.write("telemetry", **self.telemetry.stats())
 
@@ -900,6 +923,16 @@ class DaideClient:
         self.summary.shadow_checked = self.mirror.checked
         self.summary.shadow_mismatches = self.mirror.mismatches
         self.summary.shadow_skipped = self.mirror.skipped
+
+
+def _complete(pos: Position, power: int, orders: Orders) -> Orders:
+    """``orders`` for every unit of ``power`` (HLD where missing), nothing for others."""
+    return {p: orders.get(p, HOLD_ORDER) for p, u in pos.units.items() if u[0] == power}
+
+
+def _complete_retreats(pos: Position, power: int, orders: Orders) -> Orders:
+    """``orders`` for every dislodged unit of ``power`` (DSB where missing)."""
+    return {p: orders.get(p, DISBAND_ORDER) for p, d in pos.dislodged.items() if d[0] == power}
 
 
 def _turn_order(turn: Turn) -> tuple[int, int]:

@@ -110,38 +110,48 @@ class GameMirror:
     def on_now(self, turn: Turn, units: tuple[UnitPosition, ...]) -> ShadowReport | None:
         """Take the server's new position; shadow-check the phase just processed, if any.
 
-        Raises :class:`~adjudicator.errors.AdjudicatorError` only if the server's
-        own NOW or SCO does not fit the map (the caller logs it and waits).
+        The new position is taken whatever the shadow check finds, even when
+        our engine fails on the phase (that counts as a mismatch).  Raises
+        :class:`~adjudicator.errors.AdjudicatorError` only if the server's own
+        NOW or SCO does not fit the map (the caller logs it and waits).
         """
         if self.game_map is None or self.centres is None:
             self.pending.clear()
             return None
         actual = Position.from_values(self.game_map, turn, units, self.centres)
-        report = None
-        previous = self.position
-        if previous is not None and self.pending and not self.resync:
-            if self._complete(previous):
-                report = self._check(previous, actual)
-            else:
-                self.skipped += 1
-        self.pending.clear()
+        previous, pending, resync = self.position, self.pending, self.resync
+        self.position = actual
+        self.pending = []
         self.pending_centres = None
         self.resync = False
-        self.position = actual
-        return report
+        if previous is None or not pending or resync:
+            return None
+        if not self._complete(previous, pending):
+            self.skipped += 1
+            return None
+        try:
+            return self._check(previous, actual, pending)
+        except Exception as exc:  # our engine's failure must never cost the phase
+            self.mismatches += 1
+            return ShadowReport(
+                previous.turn,
+                (f"shadow adjudication failed: {type(exc).__name__}: {exc}",),
+                "",
+                _describe(actual),
+            )
 
     def mark_resync(self) -> None:
         """After a reconnection some results may be lost: skip the next shadow check."""
         self.resync = True
         self.pending.clear()
 
-    def _complete(self, previous: Position) -> bool:
+    def _complete(self, previous: Position, pending: list[OrderResult]) -> bool:
         """Whether the ORD lines cover the whole phase (some servers report only our orders).
 
         Movement: a line for every unit; retreats: for every dislodged unit;
         winter: as many lines per power as it had builds or removals due.
         """
-        reported = [getattr(r.order, "unit", None) for r in self.pending]
+        reported = [getattr(r.order, "unit", None) for r in pending]
         if previous.is_movement:
             units = {u.unit for u in previous.unit_positions() if u.retreats is None}
             return units <= set(reported)
@@ -150,24 +160,26 @@ class GameMirror:
             return units <= set(reported)
         m = previous.map
         lines = [0] * m.num_powers
-        for r in self.pending:
+        for r in pending:
             power = m.power_index.get(order_power(r.order))
             if power is not None:
                 lines[power] += 1
         return all(lines[p] >= abs(due) for p, due in enumerate(previous.adjustments()))
 
-    def _check(self, previous: Position, actual: Position) -> ShadowReport:
+    def _check(
+        self, previous: Position, actual: Position, pending: list[OrderResult]
+    ) -> ShadowReport:
         self.checked += 1
         differences: list[str] = []
         try:
-            outcome = adjudicate_phase(previous, [r.order for r in self.pending], self.rule)
+            outcome = adjudicate_phase(previous, [r.order for r in pending], self.rule)
         except AdjudicatorError as exc:
             self.mismatches += 1
             return ShadowReport(previous.turn, (f"our engine refused the phase: {exc}",), "", "")
         refused = [(o, n) for o, n in outcome.verdicts if n != "MBV"]
         differences.extend(f"we would refuse {o} ({n})" for o, n in refused)
         ours = {_key(r): r.result for r in outcome.results}
-        for r in self.pending:
+        for r in pending:
             mine = ours.get(_key(r))
             if mine is None:
                 differences.append(f"no result of ours for {r.order}")

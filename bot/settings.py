@@ -7,7 +7,9 @@ A bad value is a :class:`SettingsError` with a message naming the setting.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -15,6 +17,17 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from bot.telemetry.mqtt_url import parse_mqtt_url
 
 DEFAULT_PORT = 16713
+
+MAX_WORKERS = 64
+"""Most search processes one bot may run."""
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 class SettingsError(ValueError):
@@ -33,7 +46,9 @@ class BotSettings(BaseSettings):
     strategy: str = Field(
         "mcts", description="how to choose movement orders: mcts, mcts:<variant>, dumbbot, random"
     )
-    workers: int = Field(1, ge=1, le=64, description="search worker processes")
+    workers: int | Literal["auto"] = Field(
+        1, description="search processes: a number from 1 to 64, or auto (one per core)"
+    )
     final_year: int | None = Field(
         None, ge=1, le=8191, description="offer the draw once this year is played out (BANDANA -fy)"
     )
@@ -50,6 +65,10 @@ class BotSettings(BaseSettings):
     reconnect_attempts: int = Field(8, ge=0, le=1000, description="reconnections before giving up")
     connect_timeout: float = Field(10.0, gt=0, le=600, description="seconds to wait for TCP")
     seed: int | None = Field(None, description="random seed (default: from the OS)")
+    rules: Literal["parlance", "datc"] = Field(
+        "parlance",
+        description="the server's civil-disorder rule: parlance (Parlance, BANDANA) or datc (MILA)",
+    )
     telemetry: str | None = Field(None, description="mqtt://host:port/prefix for live events")
     game_id: str | None = Field(
         None, description="the game's name in telemetry topics (default: server host:port)"
@@ -57,6 +76,26 @@ class BotSettings(BaseSettings):
     telemetry_queue: int = Field(
         1000, ge=1, le=1_000_000, description="telemetry events kept while the broker is away"
     )
+
+    @field_validator("workers", mode="before")
+    @classmethod
+    def _workers(cls, value: object) -> object:
+        if isinstance(value, str) and value.strip().lower() == "auto":
+            return "auto"
+        try:
+            count = int(value)  # type: ignore[call-overload]
+        except (TypeError, ValueError):
+            raise ValueError("must be a number from 1 to 64, or auto") from None
+        if not 1 <= count <= MAX_WORKERS:
+            raise ValueError("must be a number from 1 to 64, or auto")
+        return count
+
+    @property
+    def search_workers(self) -> int:
+        """How many search processes to use: ``auto`` is one per core this process may use."""
+        if self.workers == "auto":
+            return max(1, min(MAX_WORKERS, available_cores()))
+        return self.workers
 
     @field_validator("name", "version")
     @classmethod

@@ -1,13 +1,19 @@
 """Choosing movement orders in a worker process, so the event loop keeps serving the server.
 
 :class:`Thinker` owns one worker process (started once, before the game) and
-talks to it over a pipe that the event loop watches with ``add_reader`` — no
-thread and no blocking read.  ``think(position, power, deadline)`` starts a
-job; the worker reports every improved order set as it finds one (anytime
-search) and a final one before the deadline; ``cancel()`` stops a job early.
+talks to it in the typed messages of :mod:`bot.worker_protocol` over a pipe
+that the event loop watches with ``add_reader`` — no thread and no blocking
+read.  ``think(...)`` starts a job with its stop time (from the phase's
+:class:`~bot.timebudget.PhaseClock`); the worker reports every improved order
+set as it finds one (anytime search) and one final answer right after the stop
+time, which the client still has time to submit.  ``retime`` moves a job's
+stop time, ``cancel`` ends it early.  A message about a job the client no
+longer waits for is dropped and counted (``stale``).
 
 The worker imports the search, builds its own copy of the map from the MDF
-content once, and receives positions as plain tuples.
+content once, and receives positions as plain tuples.  It dies with the
+client (parent-death signal; end of its pipe), and its root-parallel helpers
+die with it, so no search process outlives a killed bot.
 """
 
 from __future__ import annotations
@@ -18,17 +24,27 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from multiprocessing.connection import Connection as Pipe
 from random import Random
-from typing import Any
+from typing import Any, Protocol
 
 from adjudicator.maps import GameMap
-from adjudicator.orders import EngineOrder
 from adjudicator.position import Position
+from bot.worker_protocol import (
+    Answer,
+    Cancel,
+    Failed,
+    FromWorker,
+    Orders,
+    Progress,
+    Retime,
+    Shutdown,
+    Think,
+    ToWorker,
+)
 from protocol.values import MapDefinition
-
-Orders = dict[int, EngineOrder]
+from search.mcts.inbox import PipeInbox
+from search.mcts.parallel import die_with_parent
 
 WORKER_NICENESS = 5
 """How much the search worker yields the CPU to the client process (``os.nice``).
@@ -38,33 +54,43 @@ the last SUB on time); the search is throughput-bound.  When seven bots share
 two cores, a niced worker lets each client's event loop run when it wakes.
 """
 
+RETIME_THRESHOLD = 0.05
+"""Least change (seconds) of a job's stop time worth telling the worker."""
 
-@dataclass
-class Improvement:
-    """One order set from the worker: ``final`` is True for the last one of a job."""
-
-    orders: Orders
-    stats: dict[str, Any]
-    final: bool
-    received: float = field(default_factory=time.monotonic)
+JOIN_TIMEOUT = 2.0
+"""Seconds to wait for the worker to exit when asked, before it is killed."""
 
 
 class ThinkJob:
-    """A running job: await :meth:`next` for improvements until one is final."""
+    """A running job: await :meth:`next` for its messages until :attr:`done`."""
 
-    def __init__(self, job_id: int) -> None:
+    def __init__(self, job_id: int, stop_at: float, collect_by: float) -> None:
         self.job_id = job_id
-        self.queue: asyncio.Queue[Improvement] = asyncio.Queue()
-        self.best: Improvement | None = None
-        self.done = False
+        self.stop_at = stop_at
+        self.collect_by = collect_by
+        self.queue: asyncio.Queue[FromWorker] = asyncio.Queue()
+        self.best: Progress | Answer | None = None
+        self.answer: Answer | None = None
+        self.failure: Failed | None = None
+        self.answered_at: float | None = None
 
-    def _deliver(self, improvement: Improvement) -> None:
-        self.best = improvement
-        self.done = improvement.final
-        self.queue.put_nowait(improvement)
+    @property
+    def done(self) -> bool:
+        """True once the final answer (or the failure) is in."""
+        return self.answer is not None or self.failure is not None
 
-    async def next(self, timeout: float) -> Improvement | None:
-        """The next improvement, or None if none arrives within ``timeout`` seconds."""
+    def _deliver(self, message: FromWorker) -> None:
+        if isinstance(message, Answer):
+            self.answer = message
+            self.answered_at = time.monotonic()
+        if isinstance(message, Progress | Answer):
+            self.best = message
+        else:
+            self.failure = message
+        self.queue.put_nowait(message)
+
+    async def next(self, timeout: float) -> FromWorker | None:
+        """The job's next message, or None if none arrives within ``timeout`` seconds."""
         try:
             return await asyncio.wait_for(self.queue.get(), max(0.0, timeout))
         except TimeoutError:
@@ -88,6 +114,7 @@ class Thinker:
         final_year: int | None = None,
     ) -> None:
         self.strategy = strategy
+        self.stale = 0
         self._args = (strategy, definition, map_name, seed, workers, final_year)
         self._proc: multiprocessing.process.BaseProcess | None = None
         self._conn: Pipe | None = None
@@ -118,22 +145,40 @@ class Thinker:
         """True while the worker process runs."""
         return self._proc is not None and self._proc.is_alive()
 
-    def think(self, pos: Position, power: int, deadline: float) -> ThinkJob:
-        """Start choosing ``power``'s orders for ``pos``; the final set comes by ``deadline``."""
+    def think(
+        self,
+        pos: Position,
+        power: int,
+        stop_at: float,
+        collect_by: float,
+        context: object = None,
+    ) -> ThinkJob:
+        """Start choosing ``power``'s orders for ``pos``: search until ``stop_at``."""
         if self._conn is None or not self.alive:
             raise ThinkerError("the search worker is not running")
         self._next_id += 1
-        job = ThinkJob(self._next_id)
+        job = ThinkJob(self._next_id, stop_at, collect_by)
         self._jobs[job.job_id] = job
-        self._conn.send(("think", job.job_id, pos.to_data(), power, deadline))
+        self._send(Think(job.job_id, pos.to_data(), power, stop_at, collect_by, context))
         return job
 
+    def retime(self, job: ThinkJob, stop_at: float, collect_by: float) -> None:
+        """Move ``job``'s stop time earlier (the deadline came closer)."""
+        if job.done or stop_at > job.stop_at - RETIME_THRESHOLD:
+            return
+        job.stop_at, job.collect_by = stop_at, collect_by
+        self._send(Retime(job.job_id, stop_at, collect_by))
+
     def cancel(self, job: ThinkJob) -> None:
-        """Ask the worker to stop ``job`` (its last improvement stays available)."""
-        if self._conn is not None and not job.done:
-            with contextlib.suppress(OSError, BrokenPipeError):
-                self._conn.send(("cancel", job.job_id))
+        """Stop ``job`` now and forget it: whatever it still sends is stale."""
+        if not job.done:
+            self._send(Cancel(job.job_id))
         self._jobs.pop(job.job_id, None)
+
+    def _send(self, message: ToWorker) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(OSError, BrokenPipeError):
+                self._conn.send(message)
 
     def _on_readable(self) -> None:
         conn = self._conn
@@ -141,12 +186,14 @@ class Thinker:
             return
         try:
             while conn.poll():
-                kind, job_id, orders, stats = conn.recv()
-                job = self._jobs.get(job_id)
-                if job is not None:
-                    job._deliver(Improvement(orders, stats, kind == "done"))
-                    if kind == "done":
-                        self._jobs.pop(job_id, None)
+                message: FromWorker = conn.recv()
+                job = self._jobs.get(message.job_id)
+                if job is None:
+                    self.stale += 1
+                    continue
+                job._deliver(message)
+                if job.done:
+                    self._jobs.pop(message.job_id, None)
         except (EOFError, OSError):
             self._detach()
 
@@ -157,22 +204,69 @@ class Thinker:
         self._conn = None
 
     def close(self) -> None:
-        """Stop the worker process."""
+        """Stop the worker process (and so its helpers)."""
         conn = self._conn
         self._detach()
         if conn is not None:
             with contextlib.suppress(OSError, BrokenPipeError):
-                conn.send(("stop",))
+                conn.send(Shutdown())
             conn.close()
         if self._proc is not None:
-            self._proc.join(2.0)
+            self._proc.join(JOIN_TIMEOUT)
             if self._proc.is_alive():
                 self._proc.kill()
-                self._proc.join(2.0)
+                self._proc.join(JOIN_TIMEOUT)
             self._proc = None
 
 
 # --- the worker process ---------------------------------------------------------------------
+
+Report = Callable[[Orders, dict[str, Any], bool], None]
+
+
+class Chooser(Protocol):
+    """What the worker calls once per job: search, report improvements, report one final set."""
+
+    def __call__(
+        self,
+        pos: Position,
+        power: int,
+        stop_at: float,
+        collect_by: float,
+        rng: Random,
+        report: Report,
+        should_stop: Callable[[], bool],
+    ) -> None:
+        """Choose orders, calling ``report(orders, stats, final)``; exactly once with final."""
+
+    def close(self) -> None:
+        """Release what the chooser holds (helper processes)."""
+
+
+class _JobControl:
+    """The worker's view of the running job: its stop time, and the messages that end it."""
+
+    def __init__(self, inbox: PipeInbox[ToWorker], job: Think) -> None:
+        self.inbox = inbox
+        self.job_id = job.job_id
+        self.stop_at = job.stop_at
+        self.stopped = False
+
+    def should_stop(self) -> bool:
+        """True from the job's cancel, a newer job, a shutdown or its (moved) stop time on."""
+        if self.stopped:
+            return True
+        for message in self.inbox.arrived():
+            if isinstance(message, Cancel):
+                self.stopped = self.stopped or message.job_id == self.job_id
+            elif isinstance(message, Retime):
+                if message.job_id == self.job_id:
+                    self.stop_at = min(self.stop_at, message.stop_at)
+            else:  # a newer job or a shutdown: stop this one and handle that next
+                self.inbox.keep(message)
+                self.stopped = True
+        self.stopped = self.stopped or time.monotonic() >= self.stop_at
+        return self.stopped
 
 
 def _worker_main(
@@ -184,63 +278,74 @@ def _worker_main(
     workers: int,
     final_year: int | None,
 ) -> None:
+    die_with_parent()
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
     game_map = GameMap.from_definition(definition, map_name)
     rng = Random(seed)
     chooser = make_chooser(strategy, workers, final_year)
-    stash: list[tuple[Any, ...]] = []
+    inbox: PipeInbox[ToWorker] = PipeInbox(conn, Shutdown())
 
-    def next_message() -> tuple[Any, ...] | None:
-        if stash:
-            return stash.pop(0)
-        try:
-            return conn.recv()
-        except (EOFError, OSError):
-            return None
+    def send(message: FromWorker) -> None:
+        with contextlib.suppress(OSError, BrokenPipeError):
+            conn.send(message)
 
-    while True:
-        message = next_message()
-        if message is None or message[0] == "stop":
-            return
-        if message[0] != "think":
-            continue
-        _, job_id, data, power, deadline = message
-        pos = Position.from_data(game_map, data)
+    try:
+        while True:
+            message = inbox.next()
+            if isinstance(message, Shutdown):
+                return
+            if not isinstance(message, Think):
+                continue  # a cancel or retime for a job already answered
+            job = message
+            control = _JobControl(inbox, job)
 
-        def should_stop(job_id: int = job_id) -> bool:
-            while conn.poll():
-                incoming = conn.recv()
-                if incoming[0] == "cancel" and incoming[1] == job_id:
-                    return True
-                stash.append(incoming)
-                if incoming[0] in ("think", "stop"):
-                    return True
-            return False
+            def report(
+                orders: Orders, stats: dict[str, Any], final: bool, job_id: int = job.job_id
+            ) -> None:
+                send(Answer(job_id, orders, stats) if final else Progress(job_id, orders, stats))
 
-        def report(
-            orders: Orders, stats: dict[str, Any], final: bool, job_id: int = job_id
-        ) -> None:
-            with contextlib.suppress(OSError, BrokenPipeError):
-                conn.send(("done" if final else "improve", job_id, orders, stats))
-
-        try:
-            chooser(pos, power, deadline, rng, report, should_stop)
-        except Exception as exc:
-            report({}, {"error": f"{type(exc).__name__}: {exc}"}, True)
+            try:
+                pos = Position.from_data(game_map, job.position)
+                chooser(
+                    pos, job.power, job.stop_at, job.collect_by, rng, report, control.should_stop
+                )
+            except Exception as exc:
+                send(Failed(job.job_id, f"{type(exc).__name__}: {exc}"))
+    finally:
+        chooser.close()
 
 
-Chooser = Callable[
-    [
-        Position,
-        int,
-        float,
-        Random,
-        Callable[[Orders, dict[str, Any], bool], None],
-        Callable[[], bool],
-    ],
-    None,
-]
+class HeuristicChooser:
+    """A one-shot strategy (``dumbbot``, ``random``) as a chooser: it answers at once."""
+
+    def __init__(self, strategy: str, workers: int) -> None:
+        self.strategy = strategy
+        self.workers = workers
+
+    def __call__(
+        self,
+        pos: Position,
+        power: int,
+        stop_at: float,
+        collect_by: float,
+        rng: Random,
+        report: Report,
+        should_stop: Callable[[], bool],
+    ) -> None:
+        """Play the strategy's orders as the final answer."""
+        from search.registry import make_policy
+
+        budget = max(0.05, stop_at - time.monotonic())
+        policy = make_policy(
+            self.strategy, budget=budget, seed=rng.randrange(1 << 30), workers=self.workers
+        )
+        started = time.monotonic()
+        orders = policy.movement_orders(pos, power, rng)
+        report(orders, {"strategy": self.strategy, "seconds": time.monotonic() - started}, True)
+
+    def close(self) -> None:
+        """Nothing to release."""
 
 
 def check_strategy(strategy: str, workers: int = 1) -> None:
@@ -256,31 +361,14 @@ def check_strategy(strategy: str, workers: int = 1) -> None:
 
 
 def make_chooser(strategy: str, workers: int, final_year: int | None = None) -> Chooser:
-    """The function that chooses movement orders for ``strategy`` inside the worker.
+    """The chooser of movement orders for ``strategy`` inside the worker.
 
-    It must call ``report(orders, stats, final=True)`` exactly once at the end,
-    and may call ``report(..., final=False)`` with improvements before that.
     MCTS reports its improvements as it finds them (anytime); the heuristic
     players answer once.
     """
-    from search.mcts import anytime_chooser
-    from search.registry import make_policy, parse_spec
+    from search.mcts import AnytimeChooser
+    from search.registry import parse_spec
 
     if parse_spec(strategy)[0] == "mcts":
-        return anytime_chooser(strategy, workers, final_year)
-
-    def choose(
-        pos: Position,
-        power: int,
-        deadline: float,
-        rng: Random,
-        report: Callable[[Orders, dict[str, Any], bool], None],
-        should_stop: Callable[[], bool],
-    ) -> None:
-        budget = max(0.05, deadline - time.monotonic())
-        policy = make_policy(strategy, budget=budget, seed=rng.randrange(1 << 30), workers=workers)
-        started = time.monotonic()
-        orders = policy.movement_orders(pos, power, rng)
-        report(orders, {"strategy": strategy, "seconds": time.monotonic() - started}, True)
-
-    return choose
+        return AnytimeChooser(strategy, workers, final_year)
+    return HeuristicChooser(strategy, workers)

@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.settings import BotSettings, SettingsError, load_settings
+
+if TYPE_CHECKING:
+    from bot.client import DaideClient, GameSummary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -44,7 +50,16 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         dest="strategy",
         help="movement strategy: mcts, mcts:<variant>, dumbbot, random (default mcts)",
     )
-    p.add_argument("--workers", type=int, help="search worker processes (default 1)")
+    p.add_argument(
+        "--workers",
+        help="search processes: a number, or auto for one per core (default 1)",
+    )
+    p.add_argument(
+        "--rules",
+        choices=("parlance", "datc"),
+        help="the server's civil-disorder rule: parlance (Parlance, BANDANA; default) "
+        "or datc (MILA's server)",
+    )
     p.add_argument(
         "--final-year",
         type=int,
@@ -99,9 +114,35 @@ def settings_from_args(args: argparse.Namespace) -> BotSettings:
         rejoin_power=args.rejoin_power,
         rejoin_passcode=args.rejoin_passcode,
         seed=args.seed,
+        rules=getattr(args, "rules", None),
         telemetry=args.telemetry,
         game_id=getattr(args, "game_id", None),
     )
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+"""Signals that stop the bot cleanly: the game log and the summary are still written."""
+
+
+async def play_until_stopped(client: DaideClient) -> GameSummary:
+    """Run ``client`` until the game ends or a stop signal arrives; its summary either way."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+
+    def stop(name: str) -> None:
+        client.stop(name)
+        if task is not None:
+            task.cancel()
+
+    for sig in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop, sig.name)
+    try:
+        return await client.run()
+    except asyncio.CancelledError:
+        if client.summary.stopped_by is None:
+            raise
+        return client.summary
 
 
 def run(args: argparse.Namespace) -> int:
@@ -121,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--power and --passcode go together")
     if not settings.observe:
         try:
-            check_strategy(settings.strategy, settings.workers)
+            check_strategy(settings.strategy, settings.search_workers)
         except PolicySpecError as exc:
             raise UserError(f"--strategy {settings.strategy}: {exc}") from exc
     configure_logging(args.log_level)
@@ -133,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
     game_log = GameLog(log_path)
     client = DaideClient(settings, game_log)
     try:
-        summary = asyncio.run(client.run())
+        summary = asyncio.run(play_until_stopped(client))
     except FatalClientError as exc:
         game_log.write("fatal", error=str(exc))
         game_log.close()

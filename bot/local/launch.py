@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from adjudicator.rules import DEFAULT_CIVIL_DISORDER
 from bot.local.lineup import Seat
 from bot.servers.parlance import ParlanceInstall
 
@@ -73,8 +74,12 @@ def play_arguments(
     telemetry: str | None = None,
     log_dir: Path | str | None = None,
     summary: Path | str | None = None,
+    rules: str | None = None,
 ) -> list[str]:
-    """The ``daide-mcts`` arguments that play ``seat`` (a seat of ours) on ``host:port``."""
+    """The ``daide-mcts`` arguments that play ``seat`` (a seat of ours) on ``host:port``.
+
+    ``rules`` is the server's civil-disorder rule when it is not Parlance's.
+    """
     if seat.kind != "ours":
         raise ValueError(f"seat {seat.name} is not one of ours")
     args = [
@@ -98,6 +103,8 @@ def play_arguments(
         args += ["--summary-json", str(summary)]
     if telemetry is not None:
         args += ["--telemetry", telemetry]
+    if rules is not None and rules != DEFAULT_CIVIL_DISORDER.value:
+        args += ["--rules", rules]
     args += ["--log-level", BOT_LOG_LEVEL]
     return args
 
@@ -118,6 +125,7 @@ def seat_argv(
     telemetry: str | None = None,
     log_dir: Path | None = None,
     summary: Path | None = None,
+    rules: str | None = None,
 ) -> list[str]:
     """The argv of any seat: ``daide-mcts play``, a Parang bot, or the seat's own command."""
     if seat.kind == "ours":
@@ -131,6 +139,7 @@ def seat_argv(
                 telemetry=telemetry,
                 log_dir=log_dir,
                 summary=summary,
+                rules=rules,
             )
         )
     if seat.kind == "parang":

@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from adjudicator.rules import CivilDisorderRule
 from bot.local.launch import (
     DEFAULT_DEADLINES,
     DEFAULT_FINAL_YEAR,
@@ -121,6 +122,8 @@ class RunningServer:
     log_path: Callable[[], Path | None]
     parlance: ParlanceInstall | None = None
     takes_observers: bool = True
+    rules: str = CivilDisorderRule.PARLANCE.value
+    """The server's civil-disorder rule, passed to our bots (``daide-mcts play --rules``)."""
 
 
 @dataclass
@@ -234,6 +237,7 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
         running=mila.running,
         log_path=lambda: mila.log_path,
         takes_observers=False,
+        rules=CivilDisorderRule.DATC.value,
     )
 
 
@@ -275,6 +279,7 @@ class _Game:
                 telemetry=self.config.telemetry,
                 log_dir=self.bots_dir / seat.name,
                 summary=self.bots_dir / f"{seat.name}.json",
+                rules=server.rules,
             )
             env = {**os.environ, "PYTHONUNBUFFERED": "1"}
             cwd: Path | None = None

@@ -13,11 +13,12 @@
 
 from __future__ import annotations
 
-from search.mcts.player import MctsPlayer, anytime_chooser, make_policy, think
+from search.mcts.player import AnytimeChooser, MctsPlayer, anytime_chooser, make_policy, think
 from search.mcts.variants import DEFAULT_VARIANT, VARIANTS, get_variant
 
 __all__ = [
     "DEFAULT_VARIANT",
+    "AnytimeChooser",
     "VARIANTS",
     "MctsPlayer",
     "anytime_chooser",

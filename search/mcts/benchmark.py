@@ -30,7 +30,8 @@ from adjudicator.position import Position
 from search.bench_heuristics import sample_positions
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.parallel import RootParallel
-from search.mcts.player import horizon, think
+from search.mcts.player import think
+from search.mcts.tree import horizon
 from search.mcts.variants import VARIANTS, get_variant
 
 FINAL_YEAR = 1905

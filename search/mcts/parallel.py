@@ -2,23 +2,36 @@
 
 With ``workers = n`` the calling process searches as usual while ``n - 1``
 helper processes (started once, kept for the whole game) each grow their own
-tree from the same root with their own seed, until the same deadline or
+tree from the same root with their own seed, until the same stop time or
 iteration cap.  Each sends back its root edges' ``(action, visits, total)``;
 :func:`merge` adds them up per action (actions are hashable order sets, so
 the trees need not agree on anything else) and the variant's final-selection
 rule picks from the sums.
 
+Every message between the caller and a helper is a small typed value that
+carries the job's id: a helper's answer to an old job (late, or cut short by
+a newer job) is recognised, dropped and counted, never merged into another
+search; a helper that is still busy when the next job comes stops at once and
+takes it, so it never falls a phase behind.
+
 Helpers are fresh interpreters (``spawn``), so they share nothing mutable
 with the caller; a position travels as :meth:`Position.to_data` plus the
-map's definition (the map is rebuilt once per helper and definition).
+map's definition (the map is rebuilt once per helper and definition).  A
+helper dies with the process that started it (Linux's parent-death signal,
+and an end-of-file on its pipe elsewhere), so no helper outlives a killed bot.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from random import Random
 
@@ -26,13 +39,81 @@ from adjudicator.maps import GameMap
 from adjudicator.position import Position, PositionData
 from protocol.values import MapDefinition
 from search.mcts.actions import Action
+from search.mcts.inbox import PipeInbox
+from search.mcts.tree import new_search
+from search.mcts.variants import get_variant
 
 RootStats = list[tuple[Action, int, float]]
 """A tree's root edges: ``(action, visits, total reward)``."""
 
-Job = tuple[MapDefinition, str, PositionData, int, str, int, int, int | None, float | None]
-"""What a helper is asked: (map definition, map name, position, power, variant, final year,
-seed, iteration cap, monotonic deadline)."""
+PR_SET_PDEATHSIG = 1
+"""Linux ``prctl`` option: the signal a process gets when its parent dies."""
+
+JOIN_TIMEOUT = 2.0
+"""Seconds to wait for a helper to exit when asked, before it is killed."""
+
+
+def die_with_parent() -> None:
+    """Make the calling (child) process end when its parent does, even by SIGKILL.
+
+    On Linux the kernel sends SIGKILL to the child when the parent exits; if
+    the parent is already gone when this runs, the child exits at once.
+    Elsewhere it does nothing (children then notice the end of their pipe).
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+# --- the messages between the caller and a helper -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HelperJob:
+    """Search ``position`` for ``power`` until ``stop_at`` (monotonic) or ``iterations``."""
+
+    job_id: int
+    definition: MapDefinition
+    map_name: str
+    position: PositionData
+    power: int
+    variant: str
+    final_year: int
+    seed: int
+    iterations: int | None
+    stop_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class HelperStop:
+    """Stop job ``job_id`` now and send its statistics."""
+
+    job_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class HelperQuit:
+    """Exit the helper process."""
+
+
+@dataclass(frozen=True, slots=True)
+class HelperStats:
+    """A helper's answer: its tree's root statistics for job ``job_id``."""
+
+    job_id: int
+    stats: RootStats
+    iterations: int
+
+
+HelperMessage = HelperJob | HelperStop | HelperQuit
+
+
+# --- merging ----------------------------------------------------------------------------------
 
 
 def merge(stats: Iterable[RootStats]) -> dict[Action, tuple[int, float]]:
@@ -60,16 +141,30 @@ def pick(merged: dict[Action, tuple[int, float]], final: str) -> Action | None:
     return max(merged, key=lambda a: (mean(a), merged[a][0], a))
 
 
+# --- the caller's side ------------------------------------------------------------------------
+
+
 class RootParallel:
-    """``helpers`` helper processes for root-parallel search; close with :meth:`close`."""
+    """``helpers`` helper processes for root-parallel search; close with :meth:`close`.
+
+    ``stale`` counts the answers dropped because they belonged to an earlier job.
+    """
 
     def __init__(self, helpers: int) -> None:
         if helpers < 1:
             raise ValueError("root parallelism needs at least one helper process")
         self.helpers = helpers
+        self.stale = 0
         self._procs: list[multiprocessing.process.BaseProcess] = []
         self._conns: list[Connection] = []
-        self._busy: list[bool] = []
+        self._waiting: list[int | None] = []  # the job each helper owes an answer for
+        self._next_id = 0
+
+    def __enter__(self) -> RootParallel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _start(self) -> None:
         ctx = multiprocessing.get_context("spawn")
@@ -82,7 +177,12 @@ class RootParallel:
             child.close()
             self._procs.append(proc)
             self._conns.append(parent)
-            self._busy.append(False)
+            self._waiting.append(None)
+
+    @property
+    def pids(self) -> list[int]:
+        """The helper processes' ids (for resource readings and tests)."""
+        return [p.pid for p in self._procs if p.pid is not None and p.is_alive()]
 
     def submit(
         self,
@@ -93,100 +193,122 @@ class RootParallel:
         seeds: Sequence[int],
         *,
         iterations: int | None,
-        deadline: float | None,
-    ) -> None:
-        """Start every helper searching ``pos`` (helper ``i`` with ``seeds[i]``)."""
+        stop_at: float | None,
+    ) -> int:
+        """Start every helper searching ``pos`` (helper ``i`` with ``seeds[i]``); the job's id."""
         if not self._procs:
             self._start()
+        self._next_id += 1
+        job_id = self._next_id
         m = pos.map
         data = pos.to_data()
         for i, conn in enumerate(self._conns):
-            job: Job = (
-                m.definition, m.name, data, power, variant, final_year, seeds[i], iterations,
-                deadline,
+            job = HelperJob(
+                job_id, m.definition, m.name, data, power, variant, final_year, seeds[i],
+                iterations, stop_at,
             )  # fmt: skip
             try:
-                conn.send(("search", job))
-                self._busy[i] = True
+                conn.send(job)
+                self._waiting[i] = job_id
             except (OSError, BrokenPipeError):
-                self._busy[i] = False
+                self._waiting[i] = None
+        return job_id
 
-    def stop(self) -> None:
-        """Ask busy helpers to stop early (their statistics still come back)."""
+    def stop(self, job_id: int) -> None:
+        """Ask the helpers still on ``job_id`` to stop now (their statistics still come back)."""
         for i, conn in enumerate(self._conns):
-            if self._busy[i]:
+            if self._waiting[i] == job_id:
                 with contextlib.suppress(OSError, BrokenPipeError):
-                    conn.send(("stop",))
+                    conn.send(HelperStop(job_id))
 
-    def collect(self, timeout: float) -> list[RootStats]:
-        """The root statistics of every helper that answers within ``timeout`` seconds."""
-        out: list[RootStats] = []
-        until = time.monotonic() + timeout
+    def collect(self, job_id: int, until: float) -> list[HelperStats]:
+        """The answers to ``job_id`` that arrive by ``until`` (monotonic); stale ones dropped."""
+        out: list[HelperStats] = []
         for i, conn in enumerate(self._conns):
-            if not self._busy[i]:
-                continue
-            try:
-                if conn.poll(max(0.0, until - time.monotonic())):
-                    kind, stats = conn.recv()
-                    if kind == "stats":
-                        out.append(stats)
-                    self._busy[i] = False
-            except (EOFError, OSError):
-                self._busy[i] = False
+            while self._waiting[i] is not None:
+                try:
+                    if not conn.poll(max(0.0, until - time.monotonic())):
+                        break  # late: its answer will be dropped as stale next time
+                    answer = conn.recv()
+                except (EOFError, OSError):
+                    self._waiting[i] = None
+                    break
+                if not isinstance(answer, HelperStats) or answer.job_id != self._waiting[i]:
+                    self.stale += 1
+                    continue
+                self._waiting[i] = None
+                if answer.job_id == job_id:
+                    out.append(answer)
         return out
 
     def close(self) -> None:
-        """Stop the helper processes."""
+        """Stop the helper processes (killing any that do not exit in time)."""
         for conn in self._conns:
             with contextlib.suppress(OSError, BrokenPipeError):
-                conn.send(("quit",))
+                conn.send(HelperQuit())
                 conn.close()
         for proc in self._procs:
-            proc.join(2.0)
+            proc.join(JOIN_TIMEOUT)
             if proc.is_alive():
                 proc.kill()
-                proc.join(1.0)
+                proc.join(JOIN_TIMEOUT)
         self._procs.clear()
         self._conns.clear()
-        self._busy.clear()
+        self._waiting.clear()
+
+
+# --- the helper process -----------------------------------------------------------------------
+
+
+def _stop_check(inbox: PipeInbox[HelperMessage], job_id: int) -> Callable[[], bool]:
+    """``should_stop`` for ``job_id``: True from its stop, a newer job or a quit on."""
+    stopped = False
+
+    def should_stop() -> bool:
+        nonlocal stopped
+        if not stopped:
+            for message in inbox.arrived():
+                if isinstance(message, HelperStop):
+                    stopped = stopped or message.job_id == job_id
+                else:  # a newer job, or quit: stop this one and handle that next
+                    inbox.keep(message)
+                    stopped = True
+        return stopped
+
+    return should_stop
 
 
 def _helper_main(conn: Connection) -> None:
-    from search.mcts.player import new_search
-    from search.mcts.variants import get_variant
-
+    die_with_parent()
+    inbox: PipeInbox[HelperMessage] = PipeInbox(conn, HelperQuit())
     maps: dict[str, tuple[MapDefinition, GameMap]] = {}
     while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
+        job = inbox.next()
+        if isinstance(job, HelperQuit):
             return
-        if message[0] == "quit":
-            return
-        if message[0] != "search":
-            continue
-        definition, name, data, power, variant_name, final_year, seed, iterations, deadline = (
-            message[1]
+        if not isinstance(job, HelperJob):
+            continue  # a stop for a job already answered
+        cached = maps.get(job.map_name)
+        if cached is None or cached[0] != job.definition:
+            game_map = GameMap.from_definition(job.definition, job.map_name)
+            cached = maps[job.map_name] = (job.definition, game_map)
+        pos = Position.from_data(cached[1], job.position)
+        search = new_search(
+            pos, job.power, get_variant(job.variant), job.final_year, Random(job.seed)
         )
-        cached = maps.get(name)
-        if cached is None or cached[0] != definition:
-            cached = maps[name] = (definition, GameMap.from_definition(definition, name))
-        pos = Position.from_data(cached[1], data)
-        search = new_search(pos, power, get_variant(variant_name), final_year, Random(seed))
-        stop = False
-
-        def should_stop() -> bool:
-            nonlocal stop
-            with contextlib.suppress(EOFError, OSError):
-                while conn.poll():
-                    if conn.recv()[0] in ("stop", "quit"):
-                        stop = True
-            return stop
-
-        if iterations is not None or deadline is not None:
-            search.run(iterations=iterations, deadline=deadline, should_stop=should_stop)
+        if job.iterations is not None or job.stop_at is not None:
+            search.run(
+                iterations=job.iterations,
+                deadline=job.stop_at,
+                should_stop=_stop_check(inbox, job.job_id),
+                progress_every=POLL_EVERY,
+            )
         stats = [(e.action, e.visits, e.total) for e in search.root.edges]
         try:
-            conn.send(("stats", stats))
+            conn.send(HelperStats(job.job_id, stats, search.iterations))
         except (OSError, BrokenPipeError):
             return
+
+
+POLL_EVERY = 0.02
+"""Seconds between a searching process's looks at its pipe (a stop is noticed this fast)."""

@@ -1,6 +1,6 @@
 """The MCTS player: one search per movement phase, anytime, optionally root-parallel.
 
-* :func:`new_search` builds the tree for one power in one position;
+* :func:`~search.mcts.tree.new_search` builds the tree for one power in one position;
 * :func:`think` runs it (and the helpers, with ``workers > 1``) until a
   deadline or an iteration cap, reporting each new best order set as it
   appears, and returns the final one with the search statistics;
@@ -8,7 +8,7 @@
   thinks for ``budget`` seconds (or ``iterations``) per movement phase and
   retreats and adjusts as the live bot does (random legal retreats,
   DumbBot-valued builds and removals);
-* :func:`anytime_chooser` is what the live bot's search process calls.
+* :class:`AnytimeChooser` is what the live bot's search process calls.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
 from search.mcts.actions import Action
 from search.mcts.config import Variant
-from search.mcts.domain import DiplomacyDomain
-from search.mcts.parallel import RootParallel, merge, pick
+from search.mcts.parallel import POLL_EVERY, RootParallel, merge, pick
+from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import get_variant
 
@@ -33,32 +33,10 @@ Orders = dict[int, EngineOrder]
 Report = Callable[[Orders, dict[str, Any], bool], None]
 
 HELPER_GRACE = 0.25
-"""Seconds to wait past the deadline for the helpers' statistics."""
+"""Seconds past the stop time to wait for the helpers' statistics when no one says otherwise."""
 
-
-def horizon(pos: Position, variant: Variant, final_year: int | None) -> int:
-    """The last year the search looks at: the final year, or the variant's lookahead past it."""
-    ahead = pos.year + variant.lookahead_years - 1
-    if final_year is None or final_year < pos.year:
-        return ahead
-    return final_year
-
-
-def new_search(
-    pos: Position, power: int, variant: Variant, final_year: int | None, rng: Random
-) -> Mcts[Position, Action]:
-    """A fresh tree for ``power`` at ``pos`` (a movement phase) under ``variant``."""
-    domain = DiplomacyDomain(variant, power, horizon(pos, variant, final_year), pos.map.num_powers)
-    return Mcts(
-        domain,
-        pos,
-        rng,
-        cp=variant.cp,
-        resample=variant.resample,
-        double_expansion=variant.double_expansion,
-        widening=variant.widening,
-        final=variant.final,
-    )
+REPORT_EVERY = 0.25
+"""Least seconds between two anytime reports of a new best order set."""
 
 
 def _orders(pos: Position, power: int, action: Action | None) -> Orders:
@@ -76,19 +54,21 @@ def think(
     deadline: float | None = None,
     iterations: int | None = None,
     parallel: RootParallel | None = None,
+    collect_by: float | None = None,
     report: Report | None = None,
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> tuple[Orders, dict[str, Any]]:
     """Search ``power``'s orders at ``pos``; ``(orders, statistics)``.
 
-    ``deadline`` is a reading of ``clock`` (see :meth:`Mcts.run`); helpers
-    (``parallel``) need the default wall clock.
-
-    Improvements go to ``report(orders, stats, False)`` as they appear (the
-    first after the first iterations).  With ``parallel``, its helpers search
-    too (seeds drawn from ``rng``) and their root statistics are merged into
-    the final choice.  Units with no order in the chosen action hold.
+    The search stops at ``deadline`` (a reading of ``clock``, see
+    :meth:`Mcts.run`), after ``iterations``, or once ``should_stop()`` says so
+    (it is asked every ``POLL_EVERY`` seconds).  Improvements go to
+    ``report(orders, stats, False)`` as they appear.  With ``parallel``, its
+    helpers search too (seeds drawn from ``rng``, stopping at the same time)
+    and the root statistics of those that answer by ``collect_by`` (default:
+    ``HELPER_GRACE`` after the deadline) are merged into the final choice;
+    helpers need the wall clock.  Units with no order in the chosen action hold.
     """
     if parallel is not None and clock is not time.monotonic:
         raise ValueError("root-parallel search runs on the wall clock")
@@ -96,45 +76,57 @@ def think(
     seed = rng.randrange(1 << 62)
     helper_seeds = [rng.randrange(1 << 62) for _ in range(parallel.helpers if parallel else 0)]
     search = new_search(pos, power, variant, final_year, Random(seed))
+    job_id = None
     if parallel is not None:
-        parallel.submit(
+        job_id = parallel.submit(
             pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds,
-            iterations=iterations, deadline=deadline,
+            iterations=iterations, stop_at=deadline,
         )  # fmt: skip
     reported: list[Action | None] = [None]
+    next_report = [began]
+    stopped = [False]
+
+    def stop() -> bool:
+        stopped[0] = stopped[0] or (should_stop is not None and should_stop())
+        return stopped[0]
 
     def progress(tree: Mcts[Position, Action]) -> None:
+        now = time.monotonic()
+        if report is None or now < next_report[0]:
+            return
         best = tree.best()
-        if report is not None and best is not None and best.action != reported[0]:
+        if best is not None and best.action != reported[0]:
             reported[0] = best.action
+            next_report[0] = now + REPORT_EVERY
             report(_orders(pos, power, best.action), _stats(tree, variant, began), False)
 
     if iterations is not None or deadline is not None:
         search.run(
             iterations=iterations,
             deadline=deadline,
-            should_stop=should_stop,
+            should_stop=stop,
             on_progress=progress,
-            progress_every=0.25,
+            progress_every=POLL_EVERY,
             clock=clock,
         )
     stats = _stats(search, variant, began)
     action = search.best()
     chosen = action.action if action is not None else None
-    if parallel is not None:
-        if should_stop is not None and should_stop():
-            parallel.stop()
-        wait = HELPER_GRACE
-        if deadline is None:
-            wait += 3600.0
-        elif deadline > time.monotonic():
-            wait += deadline - time.monotonic()
-        helpers = parallel.collect(wait)
+    if parallel is not None and job_id is not None:
+        if stopped[0]:
+            parallel.stop(job_id)
+        if collect_by is None:
+            collect_by = began + 3600.0 if deadline is None else deadline + HELPER_GRACE
+        if stopped[0]:
+            collect_by = min(collect_by, time.monotonic() + HELPER_GRACE)
+        helpers = parallel.collect(job_id, collect_by)
         own = [(e.action, e.visits, e.total) for e in search.root.edges]
-        merged = merge([own, *helpers])
+        merged = merge([own, *(h.stats for h in helpers)])
         chosen = pick(merged, variant.final) or chosen
         stats["workers"] = 1 + len(helpers)
         stats["merged_iterations"] = sum(v for v, _ in merged.values())
+        stats["helper_job"] = job_id
+        stats["stale_helper_answers"] = parallel.stale
     return _orders(pos, power, chosen), stats
 
 
@@ -230,35 +222,57 @@ def make_policy(
     )
 
 
-def anytime_chooser(
-    strategy: str, workers: int, final_year: int | None = None
-) -> Callable[[Position, int, float, Random, Report, Callable[[], bool]], None]:
-    """The live bot's chooser for ``mcts`` or ``mcts:<variant>`` (see :mod:`bot.thinker`)."""
-    from search.mcts.variants import DEFAULT_VARIANT
+class AnytimeChooser:
+    """The live bot's search for ``mcts`` or ``mcts:<variant>`` (see :mod:`bot.thinker`).
 
-    _, _, name = strategy.partition(":")
-    variant = get_variant(name or DEFAULT_VARIANT)
-    parallel = RootParallel(workers - 1) if workers > 1 else None
+    Called once per movement phase; keeps its root-parallel helpers (with
+    ``workers > 1``) for the whole game.  :meth:`close` stops them.
+    """
 
-    def choose(
+    def __init__(self, strategy: str, workers: int, final_year: int | None = None) -> None:
+        from search.mcts.variants import DEFAULT_VARIANT
+
+        _, _, name = strategy.partition(":")
+        self.variant = get_variant(name or DEFAULT_VARIANT)
+        self.final_year = final_year
+        self.parallel = RootParallel(workers - 1) if workers > 1 else None
+
+    def __call__(
+        self,
         pos: Position,
         power: int,
-        deadline: float,
+        stop_at: float,
+        collect_by: float,
         rng: Random,
         report: Report,
         should_stop: Callable[[], bool],
     ) -> None:
+        """Search until ``stop_at``, merge helpers until ``collect_by``, report the final set."""
         orders, stats = think(
             pos,
             power,
-            variant,
-            final_year,
+            self.variant,
+            self.final_year,
             rng,
-            deadline=deadline,
-            parallel=parallel,
+            deadline=stop_at,
+            parallel=self.parallel,
+            collect_by=collect_by,
             report=report,
             should_stop=should_stop,
         )
         report(orders, stats, True)
 
-    return choose
+    @property
+    def helper_pids(self) -> list[int]:
+        """The root-parallel helpers' process ids."""
+        return self.parallel.pids if self.parallel is not None else []
+
+    def close(self) -> None:
+        """Stop the helpers."""
+        if self.parallel is not None:
+            self.parallel.close()
+
+
+def anytime_chooser(strategy: str, workers: int, final_year: int | None = None) -> AnytimeChooser:
+    """The live bot's chooser for ``strategy`` (``mcts`` or ``mcts:<variant>``)."""
+    return AnytimeChooser(strategy, workers, final_year)

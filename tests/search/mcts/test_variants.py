@@ -11,7 +11,7 @@ from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from search.mcts.actions import ThesisActions, WeightedActions
 from search.mcts.parallel import RootParallel, merge, pick
-from search.mcts.player import MctsPlayer, anytime_chooser, new_search, think
+from search.mcts.player import MctsPlayer, anytime_chooser, think
 from search.mcts.players import (
     EXPECTED_ENEMIES,
     EXPECTED_PLAYER,
@@ -22,6 +22,7 @@ from search.mcts.players import (
     TWO_STEP_PLAYER,
     WEIGHT_GREEDY_PLAYER,
 )
+from search.mcts.tree import new_search
 from search.mcts.variants import DEFAULT_VARIANT, VARIANTS, get_variant
 from search.registry import UnknownPolicyError, make_policy
 from tests.search.test_randombot import assert_legal, positions_of
@@ -128,8 +129,10 @@ def test_the_anytime_chooser_reports_improvements_then_one_final_set() -> None:
     pos = initial_position(M)
     reports: list[tuple[dict, dict, bool]] = []
     choose = anytime_chooser("mcts:v5", 1, 1903)
-    choose(pos, 4, time.monotonic() + 1.0, Random(0), lambda o, s, f: reports.append((o, s, f)),
-           lambda: False)  # fmt: skip
+    stop_at = time.monotonic() + 1.0
+    choose(pos, 4, stop_at, stop_at + 0.2, Random(0),
+           lambda o, s, f: reports.append((o, s, f)), lambda: False)  # fmt: skip
+    choose.close()
     assert reports and reports[-1][2] is True
     assert sum(1 for r in reports if r[2]) == 1
     for orders, _, _ in reports:

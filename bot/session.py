@@ -1,0 +1,86 @@
+"""One connection's session: handshake, greeting, and the rule of what may be sent when.
+
+A session goes through fixed stages (a table, as h11 keeps its states):
+
+=========  ============================================  =========================
+stage      how it is reached                             what we may send
+=========  ============================================  =========================
+OPENED     TCP connected, IM sent                        nothing (DMs need the RM)
+GREETING   the server's RM arrived                       NME/OBS/IAM, map talk,
+                                                         answers to the server
+JOINED     HLO (a new player), YES (IAM) (a rejoin),     everything, orders too
+           or YES (OBS) (an observer)
+CLOSED     the connection ended                          nothing
+=========  ============================================  =========================
+
+Orders and game actions (SUB, GOF, NOT (GOF), DRW) sent before the session
+is joined would reach the server as the wrong player or before it knows us:
+:meth:`Session.send` refuses them with :class:`SessionNotReady`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from bot.connection import Connection, ConnectionLost
+from protocol.messages import Drw, Gof, Message, Not, Sub
+
+
+class Stage(Enum):
+    """Where a session is in its life."""
+
+    OPENED = "opened"
+    GREETING = "greeting"
+    JOINED = "joined"
+    CLOSED = "closed"
+
+
+GAME_ACTIONS = (Sub, Gof, Not, Drw)
+"""Messages that act in the game as our power: only sent in a joined session."""
+
+
+class SessionNotReady(Exception):
+    """A game action was about to be sent before the session joined the game."""
+
+
+class Session:
+    """The life of one connection; ``rejoin`` says whether it greets with IAM."""
+
+    def __init__(self, conn: Connection, rejoin: bool) -> None:
+        self.conn = conn
+        self.rejoin = rejoin
+        self.stage = Stage.OPENED
+
+    @property
+    def joined(self) -> bool:
+        """True once the server has taken us into the game on this connection."""
+        return self.stage is Stage.JOINED
+
+    def greeted(self) -> None:
+        """The RM arrived: we may introduce ourselves."""
+        if self.stage is Stage.OPENED:
+            self.stage = Stage.GREETING
+
+    def join(self) -> None:
+        """The server took us in (HLO, or YES to IAM/OBS)."""
+        if self.stage is not Stage.CLOSED:
+            self.stage = Stage.JOINED
+
+    def close(self) -> None:
+        """The connection is over."""
+        self.stage = Stage.CLOSED
+
+    def send(self, message: Message) -> str:
+        """Send ``message`` if this stage allows it; its text (for the game log).
+
+        Raises :class:`SessionNotReady` for anything before the RM and for a
+        game action before the session joined, :class:`ConnectionLost` when
+        the connection is gone.
+        """
+        if self.stage is Stage.CLOSED or self.conn.closed:
+            raise ConnectionLost("not connected")
+        if self.stage is Stage.OPENED:
+            raise SessionNotReady(f"{message.to_text()} before the server's RM")
+        if isinstance(message, GAME_ACTIONS) and not self.joined:
+            raise SessionNotReady(f"{message.to_text()} before the session joined the game")
+        return self.conn.send(message)

@@ -1,0 +1,89 @@
+"""The messages between the client and its search worker process: small typed values.
+
+Every message names the job it is about.  The client starts a job per
+movement phase (:class:`Think`), may move its stop time (:class:`Retime`) or
+end it early (:class:`Cancel`); the worker answers with improvements as it
+finds them (:class:`Progress`) and exactly one final message
+(:class:`Answer`, or :class:`Failed` when the search raised).  A message for a
+job the other side has already finished is stale: it is dropped and counted,
+never applied to another phase.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.orders import EngineOrder
+from adjudicator.position import PositionData
+
+Orders = dict[int, EngineOrder]
+
+
+@dataclass(frozen=True, slots=True)
+class Think:
+    """Choose ``power``'s orders in ``position``.
+
+    The search stops at ``stop_at`` and the worker stops waiting for its
+    helpers at ``collect_by`` (monotonic readings; the same clock in both
+    processes).  ``context`` is extra game knowledge for the strategy
+    (e.g. what the opponents have been ordering), plain picklable data.
+    """
+
+    job_id: int
+    position: PositionData
+    power: int
+    stop_at: float
+    collect_by: float
+    context: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Retime:
+    """The deadline moved: job ``job_id`` now stops at ``stop_at`` (only ever earlier)."""
+
+    job_id: int
+    stop_at: float
+    collect_by: float
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """Stop job ``job_id`` now; its final answer still comes."""
+
+    job_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shutdown:
+    """Finish and exit the worker."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """An improved order set for job ``job_id`` (more may follow)."""
+
+    job_id: int
+    orders: Orders
+    stats: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The final order set of job ``job_id``."""
+
+    job_id: int
+    orders: Orders
+    stats: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """Job ``job_id`` ended with an error (no orders)."""
+
+    job_id: int
+    error: str
+
+
+ToWorker = Think | Retime | Cancel | Shutdown
+FromWorker = Progress | Answer | Failed

@@ -1,0 +1,36 @@
+"""One search tree for one power in one position: what the player and the helpers both build."""
+
+from __future__ import annotations
+
+from random import Random
+
+from adjudicator.position import Position
+from search.mcts.actions import Action
+from search.mcts.config import Variant
+from search.mcts.domain import DiplomacyDomain
+from search.mcts.uct import Mcts
+
+
+def horizon(pos: Position, variant: Variant, final_year: int | None) -> int:
+    """The last year the search looks at: the final year, or the variant's lookahead past it."""
+    ahead = pos.year + variant.lookahead_years - 1
+    if final_year is None or final_year < pos.year:
+        return ahead
+    return final_year
+
+
+def new_search(
+    pos: Position, power: int, variant: Variant, final_year: int | None, rng: Random
+) -> Mcts[Position, Action]:
+    """A fresh tree for ``power`` at ``pos`` (a movement phase) under ``variant``."""
+    domain = DiplomacyDomain(variant, power, horizon(pos, variant, final_year), pos.map.num_powers)
+    return Mcts(
+        domain,
+        pos,
+        rng,
+        cp=variant.cp,
+        resample=variant.resample,
+        double_expansion=variant.double_expansion,
+        widening=variant.widening,
+        final=variant.final,
+    )
