@@ -123,6 +123,9 @@ RESUBMIT_INTERVAL = 1.0
 RECHECK = 0.1
 """Most seconds the movement loop sleeps before it looks at the phase clock again."""
 
+WORKER_RESTARTS = 3
+"""How many times a game may start a new search worker after one died."""
+
 MAX_BACKOFF = 5.0
 """Longest wait between two reconnection attempts (seconds)."""
 
@@ -230,6 +233,7 @@ class DaideClient:
         self._heuristics = PhaseHeuristics()
         self._resources = ResourceMonitor()
         self._ever_joined = False
+        self._worker_restarts = 0
         self._handlers: dict[type[Message], Handler] = {
             Now: self._on_now,
             Ord: self._on_ord,
@@ -700,6 +704,7 @@ class DaideClient:
     async def _play_movement(self, phase: PhaseState, power: int) -> None:
         pos, clock = phase.position, phase.clock
         self._send(Not(Gof()))
+        self._ensure_thinker()
         self._submit_engine(phase, self._quick_orders(pos, power))
         job: ThinkJob | None = None
         try:
@@ -860,6 +865,15 @@ class DaideClient:
     # --- set-up and shutdown ---------------------------------------------------------------
 
     def _ensure_thinker(self) -> None:
+        """Start the search worker (again, if it died: at most ``WORKER_RESTARTS`` times)."""
+        if self.thinker is not None and not self.thinker.alive:
+            if self._worker_restarts >= WORKER_RESTARTS:
+                return
+            self._worker_restarts += 1
+            log.error("the search worker died; starting a new one")
+            self.game_log.write("worker_restart", restarts=self._worker_restarts)
+            self.thinker.close()
+            self.thinker = None
         if self.thinker is not None or self.settings.observe:
             return
         definition = self.mirror.game_map.definition if self.mirror.game_map else None

@@ -19,6 +19,7 @@ die with it, so no search process outlives a killed bot.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import multiprocessing
 import os
@@ -123,13 +124,19 @@ class Thinker:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
-        """Start the worker process (a fresh interpreter, not a fork of the event loop)."""
+        """Start the worker process (a fresh interpreter, not a fork of the event loop).
+
+        The worker is not a daemon process, because it starts the root-parallel
+        helpers itself (daemons may not have children); it ends with
+        :meth:`close`, at this process's exit, or with this process.
+        """
         ctx = multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe(duplex=True)
         self._proc = ctx.Process(
-            target=_worker_main, args=(child, *self._args), name="daide-mcts-search", daemon=True
+            target=_worker_main, args=(child, *self._args), name="daide-mcts-search"
         )
         self._proc.start()
+        atexit.register(self.close)
         child.close()
         self._conn = parent
         self._loop = asyncio.get_running_loop()
@@ -217,6 +224,7 @@ class Thinker:
                 self._proc.kill()
                 self._proc.join(JOIN_TIMEOUT)
             self._proc = None
+        atexit.unregister(self.close)
 
 
 # --- the worker process ---------------------------------------------------------------------

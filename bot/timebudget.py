@@ -9,7 +9,7 @@ every phase.  From these a :class:`PhaseClock` answers three questions:
 
 * :meth:`~PhaseClock.submit_by` — the last moment to send a SUB: the deadline
   minus a safety margin (the round trip's smoothed value plus four deviations,
-  never less than ``min_margin``);
+  never less than ``min_margin``, never more than half the phase);
 * :meth:`~PhaseClock.stop_search_at` — when the search must stop: strictly
   before ``submit_by``, by the expected hand-over, so its final answer arrives
   in time to be sent;
@@ -42,6 +42,9 @@ MAX_HANDOVER = 2.0
 
 HELPER_SHARE = 0.5
 """Share of the hand-over given to collecting root-parallel helpers' statistics."""
+
+MAX_MARGIN_SHARE = 0.5
+"""Most of a phase's time limit the safety margin may take (the rest is for thinking)."""
 
 PROCESSING = 0.1
 """Seconds added to every margin for our own and the server's processing."""
@@ -188,10 +191,15 @@ class PhaseClock:
         return self.deadline
 
     def submit_by(self) -> float:
-        """The last moment to send a SUB (the deadline minus the safety margin)."""
+        """The last moment to send a SUB: the deadline minus the safety margin.
+
+        The margin takes at most ``MAX_MARGIN_SHARE`` of the time from the
+        phase's start to its deadline, so some time is always left to think.
+        """
         if self.deadline is None:
             return self._due
-        return self._due - self.budget.margin
+        share = MAX_MARGIN_SHARE * max(0.0, self.deadline - self.started)
+        return self._due - min(self.budget.margin, share)
 
     def stop_search_at(self) -> float:
         """When the search stops: the hand-over before :meth:`submit_by`, never after the start."""
