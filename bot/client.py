@@ -74,7 +74,7 @@ from bot.telemetry.events import (
 )
 from bot.telemetry.publisher import Telemetry, make_telemetry, search_fields
 from bot.thinker import Thinker, ThinkerError, ThinkJob
-from bot.timebudget import TimeBudget
+from bot.timebudget import PhaseClock, TimeBudget
 from bot.worker_protocol import Answer, Failed, Progress
 from protocol.errors import LanguageError, ProtocolError
 from protocol.messages import (
@@ -712,6 +712,7 @@ class DaideClient:
                 job = self.thinker.think(
                     pos, power, clock.stop_search_at(), clock.collect_helpers_by()
                 )
+                job.on_late_answer = _measure_late(clock)
                 phase.job = job
                 self.summary.searched_phases += 1
         except ThinkerError as exc:
@@ -937,6 +938,16 @@ class DaideClient:
         self.summary.shadow_checked = self.mirror.checked
         self.summary.shadow_mismatches = self.mirror.mismatches
         self.summary.shadow_skipped = self.mirror.skipped
+
+
+def _measure_late(clock: PhaseClock) -> Callable[[ThinkJob], None]:
+    """Teach the time budget how late a final answer that missed its phase came."""
+
+    def measure(job: ThinkJob) -> None:
+        if job.answered_at is not None:
+            clock.answer_arrived(job.answered_at, job.stop_at)
+
+    return measure
 
 
 def _complete(pos: Position, power: int, orders: Orders) -> Orders:

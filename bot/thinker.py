@@ -74,6 +74,9 @@ class ThinkJob:
         self.answer: Answer | None = None
         self.failure: Failed | None = None
         self.answered_at: float | None = None
+        self.cancelled = False
+        self.on_late_answer: Callable[[ThinkJob], None] | None = None
+        """Called when the final answer comes after the job was cancelled (it is stale)."""
 
     @property
     def done(self) -> bool:
@@ -177,10 +180,12 @@ class Thinker:
         self._send(Retime(job.job_id, stop_at, collect_by))
 
     def cancel(self, job: ThinkJob) -> None:
-        """Stop ``job`` now and forget it: whatever it still sends is stale."""
-        if not job.done:
-            self._send(Cancel(job.job_id))
-        self._jobs.pop(job.job_id, None)
+        """Stop ``job`` now: whatever it still sends is stale (its lateness is still reported)."""
+        if job.done:
+            self._jobs.pop(job.job_id, None)
+            return
+        job.cancelled = True
+        self._send(Cancel(job.job_id))
 
     def _send(self, message: ToWorker) -> None:
         if self._conn is not None:
@@ -195,8 +200,14 @@ class Thinker:
             while conn.poll():
                 message: FromWorker = conn.recv()
                 job = self._jobs.get(message.job_id)
-                if job is None:
+                if job is None or job.cancelled:
                     self.stale += 1
+                    if job is not None and not isinstance(message, Progress):
+                        self._jobs.pop(message.job_id, None)
+                        if isinstance(message, Answer):
+                            job.answered_at = time.monotonic()
+                            if job.on_late_answer is not None:
+                                job.on_late_answer(job)
                     continue
                 job._deliver(message)
                 if job.done:

@@ -166,7 +166,10 @@ class RootParallel:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _start(self) -> None:
+    def start(self) -> None:
+        """Start the helper processes now (else the first job starts them)."""
+        if self._procs:
+            return
         ctx = multiprocessing.get_context("spawn")
         for i in range(self.helpers):
             parent, child = ctx.Pipe(duplex=True)
@@ -196,8 +199,7 @@ class RootParallel:
         stop_at: float | None,
     ) -> int:
         """Start every helper searching ``pos`` (helper ``i`` with ``seeds[i]``); the job's id."""
-        if not self._procs:
-            self._start()
+        self.start()
         self._next_id += 1
         job_id = self._next_id
         m = pos.map

@@ -236,6 +236,8 @@ class AnytimeChooser:
         self.variant = get_variant(name or DEFAULT_VARIANT)
         self.final_year = final_year
         self.parallel = RootParallel(workers - 1) if workers > 1 else None
+        if self.parallel is not None:
+            self.parallel.start()  # warm before the first movement phase
 
     def __call__(
         self,
