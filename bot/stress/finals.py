@@ -1,0 +1,113 @@
+"""Did the search's final answer reach the server?  Figures from bots' game logs.
+
+``python -m bot.stress.finals DIR...`` reads every game log (``*.jsonl``) under
+each folder — a stress run, a local game's ``bots/``, a tournament — and
+prints, per folder: movement phases searched, how many had the search's final
+answer submitted, and the margin of each phase's last submission before the
+deadline (the bot's own estimate: minimum and median).
+
+Logs of this version say it directly (``final_answer`` records).  Older logs
+(before the time budget) are read too, so that before and after can be
+compared: there a phase's final answer counts as submitted when a final
+``search`` record came before the phase's ``orders`` record, since the old
+client submitted whatever it had received when it stopped waiting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class FinalFigures:
+    """Counts and margins over some game logs."""
+
+    logs: int = 0
+    searched: int = 0
+    submitted: int = 0
+    margins: list[float] = field(default_factory=list)
+
+    @property
+    def share(self) -> float | None:
+        """Submitted final answers per searched phase."""
+        return self.submitted / self.searched if self.searched else None
+
+    def line(self, label: str) -> str:
+        """One table row."""
+        share = "-" if self.share is None else f"{100 * self.share:.1f}%"
+        if self.margins:
+            low, mid = min(self.margins), statistics.median(self.margins)
+            margins = f"{low:.3f} / {mid:.3f}"
+        else:
+            margins = "-"
+        return (
+            f"| {label} | {self.logs} | {self.searched} | {self.submitted} | {share} | {margins} |"
+        )
+
+
+def read_log(path: Path) -> list[dict]:
+    """The records of one JSON-lines game log (unreadable lines skipped)."""
+    records = []
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return records
+
+
+def count(records: Sequence[dict], into: FinalFigures) -> None:
+    """Add one game log's phases to ``into``."""
+    into.logs += 1
+    if any(r.get("kind") == "final_answer" for r in records):
+        finals = [r for r in records if r.get("kind") == "final_answer"]
+        into.searched += len(finals)
+        into.submitted += sum(1 for r in finals if r.get("submitted"))
+    else:
+        final_seen = False
+        for r in records:
+            kind = r.get("kind")
+            if kind == "search" and r.get("final"):
+                final_seen = True
+            elif kind == "orders":
+                into.searched += 1
+                into.submitted += final_seen
+                final_seen = False
+    for r in records:
+        if r.get("kind") == "summary":
+            into.margins.extend(float(m) for m in r.get("phase_margins") or ())
+
+
+def figures(folders: Iterable[Path]) -> list[tuple[Path, FinalFigures]]:
+    """The figures of every folder's game logs."""
+    out = []
+    for folder in folders:
+        result = FinalFigures()
+        for path in sorted(folder.rglob("*.jsonl")):
+            records = read_log(path)
+            if any(r.get("kind") == "hlo" for r in records):
+                count(records, result)
+        out.append((folder, result))
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the table for the folders given."""
+    parser = argparse.ArgumentParser(prog="python -m bot.stress.finals", description=__doc__)
+    parser.add_argument("folders", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    print("| run | game logs | phases searched | final answers submitted | share | "
+          "last-SUB margin min / median (s) |")  # fmt: skip
+    print("|---|---|---|---|---|---|")
+    for folder, result in figures(args.folders):
+        print(result.line(str(folder)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
