@@ -35,7 +35,7 @@ def _write(folder: Path, records: list[dict]) -> None:
 def test_both_log_formats(tmp_path: Path, capsys) -> None:
     _write(tmp_path / "new", NEW)
     _write(tmp_path / "old", OLD)
-    (new, n), (old, o) = figures([tmp_path / "new", tmp_path / "old"])
+    (_, n), (_, o) = figures([tmp_path / "new", tmp_path / "old"])
     assert (n.logs, n.searched, n.submitted, n.share) == (1, 2, 1, 0.5)
     assert (o.logs, o.searched, o.submitted, o.share) == (1, 2, 1, 0.5)
     assert n.margins == [0.6, 0.8, 2.0] and o.margins == [0.5]
