@@ -1,4 +1,4 @@
-"""Generates the viewer's map (``bot/view/static/standard-map.json``) from :mod:`bot.view.geography`.
+"""Generates the viewer's map, ``bot/view/static/standard-map.json``, from the geography facts.
 
 Run ``python -m bot.view.mapgen`` (needs the ``mapgen`` extra: shapely) after
 changing the facts; it rewrites the JSON file and prints how the drawn
@@ -121,9 +121,7 @@ class Projection:
         """The same projection scaled so that ``corners``' bounding box is ``width`` wide."""
         xs, ys = zip(*(self.raw(*c) for c in corners), strict=True)
         scale = width / (max(xs) - min(xs))
-        return Projection(
-            self.n, self.f, self.rho0, self.lon0, self.focus, scale, min(xs), max(ys)
-        )
+        return Projection(self.n, self.f, self.rho0, self.lon0, self.focus, scale, min(xs), max(ys))
 
     def __call__(self, point: LatLon) -> tuple[float, float]:
         """Page coordinates (x right, y down) of a (latitude, longitude) point."""
@@ -146,7 +144,7 @@ class Drawing:
 
 
 DENSIFY_STEP = 1.0
-"""Degrees: longer edges of a ring are cut into steps, so that they follow parallels and meridians."""
+"""Degrees: longer edges of a ring are cut into steps that follow parallels and meridians."""
 
 
 def _densified(points: Sequence[LatLon]) -> list[LatLon]:
