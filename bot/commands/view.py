@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -89,8 +90,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     what = f"the game on {args.host}:{args.port}, live" if live else f"the game in {args.folder}"
     out.write(f"daide-mcts view: {what} at {server.url}  (Ctrl-C to stop)\n")
     out.flush()
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(observe if live else None))
-    except KeyboardInterrupt:
-        pass
     return 0

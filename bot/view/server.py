@@ -1,4 +1,4 @@
-"""The viewer's web server: the page, the map, the game as JSON, and live updates as server-sent events.
+"""The viewer's web server: the page, the map, the game as JSON, live updates as server-sent events.
 
 An ASGI application (starlette) served by uvicorn on loopback:
 

@@ -130,7 +130,9 @@ def _short(unit: Unit) -> str:
 
 
 def _place(location: Location) -> str:
-    return f"{location.province}/{location.coast[:2].lower()}" if location.coast else location.province
+    if location.coast is None:
+        return location.province
+    return f"{location.province}/{location.coast[:2].lower()}"
 
 
 def describe_order(order: Order) -> str:

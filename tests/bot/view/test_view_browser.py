@@ -95,7 +95,8 @@ def test_a_recorded_game_steps_phase_by_phase(
     page.hover("#layer-provinces [data-province='BUL']")
     info = page.locator("#info").inner_text()
     assert "Bulgaria (BUL)" in info and "A SER - BUL" in info and "dislodged" in info
-    page.screenshot(path=str(artefacts / "fall-1901-supports-convoys-dislodgement.png"), full_page=True)
+    shot = artefacts / "fall-1901-supports-convoys-dislodgement.png"
+    page.screenshot(path=str(shot), full_page=True)
 
     # Autumn 1901: the dislodged Turkish army, its two retreat options and its retreat.
     page.keyboard.press("ArrowRight")
