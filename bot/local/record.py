@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -36,6 +36,10 @@ POWER_TOKENS = {
     "Turkey": "TUR",
 }
 """Parlance names the standard powers in full in its admin messages."""
+
+
+MessageListener = Callable[[str, str, str, Message | None], None]
+"""Hears ``(source, direction, text, parsed message or None)`` for every message recorded."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,7 @@ class GameRecorder:
     seats: Sequence[Seat]
     final_year: int
     messages_path: Path | None = None
+    listener: MessageListener | None = None
     turn: Turn | None = None
     centres: dict[str, tuple[str, ...]] = field(default_factory=dict)
     sco_by_year: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)
@@ -98,6 +103,8 @@ class GameRecorder:
         if self._file is not None:
             self._file.write(f"{time.time():.3f} {source} {direction} {text}\n")
             self._file.flush()
+        if self.listener is not None:
+            self.listener(source, direction, text, message)
         if direction != "in" or message is None:
             return
         if isinstance(message, Now) and message.turn is not None:

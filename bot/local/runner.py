@@ -49,7 +49,7 @@ from bot.local.launch import (
 )
 from bot.local.lineup import Seat, describe
 from bot.local.observer import Observer, ObserverRefusedError
-from bot.local.record import GameRecorder
+from bot.local.record import GameRecorder, MessageListener
 from bot.local.view import LineView, View, format_elapsed
 from bot.paths import local_dir
 from bot.servers.mila import MilaServer, MilaUnavailableError
@@ -243,13 +243,22 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
 class _Game:
     """The moving parts of one game while it runs."""
 
-    def __init__(self, config: GameConfig, folder: Path, view: View, index: int) -> None:
+    def __init__(
+        self,
+        config: GameConfig,
+        folder: Path,
+        view: View,
+        index: int,
+        listener: MessageListener | None = None,
+    ) -> None:
         self.config = config
         self.folder = folder
         self.view = view
         self.index = index
         self.bots_dir = folder / "bots"
-        self.recorder = GameRecorder(config.seats, config.final_year, folder / "messages.daide")
+        self.recorder = GameRecorder(
+            config.seats, config.final_year, folder / "messages.daide", listener=listener
+        )
         self.procs: dict[str, asyncio.subprocess.Process] = {}
         self.outputs: list[Any] = []
         self.homes: list[Path] = []
@@ -414,13 +423,21 @@ class _Game:
 
 
 async def play_game(
-    config: GameConfig, folder: Path, view: View | None = None, *, index: int = 0
+    config: GameConfig,
+    folder: Path,
+    view: View | None = None,
+    *,
+    index: int = 0,
+    listener: MessageListener | None = None,
 ) -> GameOutcome:
-    """Play one game into ``folder`` (created); GameError if it cannot even start."""
+    """Play one game into ``folder`` (created); GameError if it cannot even start.
+
+    ``listener`` hears every message of the game as it is recorded (the browser view).
+    """
     view = view or LineView(open(os.devnull, "w"))  # noqa: SIM115
     folder.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()
-    game = _Game(config, folder, view, index)
+    game = _Game(config, folder, view, index, listener)
     server = await asyncio.to_thread(start_server, config, folder, view.note)
     view.note(
         f"{server.kind} on {server.host}:{server.port}; {describe(config.seats)}; "
@@ -568,7 +585,12 @@ def run_until_done(main: Coroutine[Any, Any, T]) -> T:
 
 
 def run_game(
-    config: GameConfig, folder: Path, view: View | None = None, *, index: int = 0
+    config: GameConfig,
+    folder: Path,
+    view: View | None = None,
+    *,
+    index: int = 0,
+    listener: MessageListener | None = None,
 ) -> GameOutcome:
     """Blocking :func:`play_game` (KeyboardInterrupt on Ctrl-C or SIGTERM, after clean-up)."""
-    return run_until_done(play_game(config, folder, view, index=index))
+    return run_until_done(play_game(config, folder, view, index=index, listener=listener))
