@@ -35,20 +35,18 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Coroutine
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.local.chart import centres_chart
 from bot.local.launch import (
-    DEFAULT_DEADLINES,
-    DEFAULT_FINAL_YEAR,
-    Deadlines,
     parlance_options,
     seat_argv,
-    years_to_play,
 )
-from bot.local.lineup import Seat, describe
+from bot.local.lineup import describe
 from bot.local.observer import Observer, ObserverRefusedError
+from bot.local.outcome import GameConfig, GameOutcome
 from bot.local.record import GameRecorder, MessageListener
 from bot.local.view import LineView, View, format_elapsed
 from bot.paths import local_dir
@@ -81,34 +79,6 @@ class GameError(Exception):
     """The game could not be played (no server, bad lineup for this server...); says why."""
 
 
-@dataclass(frozen=True)
-class GameConfig:
-    """Everything that decides how a local game is played."""
-
-    seats: tuple[Seat, ...]
-    final_year: int = DEFAULT_FINAL_YEAR
-    deadlines: Deadlines = DEFAULT_DEADLINES
-    seed: int | None = None
-    server: str = "auto"
-    telemetry: str | None = None
-    host: str = "127.0.0.1"
-
-    def time_limit(self) -> float:
-        """Seconds after which a game that has not ended is stopped (every deadline, 1.5 times)."""
-        return 120.0 + 1.5 * years_to_play(self.final_year) * self.deadlines.year()
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready settings."""
-        return {
-            "final_year": self.final_year,
-            "deadlines": asdict(self.deadlines),
-            "seed": self.seed,
-            "server": self.server,
-            "telemetry": self.telemetry,
-            "lineup": [asdict(s) for s in self.seats],
-        }
-
-
 @dataclass
 class RunningServer:
     """A started DAIDE server of either kind, seen through what the runner needs."""
@@ -121,53 +91,6 @@ class RunningServer:
     log_path: Callable[[], Path | None]
     parlance: ParlanceInstall | None = None
     takes_observers: bool = True
-
-
-@dataclass
-class GameOutcome:
-    """How a game went: its record (None if it never got going), the result, the run folder."""
-
-    folder: Path
-    config: GameConfig
-    server: str
-    record: GameRecord | None
-    result: str | None
-    end: str
-    ended_cleanly: bool
-    problems: list[str] = field(default_factory=list)
-    seat_powers: dict[str, str] = field(default_factory=dict)
-    seconds: float = 0.0
-
-    def summary(self) -> dict[str, Any]:
-        """The JSON summary saved as ``summary.json`` (without the bots' own summaries)."""
-        players = []
-        for i, seat in enumerate(self.config.seats):
-            entry: dict[str, Any] = {
-                "seat": seat.name,
-                "label": seat.label,
-                "kind": seat.kind,
-                "power": self.seat_powers.get(seat.name),
-            }
-            if self.record is not None:
-                entry.update(
-                    centres=self.record.centres[i],
-                    solo=self.record.solo == i,
-                    points=self.record.points[i],
-                    rank=self.record.ranks[i],
-                    eliminated=self.record.eliminated[i],
-                )
-            players.append(entry)
-        return {
-            "server": self.server,
-            "settings": self.config.as_dict(),
-            "result": self.result,
-            "end": self.end,
-            "ended_cleanly": self.ended_cleanly,
-            "problems": self.problems,
-            "seconds": round(self.seconds, 3),
-            "players": players,
-            "record": asdict(self.record) if self.record is not None else None,
-        }
 
 
 # --- the server ---------------------------------------------------------------------------
@@ -531,8 +454,6 @@ def write_record(outcome: GameOutcome, recorder: GameRecorder, bots_dir: Path) -
     (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (folder / "result.txt").write_text(result_table(outcome) + "\n")
     if outcome.record is not None:
-        from bot.local.chart import centres_chart
-
         centres_chart(outcome, folder / "centres.png")
 
 
