@@ -42,6 +42,9 @@ STATIC = Path(__file__).resolve().parent / "static"
 KEEPALIVE = 15.0
 """Seconds between two keep-alive comments on an idle event stream."""
 
+BACKLOG = 128
+"""Connections the listening socket queues."""
+
 GRACEFUL_SHUTDOWN = 1.0
 """Seconds open event streams get to close when the server stops."""
 
@@ -56,6 +59,7 @@ class ViewServer:
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._socket.bind((host, port))
+        self._socket.listen(BACKLOG)  # connections wait from now on, even before uvicorn runs
         self.port = int(self._socket.getsockname()[1])
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None

@@ -11,6 +11,8 @@ seconds of each NOW without being reloaded.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -21,7 +23,7 @@ from playwright.sync_api import BrowserContext
 from bot.local.observer import Observer
 from bot.view.colours import NEUTRAL, POWER_COLOURS
 from protocol.messages import Message, Now, Sco, parse_text
-from tests.bot.view.conftest import WatchedPage, open_view
+from tests.bot.view.conftest import ROOT, URL, WatchedPage, open_view
 from tests.bot.view.scripted_game import ScriptedPhase, write_run_folder
 
 pytestmark = pytest.mark.browser
@@ -168,4 +170,45 @@ def test_a_live_game_follows_every_now_without_reloading(
     )
     assert units > 0
     page.screenshot(path=str(artefacts / "live-game.png"), full_page=True)
+    assert view.errors == []
+
+
+@pytest.mark.slow
+@pytest.mark.parlance
+def test_game_view_shows_a_local_game_live(
+    tmp_path: Path, parlance_install, browser: BrowserContext
+) -> None:
+    flags = [
+        "--lineup",
+        "dumbbot",
+        "--final-year",
+        "1901",
+        "--mtl",
+        "3",
+        "--out",
+        str(tmp_path / "game"),
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "game", "--view", *flags],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        match = URL.search(first)
+        assert match, first
+        view = open_view(browser, match.group(1))
+        view.page.wait_for_function("Number(document.body.dataset.phaseCount) >= 2", timeout=60_000)
+        assert view.unit_count() > 0
+        rest = proc.communicate(timeout=120)[0]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, rest
+    assert f"daide-mcts view {tmp_path / 'game'}" in rest
     assert view.errors == []
