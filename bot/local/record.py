@@ -42,6 +42,15 @@ MessageListener = Callable[[str, str, str, Message | None], None]
 """Hears ``(source, direction, text, parsed message or None)`` for every message recorded."""
 
 
+def player_from_admin(text: str) -> tuple[str, str] | None:
+    """``(power, player name)`` from Parlance's answer to ``Server: powers``, else None."""
+    match = _POWERS_REPLY.match(text)
+    if match is None or match.group(2) == "None":
+        return None
+    full = match.group(1)
+    return POWER_TOKENS.get(full, full[:3].upper()), match.group(2)
+
+
 @dataclass(frozen=True)
 class PowerState:
     """One power as the live view shows it."""
@@ -126,11 +135,9 @@ class GameRecorder:
                 self.names_by_power[player.power] = player.name
             self._end()
         elif isinstance(message, Adm):
-            match = _POWERS_REPLY.match(message.text)
-            if match and match.group(2) != "None":
-                full = match.group(1)
-                power = POWER_TOKENS.get(full, full[:3].upper())
-                self.names_by_power.setdefault(power, match.group(2))
+            found = player_from_admin(message.text)
+            if found is not None:
+                self.names_by_power.setdefault(*found)
 
     def _on_sco(self, message: Sco, text: str) -> None:
         assert message.centres is not None

@@ -14,11 +14,11 @@ be sent only what changed since it last heard (:meth:`Timeline.changes`).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.maps import standard_map
+from bot.local.record import player_from_admin
 from bot.view.colours import NEUTRAL, colour_of
 from protocol.messages import Adm, Drw, Mdf, Message, Now, Ord, Sco, Slo, Smr
 from protocol.values import (
@@ -44,29 +44,6 @@ from protocol.values import (
 )
 
 FIRST_YEAR = 1901
-
-_POWERS_REPLY = re.compile(r"^([A-Za-z][A-Za-z ]*?) \(\d+\): (.*) \(([^()]*)\), from ")
-"""Parlance's answer to ``Server: powers``: ``Austria (1035): name (version), from host``."""
-
-POWER_NAMES = {
-    "Austria": "AUS",
-    "England": "ENG",
-    "France": "FRA",
-    "Germany": "GER",
-    "Italy": "ITA",
-    "Russia": "RUS",
-    "Turkey": "TUR",
-}
-"""Parlance names the standard powers in full in its admin messages."""
-
-
-def player_from_admin(text: str) -> tuple[str, str] | None:
-    """``(power, player name)`` from Parlance's answer to ``Server: powers``, else None."""
-    match = _POWERS_REPLY.match(text)
-    if match is None or match.group(2) == "None":
-        return None
-    full = match.group(1)
-    return POWER_NAMES.get(full, full[:3].upper()), match.group(2)
 
 
 def _location(location: Location) -> dict[str, Any]:

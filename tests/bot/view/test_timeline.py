@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.local.record import player_from_admin
 from bot.view.sources import ViewSourceError, load_run
-from bot.view.timeline import Timeline, describe_order, describe_result, player_from_admin
+from bot.view.timeline import Timeline, describe_order, describe_result
 from protocol.messages import parse_text
 from tests.bot.view.scripted_game import write_run_folder
 
