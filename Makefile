@@ -5,16 +5,18 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PARLANCE_STAMP := .local/parlance/site/.installed-1.4.1-1.4.1
 MOSQUITTO_STAMP := .local/mosquitto/.installed
+CHROMIUM_STAMP := .local/chromium/.installed
+EXTRAS := test,view,charts,mapgen
 
 .PHONY: setup test game lint bench clean
 
-setup: $(STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP)
+setup: $(STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP)
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "daide-mcts needs Python 3.11+ (found %s)" % sys.version.split()[0]'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
 $(PARLANCE_STAMP): $(STAMP)
@@ -23,6 +25,10 @@ $(PARLANCE_STAMP): $(STAMP)
 # Debian's mosquitto (the MQTT broker of the telemetry tests), unpacked into .local/mosquitto.
 $(MOSQUITTO_STAMP): $(STAMP)
 	$(BIN)/python -m bot.servers.mosquitto
+
+# Debian's Chromium (headless shell) for the viewer's browser tests, unpacked into .local/chromium.
+$(CHROMIUM_STAMP): $(STAMP)
+	$(BIN)/python -m bot.servers.chromium
 
 test: setup
 	$(BIN)/ruff check .

@@ -1,22 +1,28 @@
-"""CPU time and memory of a process, read from Linux's /proc (no dependency needed).
+"""CPU time and memory of a process, from psutil.
 
 The bot samples itself and its search worker after every phase, so a game
 log shows how much CPU each phase cost and whether memory grows over a long
-game.  ``VmHWM`` is the peak resident set size since the process started or
-since the last :func:`reset_peak` (writing ``5`` to ``/proc/PID/clear_refs``),
-which lets the bot report the peak of each game year separately.
+game.  psutil gives CPU seconds and the resident set size (RSS) now; the
+peak of a process's RSS is the largest reading taken (after every phase and
+at every year's start), and for this process also the kernel's own peak
+(``resource.getrusage``), which lets the bot report the peak of each game
+year separately (:meth:`ResourceMonitor.new_year` opens a new window).
 
-On a system without /proc every function returns ``None``/``False``: the
+A process that has gone, or one psutil may not read, gives ``None``: the
 figures are then simply missing, the bot plays on.
 """
 
 from __future__ import annotations
 
 import os
+import resource
+import sys
 import time
 from dataclasses import dataclass
 
-_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+import psutil
+
+KIB = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,45 +35,25 @@ class ProcessSample:
     peak_kb: int
 
 
+def _own_peak_kb() -> int:
+    """The peak RSS of the current process since it started, as the kernel counts it."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // KIB if sys.platform == "darwin" else peak  # bytes on macOS, kB on Linux
+
+
 def sample(pid: int | None = None) -> ProcessSample | None:
-    """Read ``pid`` (default: this process); None if it has gone or /proc is missing."""
+    """Read ``pid`` (default: this process); None if it has gone or cannot be read."""
+    own = pid is None or pid == os.getpid()
     pid = os.getpid() if pid is None else pid
     try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            stat = f.read()
-        with open(f"/proc/{pid}/status", encoding="ascii") as f:
-            status = f.read()
-    except OSError:
+        process = psutil.Process(pid)
+        with process.oneshot():
+            times = process.cpu_times()
+            rss_kb = process.memory_info().rss // KIB
+    except (psutil.Error, OSError):
         return None
-    # The command name (field 2) may hold spaces: the fields we need follow its ")".
-    fields = stat[stat.rfind(")") + 2 :].split()
-    try:
-        cpu = (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS  # utime + stime
-    except (IndexError, ValueError):
-        return None
-    return ProcessSample(pid, cpu, _status_kb(status, "VmRSS"), _status_kb(status, "VmHWM"))
-
-
-def reset_peak(pid: int | None = None) -> bool:
-    """Start a new peak-memory window for ``pid`` (VmHWM := current RSS); False if not allowed."""
-    pid = os.getpid() if pid is None else pid
-    try:
-        with open(f"/proc/{pid}/clear_refs", "w", encoding="ascii") as f:
-            f.write("5")
-    except OSError:
-        return False
-    return True
-
-
-def _status_kb(status: str, key: str) -> int:
-    start = status.find(key + ":")
-    if start < 0:
-        return 0
-    line = status[start + len(key) + 1 : status.find("\n", start)]
-    try:
-        return int(line.split()[0])
-    except (IndexError, ValueError):
-        return 0
+    peak_kb = max(rss_kb, _own_peak_kb()) if own else rss_kb
+    return ProcessSample(pid, times.user + times.system, rss_kb, peak_kb)
 
 
 class ResourceMonitor:
@@ -75,8 +61,9 @@ class ResourceMonitor:
 
     :meth:`sample` gives a per-phase reading for the game log; :meth:`new_year`
     closes the previous game year's peak-memory window and opens the next;
-    :meth:`totals` gives the figures for the game summary.  Peaks survive the
-    per-year resets because every reading keeps the running maximum.
+    :meth:`totals` gives the figures for the game summary.  A year's peak is
+    the largest RSS read during it (both processes together); the peaks over
+    the whole game are the largest readings of each process.
     """
 
     def __init__(self) -> None:
@@ -87,23 +74,34 @@ class ResourceMonitor:
         self.peak_worker = 0
         self.yearly: dict[str, int] = {}
         self._year: int | None = None
+        self._year_main = 0  # the largest readings of the current year
+        self._year_worker = 0
         self._worker_cpu_before = 0.0  # CPU of earlier worker processes (after a restart)
         self._worker_pid: int | None = None
 
-    def sample(self, worker_pid: int | None) -> dict[str, float | int]:
-        """Read both processes now; a record for the game log."""
+    def _read(self, worker_pid: int | None) -> tuple[ProcessSample | None, ProcessSample | None]:
+        """Read both processes and fold the readings into the running maxima."""
         main = sample()
         worker = self._read_worker(worker_pid)
-        record: dict[str, float | int] = {}
         if main is not None:
             self.cpu_main = main.cpu_seconds
             self.peak_main = max(self.peak_main, main.peak_kb)
-            record.update(rss_kb=main.rss_kb, peak_kb=main.peak_kb, cpu_seconds=main.cpu_seconds)
+            self._year_main = max(self._year_main, main.rss_kb)
         if worker is not None:
             self.peak_worker = max(self.peak_worker, worker.peak_kb)
+            self._year_worker = max(self._year_worker, worker.rss_kb)
+        return main, worker
+
+    def sample(self, worker_pid: int | None) -> dict[str, float | int]:
+        """Read both processes now; a record for the game log."""
+        main, worker = self._read(worker_pid)
+        record: dict[str, float | int] = {}
+        if main is not None:
+            record.update(rss_kb=main.rss_kb, peak_kb=main.peak_kb, cpu_seconds=main.cpu_seconds)
+        if worker is not None:
             record.update(
                 worker_rss_kb=worker.rss_kb,
-                worker_peak_kb=worker.peak_kb,
+                worker_peak_kb=self.peak_worker,
                 worker_cpu_seconds=round(self.cpu_worker, 3),
             )
         return record
@@ -112,34 +110,21 @@ class ResourceMonitor:
         """A phase of ``year`` begins: close the last year's window; its peak (kB) if any."""
         if self._year is not None and year <= self._year:
             return None
-        main = sample()
-        worker = self._read_worker(worker_pid)
+        main, worker = self._read(worker_pid)
         finished = None
         if self._year is not None:
-            finished = (main.peak_kb if main else 0) + (worker.peak_kb if worker else 0)
+            finished = self._year_main + self._year_worker
             self.yearly[str(self._year)] = finished
-        if main is not None:
-            self.peak_main = max(self.peak_main, main.peak_kb)
-            reset_peak()
-        if worker is not None:
-            self.peak_worker = max(self.peak_worker, worker.peak_kb)
-            reset_peak(worker.pid)
+        self._year_main = main.rss_kb if main is not None else 0
+        self._year_worker = worker.rss_kb if worker is not None else 0
         self._year = year
         return finished
 
     def totals(self, worker_pid: int | None) -> dict[str, float | int]:
-        """Wall time, CPU seconds and peak memory so far (closes the current year's window)."""
-        main = sample()
-        worker = self._read_worker(worker_pid)
-        if main is not None:
-            self.cpu_main = main.cpu_seconds
-            self.peak_main = max(self.peak_main, main.peak_kb)
-        if worker is not None:
-            self.peak_worker = max(self.peak_worker, worker.peak_kb)
+        """Wall time, CPU seconds and peak memory so far (the current year's peak included)."""
+        self._read(worker_pid)
         if self._year is not None:
-            self.yearly[str(self._year)] = (main.peak_kb if main else 0) + (
-                worker.peak_kb if worker else 0
-            )
+            self.yearly[str(self._year)] = self._year_main + self._year_worker
         return {
             "wall_seconds": round(time.monotonic() - self.started, 3),
             "cpu_seconds": round(self.cpu_main, 3),

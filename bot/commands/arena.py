@@ -20,6 +20,17 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
 from search.arena import ArenaProgress, run_arena
 from search.registry import PolicySpecError, parse_spec, valid_specs
 
@@ -83,32 +94,50 @@ def lineup_from(players: list[str], fill: str | None) -> list[str]:
 
 
 class ProgressBar:
-    """A one-line progress bar on a stream: ``[#####-----] 3/10 games  FAL 1903  12s``."""
+    """Progress of the games: rich's progress bar on a terminal, a line per game elsewhere."""
 
     def __init__(self, stream: TextIO, width: int = 30) -> None:
         self.stream = stream
         self.width = width
         self.tty = stream.isatty()
         self.last_done = -1
+        self._progress: Progress | None = None
+        self._task: TaskID | None = None
 
     def __call__(self, p: ArenaProgress) -> None:
         """Redraw (on a terminal) or print a line per finished game (elsewhere)."""
-        filled = self.width * p.games_done // p.games
-        eta = ""
-        if p.games_done:
-            eta = f"  eta {p.elapsed / p.games_done * (p.games - p.games_done):.0f}s"
-        line = (
-            f"[{'#' * filled}{'-' * (self.width - filled)}] {p.games_done}/{p.games} games"
-            f"  {p.turn}  {p.elapsed:.0f}s{eta}"
-        )
         if self.tty:
-            self.stream.write("\r" + line.ljust(78))
-            if p.games_done == p.games:
-                self.stream.write("\n")
+            self._draw(p)
         elif p.games_done != self.last_done:
-            self.stream.write(line + "\n")
+            filled = self.width * p.games_done // p.games
+            eta = ""
+            if p.games_done:
+                eta = f"  eta {p.elapsed / p.games_done * (p.games - p.games_done):.0f}s"
+            self.stream.write(
+                f"[{'#' * filled}{'-' * (self.width - filled)}] {p.games_done}/{p.games} games"
+                f"  {p.turn}  {p.elapsed:.0f}s{eta}\n"
+            )
+            self.stream.flush()
         self.last_done = p.games_done
-        self.stream.flush()
+
+    def _draw(self, p: ArenaProgress) -> None:
+        if self._progress is None:
+            console = Console(file=self.stream, force_terminal=True)
+            self._progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(bar_width=self.width),
+                MofNCompleteColumn(),
+                TextColumn("games"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=console,
+            )
+            self._task = self._progress.add_task("arena", total=p.games)
+            self._progress.start()
+        assert self._task is not None
+        self._progress.update(self._task, completed=p.games_done, description=str(p.turn))
+        if p.games_done == p.games:
+            self._progress.stop()
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:

@@ -35,6 +35,7 @@ from bot.local.lineup import (
     parse_lineup,
 )
 from bot.local.runner import SERVER_CHOICES
+from protocol.messages import Message
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -48,6 +49,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_game_arguments(p)
     p.add_argument(
         "--out", type=Path, help="run folder for the record (default runs/game-<date>-<time>)"
+    )
+    p.add_argument(
+        "--view",
+        action="store_true",
+        help="also show the game live in the browser (prints the page's URL; needs [view])",
     )
     p.set_defaults(handler=run)
 
@@ -173,14 +179,58 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         telemetry=args.telemetry,
     )
     view = make_view(out)
+    browser_view = _start_browser_view(folder, out) if args.view else None
     try:
-        outcome = run_game(config, folder, view)
+        outcome = run_game(
+            config, folder, view, listener=None if browser_view is None else browser_view.hear
+        )
     except GameError as exc:
         with contextlib.suppress(OSError):
             folder.rmdir()  # only if nothing was written into it
         raise UserError(str(exc)) from exc
+    finally:
+        if browser_view is not None:
+            browser_view.server.stop()
     out.write("\n" + (folder / "result.txt").read_text())
     files = [f.name for f in sorted(folder.iterdir()) if f.is_file()]
     out.write(f"\nrecord: {folder}/ ({', '.join(files)}, bots/)\n")
+    if browser_view is not None:
+        out.write(f"replay it in the browser: daide-mcts view {folder}\n")
     out.flush()
     return 0 if outcome.ended_cleanly else 1
+
+
+class _BrowserView:
+    """The browser view of a local game: a timeline fed by the game's recorder, served."""
+
+    def __init__(self, folder: Path) -> None:
+        from bot.view.server import ViewServer
+        from bot.view.timeline import Timeline
+
+        self.timeline = Timeline(source=f"{folder} (local game)", live=True)
+        self.server = ViewServer(self.timeline)
+
+    def hear(self, source: str, direction: str, text: str, message: Message | None) -> None:
+        """A message of the game, from the game's thread."""
+        if direction != "in":
+            return
+        with self.server.lock:
+            changed = self.timeline.feed(message, text)
+        if changed:
+            self.server.changed()
+
+
+def _start_browser_view(folder: Path, out: TextIO) -> _BrowserView:
+    """Serve the page from a background thread and print its URL; UserError without [view]."""
+    from bot.cli import UserError
+
+    try:
+        view = _BrowserView(folder)
+    except ImportError as exc:
+        raise UserError(
+            f"--view needs the 'view' extra ({exc.name} is missing): pip install 'daide-mcts[view]'"
+        ) from exc
+    url = view.server.start_in_thread()
+    out.write(f"watch it in the browser: {url}\n")
+    out.flush()
+    return view

@@ -18,16 +18,18 @@ import sys
 from typing import TextIO
 
 import aiomqtt
+from rich.console import Console, Group
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
 
 from bot.telemetry.events import OrderResult
 from bot.telemetry.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url
 from bot.telemetry.publisher import MQTT_LOG
-from bot.telemetry.view import WatchState, describe
+from bot.telemetry.view import COLUMNS, WatchState, describe
 
 REDRAW_INTERVAL = 0.25
 """Least seconds between two redraws of the table on a terminal."""
-
-CLEAR = "\x1b[H\x1b[2J"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -97,6 +99,8 @@ class Watcher:
         self.json_lines = json_lines
         self.state = WatchState(target.prefix)
         self._dirty = False
+        self._console = Console(file=out, force_terminal=True) if tty else None
+        self._live: Live | None = None
 
     async def watch(self, exit_after: int | None, timeout: float | None) -> int:
         """Run until ``exit_after`` game-overs (0) or ``timeout`` (1 if a count was wanted)."""
@@ -177,10 +181,21 @@ class Watcher:
             if self._dirty:
                 self._draw()
 
+    def _render(self) -> Group:
+        table = Table(*COLUMNS, box=None, header_style="bold", pad_edge=False)
+        for row in self.state.cells():
+            table.add_row(*row)
+        title = Text(f"daide-mcts watch {self.target}   (Ctrl-C to quit)", style="bold")
+        return Group(title, Text(""), table, Text(self.state.footer()))
+
     def _draw(self) -> None:
+        """Redraw the table in place (rich's live display) on a terminal."""
         self._dirty = False
-        self.out.write(f"{CLEAR}daide-mcts watch {self.target}   (Ctrl-C to quit)\n\n")
-        self._print(self.state.table())
+        assert self._console is not None
+        if self._live is None:
+            self._live = Live(self._render(), console=self._console, auto_refresh=False)
+            self._live.start()
+        self._live.update(self._render(), refresh=True)
 
     def _note(self, text: str) -> None:
         if self.tty:
@@ -198,5 +213,8 @@ class Watcher:
             return
         if self.tty:
             self._draw()
+            assert self._live is not None
+            self._live.stop()
+            self._live = None
         else:
             self._print(self.state.table())

@@ -10,5 +10,6 @@ The pieces, in the order a game uses them:
 * :mod:`bot.local.view` — the live terminal view (or plain lines when not a terminal);
 * :mod:`bot.local.runner` — one whole game, start to finish, into a run folder;
 * :mod:`bot.local.tournament` — many games, resumable, several at a time;
-* :mod:`bot.local.png` and :mod:`bot.local.chart` — the PNG charts.
+* :mod:`bot.local.outcome` — what a game is and how it went (shared by the rest);
+* :mod:`bot.local.chart` — the PNG charts (matplotlib).
 """

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -36,6 +36,19 @@ POWER_TOKENS = {
     "Turkey": "TUR",
 }
 """Parlance names the standard powers in full in its admin messages."""
+
+
+MessageListener = Callable[[str, str, str, Message | None], None]
+"""Hears ``(source, direction, text, parsed message or None)`` for every message recorded."""
+
+
+def player_from_admin(text: str) -> tuple[str, str] | None:
+    """``(power, player name)`` from Parlance's answer to ``Server: powers``, else None."""
+    match = _POWERS_REPLY.match(text)
+    if match is None or match.group(2) == "None":
+        return None
+    full = match.group(1)
+    return POWER_TOKENS.get(full, full[:3].upper()), match.group(2)
 
 
 @dataclass(frozen=True)
@@ -69,6 +82,7 @@ class GameRecorder:
     seats: Sequence[Seat]
     final_year: int
     messages_path: Path | None = None
+    listener: MessageListener | None = None
     turn: Turn | None = None
     centres: dict[str, tuple[str, ...]] = field(default_factory=dict)
     sco_by_year: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)
@@ -98,6 +112,8 @@ class GameRecorder:
         if self._file is not None:
             self._file.write(f"{time.time():.3f} {source} {direction} {text}\n")
             self._file.flush()
+        if self.listener is not None:
+            self.listener(source, direction, text, message)
         if direction != "in" or message is None:
             return
         if isinstance(message, Now) and message.turn is not None:
@@ -119,11 +135,9 @@ class GameRecorder:
                 self.names_by_power[player.power] = player.name
             self._end()
         elif isinstance(message, Adm):
-            match = _POWERS_REPLY.match(message.text)
-            if match and match.group(2) != "None":
-                full = match.group(1)
-                power = POWER_TOKENS.get(full, full[:3].upper())
-                self.names_by_power.setdefault(power, match.group(2))
+            found = player_from_admin(message.text)
+            if found is not None:
+                self.names_by_power.setdefault(*found)
 
     def _on_sco(self, message: Sco, text: str) -> None:
         assert message.centres is not None

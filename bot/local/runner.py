@@ -35,22 +35,20 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Coroutine
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from adjudicator.rules import CivilDisorderRule
+from bot.local.chart import centres_chart
 from bot.local.launch import (
-    DEFAULT_DEADLINES,
-    DEFAULT_FINAL_YEAR,
-    Deadlines,
     parlance_options,
     seat_argv,
-    years_to_play,
 )
-from bot.local.lineup import Seat, describe
+from bot.local.lineup import describe
 from bot.local.observer import Observer, ObserverRefusedError
-from bot.local.record import GameRecorder
+from bot.local.outcome import GameConfig, GameOutcome
+from bot.local.record import GameRecorder, MessageListener
 from bot.local.view import LineView, View, format_elapsed
 from bot.paths import local_dir
 from bot.servers.mila import MilaServer, MilaUnavailableError
@@ -82,34 +80,6 @@ class GameError(Exception):
     """The game could not be played (no server, bad lineup for this server...); says why."""
 
 
-@dataclass(frozen=True)
-class GameConfig:
-    """Everything that decides how a local game is played."""
-
-    seats: tuple[Seat, ...]
-    final_year: int = DEFAULT_FINAL_YEAR
-    deadlines: Deadlines = DEFAULT_DEADLINES
-    seed: int | None = None
-    server: str = "auto"
-    telemetry: str | None = None
-    host: str = "127.0.0.1"
-
-    def time_limit(self) -> float:
-        """Seconds after which a game that has not ended is stopped (every deadline, 1.5 times)."""
-        return 120.0 + 1.5 * years_to_play(self.final_year) * self.deadlines.year()
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready settings."""
-        return {
-            "final_year": self.final_year,
-            "deadlines": asdict(self.deadlines),
-            "seed": self.seed,
-            "server": self.server,
-            "telemetry": self.telemetry,
-            "lineup": [asdict(s) for s in self.seats],
-        }
-
-
 @dataclass
 class RunningServer:
     """A started DAIDE server of either kind, seen through what the runner needs."""
@@ -124,53 +94,6 @@ class RunningServer:
     takes_observers: bool = True
     rules: str = CivilDisorderRule.PARLANCE.value
     """The server's civil-disorder rule, passed to our bots (``daide-mcts play --rules``)."""
-
-
-@dataclass
-class GameOutcome:
-    """How a game went: its record (None if it never got going), the result, the run folder."""
-
-    folder: Path
-    config: GameConfig
-    server: str
-    record: GameRecord | None
-    result: str | None
-    end: str
-    ended_cleanly: bool
-    problems: list[str] = field(default_factory=list)
-    seat_powers: dict[str, str] = field(default_factory=dict)
-    seconds: float = 0.0
-
-    def summary(self) -> dict[str, Any]:
-        """The JSON summary saved as ``summary.json`` (without the bots' own summaries)."""
-        players = []
-        for i, seat in enumerate(self.config.seats):
-            entry: dict[str, Any] = {
-                "seat": seat.name,
-                "label": seat.label,
-                "kind": seat.kind,
-                "power": self.seat_powers.get(seat.name),
-            }
-            if self.record is not None:
-                entry.update(
-                    centres=self.record.centres[i],
-                    solo=self.record.solo == i,
-                    points=self.record.points[i],
-                    rank=self.record.ranks[i],
-                    eliminated=self.record.eliminated[i],
-                )
-            players.append(entry)
-        return {
-            "server": self.server,
-            "settings": self.config.as_dict(),
-            "result": self.result,
-            "end": self.end,
-            "ended_cleanly": self.ended_cleanly,
-            "problems": self.problems,
-            "seconds": round(self.seconds, 3),
-            "players": players,
-            "record": asdict(self.record) if self.record is not None else None,
-        }
 
 
 # --- the server ---------------------------------------------------------------------------
@@ -247,13 +170,22 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
 class _Game:
     """The moving parts of one game while it runs."""
 
-    def __init__(self, config: GameConfig, folder: Path, view: View, index: int) -> None:
+    def __init__(
+        self,
+        config: GameConfig,
+        folder: Path,
+        view: View,
+        index: int,
+        listener: MessageListener | None = None,
+    ) -> None:
         self.config = config
         self.folder = folder
         self.view = view
         self.index = index
         self.bots_dir = folder / "bots"
-        self.recorder = GameRecorder(config.seats, config.final_year, folder / "messages.daide")
+        self.recorder = GameRecorder(
+            config.seats, config.final_year, folder / "messages.daide", listener=listener
+        )
         self.procs: dict[str, asyncio.subprocess.Process] = {}
         self.outputs: list[Any] = []
         self.homes: list[Path] = []
@@ -419,13 +351,21 @@ class _Game:
 
 
 async def play_game(
-    config: GameConfig, folder: Path, view: View | None = None, *, index: int = 0
+    config: GameConfig,
+    folder: Path,
+    view: View | None = None,
+    *,
+    index: int = 0,
+    listener: MessageListener | None = None,
 ) -> GameOutcome:
-    """Play one game into ``folder`` (created); GameError if it cannot even start."""
+    """Play one game into ``folder`` (created); GameError if it cannot even start.
+
+    ``listener`` hears every message of the game as it is recorded (the browser view).
+    """
     view = view or LineView(open(os.devnull, "w"))  # noqa: SIM115
     folder.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()
-    game = _Game(config, folder, view, index)
+    game = _Game(config, folder, view, index, listener)
     server = await asyncio.to_thread(start_server, config, folder, view.note)
     view.note(
         f"{server.kind} on {server.host}:{server.port}; {describe(config.seats)}; "
@@ -519,8 +459,6 @@ def write_record(outcome: GameOutcome, recorder: GameRecorder, bots_dir: Path) -
     (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (folder / "result.txt").write_text(result_table(outcome) + "\n")
     if outcome.record is not None:
-        from bot.local.chart import centres_chart
-
         centres_chart(outcome, folder / "centres.png")
 
 
@@ -573,7 +511,12 @@ def run_until_done(main: Coroutine[Any, Any, T]) -> T:
 
 
 def run_game(
-    config: GameConfig, folder: Path, view: View | None = None, *, index: int = 0
+    config: GameConfig,
+    folder: Path,
+    view: View | None = None,
+    *,
+    index: int = 0,
+    listener: MessageListener | None = None,
 ) -> GameOutcome:
     """Blocking :func:`play_game` (KeyboardInterrupt on Ctrl-C or SIGTERM, after clean-up)."""
-    return run_until_done(play_game(config, folder, view, index=index))
+    return run_until_done(play_game(config, folder, view, index=index, listener=listener))

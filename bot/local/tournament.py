@@ -29,12 +29,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from rich.console import Console
+from rich.live import Live
+from rich.progress_bar import ProgressBar
+from rich.table import Table
+
 from bot.local.chart import standings_chart
 from bot.local.launch import Deadlines
 from bot.local.lineup import Seat
 from bot.local.record import LiveState
 from bot.local.runner import GameConfig, GameError, GameOutcome, play_game, run_until_done
-from bot.local.view import format_elapsed, progress_bar
+from bot.local.view import BAR_WIDTH, format_elapsed, progress_bar
 from search.metrics import GameRecord, Standings, markdown_table
 
 SETTINGS_FILE = "tournament.json"
@@ -373,14 +378,15 @@ class _GameSink:
 
 @dataclass
 class TournamentDisplay:
-    """Progress of a tournament: a redrawn status line on a terminal, a line per game elsewhere."""
+    """Progress of a tournament: a live progress bar on a terminal (rich), else a line per game."""
 
     stream: TextIO
     games: int
     done: int = 0
     running: dict[int, _GameSink] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
-    _drawn: bool = False
+    _live: Live | None = None
+    _console: Console | None = None
 
     @property
     def tty(self) -> bool:
@@ -388,40 +394,57 @@ class TournamentDisplay:
         isatty = getattr(self.stream, "isatty", None)
         return bool(callable(isatty) and isatty())
 
-    def _clear(self) -> None:
-        if self._drawn:
-            self.stream.write("\r\x1b[K")
-            self._drawn = False
-
     def note(self, text: str) -> None:
-        """Print a line (above the status line)."""
-        self._clear()
+        """Print a line (above the progress bar on a terminal)."""
+        if self._console is not None:
+            self._console.print(text, markup=False, highlight=False)
+            return
         self.stream.write(text + "\n")
         self.stream.flush()
 
-    def status(self) -> str:
-        """Games done, time so far, and the phase of each game running."""
+    def running_text(self) -> str:
+        """The phase of each game running."""
         parts = []
         for index, sink in sorted(self.running.items()):
             turn = sink.state.turn if sink.state is not None else None
             parts.append(f"#{index + 1} {turn or 'starting'}")
+        return ", ".join(parts)
+
+    def status(self) -> str:
+        """Games done, time so far, and the phase of each game running, in one line."""
         elapsed = time.monotonic() - self.started
         return (
             f"{progress_bar(self.done / max(1, self.games), 20)} {self.done}/{self.games} games"
-            f"  {format_elapsed(elapsed)}  {', '.join(parts)}"
+            f"  {format_elapsed(elapsed)}  {self.running_text()}"
         )
+
+    def _render(self) -> Table:
+        line = Table.grid(padding=(0, 2))
+        line.add_row(
+            ProgressBar(total=max(1, self.games), completed=self.done, width=BAR_WIDTH),
+            f"{self.done}/{self.games} games",
+            format_elapsed(time.monotonic() - self.started),
+            self.running_text(),
+        )
+        return line
 
     def finish(self) -> None:
         """Leave the final status on its own line."""
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+            self._console = None
         self.note(self.status())
 
     def tick(self) -> None:
-        """Redraw the status line (on a terminal)."""
-        if self.tty:
-            self._clear()
-            self.stream.write(self.status()[:160])
-            self._drawn = True
-            self.stream.flush()
+        """Redraw the progress (on a terminal)."""
+        if not self.tty:
+            return
+        if self._live is None:
+            self._console = Console(file=self.stream, force_terminal=True)
+            self._live = Live(self._render(), console=self._console, auto_refresh=False)
+            self._live.start()
+        self._live.update(self._render(), refresh=True)
 
 
 def describe_game(entry: GameEntry, seats: Sequence[Seat]) -> str:

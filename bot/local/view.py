@@ -1,18 +1,26 @@
 """The live view of a running game: a redrawn block on a terminal, plain lines elsewhere.
 
-On a terminal (:class:`TerminalView`) the block shows the phase, a progress
-bar through the years and, per power, its supply centres and who plays it,
-redrawn in place.  When the output is a file or a pipe (:class:`LineView`)
-one line is printed per phase, so logs stay readable.
+On a terminal (:class:`TerminalView`, drawn by rich) the block shows the
+phase, a progress bar through the years and, per power, its supply centres
+and who plays it, redrawn in place.  When the output is a file or a pipe
+(:class:`LineView`) one line is printed per phase, so logs stay readable.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, TextIO
 
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress_bar import ProgressBar
+from rich.table import Table
+from rich.text import Text
+
 from bot.local.record import LiveState
+from bot.view.colours import POWER_COLOURS
 
 BAR_WIDTH = 30
+REFRESH_PER_SECOND = 4
 
 
 class View(Protocol):
@@ -61,48 +69,57 @@ def power_lines(state: LiveState) -> list[str]:
 
 
 class TerminalView:
-    """Redraws the game's block in place on a terminal (ANSI cursor movement)."""
+    """The game's block, redrawn in place on a terminal by rich: a live table, a progress bar."""
 
     def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self._drawn = 0
-        self._last: list[str] = []
+        self.console = Console(file=stream, force_terminal=True, highlight=False)
+        self._live: Live | None = None
+        self._last: LiveState | None = None
 
-    def _erase(self) -> None:
-        if self._drawn:
-            self.stream.write(f"\x1b[{self._drawn}F\x1b[J")
-            self._drawn = 0
-
-    def _draw(self, lines: list[str]) -> None:
-        self._erase()
-        for line in lines:
-            self.stream.write(line + "\n")
-        self._drawn = len(lines)
-        self._last = lines
-        self.stream.flush()
+    def _render(self, state: LiveState) -> Group:
+        turn = str(state.turn) if state.turn is not None else "waiting for players"
+        if state.over:
+            turn = f"{turn}  game over: {state.result or 'ended'}"
+        head = Table.grid(padding=(0, 2))
+        head.add_row(
+            Text(turn, style="bold"),
+            ProgressBar(total=1.0, completed=state.progress, width=BAR_WIDTH),
+            f"{state.progress * 100:3.0f}%",
+            format_elapsed(state.elapsed),
+        )
+        table = Table(box=None, show_header=False, padding=(0, 1, 0, 2))
+        for p in state.powers:
+            colour = POWER_COLOURS.get(p.power, "white")
+            table.add_row(
+                Text(p.power, style=f"bold {colour}"),
+                f"{p.centres:2d}",
+                Text("█" * p.centres, style=colour),
+                p.player or "?",
+            )
+        return Group(head, table)
 
     def note(self, text: str) -> None:
-        """Print above the block and redraw the block below it."""
-        last = self._last
-        self._erase()
-        self.stream.write(text + "\n")
-        if last:
-            self._draw(last)
-        else:
-            self.stream.flush()
+        """Print above the block (rich keeps the block below it)."""
+        self.console.print(text, markup=False)
 
     def update(self, state: LiveState) -> None:
-        """Redraw if anything changed (the clock counts whole seconds)."""
-        lines = [status_line(state), *power_lines(state)]
-        if lines != self._last:
-            self._draw(lines)
+        """Redraw with the state now (rich refreshes a few times a second)."""
+        self._last = state
+        if self._live is None:
+            self._live = Live(
+                self._render(state), console=self.console, refresh_per_second=REFRESH_PER_SECOND
+            )
+            self._live.start()
+        else:
+            self._live.update(self._render(state))
 
     def close(self, state: LiveState | None) -> None:
         """Draw the final state and leave it."""
         if state is not None:
             self.update(state)
-        self._drawn = 0
-        self._last = []
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
 
 
 class LineView:

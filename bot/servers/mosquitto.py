@@ -5,7 +5,7 @@ folder (``.local/mosquitto``) without touching the system: it downloads the
 ``.deb`` files of mosquitto and of those of its libraries that the machine
 lacks (``apt-get download``, no root needed), unpacks them with
 ``dpkg -x``, and runs the broker with ``LD_LIBRARY_PATH`` pointing at the
-unpacked libraries.  ``DAIDE_MOSQUITTO`` names a mosquitto binary to use
+unpacked libraries (:mod:`bot.servers.debian`).  ``DAIDE_MOSQUITTO`` names a mosquitto binary to use
 instead.  :class:`MosquittoBroker` runs one broker on loopback on a fresh
 port, from a generated configuration file in a private folder.
 """
@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import pwd
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -24,11 +23,12 @@ from pathlib import Path
 from typing import IO, ClassVar
 
 from bot.paths import local_dir
+from bot.servers.debian import UnpackedTree, installed_tree, unpack_packages
 from bot.servers.process import ServerProcess
 
 PACKAGE = "mosquitto"
-MARKER = ".installed"
-"""File in the install folder that says the install is complete (holds the version)."""
+BINARY = "usr/sbin/mosquitto"
+"""The broker's path inside the unpacked package."""
 
 
 class MosquittoUnavailableError(RuntimeError):
@@ -80,121 +80,23 @@ def install(root: Path | None = None, *, quiet: bool = True) -> MosquittoInstall
         given.version()
         return given
     root = root or (local_dir() / "mosquitto")
-    tree = root / "tree"
-    installed = _install_in(tree)
-    if (root / MARKER).is_file() and installed.binary.is_file():
-        return installed
-    for tool in ("apt-get", "apt-cache", "dpkg-deb", "dpkg-query"):
-        if shutil.which(tool) is None:
-            raise MosquittoUnavailableError(
-                f"`{tool}` not found: the project installs Debian's mosquitto package with apt "
-                "and dpkg; on another system install mosquitto and set DAIDE_MOSQUITTO to it"
-            )
-    packages = _packages_to_fetch()
-    partial = root / "tree.partial"
-    downloads = root / "debs"
-    shutil.rmtree(partial, ignore_errors=True)
-    shutil.rmtree(downloads, ignore_errors=True)
-    partial.mkdir(parents=True)
-    downloads.mkdir(parents=True)
-    # apt drops privileges to _apt while downloading: let it write here.
-    downloads.chmod(0o777)
-    _download(packages, downloads, quiet=quiet)
-    for deb in sorted(downloads.glob("*.deb")):
-        _run(["dpkg-deb", "-x", str(deb), str(partial)], f"unpacking {deb.name}")
-    candidate = _install_in(partial)
-    if not candidate.binary.is_file():
-        raise MosquittoUnavailableError(f"the mosquitto package held no {candidate.binary}")
-    missing = _missing_libraries(candidate)
-    if missing:
-        raise MosquittoUnavailableError(
-            "mosquitto needs libraries this machine lacks and apt did not provide: "
-            + ", ".join(missing)
-        )
-    version = candidate.version()
-    shutil.rmtree(tree, ignore_errors=True)
-    partial.rename(tree)
-    shutil.rmtree(downloads, ignore_errors=True)
-    (root / MARKER).write_text(f"{version} {' '.join(packages)}\n")
+    done = installed_tree(root)
+    if done is not None and _install_in(done).binary.is_file():
+        return _install_in(done)
+    tree = unpack_packages(
+        root,
+        [PACKAGE],
+        binary=BINARY,
+        check=lambda t: _install_in(t).version(),
+        error=MosquittoUnavailableError,
+        quiet=quiet,
+    )
     return _install_in(tree)
 
 
-def _install_in(tree: Path) -> MosquittoInstall:
-    """The binary and the multiarch library folders (``usr/lib/x86_64-linux-gnu``...) of a tree."""
-    lib_dirs = tuple(
-        sorted(
-            d for d in (*tree.glob("usr/lib/*-linux-*"), *tree.glob("lib/*-linux-*")) if d.is_dir()
-        )
-    )
-    return MosquittoInstall(tree / "usr" / "sbin" / "mosquitto", lib_dirs)
-
-
-def _packages_to_fetch() -> list[str]:
-    """Mosquitto and, transitively, the library packages it needs that are not installed."""
-    wanted = [PACKAGE]
-    queue = [PACKAGE]
-    while queue:
-        for dep in _depends(queue.pop()):
-            if dep in wanted or not dep.startswith("lib") or _installed(dep):
-                continue
-            wanted.append(dep)
-            queue.append(dep)
-    return wanted
-
-
-def _depends(package: str) -> list[str]:
-    out = subprocess.run(
-        ["apt-cache", "depends", "--no-recommends", "--no-suggests", package],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    if out.returncode != 0:
-        raise MosquittoUnavailableError(
-            f"apt knows no package {package!r} (run `apt-get update`?):\n{out.stderr[-1000:]}"
-        )
-    names = re.findall(r"^\s+\|?(?:Pre)?Depends: (\S+)", out.stdout, flags=re.MULTILINE)
-    return [n for n in names if not n.startswith("<")]
-
-
-def _installed(package: str) -> bool:
-    out = subprocess.run(
-        ["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True, timeout=60
-    )
-    return out.returncode == 0 and out.stdout.strip().endswith(" installed")
-
-
-def _download(packages: Sequence[str], folder: Path, *, quiet: bool) -> None:
-    argv = ["apt-get", "download", *packages]
-    proc = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0 and os.geteuid() == 0:
-        # The package lists may be missing (a fresh image): refresh them once, then retry.
-        if not quiet:
-            print("apt-get download failed; running apt-get update once", file=sys.stderr)
-        subprocess.run(["apt-get", "update"], capture_output=True, text=True, timeout=600)
-        proc = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
-        raise MosquittoUnavailableError(
-            f"`{' '.join(argv)}` failed:\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}"
-        )
-    if not quiet:
-        print(proc.stdout.strip(), file=sys.stderr)
-
-
-def _missing_libraries(inst: MosquittoInstall) -> list[str]:
-    try:
-        out = subprocess.run(
-            ["ldd", str(inst.binary)], capture_output=True, text=True, env=inst.env(), timeout=20
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return []  # no ldd: the version check that follows still runs the binary
-    return re.findall(r"^\s*(\S+) => not found", out.stdout, flags=re.MULTILINE)
-
-
-def _run(argv: list[str], what: str) -> None:
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=300)
-    if proc.returncode != 0:
-        raise MosquittoUnavailableError(f"{what} failed: {proc.stderr[-1500:]}")
+def _install_in(tree: UnpackedTree) -> MosquittoInstall:
+    """The binary and the library folders of an unpacked tree."""
+    return MosquittoInstall(tree.tree / BINARY, tree.library_dirs)
 
 
 @dataclass

@@ -4,7 +4,8 @@
 prefix, validates them against :mod:`bot.telemetry.events`, and keeps the
 latest state of every bot of every game (a bot is one run, so a bot that
 reconnects keeps its row).  :meth:`WatchState.table` renders the rows as a
-compact text table; :func:`describe` turns one event into one plain line.
+compact text table (and :meth:`WatchState.cells` gives them to the command's
+rich table on a terminal); :func:`describe` turns one event into one plain line.
 No I/O here: the command feeds it and prints.
 """
 
@@ -127,34 +128,40 @@ class WatchState:
             self.rows.values(), key=lambda r: (r.game, r.power is None, r.power or "", r.name)
         )
 
+    def cells(self) -> list[list[str]]:
+        """The table's cells: one row per bot (sorted), each with one text per column."""
+        return [
+            [
+                r.game,
+                r.power or "-",
+                r.name,
+                r.turn or "-",
+                "-" if r.centres is None else str(r.centres),
+                "-" if r.margin is None else f"{r.margin:.2f}s",
+                "-" if r.iterations is None else str(r.iterations),
+                r.status,
+                str(max(r.missed, r.dropped)),
+            ]
+            for r in self.sorted_rows()
+        ]
+
+    def footer(self) -> str:
+        """The counts under the table."""
+        games = len({r.game for r in self.rows.values()})
+        return (
+            f"{games} game(s), {len(self.rows)} bot(s), {self.events} events, "
+            f"{self.game_overs} game-over(s), {self.invalid} invalid message(s)"
+        )
+
     def table(self) -> str:
         """The rows as an aligned text table, with a footer of counts."""
-        cells = [list(COLUMNS)]
-        for r in self.sorted_rows():
-            cells.append(
-                [
-                    r.game,
-                    r.power or "-",
-                    r.name,
-                    r.turn or "-",
-                    "-" if r.centres is None else str(r.centres),
-                    "-" if r.margin is None else f"{r.margin:.2f}s",
-                    "-" if r.iterations is None else str(r.iterations),
-                    r.status,
-                    str(max(r.missed, r.dropped)),
-                ]
-            )
+        cells = [list(COLUMNS), *self.cells()]
         widths = [max(len(row[i]) for row in cells) for i in range(len(COLUMNS))]
         lines = [
             "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
             for row in cells
         ]
-        games = len({r.game for r in self.rows.values()})
-        footer = (
-            f"{games} game(s), {len(self.rows)} bot(s), {self.events} events, "
-            f"{self.game_overs} game-over(s), {self.invalid} invalid message(s)"
-        )
-        return "\n".join([*lines, footer])
+        return "\n".join([*lines, self.footer()])
 
 
 def describe(event: Event) -> str:

@@ -19,9 +19,9 @@ import pytest
 
 from bot.cli import UserError, main
 from bot.commands.game import seats_from_args
-from bot.local.chart import POWER_COLOURS
+from bot.view.colours import POWER_COLOURS
 from search.metrics import POINTS_BY_SURVIVORS
-from tests.bot.local.pngcheck import read_png
+from tests.bot.local.pngread import png_size_and_colours
 
 ROOT = Path(__file__).resolve().parents[3]
 POWERS = {"AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"}
@@ -111,9 +111,9 @@ def test_a_local_game_end_to_end(tmp_path: Path) -> None:
     assert '"dir": "out", "text": "SUB' in record
 
     # the chart: a real PNG with a line in each power's colour
-    image = read_png((out / "centres.png").read_bytes())
-    assert (image.width, image.height) == (960, 540)
-    assert set(POWER_COLOURS.values()) <= image.colours()
+    size, colours = png_size_and_colours(out / "centres.png")
+    assert size == (960, 540)
+    assert set(POWER_COLOURS.values()) <= colours
 
 
 def _without_python2(tmp_path: Path) -> dict[str, str]:

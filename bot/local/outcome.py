@@ -1,0 +1,91 @@
+"""What a local game is and how it went: :class:`GameConfig` and :class:`GameOutcome`.
+
+Shared by the runner that plays a game (:mod:`bot.local.runner`), the chart
+of its centres (:mod:`bot.local.chart`) and tournaments, so that none of
+them needs to import another to know these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, Deadlines, years_to_play
+from bot.local.lineup import Seat
+from search.metrics import GameRecord
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything that decides how a local game is played."""
+
+    seats: tuple[Seat, ...]
+    final_year: int = DEFAULT_FINAL_YEAR
+    deadlines: Deadlines = DEFAULT_DEADLINES
+    seed: int | None = None
+    server: str = "auto"
+    telemetry: str | None = None
+    host: str = "127.0.0.1"
+
+    def time_limit(self) -> float:
+        """Seconds after which a game that has not ended is stopped (every deadline, 1.5 times)."""
+        return 120.0 + 1.5 * years_to_play(self.final_year) * self.deadlines.year()
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready settings."""
+        return {
+            "final_year": self.final_year,
+            "deadlines": asdict(self.deadlines),
+            "seed": self.seed,
+            "server": self.server,
+            "telemetry": self.telemetry,
+            "lineup": [asdict(s) for s in self.seats],
+        }
+
+
+@dataclass
+class GameOutcome:
+    """How a game went: its record (None if it never got going), the result, the run folder."""
+
+    folder: Path
+    config: GameConfig
+    server: str
+    record: GameRecord | None
+    result: str | None
+    end: str
+    ended_cleanly: bool
+    problems: list[str] = field(default_factory=list)
+    seat_powers: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON summary saved as ``summary.json`` (without the bots' own summaries)."""
+        players = []
+        for i, seat in enumerate(self.config.seats):
+            entry: dict[str, Any] = {
+                "seat": seat.name,
+                "label": seat.label,
+                "kind": seat.kind,
+                "power": self.seat_powers.get(seat.name),
+            }
+            if self.record is not None:
+                entry.update(
+                    centres=self.record.centres[i],
+                    solo=self.record.solo == i,
+                    points=self.record.points[i],
+                    rank=self.record.ranks[i],
+                    eliminated=self.record.eliminated[i],
+                )
+            players.append(entry)
+        return {
+            "server": self.server,
+            "settings": self.config.as_dict(),
+            "result": self.result,
+            "end": self.end,
+            "ended_cleanly": self.ended_cleanly,
+            "problems": self.problems,
+            "seconds": round(self.seconds, 3),
+            "players": players,
+            "record": asdict(self.record) if self.record is not None else None,
+        }

@@ -1,0 +1,199 @@
+"""Debian packages unpacked into a project-local folder, without root or touching the system.
+
+Mosquitto (the telemetry tests' broker) and Chromium (the viewer's browser
+tests) are installed the same way: ``apt-get download`` fetches the ``.deb``
+files of the wanted packages and of those of their library dependencies
+(``lib*``, followed transitively) that the machine lacks, ``dpkg-deb -x``
+unpacks them into one tree, and the program runs with ``LD_LIBRARY_PATH``
+pointing at the tree's library folders.  :func:`unpack_packages` does that
+once into ``<root>/tree`` and marks the folder complete; each caller says
+which packages, which binary, and which error to raise.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+MARKER = ".installed"
+"""File in the install folder that says the install is complete (holds the version)."""
+
+APT_TIMEOUT = 600
+"""Seconds one apt call may take (a large package on a slow mirror)."""
+
+TOOLS = ("apt-get", "apt-cache", "dpkg-deb", "dpkg-query")
+
+
+@dataclass(frozen=True)
+class UnpackedTree:
+    """A folder of unpacked packages: where it is and the folders its shared libraries are in."""
+
+    tree: Path
+    library_dirs: tuple[Path, ...] = ()
+
+    def env(self, base: dict[str, str] | None = None) -> dict[str, str]:
+        """Environment for running a program of the tree (its private libraries first)."""
+        env = dict(os.environ if base is None else base)
+        if self.library_dirs:
+            paths = [str(d) for d in self.library_dirs]
+            if env.get("LD_LIBRARY_PATH"):
+                paths.append(env["LD_LIBRARY_PATH"])
+            env["LD_LIBRARY_PATH"] = os.pathsep.join(paths)
+        return env
+
+
+def tree_of(root: Path) -> UnpackedTree:
+    """The unpacked tree under ``root`` and its multiarch library folders, with their subfolders.
+
+    Libraries sit in ``usr/lib/x86_64-linux-gnu`` and sometimes a private
+    subfolder of it (``.../pulseaudio``), so every folder there holding a
+    shared object counts.
+    """
+    tree = root / "tree"
+    dirs: set[Path] = set()
+    for base in (*tree.glob("usr/lib/*-linux-*"), *tree.glob("lib/*-linux-*")):
+        if base.is_dir():
+            dirs.add(base)
+            dirs.update(p.parent for p in base.rglob("*.so*") if p.parent != base)
+    return UnpackedTree(tree, tuple(sorted(dirs)))
+
+
+def installed_tree(root: Path) -> UnpackedTree | None:
+    """The tree under ``root`` if a complete install is there, else None."""
+    if (root / MARKER).is_file() and (root / "tree").is_dir():
+        return tree_of(root)
+    return None
+
+
+def unpack_packages(
+    root: Path,
+    packages: Sequence[str],
+    *,
+    binary: str,
+    check: Callable[[UnpackedTree], str],
+    error: type[Exception],
+    quiet: bool = True,
+) -> UnpackedTree:
+    """Download ``packages`` and their missing ``lib*`` dependencies, unpack them into ``root``.
+
+    ``binary`` is the program's path inside the tree, ``check`` runs it and
+    returns its version (raising ``error`` if it does not run); the version
+    and the packages are written to the marker.  Raises ``error`` with the
+    reason when apt or dpkg are missing or fail, or libraries stay missing.
+    """
+    for tool in TOOLS:
+        if shutil.which(tool) is None:
+            raise error(
+                f"`{tool}` not found: the project installs Debian's {packages[0]} package "
+                "with apt and dpkg"
+            )
+    wanted = packages_to_fetch(packages, error)
+    partial = root / "tree.partial"
+    downloads = root / "debs"
+    shutil.rmtree(partial, ignore_errors=True)
+    shutil.rmtree(downloads, ignore_errors=True)
+    partial.mkdir(parents=True)
+    downloads.mkdir(parents=True)
+    # apt drops privileges to _apt while downloading: let it write here.
+    downloads.chmod(0o777)
+    _download(wanted, downloads, error, quiet=quiet)
+    for deb in sorted(downloads.glob("*.deb")):
+        _run(["dpkg-deb", "-x", str(deb), str(partial)], f"unpacking {deb.name}", error)
+    staged = root / "tree"
+    shutil.rmtree(staged, ignore_errors=True)
+    partial.rename(staged)
+    shutil.rmtree(downloads, ignore_errors=True)
+    candidate = tree_of(root)
+    program = candidate.tree / binary
+    if not program.is_file():
+        raise error(f"the {packages[0]} package held no {binary}")
+    missing = missing_libraries(program, candidate)
+    if missing:
+        raise error(
+            f"{packages[0]} needs libraries this machine lacks and apt did not provide: "
+            + ", ".join(missing)
+        )
+    version = check(candidate)
+    (root / MARKER).write_text(f"{version} {' '.join(wanted)}\n")
+    return candidate
+
+
+def packages_to_fetch(roots: Sequence[str], error: type[Exception]) -> list[str]:
+    """``roots`` and, transitively, the ``lib*`` packages they need that are not installed."""
+    wanted = list(roots)
+    queue = list(roots)
+    seen = set(roots)
+    while queue:
+        for dep in depends(queue.pop(), error):
+            if dep in seen or not dep.startswith("lib"):
+                continue
+            seen.add(dep)
+            if is_installed(dep):
+                continue
+            wanted.append(dep)
+            queue.append(dep)
+    return wanted
+
+
+def depends(package: str, error: type[Exception]) -> list[str]:
+    """The packages ``package`` depends on (no recommends or suggests)."""
+    out = subprocess.run(
+        ["apt-cache", "depends", "--no-recommends", "--no-suggests", package],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if out.returncode != 0:
+        raise error(
+            f"apt knows no package {package!r} (run `apt-get update`?):\n{out.stderr[-1000:]}"
+        )
+    names = re.findall(r"^\s+\|?(?:Pre)?Depends: (\S+)", out.stdout, flags=re.MULTILINE)
+    return [n for n in names if not n.startswith("<")]
+
+
+def is_installed(package: str) -> bool:
+    """True when dpkg has ``package`` installed on this machine."""
+    out = subprocess.run(
+        ["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True, timeout=60
+    )
+    return out.returncode == 0 and out.stdout.strip().endswith(" installed")
+
+
+def _download(
+    packages: Sequence[str], folder: Path, error: type[Exception], *, quiet: bool
+) -> None:
+    argv = ["apt-get", "download", *packages]
+    proc = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=APT_TIMEOUT)
+    if proc.returncode != 0 and os.geteuid() == 0:
+        # The package lists may be missing (a fresh image): refresh them once, then retry.
+        if not quiet:
+            print("apt-get download failed; running apt-get update once", file=sys.stderr)
+        subprocess.run(["apt-get", "update"], capture_output=True, text=True, timeout=APT_TIMEOUT)
+        proc = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=APT_TIMEOUT)
+    if proc.returncode != 0:
+        raise error(f"`{' '.join(argv)}` failed:\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}")
+    if not quiet:
+        print(proc.stdout.strip(), file=sys.stderr)
+
+
+def missing_libraries(program: Path, tree: UnpackedTree) -> list[str]:
+    """The shared libraries ``program`` needs that neither the machine nor the tree has."""
+    try:
+        out = subprocess.run(
+            ["ldd", str(program)], capture_output=True, text=True, env=tree.env(), timeout=20
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []  # no ldd: the version check that follows still runs the binary
+    return re.findall(r"^\s*(\S+) => not found", out.stdout, flags=re.MULTILINE)
+
+
+def _run(argv: list[str], what: str, error: type[Exception]) -> None:
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise error(f"{what} failed: {proc.stderr[-1500:]}")

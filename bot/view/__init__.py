@@ -1,0 +1,1 @@
+"""The game viewer: a map of any phase of a recorded or live game, in the browser."""

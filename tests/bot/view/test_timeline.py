@@ -1,0 +1,102 @@
+"""The viewer's model of a game: phases from NOW, centres from SCO, orders from ORD."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.local.record import player_from_admin
+from bot.view.sources import ViewSourceError, load_run
+from bot.view.timeline import Timeline, describe_order, describe_result
+from protocol.messages import parse_text
+from tests.bot.view.scripted_game import write_run_folder
+
+
+def test_a_run_folder_becomes_one_phase_per_now(tmp_path: Path) -> None:
+    phases = write_run_folder(tmp_path)
+    timeline = load_run(tmp_path)
+    assert [str(p.turn) for p in timeline.phases] == [
+        "SPR 1901", "FAL 1901", "AUT 1901", "WIN 1901", "SPR 1902",
+    ]  # fmt: skip
+    for shown, scripted in zip(timeline.phases, phases, strict=True):
+        assert [text for _, text in shown.orders] == list(scripted.ords)
+    fall, autumn, winter = timeline.phases[1:4]
+    # the SCO sent before the winter's NOW belongs to the winter, not to the autumn
+    assert "TUN" not in fall.centres["ITA"] and "TUN" not in autumn.centres["ITA"]
+    assert "TUN" in winter.centres["ITA"]
+    assert [u.unit.province for u in autumn.units if u.dislodged] == ["BUL"]
+    meta = timeline.meta_json()
+    assert meta["chart"]["years"] == [1900, 1901]
+    assert meta["chart"]["powers"]["ITA"] == [3, 4]
+    assert meta["players"]["AUS"] == "austria-bot (scripted)"
+    assert meta["result"] == "DRW" and meta["over"] is True
+
+
+def test_changes_carry_only_what_changed_since_a_version() -> None:
+    timeline = Timeline(live=True)
+    assert timeline.changes(0) is None
+    assert timeline.feed(parse_text("SCO ( ENG LON ) ( FRA BRE ) ( UNO BEL )"))
+    assert timeline.feed(parse_text("NOW ( SPR 1901 ) ( ENG FLT LON ) ( FRA FLT BRE )"))
+    first = timeline.changes(0)
+    assert first is not None and first["count"] == 1 and set(first["phases"]) == {"0"}
+    since = first["version"]
+    assert timeline.changes(since) is None
+    ord_text = "ORD ( SPR 1901 ) ( ( ENG FLT LON ) MTO ECH ) ( BNC )"
+    assert timeline.feed(parse_text(ord_text), ord_text)
+    assert timeline.feed(parse_text("NOW ( FAL 1901 ) ( ENG FLT LON ) ( FRA FLT BRE )"))
+    second = timeline.changes(since)
+    assert second is not None and set(second["phases"]) == {"0", "1"}
+    move = second["phases"]["0"]["orders"][0]
+    assert move["type"] == "move" and move["to"]["province"] == "ECH"
+    assert move["text"] == "F LON - ECH" and move["outcome"] == "bounced"
+    assert not timeline.feed(parse_text("NOW ( FAL 1901 ) ( ENG FLT LON ) ( FRA FLT BRE )"))
+
+
+def test_players_come_from_parlances_answer_and_the_summary() -> None:
+    answer = "Austria (1035): ext (0.1), from 127.0.0.1"
+    assert player_from_admin(answer) == ("AUS", "ext")
+    assert player_from_admin("Germany (7): None (), from 127.0.0.1") is None
+    assert player_from_admin("dumbbot (0.1) has connected.") is None
+    timeline = Timeline()
+    assert timeline.feed(parse_text(f'ADM ( "Server" ) ( "{answer}" )'))
+    assert timeline.players == {"AUS": "ext"}
+
+
+def test_a_map_other_than_the_standard_one_is_reported() -> None:
+    timeline = Timeline()
+    mdf = "MDF ( ENG ) ( ( ( ENG LON ) ) ( ) ) ( ( LON ( AMY ) ) )"
+    assert timeline.feed(parse_text(mdf))
+    assert timeline.problem is not None and "standard map" in timeline.problem
+
+
+@pytest.mark.parametrize(
+    ("order", "text"),
+    [
+        ("( FRA AMY PAR ) HLD", "A PAR H"),
+        ("( RUS FLT ( STP SCS ) ) MTO GOB", "F STP/sc - GOB"),
+        ("( ENG AMY YOR ) CTO NWY VIA ( NTH )", "A YOR - NWY via NTH"),
+        ("( ENG FLT NTH ) CVY ( ENG AMY YOR ) CTO NWY", "F NTH C A YOR - NWY"),
+        ("( FRA AMY MAR ) SUP ( FRA AMY BUR )", "A MAR S A BUR"),
+        ("( FRA AMY MAR ) SUP ( FRA AMY PAR ) MTO BUR", "A MAR S A PAR - BUR"),
+        ("( TUR AMY BUL ) RTO GRE", "A BUL R GRE"),
+        ("( TUR AMY BUL ) DSB", "A BUL disbands"),
+        ("( ENG FLT LON ) BLD", "F LON built"),
+        ("( RUS FLT GOB ) REM", "F GOB removed"),
+        ("ENG WVE", "ENG waives a build"),
+    ],
+)
+def test_orders_read_as_people_write_them(order: str, text: str) -> None:
+    message = parse_text(f"ORD ( SPR 1901 ) ( {order} ) ( SUC )")
+    assert describe_order(message.entry.order) == text  # type: ignore[attr-defined]
+
+
+def test_results_in_words() -> None:
+    assert describe_result(("SUC",)) == ""
+    assert describe_result(("BNC", "RET")) == "bounced, dislodged"
+
+
+def test_a_folder_without_a_game_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "messages.daide").write_text("1.0 observer out OBS\n")
+    with pytest.raises(ViewSourceError, match="no phase"):
+        load_run(tmp_path)
