@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-import time
 from collections import deque
 
 from protocol.decoder import Decoder
@@ -129,13 +128,6 @@ class Connection:
             raise ConnectionLost(f"write failed: {exc}") from exc
         self.bytes_out += len(data)
 
-    async def drain(self, timeout: float = 5.0) -> None:
-        """Wait until the kernel has taken what we wrote (bounded by ``timeout``)."""
-        try:
-            await asyncio.wait_for(self._writer.drain(), timeout)
-        except (ConnectionError, OSError, TimeoutError) as exc:
-            raise ConnectionLost(f"write failed: {exc}") from exc
-
     async def close(self, final: bool = True) -> None:
         """Close the connection, sending FM first when ``final``."""
         if self.closed:
@@ -149,8 +141,3 @@ class Connection:
             await asyncio.wait_for(self._writer.wait_closed(), 2.0)
         except (ConnectionError, OSError, TimeoutError, RuntimeError):
             pass
-
-
-def now() -> float:
-    """The monotonic clock the bot measures deadlines with."""
-    return time.monotonic()

@@ -12,6 +12,8 @@ anything but one of these::
     │   │                         (where ``ERR`` goes in a ``HUH``), if known
     │   ├── BracketError          unbalanced brackets: answer ``PRN (message)``
     │   ├── UnknownTokenError     a token the current token table does not know
+    │   ├── NestingError          brackets nested deeper than the parser's limit
+    │   │                         (:data:`protocol.expression.MAX_NESTING_DEPTH`)
     │   ├── GrammarError          known tokens in the wrong shape
     │   └── TextError             a text form that cannot be read as tokens
     │                             (``.position`` is a character offset)
@@ -109,6 +111,14 @@ class BracketError(LanguageError):
 
 class UnknownTokenError(LanguageError):
     """A token that the current token table (standard or from the RM) does not define."""
+
+
+class NestingError(LanguageError):
+    """Brackets nested deeper than :data:`protocol.expression.MAX_NESTING_DEPTH`.
+
+    ``index`` is the ``(`` that opens the first level beyond the limit; the
+    client answers ``HUH`` with ``ERR`` before it.
+    """
 
 
 class GrammarError(LanguageError):

@@ -16,6 +16,28 @@ know as ``0xNNNN``.  Text input is liberal: any spacing, names in any case,
 strings in double or single quotes, ``BRA``/``KET`` for brackets, ``0xNNNN``
 for a raw token.  Text <-> tokens works on unbalanced messages too (a PRN
 carries one); folding into an expression needs balanced brackets.
+
+Nesting depth
+-------------
+Nothing in this module recurses: folding, flattening and formatting work at
+any depth a message of the wire's length cap can reach (16384 tokens, 8192
+levels).  The typed parser (:func:`protocol.messages.parse_message`) does
+recurse, though, for a message inside a message (``YES``, ``REJ``, ``NOT``),
+and CPython compares, hashes and prints nested tuples by recursion.  So a
+message whose brackets nest deeper than :data:`MAX_NESTING_DEPTH` (64) is
+refused before the parser sees it (:func:`check_nesting`, a
+:class:`~protocol.errors.NestingError`, answered with ``HUH`` and ``ERR``
+before the ``(`` that goes one level too deep).
+
+No real DAIDE message comes near the limit.  The deepest ones a server sends
+are an ``MDF`` (4 levels: adjacencies, province, unit type, coast), ``ORD``
+(3), ``NOW``/``SMR``/``THX`` (2) at press level 0; with press, a conditional
+proposal ``FRM (ENG) (FRA) (PRP (IFF (AND (XDO ((FRA FLT (STP NCS)) MTO NWY))
+...) THN (...)))`` is 7, and each ``YES``/``REJ``/``HUH`` quoting a message
+adds one, so about a dozen levels covers every message of the syntax document
+as used.  64 leaves five times that, and keeps the parser's recursion (four
+Python frames per nested message) near 260 frames, a quarter of Python's
+default limit, however deep the caller already is.
 """
 
 from __future__ import annotations
@@ -24,7 +46,13 @@ import re
 from collections.abc import Sequence
 from typing import Union
 
-from protocol.errors import BracketError, EncodeError, TextError, UnknownTokenError
+from protocol.errors import (
+    BracketError,
+    EncodeError,
+    NestingError,
+    TextError,
+    UnknownTokenError,
+)
 from protocol.tokens import (
     BRA,
     CAT_TEXT,
@@ -43,6 +71,9 @@ Item = Union[Token, int, str, "Expression"]
 
 Expression = tuple[Item, ...]
 """A nested expression: the items of a message, or of one bracketed group."""
+
+MAX_NESTING_DEPTH = 64
+"""The deepest bracket nesting a message may have to be parsed (see the module docstring)."""
 
 _SCANNER = re.compile(
     r"""
@@ -172,6 +203,34 @@ def check_brackets(tokens: Sequence[int]) -> None:
         raise BracketError("'(' is never closed", opened[-1])
 
 
+def check_nesting(tokens: Sequence[int], limit: int = MAX_NESTING_DEPTH) -> None:
+    """Raise unless the brackets balance and nest at most ``limit`` deep.
+
+    BracketError (at the first unmatched bracket) if they do not balance, else
+    NestingError at the ``(`` that opens level ``limit + 1``.  Unbalanced
+    brackets win, as DAIDE answers them with ``PRN`` whatever else is wrong.
+    A message with ``limit`` brackets or fewer passes at once (its brackets
+    are left to the parser).
+    """
+    if tokens.count(BRA) <= limit:
+        return
+    depth = 0
+    too_deep: int | None = None
+    for index, number in enumerate(tokens):
+        if number == BRA:
+            depth += 1
+            if depth > limit and too_deep is None:
+                too_deep = index
+        elif number == KET:
+            depth -= 1
+            if depth < 0:
+                break
+    if depth:
+        check_brackets(tokens)  # raises, naming the unmatched bracket
+    if too_deep is not None:
+        raise NestingError(f"brackets nest deeper than {limit} levels", too_deep)
+
+
 def fold(tokens: Sequence[int], table: TokenTable = STANDARD) -> Expression:
     """The nested expression of a token sequence; BracketError if brackets do not balance.
 
@@ -212,31 +271,35 @@ def fold(tokens: Sequence[int], table: TokenTable = STANDARD) -> Expression:
 
 
 def flatten(expression: Expression) -> tuple[int, ...]:
-    """The token sequence of a nested expression (the inverse of :func:`fold`)."""
+    """The token sequence of a nested expression (the inverse of :func:`fold`), at any depth."""
     out: list[int] = []
-    _flatten_into(expression, out)
-    return tuple(out)
-
-
-def _flatten_into(expression: Expression, out: list[int]) -> None:
-    for item in expression:
-        if isinstance(item, Token):
-            out.append(item.number)
-        elif isinstance(item, tuple):
-            out.append(BRA)
-            _flatten_into(item, out)
-            out.append(KET)
-        elif isinstance(item, str):
-            try:
-                out.extend(TEXT_BASE | byte for byte in item.encode("latin-1"))
-            except UnicodeEncodeError as exc:
-                raise EncodeError(f"text {item!r} has a character DAIDE cannot carry") from exc
-        elif isinstance(item, int) and not isinstance(item, bool):
-            if not INTEGER_MIN <= item <= INTEGER_MAX:
-                raise EncodeError(f"integer {item} is outside the DAIDE range -8192..8191")
-            out.append(item & 0x3FFF)
+    append = out.append
+    # One iterator per open group; the loop never recurses, so depth costs no stack.
+    stack = [iter(expression)]
+    while stack:
+        for item in stack[-1]:
+            if isinstance(item, Token):
+                append(item.number)
+            elif isinstance(item, tuple):
+                append(BRA)
+                stack.append(iter(item))
+                break
+            elif isinstance(item, str):
+                try:
+                    out.extend(TEXT_BASE | byte for byte in item.encode("latin-1"))
+                except UnicodeEncodeError as exc:
+                    raise EncodeError(f"text {item!r} has a character DAIDE cannot carry") from exc
+            elif isinstance(item, int) and not isinstance(item, bool):
+                if not INTEGER_MIN <= item <= INTEGER_MAX:
+                    raise EncodeError(f"integer {item} is outside the DAIDE range -8192..8191")
+                append(item & 0x3FFF)
+            else:
+                raise EncodeError(f"{item!r} is not an expression item")
         else:
-            raise EncodeError(f"{item!r} is not an expression item")
+            stack.pop()
+            if stack:
+                append(KET)
+    return tuple(out)
 
 
 # --- text <-> nested expression -------------------------------------------------
@@ -248,24 +311,27 @@ def parse_expression(text: str, table: TokenTable = STANDARD) -> Expression:
 
 
 def format_expression(expression: Expression) -> str:
-    """The canonical text form of a nested expression."""
+    """The canonical text form of a nested expression, at any depth."""
     parts: list[str] = []
-    _format_into(expression, parts)
-    return " ".join(parts)
-
-
-def _format_into(expression: Expression, parts: list[str]) -> None:
-    for item in expression:
-        if isinstance(item, Token):
-            parts.append(item.name)
-        elif isinstance(item, tuple):
-            parts.append("(")
-            _format_into(item, parts)
-            parts.append(")")
-        elif isinstance(item, str):
-            parts.append(_quote(item))
+    append = parts.append
+    stack = [iter(expression)]
+    while stack:
+        for item in stack[-1]:
+            if isinstance(item, Token):
+                append(item.name)
+            elif isinstance(item, tuple):
+                append("(")
+                stack.append(iter(item))
+                break
+            elif isinstance(item, str):
+                append(_quote(item))
+            else:
+                append(str(item))
         else:
-            parts.append(str(item))
+            stack.pop()
+            if stack:
+                append(")")
+    return " ".join(parts)
 
 
 def require_known(tokens: Sequence[int], table: TokenTable) -> None:

@@ -18,6 +18,15 @@ of :mod:`protocol.values`.
 
 ``YES``/``REJ`` keep the message they answer parsed when it parses, else as a
 :class:`RawMessage`; ``HUH``, ``PRN`` and press bodies are kept raw.
+
+Any token sequence is safe to hand to :func:`parse_message`, whatever its
+length, tokens or nesting: it returns a message or raises a
+:class:`~protocol.errors.LanguageError`, nothing else.  Brackets nested
+deeper than :data:`protocol.expression.MAX_NESTING_DEPTH` (64, far beyond any
+real message; the reasoning is in :mod:`protocol.expression`) raise
+:class:`~protocol.errors.NestingError` before the recursive parser runs, and
+:func:`reply_to_bad_message` and :func:`press_replies` quote a message back
+without recursion.
 """
 
 from __future__ import annotations
@@ -27,7 +36,14 @@ from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
 from protocol.errors import BracketError, EncodeError, LanguageError
-from protocol.expression import Expression, flatten, fold, format_expression, format_tokens
+from protocol.expression import (
+    Expression,
+    check_nesting,
+    flatten,
+    fold,
+    format_expression,
+    format_tokens,
+)
 from protocol.expression import tokenize as _tokenize
 from protocol.mapdef import read_map_definition, write_map_definition
 from protocol.notation import (
@@ -893,12 +909,15 @@ def _as_tokens(message: Sequence[int] | Expression) -> Sequence[int]:
 def parse_message(message: Sequence[int] | Expression, table: TokenTable = STANDARD) -> Message:
     """The typed message for a token sequence (or a nested expression starting with a Token).
 
-    Raises only LanguageError subclasses; ``error.index`` is a position in the
-    token sequence (of the flattened expression).
+    Raises only LanguageError subclasses, for any input; ``error.index`` is a
+    position in the token sequence (of the flattened expression).  Brackets
+    nested deeper than :data:`~protocol.expression.MAX_NESTING_DEPTH` raise
+    NestingError (a PRN, whose body is kept flat, is exempt).
     """
     tokens = _as_tokens(message)
     if len(tokens) >= 3 and tokens[0] == PRN and tokens[1] == BRA and tokens[-1] == KET:
         return Prn(tuple(tokens[2:-1]))  # PRN quotes a message whose brackets do not balance
+    check_nesting(tokens)
     r = TokenReader(tokens, table)
     if r.at_end():
         r.fail("expected a message")
@@ -935,9 +954,23 @@ def reply_to_bad_message(
 ) -> Message | None:
     """What a client answers to a message that failed to parse with ``error``.
 
-    ``PRN (message)`` for a bracket error, ``HUH (message with ERR)``
-    otherwise, and ``None`` when the bad message is itself a HUH or PRN (the
-    syntax forbids answering those).
+    The answers DAIDE prescribes, by error:
+
+    * :class:`~protocol.errors.BracketError`: ``PRN (message)``, the tokens
+      quoted as they came;
+    * any other LanguageError (an unknown token, bad grammar, brackets nested
+      deeper than :data:`~protocol.expression.MAX_NESTING_DEPTH`):
+      ``HUH (message)`` with ``ERR`` inserted before the first bad token
+      (``error.index``; at the start when it is unknown);
+    * a bad message that is itself a ``HUH`` or ``PRN``: ``None``, as the
+      syntax forbids answering those.
+
+    (A wire-level violation, e.g. a reserved token or a body over the length
+    cap, never gets here: the decoder raises ProtocolViolation, answered with
+    the EM code it carries, and the connection closes.)  Works at any length
+    and depth, without recursion; the reply quotes the message in full, so it
+    is up to four tokens longer than the message (8 octets: a reply to a message
+    at the 32 KB cap is still far under the 64 KB the wire's length field allows).
     """
     if tokens and tokens[0] in (HUH, PRN):
         return None

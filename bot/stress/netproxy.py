@@ -15,10 +15,18 @@ message when the proxy hands it to the server.  That is the server's view of
 time, which is what deadlines are measured in; the stress tests use it to
 measure how long before the deadline each SUB really arrived.
 
+The proxy can also play a hostile server.  :meth:`NetProxy.inject` puts extra
+DAIDE frames into the server's stream to the client, at the next message
+boundary (never inside a message the server is sending), as if the server had
+sent them; an *intercept* sees every DM the client sends and may keep it from
+the server (the client's answers to injected messages, which the real server
+never sent).  Neither injected nor intercepted messages reach the tap.
+
 Use it as an async context manager::
 
     async with NetProxy("127.0.0.1", server_port, downstream=LinkProfile(0.2, 0.15)) as proxy:
         ...  # point the bot at proxy.port
+        proxy.inject(encode_tokens(tokens))  # "the server" says something odd
         proxy.cut()
 
 ``python -m bot.stress.netproxy --target 127.0.0.1:16713 --listen 16714 --latency 0.2``
@@ -38,7 +46,7 @@ from random import Random
 
 from protocol.decoder import Decoder, Role
 from protocol.errors import ProtocolViolation
-from protocol.wire import WireMessage
+from protocol.wire import HEADER_SIZE, DiplomacyMessage, MessageType, WireMessage, unpack_tokens
 
 CHUNK = 65536
 
@@ -79,6 +87,9 @@ class LinkProfile:
 Tap = Callable[[int, Direction, WireMessage, float], None]
 """``tap(link_id, direction, message, monotonic_time)``, called for each relayed message."""
 
+Intercept = Callable[[int, DiplomacyMessage], bool]
+"""``intercept(link_id, message)``, called for each DM the client sends; True keeps it back."""
+
 
 @dataclass
 class ProxyStats:
@@ -89,6 +100,91 @@ class ProxyStats:
     stalls: int = 0
     bytes_up: int = 0
     bytes_down: int = 0
+    injected: int = 0
+    intercepted: int = 0
+
+
+class _FrameCursor:
+    """Follows the frame headers of a DAIDE byte stream to tell where each message ends."""
+
+    __slots__ = ("_header", "_left")
+
+    def __init__(self) -> None:
+        self._header = b""
+        self._left = 0  # octets of the current message's body still to come
+
+    @property
+    def at_boundary(self) -> bool:
+        """True when every octet seen so far belongs to a complete message."""
+        return not self._header and not self._left
+
+    def ends(self, data: bytes) -> list[int]:
+        """Follow ``data``; the offsets in it just after each message that ends there."""
+        out = []
+        pos = 0
+        size = len(data)
+        while pos < size:
+            if self._left:
+                step = min(self._left, size - pos)
+                pos += step
+                self._left -= step
+                if not self._left:
+                    out.append(pos)
+                continue
+            need = HEADER_SIZE - len(self._header)
+            self._header += data[pos : pos + need]
+            pos = min(pos + need, size)
+            if len(self._header) == HEADER_SIZE:
+                self._left = int.from_bytes(self._header[2:4], "big")
+                self._header = b""
+                if not self._left:
+                    out.append(pos)
+        return out
+
+
+@dataclass
+class _Lane:
+    """One direction of one link: its release queue and where its messages end."""
+
+    queue: asyncio.Queue[tuple[float, bytes] | None] = field(default_factory=asyncio.Queue)
+    frames: _FrameCursor = field(default_factory=_FrameCursor)
+    last_release: float = 0.0
+    pending: bytearray = field(default_factory=bytearray)
+    """Injected frames waiting for a message boundary (server to client only)."""
+    held: bytearray = field(default_factory=bytearray)
+    """The start of a client message not yet complete (only when intercepting)."""
+
+    def splice(self, data: bytes) -> bytes:
+        """``data`` with the pending injected frames put in at its last message boundary."""
+        was_at_boundary = self.frames.at_boundary
+        ends = self.frames.ends(data)
+        if not self.pending or not (ends or was_at_boundary):
+            return data
+        cut = ends[-1] if ends else 0
+        out = data[:cut] + bytes(self.pending) + data[cut:]
+        self.pending.clear()
+        return out
+
+    def screen(self, data: bytes, keep_back: Callable[[DiplomacyMessage], bool]) -> bytes:
+        """The complete messages of ``held + data`` that may pass; the rest waits or is dropped."""
+        self.held += data
+        out = bytearray()
+        pos = 0
+        while len(self.held) - pos >= HEADER_SIZE:
+            kind = self.held[pos]
+            length = int.from_bytes(self.held[pos + 2 : pos + 4], "big")
+            end = pos + HEADER_SIZE + length
+            if end > len(self.held):
+                break
+            frame = bytes(self.held[pos:end])
+            pos = end
+            if kind == MessageType.DM and length and not length & 1:
+                message = DiplomacyMessage(unpack_tokens(frame[HEADER_SIZE:]))
+                if keep_back(message):
+                    continue
+            out += frame
+        del self.held[:pos]
+        return bytes(out)
 
 
 @dataclass
@@ -99,6 +195,7 @@ class _Link:
     client: asyncio.StreamWriter
     server: asyncio.StreamWriter
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    lanes: dict[Direction, _Lane] = field(default_factory=dict)
 
     def abort(self) -> None:
         for writer in (self.client, self.server):
@@ -122,6 +219,7 @@ class NetProxy:
         downstream: LinkProfile | None = None,
         seed: int | None = None,
         tap: Tap | None = None,
+        intercept: Intercept | None = None,
     ) -> None:
         self.target = (target_host, target_port)
         self.listen_host = listen_host
@@ -131,6 +229,7 @@ class NetProxy:
             Direction.DOWN: downstream or LinkProfile(),
         }
         self.tap = tap
+        self.intercept = intercept
         self.stats = ProxyStats()
         self._rng = Random(seed)
         self._server: asyncio.Server | None = None
@@ -194,6 +293,32 @@ class NetProxy:
         self._timers.append(task)
         return task
 
+    def inject(self, data: bytes) -> int:
+        """Send DAIDE frames to every live client as if the server had sent them.
+
+        ``data`` must be whole frames (e.g. ``encode_tokens(...)``).  They go in
+        at a message boundary of the server's stream, never inside a message:
+        called from the tap, after the last complete message of the chunk the
+        tapped message came in (so after that message); on an idle link, at
+        once; else at the next boundary.  Returns the number of links they
+        were queued on.
+        """
+        links = [link for link in self._links.values() if Direction.DOWN in link.lanes]
+        for link in links:
+            link.lanes[Direction.DOWN].pending += data
+            asyncio.get_running_loop().call_soon(self._flush_injected, link)
+        self.stats.injected += len(links)
+        return len(links)
+
+    def _flush_injected(self, link: _Link) -> None:
+        """Release injected frames that no server chunk has carried yet, if at a boundary."""
+        lane = link.lanes.get(Direction.DOWN)
+        if lane is None or not lane.pending or not lane.frames.at_boundary:
+            return
+        data = bytes(lane.pending)
+        lane.pending.clear()
+        self._enqueue(lane, data, self.profiles[Direction.DOWN])
+
     # --- relaying --------------------------------------------------------------------------
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -227,31 +352,49 @@ class NetProxy:
         """Copy one direction, delaying chunks as the profile says; end both on EOF or error."""
         profile = self.profiles[direction]
         observer = _Observer(self.tap, link.link_id, direction) if self.tap else None
-        queue: asyncio.Queue[tuple[float, bytes] | None] = asyncio.Queue()
-        sender = asyncio.create_task(self._release(queue, sink, direction, observer))
+        lane = _Lane()
+        link.lanes[direction] = lane
+        sender = asyncio.create_task(self._release(lane.queue, sink, direction, observer))
         link.tasks.append(sender)
-        last_release = 0.0
+        intercept = self.intercept if direction is Direction.UP else None
+
+        def keep_back(message: DiplomacyMessage) -> bool:
+            assert intercept is not None
+            if intercept(link.link_id, message):
+                self.stats.intercepted += 1
+                return True
+            return False
+
         try:
             while True:
                 data = await source.read(CHUNK)
                 if not data:
                     break
-                now = time.monotonic()
-                if direction is Direction.DOWN and observer is not None:
-                    observer.feed(data, now)  # a server message is "sent" when the server sent it
-                release = now + self._delay(profile)
-                release = max(release, last_release)
-                last_release = release
-                queue.put_nowait((release, data))
+                if direction is Direction.DOWN:
+                    if observer is not None:
+                        # A server message is "sent" when the server sent it.
+                        observer.feed(data, time.monotonic())
+                    data = lane.splice(data)
+                elif intercept is not None:
+                    data = lane.screen(data, keep_back)
+                    if not data:
+                        continue
+                self._enqueue(lane, data, profile)
         except (ConnectionError, OSError):
             link.abort()  # a reset on one side is passed on to the other
             return
         # The source closed: deliver what is still queued, then close the other side too.
-        queue.put_nowait(None)
+        lane.queue.put_nowait(None)
         with contextlib.suppress(Exception):
             await sender
         with contextlib.suppress(Exception):
             sink.close()
+
+    def _enqueue(self, lane: _Lane, data: bytes, profile: LinkProfile) -> None:
+        """Queue ``data`` for release after the profile's delay, never before what is ahead."""
+        release = max(time.monotonic() + self._delay(profile), lane.last_release)
+        lane.last_release = release
+        lane.queue.put_nowait((release, data))
 
     async def _release(
         self,

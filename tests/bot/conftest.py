@@ -7,35 +7,69 @@ import json
 import os
 import subprocess
 import sys
+import threading
+from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _drain(stream: IO[str], sink: deque[str]) -> None:
+    for line in stream:
+        sink.append(line)
+
+
 @dataclass
 class BotProcess:
-    """A ``daide-mcts play`` subprocess and where its summary and log go."""
+    """A ``daide-mcts play`` subprocess and where its summary and log go.
+
+    Its output is read as it comes (the last lines kept): a bot that logs a
+    lot, e.g. every bad message of a hostile server, would otherwise fill the
+    pipe and block on its next log line.
+    """
 
     proc: subprocess.Popen[str]
     summary_path: Path
     log_dir: Path
+    err: deque[str] = field(default_factory=lambda: deque(maxlen=200))
+    _readers: list[threading.Thread] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for stream, sink in ((self.proc.stdout, deque(maxlen=200)), (self.proc.stderr, self.err)):
+            assert stream is not None
+            reader = threading.Thread(target=_drain, args=(stream, sink), daemon=True)
+            reader.start()
+            self._readers.append(reader)
+
+    def stop(self) -> None:
+        """Kill the bot if it still runs, and collect the rest of its output."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for reader in self._readers:
+            reader.join(10)
 
     def wait(self, timeout: float) -> dict:
         """Wait for the bot to exit; its summary (fails the test if there is none)."""
         try:
             self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            _out, err = self.proc.communicate()
-            pytest.fail(f"the bot did not finish within {timeout:.0f}s:\n{err[-3000:]}")
-        _out, err = self.proc.communicate()
+            self.stop()
+            pytest.fail(f"the bot did not finish within {timeout:.0f}s:\n{self.err_tail()}")
+        self.stop()
         if not self.summary_path.exists():
-            pytest.fail(f"the bot wrote no summary (exit {self.proc.returncode}):\n{err[-3000:]}")
+            code = self.proc.returncode
+            pytest.fail(f"the bot wrote no summary (exit {code}):\n{self.err_tail()}")
         return json.loads(self.summary_path.read_text())
+
+    def err_tail(self) -> str:
+        """The end of what the bot wrote on stderr."""
+        return "".join(self.err)[-3000:]
 
     async def wait_async(self, timeout: float) -> dict:
         """:meth:`wait` without blocking the event loop (for tests that run a proxy)."""
@@ -90,6 +124,4 @@ def run_bot(tmp_path: Path) -> Iterator[Callable[..., BotProcess]]:
 
     yield start
     for bot in started:
-        if bot.proc.poll() is None:
-            bot.proc.kill()
-            bot.proc.communicate()
+        bot.stop()

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from protocol.data import sample_game
-from protocol.decoder import Decoder, Role
-from protocol.errors import LanguageError, ProtocolViolation
-from protocol.expression import fold, format_tokens, tokenize
+from protocol.decoder import DEFAULT_MAX_LENGTH, Decoder, Role
+from protocol.errors import ErrorCode, LanguageError, ProtocolViolation
+from protocol.expression import MAX_NESTING_DEPTH, fold, format_tokens, tokenize
 from protocol.messages import Message, parse_message, parse_text, reply_to_bad_message
 from protocol.tokens import BRA, KET, STANDARD, TEXT_BASE
 from protocol.wire import (
@@ -23,6 +23,7 @@ from protocol.wire import (
     encode_representation,
     encode_tokens,
 )
+from tests.protocol.answers import check_reply, receive
 
 FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -65,9 +66,7 @@ def _check_language(tokens: tuple[int, ...]) -> None:
         message = parse_message(tokens)
     except LanguageError as error:
         assert error.index is None or 0 <= error.index <= len(tokens)
-        reply = reply_to_bad_message(tokens, error)
-        if reply is not None:
-            assert parse_message(reply.to_tokens()) is not None  # the reply is itself valid
+        check_reply(tokens, error, reply_to_bad_message(tokens, error))
         return
     again = parse_message(message.to_tokens())
     assert again == message
@@ -97,6 +96,114 @@ def test_text_parser_raises_only_language_errors(text: str) -> None:
 def test_fold_raises_only_language_errors(tokens: tuple[int, ...]) -> None:
     with contextlib.suppress(LanguageError):
         fold(tokens)
+
+
+# --- the extremes: any depth, any length up to the cap, any token ------------------------
+#
+# The strategies above stay under ~60 tokens and so never nest deeper than a few
+# levels; these reach the limits a server's DM can reach: brackets thousands
+# deep, messages at the 16384-token cap, every 16-bit value.  Each example goes
+# the whole way a DM goes in the client (tests/protocol/answers.py: decoder,
+# text, parse_message, the reply, the bytes sent back): only typed errors may
+# escape, and the reply must be the one DAIDE prescribes, or none.
+
+EXTREMES = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CAP = DEFAULT_MAX_LENGTH // 2
+"""Tokens in the longest DM the client accepts."""
+
+HEADS = [
+    (),
+    *((STANDARD.number(name),) for name in ("YES", "REJ", "NOT", "HUH", "SND", "PRN", "CCD")),
+    tokenize("FRM ( ENG ) ( FRA )"),
+    tokenize("ORD ( SPR 1901 )"),
+    tokenize("CCD ( ENG )"),
+    tokenize("NOW ( SPR 1901 )"),
+]
+"""What may stand before a deep group: nothing, a command, the start of a real message."""
+
+depths = st.one_of(
+    st.integers(MAX_NESTING_DEPTH - 3, MAX_NESTING_DEPTH + 3),  # either side of the limit
+    st.integers(1, 8192),
+)
+
+
+@st.composite
+def deep_message(draw: st.DrawFn) -> tuple[int, ...]:
+    """Brackets nested up to thousands deep, bare or each behind a command, maybe unbalanced."""
+    head = draw(st.sampled_from(HEADS))
+    level = draw(depths)
+    core = tuple(draw(st.lists(token, max_size=6)))
+    if draw(st.booleans()):  # CMD ( CMD ( ... ) ): a message in every group
+        command = draw(st.sampled_from([n for h in HEADS if len(h) == 1 for n in h]))
+        level = min(level, (CAP - len(head) - len(core)) // 3)
+        tokens = [*head, *(command, BRA) * level, *core, *(KET,) * level]
+    else:
+        level = min(level, (CAP - len(head) - len(core)) // 2)
+        tokens = [*head, *(BRA,) * level, *core, *(KET,) * level]
+    for _ in range(draw(st.integers(0, 3))):  # a bracket lost or added, a token changed
+        where = draw(st.integers(0, len(tokens) - 1)) if tokens else 0
+        action = draw(st.sampled_from(["delete", "insert", "replace"]))
+        if action == "insert" and len(tokens) < CAP:
+            tokens.insert(where, draw(token))
+        elif action == "delete" and tokens:
+            del tokens[where]
+        elif tokens:
+            tokens[where] = draw(token)
+    return tuple(tokens) or (BRA,)
+
+
+@st.composite
+def long_message(draw: st.DrawFn) -> tuple[int, ...]:
+    """A message of up to 16384 tokens: a real head, a pattern repeated to the length, noise."""
+    head = draw(st.sampled_from([*HEADS, *SAMPLE_TOKENS[:40]]))
+    pattern = draw(st.lists(token, min_size=1, max_size=12))
+    length = draw(st.one_of(st.just(CAP), st.integers(CAP - 64, CAP), st.integers(1, CAP)))
+    body = (pattern * (length // len(pattern) + 1))[: max(0, length - len(head))]
+    tokens = [*head, *body][:length]
+    for _ in range(draw(st.integers(0, 4))):
+        tokens[draw(st.integers(0, len(tokens) - 1))] = draw(token)
+    return tuple(tokens)
+
+
+any_tokens = st.lists(st.integers(0, 0xFFFF), min_size=1, max_size=300).map(tuple)
+"""Any 16-bit values at all (the reserved ones make the decoder send EM)."""
+
+
+def _check_extreme(tokens: tuple[int, ...]) -> None:
+    assert 0 < len(tokens) <= CAP
+    received = receive(tokens)  # raises on anything untyped or any wrong answer
+    if received.violation is not None:  # under the cap, only a reserved token breaks the wire
+        assert received.violation.code is ErrorCode.INVALID_TOKEN
+        assert any(0x58 <= n >> 8 <= 0x5F for n in tokens)
+    else:
+        assert (received.message is None) is (received.error is not None)
+
+
+@EXTREMES
+@given(deep_message())
+def test_deep_nesting_gets_typed_errors_and_valid_answers(tokens: tuple[int, ...]) -> None:
+    _check_extreme(tokens)
+
+
+@settings(EXTREMES, max_examples=40)  # each example is up to 32 KB through the whole pipeline
+@given(long_message())
+def test_long_messages_get_typed_errors_and_valid_answers(tokens: tuple[int, ...]) -> None:
+    _check_extreme(tokens)
+
+
+@EXTREMES
+@given(any_tokens)
+def test_any_tokens_get_typed_errors_and_valid_answers(tokens: tuple[int, ...]) -> None:
+    _check_extreme(tokens)
+
+
+@settings(EXTREMES, max_examples=30)
+@given(st.one_of(deep_message(), long_message()), st.lists(st.integers(0, 40000), max_size=6))
+def test_extreme_messages_decode_the_same_however_split(
+    tokens: tuple[int, ...], cuts: list[int]
+) -> None:
+    stream = encode_representation() + encode_tokens(tokens)
+    assert _feed_all(Decoder(), _split(stream, cuts)) == _feed_all(Decoder(), [stream])
 
 
 def _feed_all(decoder: Decoder, chunks: list[bytes]) -> tuple[list[WireMessage], int | None]:

@@ -8,8 +8,16 @@ import time
 import pytest
 
 from bot.stress.netproxy import Direction, LinkProfile, NetProxy, main
-from protocol.messages import Tme
-from protocol.wire import DiplomacyMessage, InitialMessage, encode_initial, encode_message
+from protocol.decoder import Decoder
+from protocol.messages import Adm, Huh, Tme, parse_text
+from protocol.tokens import HUH
+from protocol.wire import (
+    DiplomacyMessage,
+    InitialMessage,
+    encode_initial,
+    encode_message,
+    encode_representation,
+)
 
 
 async def _echo_server() -> asyncio.Server:
@@ -117,6 +125,76 @@ async def test_the_tap_sees_daide_messages_both_ways() -> None:
     # Downstream the tap reads as a client would: an echoed IM is a protocol violation,
     # after which it stops watching that direction (the relay itself goes on).
     assert [m for d, m in seen if d is Direction.DOWN] == []
+
+
+def _messages(data: bytes) -> list[object]:
+    """What a client decodes from ``data`` (the echo of a server's stream), parsed."""
+    return [m.parse() for m in list(Decoder().feed(data))[1:]]  # type: ignore[union-attr]
+
+
+async def test_injected_frames_go_in_between_messages_never_inside_one() -> None:
+    server = await _echo_server()  # echoes a "server's" stream: RM, then DMs
+    big = Adm("server", "x" * 15000)  # 30 KB: arrives in several chunks
+    injected = Tme(99)
+
+    def tap(link: int, direction: Direction, message: object, at: float) -> None:
+        if isinstance(message, DiplomacyMessage) and message.parse() == Tme(1):
+            assert proxy.inject(encode_message(injected)) == 1
+
+    async with server, NetProxy("127.0.0.1", server.sockets[0].getsockname()[1], tap=tap) as proxy:
+        reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)
+        stream = encode_representation() + encode_message(Tme(1)) + encode_message(big)
+        writer.write(stream[:1000])  # the server's first chunk ends inside the big message
+        await writer.drain()
+        await asyncio.sleep(0.3)
+        writer.write(stream[1000:])
+        await writer.drain()
+        expected = len(stream) + len(encode_message(injected))
+        received = await _read_exactly(reader, expected)
+        writer.close()
+    # After the message the tap saw, at the last boundary of its chunk: not inside the big one.
+    assert _messages(received) == [Tme(1), injected, big]
+    assert proxy.stats.injected == 1
+
+
+async def test_injecting_on_an_idle_link_sends_at_once() -> None:
+    server = await _echo_server()
+    async with server, NetProxy("127.0.0.1", server.sockets[0].getsockname()[1]) as proxy:
+        reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)
+        writer.write(encode_representation())
+        assert await _read_exactly(reader, 4) == encode_representation()
+        proxy.inject(encode_message(Tme(7)) + encode_message(Tme(8)))
+        data = await _read_exactly(reader, 2 * len(encode_message(Tme(7))))
+        writer.close()
+    assert _messages(encode_representation() + data) == [Tme(7), Tme(8)]
+
+
+async def test_intercepted_client_messages_never_reach_the_server() -> None:
+    server = await _echo_server()  # what comes back is what the server received
+    kept: list[object] = []
+
+    def intercept(link: int, message: DiplomacyMessage) -> bool:
+        if message.tokens[0] == HUH:
+            kept.append(message.parse())
+            return True
+        return False
+
+    huh = parse_text("HUH ( ERR TME ( 1 ) )")
+    async with (
+        server,
+        NetProxy("127.0.0.1", server.sockets[0].getsockname()[1], intercept=intercept) as proxy,
+    ):
+        reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)
+        data = encode_initial() + encode_message(Tme(5)) + encode_message(huh)
+        data += encode_message(Tme(6))
+        for i in range(len(data)):  # one octet at a time: frames are put back together
+            writer.write(data[i : i + 1])
+            await writer.drain()
+        passed = encode_initial() + encode_message(Tme(5)) + encode_message(Tme(6))
+        assert await _read_exactly(reader, len(passed)) == passed
+        writer.close()
+    assert kept == [huh] and isinstance(kept[0], Huh)
+    assert proxy.stats.intercepted == 1
 
 
 def test_bad_profiles_and_flags_are_refused(capsys) -> None:
