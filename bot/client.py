@@ -117,6 +117,9 @@ from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, Represen
 from search.heuristics import PhaseHeuristics
 from search.registry import make_policy
 
+CONSOLE_TEXT = 300
+"""Characters of a bad message shown on the console (the game log keeps all of it)."""
+
 RESUBMIT_INTERVAL = 1.0
 """Least seconds between two submissions of search improvements in one phase."""
 
@@ -406,7 +409,7 @@ class DaideClient:
             message = parse_message(wire.tokens, wire.table)
         except LanguageError as exc:
             self.summary.bad_messages += 1
-            log.warning("message does not parse", error=str(exc), text=text)
+            log.warning("message does not parse", error=str(exc), text=_excerpt(text))
             self.game_log.write("bad_message", error=str(exc), text=text)
             try:
                 reply = reply_to_bad_message(wire.tokens, exc, wire.table)
@@ -429,13 +432,13 @@ class DaideClient:
         except (AdjudicatorError, ProtocolError, ValueError, KeyError, IndexError) as exc:
             # A message that parses but makes no sense for our game: log it, keep playing.
             self.summary.ignored_messages += 1
-            log.error("could not handle message", error=repr(exc), text=text)
+            log.error("could not handle message", error=repr(exc), text=_excerpt(text))
             self.game_log.write("handler_error", error=repr(exc), text=text)
 
     def _ignore(self, why: str, message: Message) -> None:
         """Count and log a message that parsed but does not fit the game as we know it."""
         self.summary.ignored_messages += 1
-        log.warning("message ignored", reason=why, message=str(message))
+        log.warning("message ignored", reason=why, message=_excerpt(str(message)))
         self.game_log.write("ignored", reason=why, text=str(message))
 
     def _on_ord(self, m: Ord) -> None:
@@ -958,6 +961,13 @@ def _complete(pos: Position, power: int, orders: Orders) -> Orders:
 def _complete_retreats(pos: Position, power: int, orders: Orders) -> Orders:
     """``orders`` for every dislodged unit of ``power`` (DSB where missing)."""
     return {p: orders.get(p, DISBAND_ORDER) for p, d in pos.dislodged.items() if d[0] == power}
+
+
+def _excerpt(text: str) -> str:
+    """``text`` cut to ``CONSOLE_TEXT`` characters for the console."""
+    if len(text) <= CONSOLE_TEXT:
+        return text
+    return f"{text[:CONSOLE_TEXT]}... ({len(text)} characters)"
 
 
 def _turn_order(turn: Turn) -> tuple[int, int]:
