@@ -3,8 +3,9 @@
 ``python -m bot.stress.finals DIR...`` reads every game log (``*.jsonl``) under
 each folder — a stress run, a local game's ``bots/``, a tournament — and
 prints, per folder: movement phases searched, how many had the search's final
-answer submitted, and the margin of each phase's last submission before the
-deadline (the bot's own estimate: minimum and median).
+answer submitted, and the margin of each movement phase's last submission
+before the deadline (the bot's own estimate: minimum and median).  Only the
+logs of searching bots count (MCTS: their search reports iterations).
 
 Logs of this version say it directly (``final_answer`` records).  Older logs
 (before the time budget) are read too, so that before and after can be
@@ -78,9 +79,18 @@ def count(records: Sequence[dict], into: FinalFigures) -> None:
                 into.searched += 1
                 into.submitted += final_seen
                 final_seen = False
+    margin = None
     for r in records:
-        if r.get("kind") == "summary":
-            into.margins.extend(float(m) for m in r.get("phase_margins") or ())
+        kind = r.get("kind")
+        if kind == "submit":
+            margin = r.get("margin")
+        elif kind == "orders" and margin is not None:
+            into.margins.append(float(margin))  # the movement phase's last submission
+
+
+def _searched(record: dict) -> bool:
+    """A search report of MCTS (heuristic players answer without iterating)."""
+    return record.get("kind") == "search" and "iterations" in (record.get("stats") or {})
 
 
 def figures(folders: Iterable[Path]) -> list[tuple[Path, FinalFigures]]:
@@ -90,7 +100,7 @@ def figures(folders: Iterable[Path]) -> list[tuple[Path, FinalFigures]]:
         result = FinalFigures()
         for path in sorted(folder.rglob("*.jsonl")):
             records = read_log(path)
-            if any(r.get("kind") == "hlo" for r in records):
+            if any(_searched(r) for r in records):
                 count(records, result)
         out.append((folder, result))
     return out

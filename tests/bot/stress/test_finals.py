@@ -7,24 +7,29 @@ from pathlib import Path
 
 from bot.stress.finals import figures, main
 
+STATS = {"iterations": 10}
 NEW = [
     {"kind": "hlo"},
-    {"kind": "search", "final": True},
+    {"kind": "submit", "margin": 4.9},
+    {"kind": "search", "final": True, "stats": STATS},
+    {"kind": "submit", "margin": 0.8},
     {"kind": "final_answer", "submitted": True},
     {"kind": "orders"},
+    {"kind": "submit", "margin": 0.6},
     {"kind": "final_answer", "submitted": False},
     {"kind": "orders"},
-    {"kind": "summary", "phase_margins": [0.6, 0.8, 2.0]},
+    {"kind": "submit", "margin": 2.0},  # a retreat: no movement phase
 ]
 OLD = [
     {"kind": "hlo"},
-    {"kind": "search", "final": False},
+    {"kind": "search", "final": False, "stats": STATS},
+    {"kind": "submit", "margin": 0.5},
     {"kind": "orders"},  # stopped waiting before the final answer came
-    {"kind": "search", "final": False},
-    {"kind": "search", "final": True},
+    {"kind": "search", "final": False, "stats": STATS},
+    {"kind": "search", "final": True, "stats": STATS},
     {"kind": "orders"},
-    {"kind": "summary", "phase_margins": [0.5]},
 ]
+HEURISTIC = [{"kind": "hlo"}, {"kind": "search", "final": True, "stats": {"seconds": 0.1}}]
 
 
 def _write(folder: Path, records: list[dict]) -> None:
@@ -35,9 +40,11 @@ def _write(folder: Path, records: list[dict]) -> None:
 def test_both_log_formats(tmp_path: Path, capsys) -> None:
     _write(tmp_path / "new", NEW)
     _write(tmp_path / "old", OLD)
-    (_, n), (_, o) = figures([tmp_path / "new", tmp_path / "old"])
+    _write(tmp_path / "heuristic", HEURISTIC)
+    (_, n), (_, o), (_, h) = figures([tmp_path / x for x in ("new", "old", "heuristic")])
+    assert h.logs == 0
     assert (n.logs, n.searched, n.submitted, n.share) == (1, 2, 1, 0.5)
     assert (o.logs, o.searched, o.submitted, o.share) == (1, 2, 1, 0.5)
-    assert n.margins == [0.6, 0.8, 2.0] and o.margins == [0.5]
+    assert n.margins == [0.8, 0.6] and o.margins == [0.5, 0.5]
     assert main([str(tmp_path / "new")]) == 0
-    assert "| 1 | 2 | 1 | 50.0% | 0.600 / 0.800 |" in capsys.readouterr().out
+    assert "| 1 | 2 | 1 | 50.0% | 0.600 / 0.700 |" in capsys.readouterr().out
