@@ -22,6 +22,7 @@ import io
 import ipaddress
 import json
 import os
+import re
 import shutil
 import tarfile
 import time
@@ -168,6 +169,12 @@ def keep_unfinished(folder: Path, result: dict[str, Any]) -> None:
         if not (target / GAME_FILE).exists():
             shutil.rmtree(target, ignore_errors=True)
             _unpack(result["archive"], target)
+
+
+def lost_reason(exc: BaseException) -> str:
+    """Ray's long message about a lost task in a few words: the error and the node."""
+    node = re.search(r"Node IP: ([^,\s]+)", str(exc))
+    return f"{type(exc).__name__}{f' on node {node.group(1)}' if node else ''}"
 
 
 def store_game(folder: Path, result: dict[str, Any]) -> GameEntry:
@@ -340,7 +347,7 @@ def _run(
                         continue
                     except ray.exceptions.RayError as exc:
                         attempt.losses += 1
-                        reason = str(exc).strip().splitlines()[0]
+                        reason = lost_reason(exc)
                         if attempt.losses > MAX_LOSSES:
                             failures[attempt.index] = f"lost {attempt.losses} times: {reason}"
                             view.note(f"game {number}: {failures[attempt.index]}")

@@ -31,6 +31,9 @@ from typing import IO
 
 from bot.servers.ports import free_port, wait_listening
 
+STARTED = "Ray runtime started"
+"""What ``ray start`` prints once its node has joined the cluster."""
+
 START_TIMEOUT = 90.0
 """Seconds a node gets to come up (Ray takes several on two busy cores)."""
 
@@ -205,6 +208,15 @@ class RayNode:
                     f"the Ray {'head' if self.is_head else 'worker'} node on {self.host} did not "
                     f"listen on port {port} within {timeout:.0f}s; its output:\n{output[-3000:]}"
                 )
+        while STARTED not in self.output():
+            if not self.running() or time.monotonic() > deadline:
+                output = self.output()
+                self.stop()
+                raise RayUnavailableError(
+                    f"the Ray node on {self.host} did not join its cluster within "
+                    f"{timeout:.0f}s; its output:\n{output[-3000:]}"
+                )
+            time.sleep(0.1)
         return self
 
     def running(self) -> bool:
