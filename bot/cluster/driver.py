@@ -26,6 +26,7 @@ import re
 import shutil
 import tarfile
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -102,7 +103,9 @@ def connect(address: str) -> None:
         if loopback:  # a cluster on this machine's loopback: the driver is on that node
             options["_node_ip_address"] = host
     try:
-        ray.init(address=address, **options)
+        with warnings.catch_warnings():  # Ray warns, then raises: the error says it all
+            warnings.simplefilter("ignore")
+            ray.init(address=address, **options)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ClusterError(f"cannot join the Ray cluster at {address}: {first}") from None

@@ -23,6 +23,8 @@ import pytest
 from bot.local.tournament import GAME_FILE, game_folder
 from bot.servers.ray import RayNode, process_tree
 
+pytestmark = pytest.mark.ray
+
 ROOT = Path(__file__).resolve().parents[3]
 POWERS = {"AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"}
 SHORT = ["--lineup", "dumbbot,random", "--mtl", "2", "--rtl", "1", "--btl", "1", "--seed", "5"]
