@@ -24,6 +24,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import tarfile
 import time
 import warnings
@@ -260,6 +261,7 @@ def run_on_ray(
     """
     ray = _ray()
     connect(address)
+    previous = _sigterm_interrupts()
     try:
         return _run(
             ray,
@@ -272,7 +274,21 @@ def run_on_ray(
             stream=stream,
         )
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         ray.shutdown()
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _sigterm_interrupts() -> Any:
+    """Make SIGTERM end the run like Ctrl-C (running games cancelled); the previous handler."""
+    try:
+        return signal.signal(signal.SIGTERM, _raise_interrupt)
+    except ValueError:  # not the main thread: leave signals alone
+        return None
 
 
 def _run(
