@@ -20,7 +20,13 @@ from pathlib import Path
 
 from bot.local.launch import Deadlines
 from bot.local.lineup import parse_lineup
-from bot.local.tournament import GameEntry, TournamentSettings, run_tournament, write_results
+from bot.local.tournament import (
+    GameEntry,
+    TournamentSettings,
+    game_folder,
+    run_tournament,
+    write_results,
+)
 from bot.servers.ray import RayNode
 from search.metrics import GameRecord
 
@@ -55,6 +61,22 @@ def _bookkeeping(settings: TournamentSettings, games: int, folder: Path) -> floa
     return time.perf_counter() - began
 
 
+def _storing(folder: Path, entry: GameEntry, runs: int = 20) -> float:
+    """Median seconds the driver takes to store one game that came back (unpack, rename)."""
+    from bot.cluster.driver import store_game
+    from bot.cluster.task import _archive
+
+    archive = _archive(game_folder(folder, entry.index))
+    times = []
+    for run in range(runs):
+        target = folder.parent / f"store-{run}"
+        result = {"entry": {**entry.to_dict(), "index": 0}, "archive": archive, "node": {}}
+        began = time.perf_counter()
+        store_game(target, result)
+        times.append(time.perf_counter() - began)
+    return statistics.median(times)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its figures."""
     p = argparse.ArgumentParser(prog="daide-mcts bench cluster", description=__doc__)
@@ -68,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     import ray
 
-    from bot.cluster.driver import check_nodes, connect, run_on_ray
+    from bot.cluster.driver import RESULTS_INTERVAL, check_nodes, connect, run_on_ray
     from bot.cluster.identity import this_build
 
     settings = TournamentSettings(
@@ -113,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             head.stop()
         book = _bookkeeping(settings, args.big, base / "big")
+        local_run = base / "local-0"
+        stored = _storing(local_run, next(iter(result.entries.values())))
     t_local, t_ray = statistics.median(local), statistics.median(on_ray)
     overhead = (t_ray - joining - t_local) * args.parallel / args.games
     print()
@@ -134,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
         f"the cluster and check its nodes; starting the head node took {startup:.1f} s"
     )
     print(
-        f"driver bookkeeping per finished game at {args.big} games: {book:.2f} s "
-        f"(one driver takes at most {HOUR / book:.0f} games/hour)"
+        f"driver: storing a game that came back {stored * 1000:.0f} ms (at most "
+        f"{HOUR / stored:.0f} games/hour); rewriting the tables at {args.big} games {book:.2f} s "
+        f"(done at most every {RESULTS_INTERVAL:.0f} s)"
     )
     return 0

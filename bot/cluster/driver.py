@@ -61,6 +61,12 @@ WATCHDOG_MARGIN = 120.0
 PROBE_TIMEOUT = 120.0
 """Seconds a node gets to answer the build check."""
 
+RESULTS_INTERVAL = 5.0
+"""Least seconds between two rewrites of the tables and chart (each game is stored at once).
+
+Rewriting them takes about a second at a thousand games on this machine: at
+every result, that would cap a driver at a few thousand games an hour."""
+
 POLL = 0.5
 """Seconds between two looks at the running tasks (and redraws of the progress bar)."""
 
@@ -349,6 +355,7 @@ def _run(
     for index in range(games):
         if index not in entries:
             submit(_Attempt(index))
+    written = 0.0
     with view.progress:
         try:
             while pending:
@@ -401,7 +408,9 @@ def _run(
                             f"game {number}/{games} on {node}: "
                             f"{describe_game(entry, settings.seats)}"
                         )
-                        write_results(folder, settings, list(entries.values()), games)
+                        if time.monotonic() - written >= RESULTS_INTERVAL:
+                            write_results(folder, settings, list(entries.values()), games)
+                            written = time.monotonic()
                     else:
                         failures[attempt.index] = problems
                         view.note(f"game {number} on {node}: did not end cleanly: {problems}")

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -154,3 +155,41 @@ def test_a_worker_node_lost_mid_game_still_plays_every_game_exactly_once(
     expected |= {("seat", f"dumbbot-{i}"): games for i in range(1, 7)}
     expected |= {("seat", "random"): games} | {("power", p): games for p in POWERS}
     assert summary == expected
+
+
+@pytest.mark.slow
+def test_an_interrupted_cluster_tournament_stops_its_games_and_resumes(
+    ray_head: RayNode, tmp_path: Path
+) -> None:
+    out = tmp_path / "t"
+    argv = ["--ray", ray_head.address, *SHORT, "--final-year", "1902", "--out", str(out)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "tournament", "--games", "2", *argv],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not _plays_a_game(ray_head):
+            assert proc.poll() is None, f"the tournament ended early: {proc.communicate()[0]}"
+            assert time.monotonic() < deadline, "no game ever started"
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        output, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, output
+    deadline = time.monotonic() + 60
+    while _plays_a_game(ray_head):  # the cancelled task's game goes down with it
+        assert time.monotonic() < deadline, "the interrupted game's bots are still running"
+        time.sleep(0.2)
+
+    run = _tournament(tmp_path, *argv)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 of 2 games finished" in run.stdout
+    assert sorted(p.name for p in (out / "games").iterdir()) == ["game-001", "game-002"]
