@@ -308,8 +308,6 @@ def _run(
     telemetry: str | None,
     stream: TextIO | None,
 ) -> TournamentRun:
-    from ray.util.scheduling_strategies import NodeLabelSchedulingStrategy, NotIn
-
     build = this_build()
     nodes = check_nodes(build)
     entries = prepare(folder, settings, games)
@@ -326,97 +324,144 @@ def _run(
             f"each game reserves {cpus_per_game:g} CPUs (--cpus-per-game) and no accepted node "
             f"has that many"
         )
-    refused = set(nodes.refused)
     view.note(
         f"Ray cluster: {len(nodes.accepted)} node(s) running {build}; "
         f"{cpus_per_game:g} CPU(s) per game"
     )
     if kept:
         view.note(f"resuming: {kept} finished game(s) kept in {folder}")
-    failures: dict[int, str] = {}
-    remote = ray.remote(play_on_node)
-    expected = build.as_dict()
-    pending: dict[Any, _Attempt] = {}
+    scheduler = _Scheduler(ray, settings, folder, games, entries, view, nodes, build)
+    scheduler.cpus_per_game = cpus_per_game
+    scheduler.watchdog = watchdog
+    scheduler.telemetry = telemetry
+    scheduler.run()
+    table = write_results(folder, settings, [e for k, e in entries.items() if k < games], games)
+    return TournamentRun(folder, settings, games, entries, kept, scheduler.failures, table)
 
-    def submit(attempt: _Attempt) -> None:
-        config = settings.game_config(attempt.index, telemetry)
-        limit = watchdog if watchdog is not None else config.time_limit() + WATCHDOG_MARGIN
-        options: dict[str, Any] = {"num_cpus": cpus_per_game, "max_retries": 0}
-        if refused:
+
+class _Scheduler:
+    """The games in flight: submits them, and takes each result or fault as it comes."""
+
+    def __init__(
+        self,
+        ray: Any,
+        settings: TournamentSettings,
+        folder: Path,
+        games: int,
+        entries: dict[int, GameEntry],
+        view: _Progress,
+        nodes: NodeCheck,
+        build: Build,
+    ) -> None:
+        self.ray = ray
+        self.settings = settings
+        self.folder = folder
+        self.games = games
+        self.entries = entries
+        self.view = view
+        self.accepted = set(nodes.accepted)
+        self.refused = set(nodes.refused)
+        self.expected = build.as_dict()
+        self.cpus_per_game = 1.0
+        """CPUs each game's task reserves."""
+        self.watchdog: float | None = None
+        """Seconds before a running game is stopped (None: its time limit plus a margin)."""
+        self.telemetry: str | None = None
+        """The bots' ``--telemetry`` URL."""
+        self.failures: dict[int, str] = {}
+        self.pending: dict[Any, _Attempt] = {}
+        self.remote = ray.remote(play_on_node)
+        self._written = 0.0
+        self._alive = len(self.accepted)
+
+    def submit(self, attempt: _Attempt) -> None:
+        """Start (or start again) a game's task, away from every refused node."""
+        from ray.util.scheduling_strategies import NodeLabelSchedulingStrategy, NotIn
+
+        config = self.settings.game_config(attempt.index, self.telemetry)
+        limit = self.watchdog or config.time_limit() + WATCHDOG_MARGIN
+        options: dict[str, Any] = {"num_cpus": self.cpus_per_game, "max_retries": 0}
+        if self.refused:
             options["scheduling_strategy"] = NodeLabelSchedulingStrategy(
-                hard={NODE_ID_LABEL: NotIn(*sorted(refused))}
+                hard={NODE_ID_LABEL: NotIn(*sorted(self.refused))}
             )
-        ref = remote.options(**options).remote(
-            config_to_dict(config), attempt.index, limit, expected
+        ref = self.remote.options(**options).remote(
+            config_to_dict(config), attempt.index, limit, self.expected
         )
         attempt.submitted = time.monotonic()
-        pending[ref] = attempt
+        self.pending[ref] = attempt
 
-    for index in range(games):
-        if index not in entries:
-            submit(_Attempt(index))
-    written = 0.0
-    with view.progress:
+    def run(self) -> None:
+        """Play every game the folder lacks; cancel the running ones on any interruption."""
+        for index in range(self.games):
+            if index not in self.entries:
+                self.submit(_Attempt(index))
+        with self.view.progress:
+            try:
+                while self.pending:
+                    ready, _ = self.ray.wait(list(self.pending), num_returns=1, timeout=POLL)
+                    live = {n["NodeID"] for n in self.ray.nodes() if n["Alive"]}
+                    self._alive = len(self.accepted & live)
+                    self.view.running(len(self.pending), self._alive)
+                    for ref in ready:
+                        self._take(ref, self.pending.pop(ref))
+            except BaseException:
+                for ref in self.pending:
+                    self.ray.cancel(ref, force=True)
+                raise
+
+    def _fail(self, attempt: _Attempt, problem: str) -> None:
+        self.failures[attempt.index] = problem
+        self.view.note(f"game {attempt.index + 1}: {problem}")
+
+    def _take(self, ref: Any, attempt: _Attempt) -> None:
+        """One task has ended: store its game, play it again, or report it."""
+        number = attempt.index + 1
         try:
-            while pending:
-                ready, _ = ray.wait(list(pending), num_returns=1, timeout=POLL)
-                alive = len(set(nodes.accepted) & {n["NodeID"] for n in ray.nodes() if n["Alive"]})
-                view.running(len(pending), alive)
-                for ref in ready:
-                    attempt = pending.pop(ref)
-                    number = attempt.index + 1
-                    try:
-                        result = ray.get(ref)
-                    except ray.exceptions.RayTaskError as exc:
-                        failures[attempt.index] = str(exc).strip().splitlines()[-1]
-                        view.note(f"game {number}: failed on its node: {failures[attempt.index]}")
-                        continue
-                    except ray.exceptions.RayError as exc:
-                        attempt.losses += 1
-                        reason = lost_reason(exc)
-                        if attempt.losses > MAX_LOSSES:
-                            failures[attempt.index] = f"lost {attempt.losses} times: {reason}"
-                            view.note(f"game {number}: {failures[attempt.index]}")
-                            continue
-                        view.note(f"game {number}: lost mid-game ({reason}); playing it again")
-                        submit(attempt)
-                        continue
-                    status = result["status"]
-                    node = _describe_node(result.get("node", {}))
-                    problems = "; ".join(result.get("problems", [])) or "no result"
-                    if status in (Status.HUNG, Status.FAILED):
-                        keep_unfinished(folder, result)
-                    if status == Status.REFUSED:
-                        refused.add(result["node"]["node_id"])
-                        view.note(
-                            f"game {number}: node {node} refused: {problems}; moving the game"
-                        )
-                        submit(attempt)
-                    elif status == Status.HUNG:
-                        attempt.hung += 1
-                        if attempt.hung > HUNG_RETRIES:
-                            failures[attempt.index] = f"hung twice (on {node}): {problems}"
-                            view.note(f"game {number}: {failures[attempt.index]}")
-                        else:
-                            view.note(f"game {number} on {node}: {problems}; playing it again")
-                            submit(attempt)
-                    elif status == Status.DONE:
-                        entry = store_game(folder, result)
-                        entries[entry.index] = entry
-                        view.advance(len(pending), alive)
-                        view.note(
-                            f"game {number}/{games} on {node}: "
-                            f"{describe_game(entry, settings.seats)}"
-                        )
-                        if time.monotonic() - written >= RESULTS_INTERVAL:
-                            write_results(folder, settings, list(entries.values()), games)
-                            written = time.monotonic()
-                    else:
-                        failures[attempt.index] = problems
-                        view.note(f"game {number} on {node}: did not end cleanly: {problems}")
-        except BaseException:
-            for ref in pending:
-                ray.cancel(ref, force=True)
-            raise
-    table = write_results(folder, settings, [e for k, e in entries.items() if k < games], games)
-    return TournamentRun(folder, settings, games, entries, kept, failures, table)
+            result = self.ray.get(ref)
+        except self.ray.exceptions.RayTaskError as exc:  # our code raised on the node
+            self._fail(attempt, f"failed on its node: {str(exc).strip().splitlines()[-1]}")
+            return
+        except self.ray.exceptions.RayError as exc:  # its node or worker process was lost
+            attempt.losses += 1
+            if attempt.losses > MAX_LOSSES:
+                self._fail(attempt, f"lost {attempt.losses} times: {lost_reason(exc)}")
+            else:
+                self.view.note(
+                    f"game {number}: lost mid-game ({lost_reason(exc)}); playing it again"
+                )
+                self.submit(attempt)
+            return
+        status = result["status"]
+        node = _describe_node(result.get("node", {}))
+        problems = "; ".join(result.get("problems", [])) or "no result"
+        if status in (Status.HUNG, Status.FAILED):
+            keep_unfinished(self.folder, result)
+        if status == Status.REFUSED:
+            self.refused.add(result["node"]["node_id"])
+            self.view.note(f"game {number}: node {node} refused: {problems}; moving the game")
+            self.submit(attempt)
+        elif status == Status.HUNG:
+            attempt.hung += 1
+            if attempt.hung > HUNG_RETRIES:
+                self._fail(attempt, f"hung twice (on {node}): {problems}")
+            else:
+                self.view.note(f"game {number} on {node}: {problems}; playing it again")
+                self.submit(attempt)
+        elif status == Status.DONE:
+            self._store(result, node)
+        else:
+            self._fail(attempt, f"did not end cleanly on {node}: {problems}")
+
+    def _store(self, result: dict[str, Any], node: str) -> None:
+        entry = store_game(self.folder, result)
+        self.entries[entry.index] = entry
+        self.view.advance(len(self.pending), self._alive)
+        self.view.note(
+            f"game {entry.index + 1}/{self.games} on {node}: "
+            f"{describe_game(entry, self.settings.seats)}"
+        )
+        if time.monotonic() - self._written >= RESULTS_INTERVAL:
+            entries = list(self.entries.values())
+            write_results(self.folder, self.settings, entries, self.games)
+            self._written = time.monotonic()
