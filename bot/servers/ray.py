@@ -37,6 +37,9 @@ STARTED = "Ray runtime started"
 START_TIMEOUT = 90.0
 """Seconds a node gets to come up (Ray takes several on two busy cores)."""
 
+OBJECT_STORE_BYTES = 200 * 1024 * 1024
+"""Shared memory a node reserves for Ray's objects (Ray's default is 30% of the RAM)."""
+
 STOP_GRACE = 3.0
 """Seconds a node gets to leave after SIGTERM before its processes are killed."""
 
@@ -118,6 +121,7 @@ class RayNode:
     join: str | None = None
     env: Mapping[str, str] = field(default_factory=dict)
     system_config: Mapping[str, object] = field(default_factory=lambda: FAST_FAILURE_DETECTION)
+    object_store_bytes: int = OBJECT_STORE_BYTES
     gcs_port: int = 0
     client_port: int = 0
     node_manager_port: int = 0
@@ -154,6 +158,7 @@ class RayNode:
             "--block",
             f"--node-ip-address={self.host}",
             f"--num-cpus={self.num_cpus}",
+            f"--object-store-memory={self.object_store_bytes}",
             f"--temp-dir={self.temp_dir}",
             "--disable-usage-stats",
             "--min-worker-port=0",  # Ray's workers take ports the kernel gives them
