@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 PARLANCE_STAMP := .local/parlance/site/.installed-1.4.1-1.4.1
 MOSQUITTO_STAMP := .local/mosquitto/.installed
 CHROMIUM_STAMP := .local/chromium/.installed
-EXTRAS := test,view,charts,mapgen
+EXTRAS := test,view,charts,mapgen,cluster,ratings
 
 .PHONY: setup test game lint bench clean
 

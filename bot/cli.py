@@ -24,6 +24,7 @@ COMMANDS = (
     "bot.commands.play",
     "bot.commands.game",
     "bot.commands.tournament",
+    "bot.commands.ratings",
     "bot.commands.watch",
     "bot.commands.view",
     "bot.commands.stress",

@@ -16,6 +16,7 @@ BENCHMARKS = {
     "search": ("search.mcts.benchmark", "MCTS rollouts and iterations per second, 1 and 2 workers"),
     "heuristics": ("search.bench_heuristics", "DumbBot's and RandomBot's milliseconds per call"),
     "telemetry": ("bot.telemetry.benchmark", "emit cost, MQTT publishing rate, event-loop lag"),
+    "cluster": ("bot.cluster.benchmark", "games per hour: --parallel against --ray, locally"),
 }
 
 

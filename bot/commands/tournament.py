@@ -10,10 +10,13 @@ Examples::
     daide-mcts tournament --games 20 --lineup mcts:v8,dumbbot --out runs/v8-vs-dumbbot
     daide-mcts tournament --out runs/v8-vs-dumbbot          # resume it after Ctrl-C
     daide-mcts tournament --games 10 --lineup dumbbot --final-year 1902 --parallel 2
+    daide-mcts tournament --games 500 --lineup mcts,dumbbot --ray ray://head:10001 --out runs/big
 
 A tournament folder can be continued: run the command again with the same
 --out (the settings are read from it; flags given must match them, except
---games, which may grow) and the finished games are kept.
+--games, which may grow) and the finished games are kept.  With --ray the
+games are played on a Ray cluster instead, each as one task on some node
+(see bot.cluster); the folder fills the same way.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from bot.cluster.options import add_ray_arguments
 from bot.commands.game import (
     add_game_arguments,
     check_common,
@@ -59,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument(
         "--out", type=Path, help="tournament folder (default runs/tournament-<date>-<time>)"
     )
+    add_ray_arguments(p)
     p.set_defaults(handler=run, **dict.fromkeys(RESUMABLE))
 
 
@@ -142,23 +147,32 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise UserError("--games must be at least 1")
     if args.parallel < 1:
         raise UserError("--parallel must be at least 1")
+    if args.ray is not None:
+        from bot.cluster.command import check_ray_flags
+
+        check_ray_flags(args)
     if saved is None:
         folder = fresh_folder(args.out, "tournament")
     cores = os.cpu_count() or 1
-    if args.parallel > cores:
+    if args.ray is None and args.parallel > cores:
         out.write(
             f"note: {args.parallel} games at once on {cores} cores: the bots share the CPU, "
             f"so searching bots think less per move than in a single game\n"
         )
     try:
-        result = run_tournament(
-            settings,
-            folder,
-            games,
-            parallel=args.parallel,
-            telemetry=args.telemetry,
-            stream=out,
-        )
+        if args.ray is not None:
+            from bot.cluster.command import run_on_cluster
+
+            result = run_on_cluster(args, settings, folder, games, out)
+        else:
+            result = run_tournament(
+                settings,
+                folder,
+                games,
+                parallel=args.parallel,
+                telemetry=args.telemetry,
+                stream=out,
+            )
     except TournamentError as exc:
         raise UserError(str(exc)) from exc
     if result.table is not None:
