@@ -58,6 +58,7 @@ from adjudicator.orders import (
     EngineOrder,
 )
 from adjudicator.position import WINTER, Position
+from search import speedups
 from search.values import (
     DEFAULT_WEIGHTS,
     DumbBotWeights,
@@ -83,6 +84,9 @@ class DumbBot:
 
     def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
         """Orders for every unit of ``power`` (see the module docstring)."""
+        fast = speedups.kernel(tables_for(pos.map), self.weights)
+        if fast is not None:
+            return fast.movement_orders(pos, power, rng)
         ours = pos.units_of(power)
         if not ours:
             return {}

@@ -48,6 +48,7 @@ from random import Random
 
 from adjudicator.maps import ARMY, SEA, GameMap
 from adjudicator.position import AUTUMN, FALL, SPRING, SUMMER, WINTER, Position
+from search import speedups
 
 PROXIMITY_DEPTH = 10
 """How many proximity levels DumbBot computes (0 to 9)."""
@@ -437,6 +438,9 @@ def dumbbot_values(
     """
     season = pos.season
     tables = tables_for(pos.map)
+    fast = speedups.kernel(tables, weights)
+    if fast is not None:
+        return fast.values(pos, power, removing)  # type: ignore[no-any-return]
     if season == SPRING or season == SUMMER:
         attack_w, defence_w = weights.spring_attack, weights.spring_defence
         prox_w = weights.spring_proximity

@@ -1,0 +1,77 @@
+"""The compiled DumbBot (``search/_fastbot.pyx``) and when it runs.
+
+DumbBot's valuation and movement orders (:mod:`search.values`,
+:class:`search.dumbbot.DumbBot`) are most of what a search does.  Their
+compiled twin gives the same values and, for the same random generator state,
+the same orders (it draws the same numbers in the same order); the
+pure-Python code is its test oracle and its fallback.  The switch is
+:mod:`adjudicator.speedups`'s (one for every compiled path); a map or weights
+the compiled code cannot hold exactly (more than 64 powers or options, values
+that could pass 2**62) also run in pure Python.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from adjudicator import speedups as switch
+from adjudicator.orders import EngineOrder
+from adjudicator.position import Position
+
+if TYPE_CHECKING:
+    from search.values import DumbBotWeights, MapTables
+
+COMPILED: ModuleType | None = switch.load("search._fastbot")
+"""The compiled extension (``search._fastbot``), or None when it was not built."""
+
+_KERNELS: dict[tuple[int, int], tuple[object, object, Kernel | None]] = {}
+_KERNEL_LIMIT = 64
+
+
+class Kernel:
+    """The compiled DumbBot for one map and one set of weights."""
+
+    __slots__ = ("tables", "weights")
+
+    def __init__(self, tables: Any, weights: Any) -> None:
+        self.tables = tables
+        self.weights = weights
+
+    def values(self, pos: Position, power: int, removing: bool) -> Any:
+        """DumbBot's values (a ``CValues``, the interface of ``ProvinceValues``)."""
+        assert COMPILED is not None
+        return COMPILED.values(self.tables, self.weights, pos, power, removing)
+
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+        """DumbBot's movement orders for ``power``."""
+        assert COMPILED is not None
+        return COMPILED.movement_orders(  # type: ignore[no-any-return]
+            self.tables, self.weights, pos, power, rng
+        )
+
+
+def kernel(tables: MapTables, weights: DumbBotWeights) -> Kernel | None:
+    """The compiled DumbBot for ``tables``' map and ``weights``, or None to run pure Python."""
+    if COMPILED is None or not switch.enabled():
+        return None
+    key = (id(tables), id(weights))
+    found = _KERNELS.get(key)
+    if found is not None and found[0] is tables and found[1] is weights:
+        return found[2]
+    made = _make(tables, weights)
+    if len(_KERNELS) >= _KERNEL_LIMIT:
+        _KERNELS.clear()
+    _KERNELS[key] = (tables, weights, made)
+    return made
+
+
+def _make(tables: MapTables, weights: DumbBotWeights) -> Kernel | None:
+    assert COMPILED is not None
+    try:
+        cmap = COMPILED.CMap(tables.map, tables)
+        cweights = COMPILED.CWeights(weights)
+    except ValueError:
+        return None
+    return Kernel(cmap, cweights) if cweights.fits(cmap) else None
