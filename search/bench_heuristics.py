@@ -2,9 +2,11 @@
 
 Prints milliseconds per movement call of DumbBot and RandomBot from the
 opening and from a mid-game position (seven DumbBots play from 1901 to spring
-1904).  DumbBot is timed twice: *cold*, with its proximity memo off (every
-call values the board from scratch, as in a rollout's fresh positions), and
-*warm*, calling again on positions it has seen (as a search does at its root).
+1904).  DumbBot's pure-Python code is timed twice: *cold*, with its proximity
+memo off (every call values the board from scratch, as in a rollout's fresh
+positions), and *warm*, calling again on positions it has seen (as a search
+does at its root); then its compiled twin (``search/_fastbot.pyx``, which
+keeps no memo), unless it was not built or ``DAIDE_MCTS_PURE_PYTHON`` is set.
 Figures only; the tests never assert timings.
 """
 
@@ -15,13 +17,15 @@ import time
 from collections.abc import Sequence
 from random import Random
 
+from adjudicator import speedups
 from adjudicator.maps import standard_map
 from adjudicator.position import SPRING, Position, initial_position
 from search.dumbbot import DumbBot
 from search.policy import Policy
 from search.randombot import RandomBot
 from search.simulate import play_phase
-from search.values import PROXIMITY_CACHE
+from search.speedups import kernel
+from search.values import PROXIMITY_CACHE, tables_for
 
 
 def sample_positions(seed: int = 0) -> dict[str, Position]:
@@ -53,18 +57,26 @@ def ms_per_call(policy: Policy, pos: Position, calls: int, rng: Random, repeats:
 
 
 def dumbbot_speed(calls: int = 350, seed: int = 0) -> dict[str, float]:
-    """DumbBot's ms per movement call: ``{"<position> cold|warm": ms}`` (memo off, then on)."""
+    """DumbBot's ms per movement call: ``{"<position> cold|warm|compiled": ms}``.
+
+    *cold* and *warm* are the pure-Python code with its memo off and on;
+    *compiled* is there when the compiled twin runs.
+    """
     rng = Random(seed)
     bot = DumbBot()
     figures: dict[str, float] = {}
     saved = PROXIMITY_CACHE.limit
+    compiled = speedups.enabled() and kernel(tables_for(standard_map()), bot.weights) is not None
     try:
         for label, pos in sample_positions(seed).items():
-            PROXIMITY_CACHE.clear()
-            PROXIMITY_CACHE.limit = 0
-            figures[f"{label} cold"] = ms_per_call(bot, pos, calls, rng)
-            PROXIMITY_CACHE.limit = saved
-            figures[f"{label} warm"] = ms_per_call(bot, pos, calls, rng)
+            with speedups.pure_python():
+                PROXIMITY_CACHE.clear()
+                PROXIMITY_CACHE.limit = 0
+                figures[f"{label} cold"] = ms_per_call(bot, pos, calls, rng)
+                PROXIMITY_CACHE.limit = saved
+                figures[f"{label} warm"] = ms_per_call(bot, pos, calls, rng)
+            if compiled:
+                figures[f"{label} compiled"] = ms_per_call(bot, pos, calls, rng)
     finally:
         PROXIMITY_CACHE.limit = saved
         PROXIMITY_CACHE.clear()
@@ -87,9 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     for label, ms in dumbbot_speed(args.calls, args.seed).items():
-        print(f"dumbbot   {label:<26} {ms:7.3f} ms/call")
+        print(f"dumbbot   {label:<30} {ms:7.3f} ms/call")
     for label, ms in randombot_speed(args.calls, args.seed).items():
-        print(f"randombot {label:<26} {ms:7.3f} ms/call")
+        print(f"randombot {label:<30} {ms:7.3f} ms/call")
     return 0
 
 
