@@ -121,7 +121,8 @@ class MapTables:
     touch_offsets: tuple[tuple[int, ...], ...]
     neighbour_provs: tuple[tuple[int, ...], ...]
     reach: tuple[frozenset[int], ...]
-    adjacency: tuple[tuple[tuple[int, ...], ...], ...] = field(repr=False)
+    adjacency: tuple[tuple[int, ...], ...] = field(repr=False)
+    adjacency_getters: tuple[itemgetter, ...] = field(repr=False)  # type: ignore[type-arg]
 
 
 _TABLES: dict[int, MapTables] = {}
@@ -199,7 +200,16 @@ def _build_tables(m: GameMap) -> MapTables:
         neighbour_provs=m.neighbours,
         reach=tuple(reach),
         adjacency=tuple(adjacency),
+        adjacency_getters=tuple(_sequence_getter(adj) for adj in adjacency),
     )
+
+
+def _sequence_getter(indices: tuple[int, ...]) -> itemgetter:  # type: ignore[type-arg]
+    """An ``itemgetter`` of ``indices`` that returns a sequence even for one index (or none)."""
+    if len(indices) > 1:
+        return itemgetter(*indices)
+    first = indices[0] if indices else 0
+    return itemgetter(slice(first, first + len(indices)))
 
 
 # --- the values -------------------------------------------------------------------------
