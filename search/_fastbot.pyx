@@ -16,12 +16,21 @@ runs.
 * :func:`movement_orders` — :meth:`DumbBot.movement_orders
   <search.dumbbot.DumbBot.movement_orders>`.
 
-Integer division follows Python's floor rule (:func:`_fdiv`), as the
-pure-Python code does with ``//``.
+What the powers valued on one board share (its reading, the power sizes, the
+base values, the unit counts, each power's proximity levels once computed) is
+kept for the next call on the same board (:class:`_Shared`): a movement phase
+values seven powers on one position.  A plain ``random.Random`` is shuffled
+from C (:func:`_stock_shuffle`, checked at import against the standard
+library's ``shuffle``: same draws, same permutation).  Integer division
+follows Python's floor rule (:func:`_fdiv`), as the pure-Python code does with
+``//``.
 """
 
+import random as _random
+from dataclasses import fields
+
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.string cimport memset
+from libc.string cimport memcmp, memcpy, memset
 
 from adjudicator.orders import HOLD_ORDER as _HOLD_ORDER
 from adjudicator.orders import MOVE as _PY_MOVE
@@ -83,6 +92,13 @@ cdef unsigned char[::1] _new_bytes(Py_ssize_t n):
     return bytearray(n)
 
 
+cdef class _Shared
+
+
+cdef dict _VALUE_KEYS = {}
+_NOT_IN_VALUES = frozenset({"play_alternative", "alternative_difference_modifier"})
+
+
 cdef class CMap:
     """A map's DumbBot tables as C arrays (see :class:`search.values.MapTables`).
 
@@ -97,6 +113,7 @@ cdef class CMap:
     cdef int[::1] sum_off, sum_idx, grp_off, item_off, item_idx
     cdef int[::1] centres, nb_off, nb_idx, touch_off, touch_prov, adj_off, adj_loc
     cdef unsigned char[::1] reach, home
+    cdef _Shared shared
 
     def __init__(self, object game_map, object tables):
         cdef int n = tables.num_nodes
@@ -174,6 +191,7 @@ cdef class CMap:
         for i in range(self.num_powers):
             for j in game_map.homes[i]:
                 self.home[i * np + j] = 1
+        self.shared = _Shared(self)
 
     cdef inline int node_of(self, int utype, int loc) noexcept:
         return self.node_of_army[loc] if utype == 0 else self.node_of_fleet[loc]
@@ -193,6 +211,7 @@ cdef class CWeights:
     cdef long long build_defence, remove_defence, play_alternative, modifier
     cdef long long size_a, size_b, size_c
     cdef dict _fits
+    cdef readonly tuple values_key
 
     def __init__(self, object w):
         cdef int k, n
@@ -222,6 +241,9 @@ cdef class CWeights:
         self.size_b = w.size_linear
         self.size_c = w.size_constant
         self._fits = {}
+        # the constants the values depend on (not the coin's): one interned tuple per set
+        key = tuple(getattr(w, f.name) for f in fields(w) if f.name not in _NOT_IN_VALUES)
+        self.values_key = _VALUE_KEYS.setdefault(key, key)
 
     def fits(self, CMap cm):
         """Whether every intermediate value on ``cm``'s map stays below 2**62 in magnitude.
@@ -322,7 +344,6 @@ cdef class CValues:
     cdef readonly int power
     cdef int np, nn, nw
     cdef long long *vals
-    cdef long long *defence
     cdef int *counts
     cdef int *comp
     cdef CMap cm
@@ -335,13 +356,11 @@ cdef class CValues:
         self.nn = cm.num_nodes
         self.nw = cm.num_powers
         self.vals = <long long *> PyMem_Malloc(
-            (self.nn + self.np) * sizeof(long long)
-            + (self.np * self.nw + self.np) * sizeof(int)
+            self.nn * sizeof(long long) + (self.np * self.nw + self.np) * sizeof(int)
         )
         if self.vals == NULL:
             raise MemoryError()
-        self.defence = self.vals + self.nn
-        self.counts = <int *> (self.defence + self.np)
+        self.counts = <int *> (self.vals + self.nn)
         self.comp = self.counts + self.np * self.nw
 
     def __dealloc__(self):
@@ -364,34 +383,91 @@ cdef class CValues:
         return self.comp[prov]
 
 
-cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CValues out):
-    """Fill ``out`` (see search.values.dumbbot_values and base_values)."""
-    cdef int np = cm.num_provinces, nn = cm.num_nodes, nw = cm.num_powers
-    cdef int power = out.power
+cdef class _Shared:
+    """DumbBot's valuation of the last board valued, shared by the calls that read it.
+
+    Seven powers are valued on one position in a row (a movement phase of a
+    rollout, the enemies at a tree node, the builds of a winter): the board is
+    read, the power sizes, every power's base values and the unit counts near
+    each province are computed once, and each power's proximity levels the
+    first time that power is asked for (``levels[(power * DEPTH + n) * nodes +
+    node]``); asking again for a power finds them here.  The key is the board
+    itself (units, dislodged units, owners), the season and the weights'
+    valuation constants, compared in full, so a position changed in place is
+    never taken for the one valued.
+    """
+
+    cdef int *board
+    cdef long long *levels
+    cdef long long *base
+    cdef long long *defence
+    cdef int *counts
+    cdef unsigned char *ready
+    cdef int np, size
+    cdef int season
+    cdef object key
+    cdef bint valid
+
+    def __cinit__(self, CMap cm):
+        cdef int nw = cm.num_powers
+        self.np = cm.num_provinces
+        self.size = 5 * self.np
+        self.board = <int *> PyMem_Malloc((self.size + self.np * nw) * sizeof(int))
+        self.levels = <long long *> PyMem_Malloc(
+            (DEPTH * cm.num_nodes + 2 * self.np) * nw * sizeof(long long)
+        )
+        self.ready = <unsigned char *> PyMem_Malloc(nw)
+        if self.board == NULL or self.levels == NULL or self.ready == NULL:
+            raise MemoryError()
+        self.counts = self.board + self.size
+        self.base = self.levels + DEPTH * cm.num_nodes * nw
+        self.defence = self.base + self.np * nw
+        self.valid = False
+
+    def __dealloc__(self):
+        PyMem_Free(self.board)
+        PyMem_Free(self.levels)
+        PyMem_Free(self.ready)
+
+
+cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season, int power):
+    """The valuation of ``b`` with ``power``'s levels ready (see :class:`_Shared`)."""
+    cdef _Shared sh = cm.shared
+    if not (
+        sh.valid
+        and sh.season == season
+        and (sh.key is w.values_key or sh.key == w.values_key)
+        and memcmp(sh.board, b.upow, sh.size * sizeof(int)) == 0
+    ):
+        sh.valid = False
+        memcpy(sh.board, b.upow, sh.size * sizeof(int))
+        sh.season = season
+        sh.key = w.values_key
+        _compute_board(cm, w, b, season, sh)
+        sh.valid = True
+    if not sh.ready[power]:
+        _compute_levels(cm, sh, power)
+        sh.ready[power] = 1
+    return sh
+
+
+cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) noexcept:
+    """Every power's base and defence values, and the unit counts (see
+    search.values.base_values and unit_counts_near)."""
+    cdef int np = cm.num_provinces, nw = cm.num_powers
     cdef long long attack_w, defence_w
-    cdef long long strength_w = 0, competition_w = 0, winter_defence_w = 0
-    cdef long long *prox_w
-    cdef bint winter = season == WINTER
-    if season == SPRING or season == SUMMER:
-        attack_w, defence_w, prox_w = w.spring_attack, w.spring_defence, &w.prox[0][0]
-        strength_w, competition_w = w.spring_strength, w.spring_competition
-    elif season == FALL or season == AUTUMN:
-        attack_w, defence_w, prox_w = w.fall_attack, w.fall_defence, &w.prox[1][0]
-        strength_w, competition_w = w.fall_strength, w.fall_competition
+    if season == FALL or season == AUTUMN:
+        attack_w, defence_w = w.fall_attack, w.fall_defence
     else:
         attack_w, defence_w = w.spring_attack, w.spring_defence
-        prox_w = &w.prox[3][0] if removing else &w.prox[2][0]
-        winter_defence_w = w.remove_defence if removing else w.build_defence
     cdef long long sizes[MAX_POWERS]
-    cdef long long *levels = <long long *> PyMem_Malloc((DEPTH * nn + np) * sizeof(long long))
-    cdef long long *base = levels + DEPTH * nn
-    cdef long long *cur
-    cdef long long *nxt
-    cdef long long d, total, best, v
-    cdef int i, j, k, q, sc, other, n, g, t
-    cdef int *counts = out.counts
-    cdef long long *defence = out.defence
+    cdef long long *base = sh.base  # base[power * np + prov]
+    cdef long long *defence = sh.defence  # defence[power * np + prov]
+    cdef long long d, a, unit_term
+    cdef int i, j, k, q, sc, owner, other
+    cdef int *counts = sh.counts
     for q in range(nw):
+        sh.ready[q] = 0
         sizes[q] = 0
     for k in range(cm.num_centres):
         q = b.owner[cm.centres[k]]
@@ -399,42 +475,68 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
             sizes[q] += 1
     for q in range(nw):
         sizes[q] = w.size_a * sizes[q] * sizes[q] + w.size_b * sizes[q] + w.size_c
-    for i in range(np):
+    # an attack value for everyone but the owner, who defends
+    for i in range(np * nw):
         base[i] = 0
         defence[i] = 0
     for k in range(cm.num_centres):
         sc = cm.centres[k]
-        q = b.owner[sc]
-        if q == power:
+        owner = b.owner[sc]
+        if owner < 0:
+            a = w.size_c * attack_w
+        else:
+            a = sizes[owner]
+            if cm.home[owner * np + sc]:
+                a *= w.home_attack
+            a *= attack_w
+        for q in range(nw):
+            base[q * np + sc] = a
+        if owner >= 0:
             d = 0
             for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
                 i = cm.nb_idx[j]
                 other = b.upow[i]
-                if other >= 0 and other != power and sizes[other] > d \
+                if other >= 0 and other != owner and sizes[other] > d \
                         and cm.reach[b.unode[i] * np + sc]:
                     d = sizes[other]
                 if b.any_dislodged:
                     other = b.dpow[i]
-                    if other >= 0 and other != power and sizes[other] > d \
+                    if other >= 0 and other != owner and sizes[other] > d \
                             and cm.reach[b.dnode[i] * np + sc]:
                         d = sizes[other]
-            if cm.home[power * np + sc]:
+            if cm.home[owner * np + sc]:
                 d = d * w.home_defence if d else -w.home_vacation
-            defence[sc] = d
-            base[sc] = d * defence_w
-        elif q < 0:
-            base[sc] = w.size_c * attack_w
-        else:
-            d = sizes[q]
-            if cm.home[q * np + sc]:
-                d *= w.home_attack
-            base[sc] = d * attack_w
+            defence[owner * np + sc] = d
+            base[owner * np + sc] = d * defence_w
     if w.base_unit:
         for i in range(np):
             if b.upow[i] >= 0:
-                base[i] += _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
-    # proximity levels
-    cur = levels
+                unit_term = _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
+                for q in range(nw):
+                    base[q * np + i] += unit_term
+    # unit counts near each province (strength and competition; not used in winter)
+    for i in range(np * nw):
+        counts[i] = 0
+    if season != WINTER:
+        for i in range(np):
+            if b.upow[i] >= 0:
+                k = b.unode[i]
+                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
+                    counts[cm.touch_prov[j] * nw + b.upow[i]] += 1
+            if b.any_dislodged and b.dpow[i] >= 0:
+                k = b.dnode[i]
+                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
+                    counts[cm.touch_prov[j] * nw + b.dpow[i]] += 1
+
+
+cdef void _compute_levels(CMap cm, _Shared sh, int power) noexcept:
+    """``power``'s proximity levels (see search.values.proximity_levels)."""
+    cdef int nn = cm.num_nodes
+    cdef long long *base = sh.base + power * cm.num_provinces
+    cdef long long *cur = sh.levels + power * DEPTH * nn
+    cdef long long *nxt
+    cdef long long total, best
+    cdef int i, j, n, g, t
     for i in range(nn):
         cur[i] = base[cm.node_prov[i]]
     for n in range(1, DEPTH):
@@ -452,26 +554,37 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
                 total += best
             nxt[i] = _fdiv(total, 5)
         cur = nxt
-    # unit counts near each province, and the competition
-    for i in range(np * nw):
-        counts[i] = 0
-    if not winter:
-        for i in range(np):
-            if b.upow[i] >= 0:
-                k = b.unode[i]
-                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                    counts[cm.touch_prov[j] * nw + b.upow[i]] += 1
-            if b.any_dislodged and b.dpow[i] >= 0:
-                k = b.dnode[i]
-                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                    counts[cm.touch_prov[j] * nw + b.dpow[i]] += 1
+
+
+cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CValues out):
+    """Fill ``out`` for its power (see search.values.dumbbot_values)."""
+    cdef int np = cm.num_provinces, nn = cm.num_nodes, nw = cm.num_powers
+    cdef int power = out.power
+    cdef long long strength_w = 0, competition_w = 0, winter_defence_w = 0
+    cdef long long *prox_w
+    cdef bint winter = season == WINTER
+    if season == SPRING or season == SUMMER:
+        prox_w = &w.prox[0][0]
+        strength_w, competition_w = w.spring_strength, w.spring_competition
+    elif season == FALL or season == AUTUMN:
+        prox_w = &w.prox[1][0]
+        strength_w, competition_w = w.fall_strength, w.fall_competition
+    else:
+        prox_w = &w.prox[3][0] if removing else &w.prox[2][0]
+        winter_defence_w = w.remove_defence if removing else w.build_defence
+    cdef _Shared sh = _shared(cm, w, b, season, power)
+    cdef long long *levels = sh.levels + power * DEPTH * nn
+    cdef long long *defence = sh.defence + power * np
+    cdef int *counts = sh.counts
+    cdef long long v
+    cdef int i, k, q, n, best
+    memcpy(out.counts, counts, np * nw * sizeof(int))
     for i in range(np):
         best = 0
         for q in range(nw):
             if q != power and counts[i * nw + q] > best:
                 best = counts[i * nw + q]
-        out.comp[i] = <int> best
-    # node values
+        out.comp[i] = best
     for i in range(nn):
         v = 0
         for n in range(DEPTH):
@@ -483,11 +596,12 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
         else:
             v += strength_w * counts[k * nw + power] - competition_w * out.comp[k]
         out.vals[i] = v
-    PyMem_Free(levels)
 
 
 def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
     """DumbBot's values for ``power`` in the phase ``pos`` is in (a :class:`CValues`)."""
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"no power {power} on this map")
     out = CValues(cm, power)
     _compute(cm, w, _Board(cm, pos), pos.season, removing, out)
     return out
@@ -672,8 +786,54 @@ cdef void _replace_wasted_holds(CMap cm, _Board b, CValues v, _Orders o) noexcep
     PyMem_Free(t_score)
 
 
+cdef int _stock_shuffle(list items, object rng) except -1:
+    """``random.Random.shuffle`` as the standard library writes it, drawing through
+    ``getrandbits`` from C (checked against the running Python at import)."""
+    cdef Py_ssize_t i, n = len(items)
+    cdef unsigned long long r, m
+    cdef int k
+    getrandbits = rng.getrandbits
+    for i in range(n - 1, 0, -1):
+        m = i + 1
+        k = 0
+        while (m >> k) != 0:
+            k += 1
+        r = getrandbits(k)
+        while r >= m:
+            r = getrandbits(k)
+        items[i], items[r] = items[r], items[i]
+    return 0
+
+
+def _same_as_the_standard_shuffle():
+    """Whether :func:`_stock_shuffle` draws and permutes exactly as ``Random.shuffle`` does."""
+    for seed in range(20):
+        for n in range(13):
+            mine, theirs = _random.Random(seed), _random.Random(seed)
+            a, b = list(range(n)), list(range(n))
+            _stock_shuffle(a, mine)
+            theirs.shuffle(b)
+            if a != b or mine.getstate() != theirs.getstate():
+                return False
+    return True
+
+
+STOCK_SHUFFLE = _same_as_the_standard_shuffle()
+"""Whether shuffles of a plain ``random.Random`` run from C (else through its method)."""
+
+
+cdef int _shuffle(list items, object rng) except -1:
+    """Shuffle as ``rng.shuffle(items)`` would, from C when ``rng`` is a plain ``Random``."""
+    if STOCK_SHUFFLE and type(rng) is _random.Random:
+        return _stock_shuffle(items, rng)
+    rng.shuffle(items)
+    return 0
+
+
 def movement_orders(CMap cm, CWeights w, object pos, int power, object rng):
     """DumbBot's orders for every unit of ``power`` (see DumbBot.movement_orders)."""
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"no power {power} on this map")
     cdef _Board b = _Board(cm, pos)
     cdef int np = cm.num_provinces
     cdef int i, prov, r, count, waiting
@@ -685,10 +845,9 @@ def movement_orders(CMap cm, CWeights w, object pos, int power, object rng):
     cdef CValues v = CValues(cm, power)
     _compute(cm, w, b, pos.season, False, v)
     cdef _Orders o = _Orders(np)
-    shuffle = rng.shuffle
     rand = rng.random
     while ours:
-        shuffle(ours)
+        _shuffle(ours, rng)
         unordered = []
         force = stalled >= STALLED
         count = len(ours)

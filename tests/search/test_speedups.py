@@ -139,6 +139,24 @@ def test_retreats_builds_and_removals_match(compiled: None) -> None:
     assert checked > 100
 
 
+def test_a_position_changed_in_place_is_valued_afresh(compiled: None) -> None:
+    """The compiled code shares one board's valuation between calls; never a stale one."""
+    pos = positions_of("movement")[30].copy()
+    nodes = range(tables_for(pos.map).num_nodes)
+    before = [dumbbot_values(pos, 2).node_value(n) for n in nodes]
+    prov, (power, utype, loc) = next(iter(pos.units.items()))
+    del pos.units[prov]
+    after = [dumbbot_values(pos, 2).node_value(n) for n in nodes]
+    with pure_python():
+        expected = [dumbbot_values(pos, 2).node_value(n) for n in nodes]
+    assert after == expected != before
+    pos.units[prov] = (power, utype, loc)
+    pos.season += 2  # spring to fall: other weights for the same board
+    fast = [dumbbot_values(pos, 2).node_value(n) for n in nodes]
+    with pure_python():
+        assert fast == [dumbbot_values(pos, 2).node_value(n) for n in nodes]
+
+
 def _search(pos: Position, power: int, seed: int) -> tuple[object, dict[str, Any]]:
     orders, stats = think(pos, power, get_variant("dm"), 1905, Random(seed), iterations=40)
     for key in ("seconds", "elapsed"):
