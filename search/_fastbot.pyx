@@ -112,6 +112,7 @@ cdef class CMap:
     cdef int[::1] node_prov, node_type, node_loc, node_of_army, node_of_fleet, loc_prov
     cdef int[::1] sum_off, sum_idx, grp_off, item_off, item_idx
     cdef int[::1] centres, nb_off, nb_idx, touch_off, touch_prov, adj_off, adj_loc
+    cdef int[::1] nadj_off, nadj_idx  # each node's neighbouring nodes, in adjacency order
     cdef unsigned char[::1] reach, home
     cdef _Shared shared
 
@@ -177,6 +178,12 @@ cdef class CMap:
         self.touch_prov = _ints(touch)
         self.touch_off = _ints(touch_off)
         self.centres = _ints(game_map.supply_centres)
+        nadj, nadj_off = [], [0]
+        for i in range(n):
+            nadj.extend(tables.adjacency[i])
+            nadj_off.append(len(nadj))
+        self.nadj_idx = _ints(nadj)
+        self.nadj_off = _ints(nadj_off)
         nbs, nb_off = [], [0]
         for i in range(np):
             nbs.extend(game_map.neighbours[i])
@@ -604,6 +611,76 @@ def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
         raise ValueError(f"no power {power} on this map")
     out = CValues(cm, power)
     _compute(cm, w, _Board(cm, pos), pos.season, removing, out)
+    return out
+
+
+# --- the thesis's region weights -------------------------------------------------------
+
+
+def region_weights(
+    CMap cm, object pos, int power, tuple level_weights, int foreign_constant
+):
+    """The thesis's region weight of every node for ``power`` (search.mcts.weights._weights).
+
+    ``level_weights`` are the season's proximity weights.  Floating point as
+    Python computes it: the same operations in the same order (a neighbour
+    sum added left to right from zero, as ``sum`` does before Python 3.12; the
+    caller checks the version), and no fused multiply-add (``-ffp-contract=off``).
+    """
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"no power {power} on this map")
+    cdef _Board b = _Board(cm, pos)
+    cdef int np = cm.num_provinces, nn = cm.num_nodes
+    cdef int levels = len(level_weights)
+    cdef int centres[MAX_POWERS]
+    cdef int i, j, k, q, sc, owner, threats, n
+    cdef double s, w
+    cdef double *block = <double *> PyMem_Malloc((3 * nn + np) * sizeof(double))
+    if block == NULL:
+        raise MemoryError()
+    cdef double *cur = block
+    cdef double *nxt = cur + nn
+    cdef double *total = nxt + nn
+    cdef double *base = total + nn
+    cdef double *swap
+    for q in range(cm.num_powers):
+        centres[q] = 0
+    for k in range(cm.num_centres):
+        q = b.owner[cm.centres[k]]
+        if q >= 0:
+            centres[q] += 1
+    for i in range(np):
+        base[i] = 0
+    for k in range(cm.num_centres):
+        sc = cm.centres[k]
+        owner = b.owner[sc]
+        if owner == power:
+            threats = 0
+            for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
+                i = cm.nb_idx[j]
+                if b.upow[i] >= 0 and b.upow[i] != power and cm.reach[b.unode[i] * np + sc]:
+                    threats += 1
+            base[sc] = threats
+        else:
+            base[sc] = foreign_constant - (centres[owner] if owner >= 0 else 0)
+    w = level_weights[0]
+    for i in range(nn):
+        cur[i] = base[cm.node_prov[i]] * w
+        total[i] = cur[i]
+    for n in range(1, levels):
+        w = level_weights[n]
+        for i in range(nn):
+            s = 0.0
+            for j in range(cm.nadj_off[i], cm.nadj_off[i + 1]):
+                s += cur[cm.nadj_idx[j]]
+            nxt[i] = (s / 5.0 + cur[i]) * w
+        for i in range(nn):
+            total[i] = total[i] + nxt[i]
+        swap = cur
+        cur = nxt
+        nxt = swap
+    out = [total[i] for i in range(nn)]
+    PyMem_Free(block)
     return out
 
 

@@ -30,6 +30,7 @@ from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
 from search.mcts.player import think
 from search.mcts.variants import LIVELY_DUMBBOT, get_variant
+from search.mcts.weights import RegionWeights
 from search.values import DEFAULT_WEIGHTS, DumbBotWeights, dumbbot_values, tables_for
 from tests.search.test_randombot import positions_of, varied_positions
 
@@ -155,6 +156,19 @@ def test_a_position_changed_in_place_is_valued_afresh(compiled: None) -> None:
     fast = [dumbbot_values(pos, 2).node_value(n) for n in nodes]
     with pure_python():
         assert fast == [dumbbot_values(pos, 2).node_value(n) for n in nodes]
+
+
+def test_region_weights_are_the_same_floats(compiled: None) -> None:
+    assert (sys.version_info < (3, 12)) == speedups.EXACT_FLOAT_SUMS
+    for pos in varied_positions()[::3]:
+        for me in range(pos.map.num_powers):
+            fast, slow = both(RegionWeights, pos, me)
+            assert fast.node_weight == slow.node_weight
+            assert fast.mean == slow.mean
+    if speedups.EXACT_FLOAT_SUMS:
+        pos = varied_positions()[0]
+        weights = speedups.region_weights(tables_for(pos.map), pos, 0, (1.0, 2.0), 6)
+        assert weights is not None and len(weights) == tables_for(pos.map).num_nodes
 
 
 def _search(pos: Position, power: int, seed: int) -> tuple[object, dict[str, Any]]:
