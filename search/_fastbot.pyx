@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 # cython: cdivision=True
-"""DumbBot's valuation and movement orders, compiled (Cython): the search's hot path.
+"""DumbBot's valuation and movement orders, and the thesis's region weights, compiled (Cython).
 
 The same arithmetic as :mod:`search.values` and :class:`search.dumbbot.DumbBot`
 on C arrays, drawing from the same random generator in the same order, so a
@@ -14,7 +14,9 @@ runs.
 * :func:`values` — a :class:`CValues` (the interface of
   :class:`~search.values.ProvinceValues`) for one power in one phase;
 * :func:`movement_orders` — :meth:`DumbBot.movement_orders
-  <search.dumbbot.DumbBot.movement_orders>`.
+  <search.dumbbot.DumbBot.movement_orders>`;
+* :func:`region_weights` — :func:`search.mcts.weights._weights` (V5-V8's and
+  ``dm``'s weighted candidates).
 
 What the powers valued on one board share (its reading, the power sizes, the
 base values, the unit counts, each power's proximity levels once computed) is
@@ -199,6 +201,10 @@ cdef class CMap:
             for j in game_map.homes[i]:
                 self.home[i * np + j] = 1
         self.shared = _Shared(self)
+
+    def forget(self):
+        """Drop the board valued last (benchmarks: every call then values from scratch)."""
+        self.shared.valid = False
 
     cdef inline int node_of(self, int utype, int loc) noexcept:
         return self.node_of_army[loc] if utype == 0 else self.node_of_fleet[loc]
