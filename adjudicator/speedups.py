@@ -82,6 +82,10 @@ MOVEMENT: ModuleType | None = load("adjudicator._fastmove")
 
 _enabled = os.environ.get(ENV_PURE_PYTHON, "") in ("", "0")
 
+generation = 0
+"""Counts the switches (:func:`use_compiled`): a caller that memoises its choice of path
+compares it with the count it saw."""
+
 
 def enabled() -> bool:
     """Whether compiled code runs where it exists (not switched off)."""
@@ -90,8 +94,9 @@ def enabled() -> bool:
 
 def use_compiled(flag: bool) -> None:
     """Run the compiled code where it exists or, with False, pure Python everywhere."""
-    global _enabled
+    global _enabled, generation
     _enabled = flag
+    generation += 1
 
 
 @contextmanager

@@ -110,9 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     for label, ms in dumbbot_speed(args.calls, args.seed).items():
-        print(f"dumbbot   {label:<34} {ms:7.3f} ms/call")
+        print(f"dumbbot   {label:<34} {ms:8.4f} ms/call")
     for label, ms in randombot_speed(args.calls, args.seed).items():
-        print(f"randombot {label:<34} {ms:7.3f} ms/call")
+        print(f"randombot {label:<34} {ms:8.4f} ms/call")
     return 0
 
 

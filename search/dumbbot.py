@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from random import Random
 
+from adjudicator import speedups as switch
 from adjudicator.orders import (
     BUILD,
     DISBAND_ORDER,
@@ -71,6 +72,8 @@ from search.values import (
 STALLED_ROUNDS = 10
 """Rounds in which no unit gets an order before a waiting cycle is broken by force."""
 
+_NO_KERNEL: tuple[object, object, int, speedups.Kernel | None] = (None, None, -1, None)
+
 
 class DumbBot:
     """DumbBot: DumbBot-valued moves, supports, retreats, builds and removals."""
@@ -79,14 +82,21 @@ class DumbBot:
 
     def __init__(self, weights: DumbBotWeights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
+        self._compiled = _NO_KERNEL
+
+    def __getstate__(self) -> dict[str, object]:
+        return {**self.__dict__, "_compiled": _NO_KERNEL}  # compiled tables stay behind
 
     # --- movement -----------------------------------------------------------------------
 
     def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
         """Orders for every unit of ``power`` (see the module docstring)."""
-        fast = speedups.kernel(tables_for(pos.map), self.weights)
-        if fast is not None:
-            return fast.movement_orders(pos, power, rng)
+        memo = self._compiled  # (map, weights, switch generation, compiled DumbBot or None)
+        if memo[0] is not pos.map or memo[1] is not self.weights or memo[2] != switch.generation:
+            fast = speedups.kernel(tables_for(pos.map), self.weights)
+            memo = self._compiled = (pos.map, self.weights, switch.generation, fast)
+        if memo[3] is not None:
+            return memo[3].movement_orders(pos, power, rng)
         ours = pos.units_of(power)
         if not ours:
             return {}

@@ -14,6 +14,8 @@ that could pass 2**62) also run in pure Python.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from functools import partial
 from random import Random
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -38,24 +40,20 @@ _LIMIT = 64
 
 
 class Kernel:
-    """The compiled DumbBot for one map and one set of weights."""
+    """The compiled DumbBot for one map and one set of weights.
 
-    __slots__ = ("tables", "weights")
+    ``values(pos, power, removing)`` gives DumbBot's values (a ``CValues``, the
+    interface of ``ProvinceValues``); ``movement_orders(pos, power, rng)`` its
+    movement orders for ``power``.
+    """
 
-    def __init__(self, tables: Any, weights: Any) -> None:
-        self.tables = tables
-        self.weights = weights
+    __slots__ = ("movement_orders", "values")
 
-    def values(self, pos: Position, power: int, removing: bool) -> Any:
-        """DumbBot's values (a ``CValues``, the interface of ``ProvinceValues``)."""
+    def __init__(self, cmap: Any, cweights: Any) -> None:
         assert COMPILED is not None
-        return COMPILED.values(self.tables, self.weights, pos, power, removing)
-
-    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
-        """DumbBot's movement orders for ``power``."""
-        assert COMPILED is not None
-        return COMPILED.movement_orders(  # type: ignore[no-any-return]
-            self.tables, self.weights, pos, power, rng
+        self.values: Callable[[Position, int, bool], Any] = partial(COMPILED.values, cmap, cweights)
+        self.movement_orders: Callable[[Position, int, Random], dict[int, EngineOrder]] = partial(
+            COMPILED.movement_orders, cmap, cweights
         )
 
 
