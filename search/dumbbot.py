@@ -79,10 +79,10 @@ class DumbBot:
     """DumbBot: DumbBot-valued moves, supports, retreats, builds and removals."""
 
     name = "dumbbot"
+    _compiled = _NO_KERNEL  # (map, weights, switch generation, compiled DumbBot or None)
 
     def __init__(self, weights: DumbBotWeights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
-        self._compiled = _NO_KERNEL
 
     def __getstate__(self) -> dict[str, object]:
         return {**self.__dict__, "_compiled": _NO_KERNEL}  # compiled tables stay behind
@@ -91,7 +91,7 @@ class DumbBot:
 
     def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
         """Orders for every unit of ``power`` (see the module docstring)."""
-        memo = self._compiled  # (map, weights, switch generation, compiled DumbBot or None)
+        memo = self._compiled
         if memo[0] is not pos.map or memo[1] is not self.weights or memo[2] != switch.generation:
             fast = speedups.kernel(tables_for(pos.map), self.weights)
             memo = self._compiled = (pos.map, self.weights, switch.generation, fast)
