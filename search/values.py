@@ -36,7 +36,9 @@ them on the map until they retreat).
 Speed: the per-map tables are built once per map (:func:`tables_for`); the
 proximity iteration is one list comprehension of C-level ``itemgetter`` sums
 per level; destination values, strength and competition are computed lazily,
-only for the nodes a player asks about.
+only for the nodes a player asks about.  This module is also the oracle of the
+compiled twin, ``search/_fastbot.pyx``, which computes the same values some forty
+times faster and runs instead when it was built (see :mod:`search.speedups`).
 """
 
 from __future__ import annotations
@@ -445,6 +447,8 @@ def dumbbot_values(
     Spring movement and summer retreats use the spring weights, fall and autumn
     the fall weights; winter uses the spring attack/defence weights with the
     build (or, with ``removing``, the removal) proximity and defence weights.
+    When the compiled code runs, the values come as its ``CValues``, with the same
+    methods.
     """
     season = pos.season
     tables = tables_for(pos.map)
