@@ -8,12 +8,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY protocol ./protocol
 COPY adjudicator ./adjudicator
 COPY search ./search
 COPY bot ./bot
-RUN pip install . \
+# gcc compiles the search's hot paths (setup.py: Cython extensions); it leaves again after.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install . \
+    && apt-get purge -y --auto-remove gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/* \
     && useradd --create-home --uid 1000 bot \
     && mkdir /runs && chown bot /runs
 

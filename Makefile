@@ -12,7 +12,8 @@ EXTRAS := test,view,charts,mapgen,cluster,ratings
 
 setup: $(STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP)
 
-$(STAMP): pyproject.toml
+# The compiled extensions (Cython, setup.py) are rebuilt when their sources change.
+$(STAMP): pyproject.toml setup.py adjudicator/_fastmove.pyx search/_fastbot.pyx
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "daide-mcts needs Python 3.11+ (found %s)" % sys.version.split()[0]'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip

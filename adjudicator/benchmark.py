@@ -8,7 +8,10 @@ orders to results and the next position (:func:`adjudicate_movement`); MILA's
 (each phase's game is set up before the clock starts).  The figures are the
 median of several runs; the ratio is taken between medians of the same run.
 It also times legal order generation on the corpus positions: every unit's
-movement orders (:func:`adjudicator.legal.movement_orders`, convoys included).
+movement orders (:func:`adjudicator.legal.movement_orders`, convoys included);
+and the search's path, :func:`adjudicator.movement.next_position` (the next
+position only), compiled and in pure Python, on the corpus phases without
+convoy orders (see :mod:`adjudicator.speedups`).
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ import time
 from random import Random
 from typing import Any
 
+from adjudicator import speedups
 from adjudicator.adjustments import adjudicate_adjustments
 from adjudicator.legal import adjustment_options, movement_orders
 from adjudicator.maps import ARMY, standard_map
-from adjudicator.movement import adjudicate_movement
+from adjudicator.movement import adjudicate_movement, next_position
 from adjudicator.orders import (
     CONVOY,
     CONVOY_MOVE,
@@ -72,6 +76,14 @@ def time_engine(corpus: list[Phase]) -> float:
     started = time.perf_counter()
     for pos, orders in corpus:
         adjudicate_movement(pos, orders)
+    return time.perf_counter() - started
+
+
+def time_next_position(corpus: list[Phase]) -> float:
+    """Seconds to compute every phase's next position once (the search's path)."""
+    started = time.perf_counter()
+    for pos, orders in corpus:
+        next_position(pos, orders)
     return time.perf_counter() - started
 
 
@@ -196,6 +208,19 @@ def main(argv: list[str]) -> int:
         f"daide-mcts engine: {ours_median:9.0f} phases/s (median of {args.runs}: "
         + ", ".join(f"{x:.0f}" for x in ours)
         + ")"
+    )
+    convoying = (CONVOY, CONVOY_MOVE)
+    plain = [(p, o) for p, o in corpus if not any(x[0] in convoying for x in o.values())]
+    with speedups.pure_python():
+        pure = [len(plain) / time_next_position(plain) for _ in range(args.runs)]
+    pure_median = statistics.median(pure)
+    line = f"{pure_median:9.0f} phases/s in pure Python"
+    if speedups.fast_movement() is not None:
+        fast = [len(plain) / time_next_position(plain) for _ in range(args.runs)]
+        line = f"{statistics.median(fast):9.0f} phases/s compiled, {pure_median:.0f} in pure Python"
+    print(
+        f"next position:     {line} (the search's path, on the {len(plain)} phases "
+        f"without convoy orders; medians of {args.runs})"
     )
     legal = []
     generated = 0

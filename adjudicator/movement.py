@@ -29,6 +29,7 @@ is decided by :mod:`adjudicator.validation`.
 
 from __future__ import annotations
 
+from adjudicator import speedups
 from adjudicator.maps import ARMY, SEA
 from adjudicator.orders import (
     BNC,
@@ -91,7 +92,15 @@ def adjudicate_movement(position: Position, orders: dict[int, EngineOrder]) -> M
 
 
 def next_position(position: Position, orders: dict[int, EngineOrder]) -> Position:
-    """The position after a movement phase (the fast path the search uses)."""
+    """The position after a movement phase (the fast path the search uses).
+
+    Compiled when it can be (no convoy orders; see :mod:`adjudicator.speedups`).
+    """
+    fast = speedups.fast_movement()
+    if fast is not None:
+        nxt: Position | None = fast.next_position(position, orders)
+        if nxt is not None:
+            return nxt
     return _Resolver(position, orders).run().position
 
 

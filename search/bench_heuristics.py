@@ -2,10 +2,13 @@
 
 Prints milliseconds per movement call of DumbBot and RandomBot from the
 opening and from a mid-game position (seven DumbBots play from 1901 to spring
-1904).  DumbBot is timed twice: *cold*, with its proximity memo off (every
-call values the board from scratch, as in a rollout's fresh positions), and
-*warm*, calling again on positions it has seen (as a search does at its root).
-Figures only; the tests never assert timings.
+1904).  DumbBot is timed *cold*, valuing the board from scratch at every call
+(as in a rollout's fresh positions: the pure-Python proximity memo off, the
+compiled code's shared valuation dropped before each call), and *warm*, calling
+again on the position it has seen (as a search does at its root, and as the
+seven powers of one phase do); first its pure-Python code, then its compiled
+twin (``search/_fastbot.pyx``), unless that was not built or
+``DAIDE_MCTS_PURE_PYTHON`` is set.  Figures only; the tests never assert timings.
 """
 
 from __future__ import annotations
@@ -15,13 +18,16 @@ import time
 from collections.abc import Sequence
 from random import Random
 
+from adjudicator import speedups
 from adjudicator.maps import standard_map
+from adjudicator.orders import EngineOrder
 from adjudicator.position import SPRING, Position, initial_position
 from search.dumbbot import DumbBot
 from search.policy import Policy
 from search.randombot import RandomBot
 from search.simulate import play_phase
-from search.values import PROXIMITY_CACHE
+from search.speedups import compiled_map, kernel
+from search.values import PROXIMITY_CACHE, tables_for
 
 
 def sample_positions(seed: int = 0) -> dict[str, Position]:
@@ -52,19 +58,36 @@ def ms_per_call(policy: Policy, pos: Position, calls: int, rng: Random, repeats:
     return best
 
 
+class _Forgetful(DumbBot):
+    """DumbBot whose compiled code forgets the board it valued last before every call."""
+
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+        """DumbBot's orders, valued from scratch."""
+        compiled_map(tables_for(pos.map)).forget()
+        return super().movement_orders(pos, power, rng)
+
+
 def dumbbot_speed(calls: int = 350, seed: int = 0) -> dict[str, float]:
-    """DumbBot's ms per movement call: ``{"<position> cold|warm": ms}`` (memo off, then on)."""
+    """DumbBot's ms per movement call: ``{"<position> cold|warm [compiled]": ms}``.
+
+    The compiled figures are there when the compiled twin runs.
+    """
     rng = Random(seed)
     bot = DumbBot()
     figures: dict[str, float] = {}
     saved = PROXIMITY_CACHE.limit
+    compiled = kernel(tables_for(standard_map()), bot.weights) is not None
     try:
         for label, pos in sample_positions(seed).items():
-            PROXIMITY_CACHE.clear()
-            PROXIMITY_CACHE.limit = 0
-            figures[f"{label} cold"] = ms_per_call(bot, pos, calls, rng)
-            PROXIMITY_CACHE.limit = saved
-            figures[f"{label} warm"] = ms_per_call(bot, pos, calls, rng)
+            with speedups.pure_python():
+                PROXIMITY_CACHE.clear()
+                PROXIMITY_CACHE.limit = 0
+                figures[f"{label} cold"] = ms_per_call(bot, pos, calls, rng)
+                PROXIMITY_CACHE.limit = saved
+                figures[f"{label} warm"] = ms_per_call(bot, pos, calls, rng)
+            if compiled:
+                figures[f"{label} cold compiled"] = ms_per_call(_Forgetful(), pos, calls, rng)
+                figures[f"{label} warm compiled"] = ms_per_call(bot, pos, calls, rng)
     finally:
         PROXIMITY_CACHE.limit = saved
         PROXIMITY_CACHE.clear()
@@ -87,9 +110,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     for label, ms in dumbbot_speed(args.calls, args.seed).items():
-        print(f"dumbbot   {label:<26} {ms:7.3f} ms/call")
+        print(f"dumbbot   {label:<34} {ms:8.4f} ms/call")
     for label, ms in randombot_speed(args.calls, args.seed).items():
-        print(f"randombot {label:<26} {ms:7.3f} ms/call")
+        print(f"randombot {label:<34} {ms:8.4f} ms/call")
     return 0
 
 

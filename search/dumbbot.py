@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from random import Random
 
+from adjudicator import speedups as switch
 from adjudicator.orders import (
     BUILD,
     DISBAND_ORDER,
@@ -58,6 +59,7 @@ from adjudicator.orders import (
     EngineOrder,
 )
 from adjudicator.position import WINTER, Position
+from search import speedups
 from search.values import (
     DEFAULT_WEIGHTS,
     DumbBotWeights,
@@ -70,19 +72,31 @@ from search.values import (
 STALLED_ROUNDS = 10
 """Rounds in which no unit gets an order before a waiting cycle is broken by force."""
 
+_NO_KERNEL: tuple[object, object, int, speedups.Kernel | None] = (None, None, -1, None)
+
 
 class DumbBot:
     """DumbBot: DumbBot-valued moves, supports, retreats, builds and removals."""
 
     name = "dumbbot"
+    _compiled = _NO_KERNEL  # (map, weights, switch generation, compiled DumbBot or None)
 
     def __init__(self, weights: DumbBotWeights = DEFAULT_WEIGHTS) -> None:
         self.weights = weights
+
+    def __getstate__(self) -> dict[str, object]:
+        return {**self.__dict__, "_compiled": _NO_KERNEL}  # compiled tables stay behind
 
     # --- movement -----------------------------------------------------------------------
 
     def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
         """Orders for every unit of ``power`` (see the module docstring)."""
+        memo = self._compiled
+        if memo[0] is not pos.map or memo[1] is not self.weights or memo[2] != switch.generation:
+            fast = speedups.kernel(tables_for(pos.map), self.weights)
+            memo = self._compiled = (pos.map, self.weights, switch.generation, fast)
+        if memo[3] is not None:
+            return memo[3].movement_orders(pos, power, rng)
         ours = pos.units_of(power)
         if not ours:
             return {}

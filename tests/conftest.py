@@ -1,16 +1,18 @@
 """Fixtures that start real peers on 127.0.0.1, each on a fresh port: Parlance, MILA,
-mosquitto.
+mosquitto; and the switch between the compiled and the pure-Python hot paths.
 
-If a peer cannot be installed or started, the test fails and says why; it is
-never skipped.
+If a peer cannot be installed or started, or a compiled extension was not built,
+the test fails and says why; it is never skipped.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 
 import pytest
 
+from adjudicator import speedups
 from bot.servers.mila import MilaServer, MilaUnavailableError
 from bot.servers.mosquitto import MosquittoBroker, MosquittoInstall, MosquittoUnavailableError
 from bot.servers.mosquitto import install as install_mosquitto
@@ -118,3 +120,40 @@ def mosquitto_broker(
     yield start
     for broker in started:
         broker.stop()
+
+
+def _require_extensions() -> None:
+    """Fail the test unless every compiled extension is built from its current source."""
+    for name in speedups.EXTENSIONS:
+        try:
+            module = importlib.import_module(name)
+        except ImportError as exc:
+            pytest.fail(f"{name} is not built ({exc}): run make setup (it needs a C compiler)")
+        if not speedups.is_current(module):
+            pytest.fail(f"{name} was built from an older source: run make setup to rebuild it")
+
+
+@pytest.fixture(params=["compiled", "pure-python"])
+def hot_path(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run the test once on the compiled hot paths and once in pure Python."""
+    compiled = request.param == "compiled"
+    if compiled:
+        _require_extensions()
+    saved = speedups.enabled()
+    speedups.use_compiled(compiled)
+    try:
+        yield request.param
+    finally:
+        speedups.use_compiled(saved)
+
+
+@pytest.fixture
+def compiled() -> Iterator[None]:
+    """The compiled hot paths, switched on (the test fails if they were not built)."""
+    _require_extensions()
+    saved = speedups.enabled()
+    speedups.use_compiled(True)
+    try:
+        yield
+    finally:
+        speedups.use_compiled(saved)

@@ -208,6 +208,7 @@ def test_the_bot_image_installs_the_project_and_runs_the_cli() -> None:
     packages = [p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]]
     assert set(packages) <= set(copied)
     assert project["project"]["readme"] in copied
+    assert "setup.py" in copied  # it builds the compiled extensions
     assert any(word == "RUN" and "pip install ." in rest for word, rest in steps)
     assert ("ENTRYPOINT", '["daide-mcts"]') in steps
     assert project["project"]["scripts"]["daide-mcts"] == "bot.cli:main"

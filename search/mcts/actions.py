@@ -158,6 +158,23 @@ class SampledActions:
         return None
 
 
+class Deferred:
+    """A source built when its first action is asked for (many tree nodes never ask)."""
+
+    __slots__ = ("build", "source")
+
+    def __init__(self, build: Callable[[], BestFirstCombinations | EmptySource]) -> None:
+        self.build: Callable[[], BestFirstCombinations | EmptySource] | None = build
+        self.source: BestFirstCombinations | EmptySource | None = None
+
+    def next(self, rng: Random) -> Action | None:
+        """The built source's next action."""
+        if self.source is None:
+            assert self.build is not None
+            self.source, self.build = self.build(), None
+        return self.source.next(rng)
+
+
 class InTurn:
     """Several sources taken in turn, skipping exhausted ones and actions already handed out."""
 
@@ -183,7 +200,9 @@ class InTurn:
         return None
 
 
-Sources = EmptySource | RandomCombinations | BestFirstCombinations | SampledActions | InTurn
+Sources = (
+    EmptySource | RandomCombinations | BestFirstCombinations | SampledActions | Deferred | InTurn
+)
 """Every action source this module builds."""
 
 
@@ -224,9 +243,13 @@ class WeightedActions:
     cap: int = DEFAULT_CAP
 
     def source(self, pos: Position, power: int, rng: Random) -> Sources:
-        """The combinations, best first, lazily."""
-        options = weighted_options(pos, power)
-        return BestFirstCombinations(options, self.cap) if options else EmptySource()
+        """The combinations, best first, lazily (the weights only when first asked)."""
+
+        def build() -> BestFirstCombinations | EmptySource:
+            options = weighted_options(pos, power)
+            return BestFirstCombinations(options, self.cap) if options else EmptySource()
+
+        return Deferred(build)
 
 
 @dataclass(frozen=True)

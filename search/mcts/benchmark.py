@@ -13,6 +13,12 @@ prints, as the median of ``--repeats`` runs of ``--seconds`` each:
 * MCTS iterations per second with two workers (this process and one helper
   process, root statistics merged: the iterations of both trees count).
 
+With ``--cpu-clock`` the one-worker figures are per second of this process's
+CPU time (the runs last ``--seconds`` of it), which other work on a shared
+machine disturbs far less than wall time; the two-worker figure stays on the
+wall clock.  The first line says whether the compiled hot paths ran (see
+:mod:`adjudicator.speedups`; ``DAIDE_MCTS_PURE_PYTHON=1`` times pure Python).
+
 The searching power is France in both positions.  Figures only; the tests
 never assert timings.  Record them in BENCHMARKS.md with the command.
 """
@@ -26,6 +32,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from random import Random
 
+from adjudicator import speedups
 from adjudicator.position import Position
 from search.bench_heuristics import sample_positions
 from search.mcts.domain import DiplomacyDomain
@@ -33,29 +40,45 @@ from search.mcts.parallel import RootParallel
 from search.mcts.player import think
 from search.mcts.tree import horizon
 from search.mcts.variants import VARIANTS, get_variant
+from search.speedups import COMPILED as fastbot
 
 FINAL_YEAR = 1905
 
 
-def rollouts_per_second(pos: Position, power: int, variant: str, seconds: float) -> float:
-    """How many of ``variant``'s rollouts from ``pos`` run in a second."""
+def rollouts_per_second(
+    pos: Position,
+    power: int,
+    variant: str,
+    seconds: float,
+    clock: Callable[[], float] = time.monotonic,
+) -> float:
+    """How many of ``variant``'s rollouts from ``pos`` run in a second of ``clock``."""
     v = get_variant(variant)
     domain = DiplomacyDomain(v, power, horizon(pos, v, FINAL_YEAR), pos.map.num_powers)
     rng = Random(0)
     count = 0
-    began = time.monotonic()
+    began = clock()
     until = began + seconds
-    while time.monotonic() < until:
+    while clock() < until:
         domain.rollout(pos, rng)
         count += 1
-    return count / (time.monotonic() - began)
+    return count / (clock() - began)
 
 
 def search_rates(
-    pos: Position, power: int, variant: str, seconds: float, parallel: RootParallel | None
+    pos: Position,
+    power: int,
+    variant: str,
+    seconds: float,
+    parallel: RootParallel | None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> tuple[float, float]:
-    """Iterations per second (all trees', with ``parallel``'s helpers); this tree's simulations."""
-    began = time.monotonic()
+    """Iterations and simulations per second of ``clock``.
+
+    With ``parallel``, the iterations of all trees count (its helpers need the
+    wall clock); the simulations are this tree's.
+    """
+    began = clock()
     _, stats = think(
         pos,
         power,
@@ -64,8 +87,9 @@ def search_rates(
         Random(1),
         deadline=began + seconds,
         parallel=parallel,
+        clock=clock,
     )
-    elapsed = time.monotonic() - began
+    elapsed = clock() - began
     done = stats.get("merged_iterations", stats["iterations"])
     return float(done) / elapsed, float(stats["rollouts"]) / elapsed
 
@@ -87,6 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per figure")
+    parser.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="time the one-worker figures in CPU seconds of this process (not wall seconds)",
+    )
     args = parser.parse_args(argv)
     variants = [v.strip().lower() for v in args.variants.split(",") if v.strip()]
     unknown = [v for v in variants if v not in VARIANTS]
@@ -94,7 +123,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"choose variants among {', '.join(VARIANTS)}; seconds > 0; repeats >= 1")
     positions = sample_positions(0)
     power = next(iter(positions.values())).map.power_index["FRA"]
-    print(f"{args.seconds:g} s per run, median of {args.repeats}; France searching")
+    clock = time.process_time if args.cpu_clock else time.monotonic
+    unit = "CPU s" if args.cpu_clock else "s"
+    compiled = speedups.enabled() and speedups.MOVEMENT is not None and fastbot is not None
+    print(
+        f"{args.seconds:g} {unit} per run, median of {args.repeats}; France searching; "
+        f"hot paths {'compiled' if compiled else 'in pure Python'}"
+        + ("; 1w figures per CPU second, 2w per wall second" if args.cpu_clock else "")
+    )
     print(
         f"{'variant':8} {'position':22} {'rollouts/s':>11} {'iter/s 1w':>10} {'sims/s 1w':>10}"
         f" {'iter/s 2w':>10}"
@@ -104,8 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for variant in variants:
             for label, pos in positions.items():
                 given = (pos, power, variant, args.seconds)
-                rollouts = _median(partial(rollouts_per_second, *given), args.repeats)
-                one, sims = _medians(partial(search_rates, *given, None), args.repeats)
+                rollouts = _median(partial(rollouts_per_second, *given, clock), args.repeats)
+                one, sims = _medians(partial(search_rates, *given, None, clock), args.repeats)
                 two, _ = _medians(partial(search_rates, *given, parallel), args.repeats)
                 print(
                     f"{variant:8} {label:22} {rollouts:11.1f} {one:10.1f} {sims:10.1f} {two:10.1f}"

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from adjudicator.orders import CONVOY_MOVE, MOVE, EngineOrder
 from adjudicator.position import SPRING, SUMMER, Position
+from search import speedups
 from search.values import MapTables, tables_for
 
 SPRING_PROXIMITY_WEIGHTS = (10.0, 100.0, 3.0, 1.0, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1)
@@ -86,14 +87,14 @@ def base_values(pos: Position, power: int) -> list[int]:
 
 def _weights(pos: Position, power: int, tables: MapTables) -> list[float]:
     weights = SPRING_PROXIMITY_WEIGHTS if pos.season in (SPRING, SUMMER) else FALL_PROXIMITY_WEIGHTS
+    fast = speedups.region_weights(tables, pos, power, weights, FOREIGN_CENTRE_CONSTANT)
+    if fast is not None:
+        return fast
     base = base_values(pos, power)
-    adjacency = tables.adjacency
+    getters = tables.adjacency_getters  # each node's neighbours' entries, in adjacency order
     current = [base[p] * weights[0] for p in tables.node_prov]
-    total = list(current)
+    total = current
     for w in weights[1:]:
-        current = [
-            (sum([current[j] for j in adjacency[i]]) / 5 + current[i]) * w
-            for i in range(len(current))
-        ]
+        current = [(sum(g(current)) / 5 + c) * w for g, c in zip(getters, current, strict=True)]
         total = [a + b for a, b in zip(total, current, strict=True)]
     return total

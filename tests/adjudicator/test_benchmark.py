@@ -19,7 +19,8 @@ from adjudicator.orders import CONVOY_MOVE, SUPPORT_HOLD, SUPPORT_MOVE
 def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--size", "6", "--runs", "1", "--mila-size", "3"]) == 0
     out = capsys.readouterr().out
-    for line in ("corpus: 6 movement phases", "daide-mcts engine:", "legal orders:", "MILA"):
+    lines = ("corpus: 6 movement phases", "daide-mcts engine:", "next position:", "legal orders:")
+    for line in (*lines, "MILA"):
         assert line in out
     assert "x MILA" in out
 

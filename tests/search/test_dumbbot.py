@@ -2,8 +2,8 @@
 
 The oracle below is the obvious version of Parang's ``calculate_factors`` and
 destination values (dicts keyed by ``(unit type, location)``, every unit
-scanned for every province); the fast tables in :mod:`search.values` must
-agree with it exactly.
+scanned for every province); the fast tables in :mod:`search.values` and their
+compiled twin must agree with it exactly.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from adjudicator.orders import (
     WAIVE_ORDER,
 )
 from adjudicator.position import AUTUMN, FALL, NOBODY, SPRING, SUMMER, WINTER, Position
+from adjudicator.speedups import pure_python
 from search import dumbbot as dumbbot_module
 from search.dumbbot import DumbBot
 from search.values import (
@@ -111,7 +112,7 @@ def sample_for_oracle() -> list[Position]:
     return picks + positions_of("build")[::3] + positions_of("remove")[::3]
 
 
-def test_values_match_the_slow_transcription_of_parang() -> None:
+def test_values_match_the_slow_transcription_of_parang(hot_path: str) -> None:
     checked = 0
     for pos in sample_for_oracle():
         for me in range(M.num_powers):
@@ -139,6 +140,7 @@ def test_tables_cover_every_place_a_unit_can_stand() -> None:
     assert any(len(g) == 2 for i, groups in t.multi_groups if i == mao for g in groups)
 
 
+@pure_python()
 def test_proximity_memo_gives_the_same_values() -> None:
     pos = varied_positions()[30]
     PROXIMITY_CACHE.clear()
@@ -272,6 +274,7 @@ class _UniqueValues:
         return 0
 
 
+@pure_python()  # it stubs the Python valuation (the compiled twin: tests/search/test_speedups.py)
 def test_a_waiting_cycle_is_broken(monkeypatch: pytest.MonkeyPatch) -> None:
     # A TYR wants VEN, F VEN wants TRI, A TRI wants TYR, every time: Parang would wait for ever.
     t = tables_for(M)

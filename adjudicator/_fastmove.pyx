@@ -1,0 +1,456 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""The movement resolver without convoys, compiled (Cython): the rollouts' adjudication.
+
+:func:`next_position` is :func:`adjudicator.movement.next_position` for order
+sets with no convoy orders (the search's and DumbBot's never have one): the
+same Kruijswijk resolver as :class:`adjudicator.movement._Resolver`, decision
+for decision in the same order, on C arrays; the next position has its units
+and dislodged units in the same order.  With a convoy order it returns None and
+the caller runs the Python resolver.  :mod:`adjudicator.speedups` decides
+which path runs; the Python resolver is the oracle the tests hold this one to.
+"""
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+
+from adjudicator.orders import HOLD as _PY_HOLD
+from adjudicator.orders import MOVE as _PY_MOVE
+from adjudicator.orders import SUPPORT_HOLD as _PY_SUPPORT_HOLD
+from adjudicator.orders import SUPPORT_MOVE as _PY_SUPPORT_MOVE
+from adjudicator.phases import after_movement
+from adjudicator.position import Position
+
+cdef extern from *:
+    const char *SOURCE_SHA256  # defined by setup.py
+
+SOURCE_HASH = SOURCE_SHA256.decode("ascii")
+"""The SHA-256 of the source this module was built from (see adjudicator.speedups.load)."""
+
+cdef enum:
+    HOLD = 0
+    MOVE = 1
+    SUPPORT_HOLD = 2
+    SUPPORT_MOVE = 3
+    NO_UNIT = -1
+    UNRESOLVED = 0
+    GUESSING = 1
+    RESOLVED = 2
+    NO_GUESS = 1 << 30
+
+assert (_PY_HOLD, _PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE) == (
+    HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE
+)
+
+
+cdef class _Resolver:
+    """One movement phase's decisions (see adjudicator.movement._Resolver)."""
+
+    cdef int n
+    cdef int *kind
+    cdef int *power
+    cdef int *dst
+    cdef int *dst_loc
+    cdef int *into
+    cdef int *coast
+    cdef int *target  # the unit a support is given to
+    cdef int *h2h
+    cdef int *state
+    cdef int *res
+    cdef int *matched
+    cdef int *serial
+    cdef int *sup_off  # supports of the unit in p: sup_idx[sup_off[p]:sup_off[p + 1]]
+    cdef int *sup_idx
+    cdef int *att_off  # moves into p: att_idx[att_off[p]:att_off[p + 1]]
+    cdef int *att_idx
+    cdef int *units  # provinces with a unit, in the position's order
+    cdef int num_units
+    cdef int *cycle
+    cdef int cycle_len, cycle_cap
+    cdef int next_serial, low
+
+    def __cinit__(self, int n):
+        self.n = n
+        self.kind = <int *> PyMem_Malloc((18 * n + 2) * sizeof(int))
+        self.cycle_cap = n + 8
+        self.cycle = <int *> PyMem_Malloc(self.cycle_cap * sizeof(int))
+        if self.kind == NULL or self.cycle == NULL:
+            raise MemoryError()
+        self.power = self.kind + n
+        self.dst = self.power + n
+        self.dst_loc = self.dst + n
+        self.into = self.dst_loc + n
+        self.coast = self.into + n
+        self.target = self.coast + n
+        self.h2h = self.target + n
+        self.state = self.h2h + n
+        self.res = self.state + n
+        self.matched = self.res + n
+        self.serial = self.matched + n
+        self.units = self.serial + n
+        self.sup_off = self.units + n  # n + 1
+        self.sup_idx = self.sup_off + n + 1  # n
+        self.att_off = self.sup_idx + n  # n + 1
+        self.att_idx = self.att_off + n + 1  # n
+        cdef int i
+        for i in range(n):
+            self.kind[i] = NO_UNIT
+            self.power[i] = -1
+            self.dst[i] = -1
+            self.dst_loc[i] = -1
+            self.into[i] = -1
+            self.coast[i] = -1
+            self.target[i] = -1
+            self.h2h[i] = -1
+            self.state[i] = UNRESOLVED
+            self.res[i] = 0
+            self.matched[i] = 0
+            self.serial[i] = 0
+        self.cycle_len = 0
+        self.next_serial = 0
+        self.low = NO_GUESS
+        self.num_units = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.kind)
+        PyMem_Free(self.cycle)
+
+    cdef int _in_cycle(self, int p, int start) noexcept:
+        cdef int i
+        for i in range(start, self.cycle_len):
+            if self.cycle[i] == p:
+                return 1
+        return 0
+
+    cdef int _append_cycle(self, int p) except -1:
+        cdef int *grown
+        if self.cycle_len == self.cycle_cap:
+            grown = <int *> PyMem_Realloc(self.cycle, 2 * self.cycle_cap * sizeof(int))
+            if grown == NULL:
+                raise MemoryError()
+            self.cycle = grown
+            self.cycle_cap *= 2
+        self.cycle[self.cycle_len] = p
+        self.cycle_len += 1
+        return 0
+
+    cdef int resolve(self, int p) except -1:
+        """Kruijswijk's resolve (see _Resolver.resolve in adjudicator.movement)."""
+        cdef int state = self.state[p]
+        cdef int serial, outer_low, old, first, second, low, i
+        if state == RESOLVED:
+            return self.res[p]
+        if state == GUESSING:
+            if self.serial[p] < self.low:
+                self.low = self.serial[p]
+            if not self._in_cycle(p, 0):
+                self._append_cycle(p)
+            return self.res[p]
+        serial = self.next_serial
+        self.next_serial = serial + 1
+        self.serial[p] = serial
+        outer_low = self.low
+        old = self.cycle_len
+        self.low = NO_GUESS
+        self.res[p] = 0
+        self.state[p] = GUESSING
+        first = self._adjudicate(p)
+        low = self.low
+        if low == NO_GUESS:
+            if self.state[p] != RESOLVED:
+                self.res[p] = first
+                self.state[p] = RESOLVED
+            self.low = outer_low
+            return first
+        if low < serial:
+            if not self._in_cycle(p, 0):
+                self._append_cycle(p)
+            self.res[p] = first
+            self.low = min(outer_low, low)
+            return first
+        for i in range(old, self.cycle_len):
+            self.state[self.cycle[i]] = UNRESOLVED
+        self.cycle_len = old
+        self.res[p] = 1
+        self.state[p] = GUESSING
+        self.low = NO_GUESS
+        second = self._adjudicate(p)
+        low = self.low
+        if low < serial:
+            if not self._in_cycle(p, 0):
+                self._append_cycle(p)
+            self.res[p] = second
+            self.low = min(outer_low, low)
+            return second
+        if first == second:
+            for i in range(old, self.cycle_len):
+                self.state[self.cycle[i]] = UNRESOLVED
+            self.cycle_len = old
+            self.res[p] = first
+            self.state[p] = RESOLVED
+            self.low = outer_low
+            return first
+        if not self._in_cycle(p, old):
+            self._append_cycle(p)
+        self._backup_rule(old)
+        self.low = outer_low
+        return self.resolve(p)
+
+    cdef void _backup_rule(self, int old) noexcept:
+        """Without convoys: a cycle of moves all succeed; anything else all fail."""
+        cdef int i, q, all_moves = 1
+        for i in range(old, self.cycle_len):
+            self.state[self.cycle[i]] = UNRESOLVED
+        for i in range(old, self.cycle_len):
+            if self.kind[self.cycle[i]] != MOVE:
+                all_moves = 0
+        for i in range(old, self.cycle_len):
+            q = self.cycle[i]
+            self.res[q] = all_moves
+            self.state[q] = RESOLVED
+        self.cycle_len = old
+
+    cdef int _adjudicate(self, int p) except -1:
+        cdef int k = self.kind[p]
+        cdef int j
+        if k == MOVE:
+            return self._move_succeeds(p)
+        if k == SUPPORT_MOVE or k == SUPPORT_HOLD:
+            return self._support_given(p)
+        for j in range(self.att_off[p], self.att_off[p + 1]):
+            if self.resolve(self.att_idx[j]):
+                return 0
+        return 1
+
+    cdef int _count(self, int p, int exclude_power) except -1:
+        """Given supports of the unit in ``p`` (from powers other than ``exclude_power``)."""
+        cdef int j, s, n = 0
+        for j in range(self.sup_off[p], self.sup_off[p + 1]):
+            s = self.sup_idx[j]
+            if self.power[s] != exclude_power and self.resolve(s):
+                n += 1
+        return n
+
+    cdef int _attack(self, int p) except -1:
+        cdef int d = self.dst[p]
+        cdef int dk = self.kind[d]
+        if dk == NO_UNIT:
+            return 1 + self._count(p, -1)
+        if dk == MOVE and self.h2h[p] < 0 and self.resolve(d):
+            return 1 + self._count(p, -1)
+        if self.power[d] == self.power[p]:
+            return 0
+        return 1 + self._count(p, self.power[d])
+
+    cdef int _hold(self, int d) except -1:
+        cdef int dk = self.kind[d]
+        if dk == NO_UNIT:
+            return 0
+        if dk == MOVE:
+            return 0 if self.resolve(d) else 1
+        return 1 + self._count(d, -1)
+
+    cdef int _prevent(self, int q) except -1:
+        cdef int opponent = self.h2h[q]
+        if opponent >= 0 and self.resolve(opponent):
+            return 0
+        return 1 + self._count(q, -1)
+
+    cdef int _move_succeeds(self, int p) except -1:
+        cdef int attack = self._attack(p)
+        cdef int d, j, q
+        if attack == 0:
+            return 0
+        d = self.dst[p]
+        if self.h2h[p] >= 0:
+            if attack <= 1 + self._count(d, -1):
+                return 0
+        elif attack <= self._hold(d):
+            return 0
+        for j in range(self.att_off[d], self.att_off[d + 1]):
+            q = self.att_idx[j]
+            if q != p and attack <= self._prevent(q):
+                return 0
+        return 1
+
+    cdef int _support_given(self, int p) except -1:
+        cdef int j, q, pw, into
+        if not self.matched[p]:
+            return 0
+        if self.att_off[p] == self.att_off[p + 1]:
+            return 1
+        into = self.into[p]
+        pw = self.power[p]
+        for j in range(self.att_off[p], self.att_off[p + 1]):
+            q = self.att_idx[j]
+            if q == into or self.power[q] == pw:
+                continue
+            return 0
+        for j in range(self.att_off[p], self.att_off[p + 1]):
+            q = self.att_idx[j]
+            if self.power[q] != pw and self.resolve(q):
+                return 0
+        return 1
+
+
+cdef int _setup(_Resolver r, dict units, dict orders, tuple loc_province) except -2:
+    """Read the units and their orders; 0, or 1 if an order needs the Python resolver."""
+    cdef int n = r.n
+    cdef int num_locations = len(loc_province)
+    cdef int p, k, i, t, s, loc
+    cdef tuple order
+    cdef Py_ssize_t size
+    for key, unit in units.items():
+        p = key
+        r.units[r.num_units] = p
+        r.num_units += 1
+        r.power[p] = (<tuple> unit)[0]
+        value = orders.get(key)
+        if value is None:
+            r.kind[p] = HOLD
+            continue
+        order = <tuple> value
+        k = order[0]
+        r.kind[p] = k
+        if k == MOVE:
+            loc = order[1]
+            if not 0 <= loc < num_locations:
+                return 1
+            r.dst_loc[p] = loc
+            r.dst[p] = loc_province[loc]
+        elif k == SUPPORT_MOVE:
+            t = order[1]
+            r.into[p] = order[2]
+            size = len(order)
+            if size > 3:
+                r.coast[p] = order[3]
+            if not (0 <= t < n and 0 <= r.into[p] < n):
+                return 1
+            r.target[p] = t
+        elif k == SUPPORT_HOLD:
+            t = order[1]
+            if not 0 <= t < n:
+                return 1
+            r.into[p] = t
+            r.target[p] = t
+        elif k != HOLD:
+            return 1
+    # attackers of each province and head-to-head battles, in the units' order
+    for i in range(n + 1):
+        r.att_off[i] = 0
+        r.sup_off[i] = 0
+    for i in range(r.num_units):
+        p = r.units[i]
+        if r.kind[p] == MOVE:
+            r.att_off[r.dst[p] + 1] += 1
+            t = r.dst[p]
+            if r.kind[t] == MOVE and r.dst[t] == p:
+                r.h2h[p] = t
+    # supports matched by what the supported unit does
+    for i in range(r.num_units):
+        s = r.units[i]
+        k = r.kind[s]
+        t = r.target[s]
+        if k == SUPPORT_MOVE:
+            if r.kind[t] == MOVE and r.dst[t] == r.into[s] and (
+                r.coast[s] < 0 or r.dst_loc[t] == r.coast[s]
+            ):
+                r.matched[s] = 1
+        elif k == SUPPORT_HOLD:
+            if r.kind[t] >= 0 and r.kind[t] != MOVE and t != s:
+                r.matched[s] = 1
+        if r.matched[s]:
+            r.sup_off[t + 1] += 1
+    for i in range(n):
+        r.att_off[i + 1] += r.att_off[i]
+        r.sup_off[i + 1] += r.sup_off[i]
+    cdef int *att_fill = <int *> PyMem_Malloc(2 * n * sizeof(int))
+    if att_fill == NULL:
+        raise MemoryError()
+    cdef int *sup_fill = att_fill + n
+    for i in range(n):
+        att_fill[i] = r.att_off[i]
+        sup_fill[i] = r.sup_off[i]
+    for i in range(r.num_units):
+        p = r.units[i]
+        if r.kind[p] == MOVE:
+            t = r.dst[p]
+            r.att_idx[att_fill[t]] = p
+            att_fill[t] += 1
+        if r.matched[p]:
+            t = r.target[p]
+            r.sup_idx[sup_fill[t]] = p
+            sup_fill[t] += 1
+    PyMem_Free(att_fill)
+    return 0
+
+
+def next_position(pos, dict orders):
+    """The position after a movement phase, or None when an order needs the Python resolver."""
+    game_map = pos.map
+    cdef int n = game_map.num_provinces
+    cdef dict units = pos.units
+    cdef tuple loc_province = game_map.loc_province
+    cdef _Resolver r = _Resolver(n)
+    if _setup(r, units, orders, loc_province):
+        return None
+    cdef int i, p, q, j
+    for i in range(r.num_units):
+        r.resolve(r.units[i])
+    # who moved, and who was dislodged by whom (the first successful attacker)
+    cdef int *moved = <int *> PyMem_Malloc(2 * n * sizeof(int))
+    if moved == NULL:
+        raise MemoryError()
+    cdef int *dislodger = moved + n
+    for i in range(n):
+        moved[i] = 0
+        dislodger[i] = -1
+    cdef bint any_dislodged = False
+    for i in range(r.num_units):
+        p = r.units[i]
+        if r.kind[p] == MOVE and r.res[p]:
+            moved[p] = 1
+    for i in range(r.num_units):
+        p = r.units[i]
+        if moved[p]:
+            continue
+        for j in range(r.att_off[p], r.att_off[p + 1]):
+            q = r.att_idx[j]
+            if moved[q]:
+                dislodger[p] = q
+                any_dislodged = True
+                break
+    new_units = {}
+    for key, unit in units.items():
+        p = key
+        if not moved[p] and dislodger[p] < 0:
+            new_units[key] = unit
+    for i in range(r.num_units):
+        p = r.units[i]
+        if moved[p]:
+            unit = units[p]
+            new_units[r.dst[p]] = ((<tuple> unit)[0], (<tuple> unit)[1], r.dst_loc[p])
+    new_dislodged = {}
+    cdef int prov
+    if any_dislodged:
+        contested = set()
+        for i in range(r.num_units):
+            p = r.units[i]
+            if r.kind[p] == MOVE and r._prevent(p) > 0:
+                contested.add(r.dst[p])
+        for i in range(r.num_units):
+            p = r.units[i]
+            q = dislodger[p]
+            if q < 0:
+                continue
+            unit = units[p]
+            options = []
+            for dest in game_map.adjacent((<tuple> unit)[1], (<tuple> unit)[2]):
+                prov = loc_province[dest]
+                if prov not in new_units and prov not in contested and prov != q:
+                    options.append(dest)
+            new_dislodged[p] = (
+                (<tuple> unit)[0], (<tuple> unit)[1], (<tuple> unit)[2], tuple(options)
+            )
+    PyMem_Free(moved)
+    nxt = Position(game_map, pos.season, pos.year, new_units, pos.owners.copy(), new_dislodged)
+    after_movement(nxt)
+    return nxt

@@ -1,0 +1,115 @@
+"""The compiled fast paths, and the one switch back to pure Python.
+
+Two hot paths of a search have compiled twins (Cython), built by ``pip
+install -e .`` (``make setup``) with Cython from PyPI and the C compiler:
+
+* ``adjudicator/_fastmove.pyx`` — :func:`adjudicator.movement.next_position`
+  for order sets without convoys (every rollout's adjudication);
+* ``search/_fastbot.pyx`` — DumbBot's valuation and movement orders (see
+  :mod:`search.speedups`).
+
+Each gives exactly what its pure-Python original gives (for DumbBot: the same
+orders for the same random generator state, drawing the same numbers); the
+originals are the oracles the tests hold them to, and the fallback:
+
+* without the extensions (no C compiler at install time) pure Python runs,
+  and so it does, with a warning, when an extension is older than its source;
+* ``DAIDE_MCTS_PURE_PYTHON=1`` in the environment makes a process run pure
+  Python;
+* :func:`use_compiled` and :func:`pure_python` switch in-process (tests,
+  benchmarks).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+ENV_PURE_PYTHON = "DAIDE_MCTS_PURE_PYTHON"
+"""Environment variable: set to 1 to run pure Python even where compiled code exists."""
+
+EXTENSIONS = ("adjudicator._fastmove", "search._fastbot")
+"""The compiled modules, by import name."""
+
+
+class StaleExtensionWarning(UserWarning):
+    """A compiled module was built from an older version of its source (it is not used)."""
+
+
+def source_of(module: ModuleType) -> Path:
+    """The ``.pyx`` file beside a compiled module (absent from a non-editable install)."""
+    assert module.__file__ is not None
+    return Path(module.__file__).with_name(module.__name__.rpartition(".")[2] + ".pyx")
+
+
+def is_current(module: ModuleType) -> bool:
+    """Whether ``module`` was built from its source as it is now (True if the source is absent)."""
+    source = source_of(module)
+    if not source.exists():
+        return True
+    return hashlib.sha256(source.read_bytes()).hexdigest() == module.SOURCE_HASH
+
+
+def load(name: str) -> ModuleType | None:
+    """The compiled module ``name`` (one of :data:`EXTENSIONS`), or None.
+
+    None when it was not built, or (with a :class:`StaleExtensionWarning`)
+    when it was built from an older source: pure Python runs then.
+    """
+    try:
+        module = importlib.import_module(name)
+    except ImportError:
+        return None
+    if not is_current(module):
+        warnings.warn(
+            f"{name} was built from an older {source_of(module).name}; running pure Python "
+            "until it is rebuilt (make setup)",
+            StaleExtensionWarning,
+            stacklevel=2,
+        )
+        return None
+    return module
+
+
+MOVEMENT: ModuleType | None = load("adjudicator._fastmove")
+"""The compiled movement resolver, or None."""
+
+_enabled = os.environ.get(ENV_PURE_PYTHON, "") in ("", "0")
+
+generation = 0
+"""Counts the switches (:func:`use_compiled`): a caller that memoises its choice of path
+compares it with the count it saw."""
+
+
+def enabled() -> bool:
+    """Whether compiled code runs where it exists (not switched off)."""
+    return _enabled
+
+
+def use_compiled(flag: bool) -> None:
+    """Run the compiled code where it exists or, with False, pure Python everywhere."""
+    global _enabled, generation
+    _enabled = flag
+    generation += 1
+
+
+@contextmanager
+def pure_python() -> Iterator[None]:
+    """Run pure Python inside the ``with`` block."""
+    saved = _enabled
+    use_compiled(False)
+    try:
+        yield
+    finally:
+        use_compiled(saved)
+
+
+def fast_movement() -> ModuleType | None:
+    """The compiled movement resolver if it exists and compiled code is switched on."""
+    return MOVEMENT if _enabled else None

@@ -1,0 +1,965 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: cdivision=True
+"""DumbBot's valuation and movement orders, and the thesis's region weights, compiled (Cython).
+
+The same arithmetic as :mod:`search.values` and :class:`search.dumbbot.DumbBot`
+on C arrays, drawing from the same random generator in the same order, so a
+seed gives the same orders on either path (the pure-Python modules are the
+oracle the tests hold this one to).  :mod:`search.speedups` decides which path
+runs.
+
+* :class:`CMap` — a map's node tables as C arrays (built once per map);
+* :class:`CWeights` — one :class:`~search.values.DumbBotWeights` as C
+  integers, with the check that its values cannot overflow 64 bits on a map;
+* :func:`values` — a :class:`CValues` (the interface of
+  :class:`~search.values.ProvinceValues`) for one power in one phase;
+* :func:`movement_orders` — :meth:`DumbBot.movement_orders
+  <search.dumbbot.DumbBot.movement_orders>`;
+* :func:`region_weights` — :func:`search.mcts.weights._weights` (V5-V8's and
+  ``dm``'s weighted candidates).
+
+What the powers valued on one board share (its reading, the power sizes, the
+base values, the unit counts, each power's proximity levels once computed) is
+kept for the next call on the same board (:class:`_Shared`): a movement phase
+values seven powers on one position.  A plain ``random.Random`` is shuffled
+from C (:func:`_stock_shuffle`, checked at import against the standard
+library's ``shuffle``: same draws, same permutation).  Integer division
+follows Python's floor rule (:func:`_fdiv`), as the pure-Python code does with
+``//``.
+"""
+
+import random as _random
+from dataclasses import fields
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.string cimport memcmp, memcpy, memset
+
+from adjudicator.orders import HOLD_ORDER as _HOLD_ORDER
+from adjudicator.orders import MOVE as _PY_MOVE
+from adjudicator.orders import SUPPORT_HOLD as _PY_SUPPORT_HOLD
+from adjudicator.orders import SUPPORT_MOVE as _PY_SUPPORT_MOVE
+
+cdef extern from *:
+    const char *SOURCE_SHA256  # defined by setup.py
+
+SOURCE_HASH = SOURCE_SHA256.decode("ascii")
+"""The SHA-256 of the source this module was built from (see adjudicator.speedups.load)."""
+
+cdef enum:
+    DEPTH = 10  # proximity levels (search.values.PROXIMITY_DEPTH)
+    STALLED = 10  # search.dumbbot.STALLED_ROUNDS
+    HOLD = 0
+    MOVE = 1
+    SUPPORT_HOLD = 2
+    SUPPORT_MOVE = 3
+    WAITING = -1
+    SPRING = 0
+    SUMMER = 1
+    FALL = 2
+    AUTUMN = 3
+    WINTER = 4
+    MAX_OPTIONS = 64
+    MAX_POWERS = 64
+
+assert (_PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE) == (MOVE, SUPPORT_HOLD, SUPPORT_MOVE)
+
+cdef double SAFE = 2.0 ** 62
+"""Largest magnitude an intermediate value may reach for the 64-bit arithmetic to be exact."""
+
+
+cdef inline long long _fdiv(long long a, long long b) noexcept nogil:
+    """``a // b`` with Python's floor rule, for ``b > 0``."""
+    cdef long long q = a / b
+    if a % b != 0 and a < 0:
+        q -= 1
+    return q
+
+
+cdef int[::1] _ints(object values):
+    cdef Py_ssize_t n = len(values)
+    cdef int[::1] out = _new_ints(n if n else 1)
+    cdef Py_ssize_t i
+    for i in range(n):
+        out[i] = values[i]
+    return out
+
+
+cdef int[::1] _new_ints(Py_ssize_t n):
+    import array
+
+    return array.array("i", bytes(4 * n))
+
+
+cdef unsigned char[::1] _new_bytes(Py_ssize_t n):
+    return bytearray(n)
+
+
+cdef class _Shared
+
+
+cdef dict _VALUE_KEYS = {}
+_NOT_IN_VALUES = frozenset({"play_alternative", "alternative_difference_modifier"})
+
+
+cdef class CMap:
+    """A map's DumbBot tables as C arrays (see :class:`search.values.MapTables`).
+
+    Built from the map and its :class:`~search.values.MapTables`; node ids are
+    the tables' own.
+    """
+
+    cdef readonly object tables
+    cdef readonly int num_provinces, num_nodes, num_powers, num_locations, num_centres
+    cdef readonly double growth
+    cdef int[::1] node_prov, node_type, node_loc, node_of_army, node_of_fleet, loc_prov
+    cdef int[::1] sum_off, sum_idx, grp_off, item_off, item_idx
+    cdef int[::1] centres, nb_off, nb_idx, touch_off, touch_prov, adj_off, adj_loc
+    cdef int[::1] nadj_off, nadj_idx  # each node's neighbouring nodes, in adjacency order
+    cdef unsigned char[::1] reach, home
+    cdef _Shared shared
+
+    def __init__(self, object game_map, object tables):
+        cdef int n = tables.num_nodes
+        cdef int np = game_map.num_provinces
+        cdef int i, j
+        self.tables = tables
+        self.num_provinces = np
+        self.num_nodes = n
+        self.num_powers = game_map.num_powers
+        self.num_locations = game_map.num_locations
+        self.num_centres = len(game_map.supply_centres)
+        self.node_prov = _ints(tables.node_prov)
+        self.node_type = _ints(tables.node_type)
+        self.node_loc = _ints(tables.node_loc)
+        if self.num_powers > MAX_POWERS:
+            raise ValueError(f"a map of more than {MAX_POWERS} powers")
+        self.node_of_army = _ints(tables.node_of[0])
+        self.node_of_fleet = _ints(tables.node_of[1])
+        self.loc_prov = _ints(game_map.loc_province)
+        # proximity: each node sums itself and one node per bordering province (the best
+        # of that province's nodes when it borders several), as search.values does
+        sums, sum_off, groups, grp_off, items, item_off = [], [0], [], [0], [], [0]
+        adj_locs, adj_off, touch, touch_off = [], [0], [], [0]
+        growth = 0
+        widest = 0
+        for i in range(n):
+            by_prov = {}
+            for j in tables.adjacency[i]:
+                by_prov.setdefault(tables.node_prov[j], []).append(j)
+            sums.append(i)
+            terms = 1
+            for js in by_prov.values():
+                terms += 1
+                if len(js) == 1:
+                    sums.append(js[0])
+                else:
+                    items.extend(js)
+                    item_off.append(len(items))
+                    groups.append(len(item_off) - 2)
+            growth = max(growth, terms)
+            sum_off.append(len(sums))
+            grp_off.append(len(groups))
+            dests = game_map.adjacent(tables.node_type[i], tables.node_loc[i])
+            adj_locs.extend(dests)
+            adj_off.append(len(adj_locs))
+            widest = max(widest, len(dests))
+            # a unit counts once per location it borders (duplicates kept, as Parang)
+            touch.append(tables.node_prov[i])
+            touch.extend(game_map.loc_province[d] for d in dests)
+            touch_off.append(len(touch))
+        if widest + 1 > MAX_OPTIONS:
+            raise ValueError(f"a node with {widest} neighbours (at most {MAX_OPTIONS - 1})")
+        self.growth = growth / 5.0
+        self.sum_idx = _ints(sums)
+        self.sum_off = _ints(sum_off)
+        self.grp_off = _ints(grp_off)
+        self.item_idx = _ints(items)
+        self.item_off = _ints(item_off)
+        self.adj_loc = _ints(adj_locs)
+        self.adj_off = _ints(adj_off)
+        self.touch_prov = _ints(touch)
+        self.touch_off = _ints(touch_off)
+        self.centres = _ints(game_map.supply_centres)
+        nadj, nadj_off = [], [0]
+        for i in range(n):
+            nadj.extend(tables.adjacency[i])
+            nadj_off.append(len(nadj))
+        self.nadj_idx = _ints(nadj)
+        self.nadj_off = _ints(nadj_off)
+        nbs, nb_off = [], [0]
+        for i in range(np):
+            nbs.extend(game_map.neighbours[i])
+            nb_off.append(len(nbs))
+        self.nb_idx = _ints(nbs)
+        self.nb_off = _ints(nb_off)
+        self.reach = _new_bytes(n * np)
+        for i in range(n):
+            for j in tables.reach[i]:
+                self.reach[i * np + j] = 1
+        self.home = _new_bytes(self.num_powers * np)
+        for i in range(self.num_powers):
+            for j in game_map.homes[i]:
+                self.home[i * np + j] = 1
+        self.shared = _Shared(self)
+
+    def forget(self):
+        """Drop the board valued last (benchmarks: every call then values from scratch)."""
+        self.shared.valid = False
+
+    cdef inline int node_of(self, int utype, int loc) noexcept:
+        return self.node_of_army[loc] if utype == 0 else self.node_of_fleet[loc]
+
+
+cdef class CWeights:
+    """One :class:`~search.values.DumbBotWeights` as C integers.
+
+    ``ValueError`` if a proximity table is not :data:`DEPTH` long.
+    :meth:`fits` says whether every value on a map stays exact in 64 bits.
+    """
+
+    cdef long long spring_attack, spring_defence, fall_attack, fall_defence
+    cdef long long prox[4][DEPTH]  # spring, fall, build, remove
+    cdef long long spring_strength, spring_competition, fall_strength, fall_competition
+    cdef long long base_unit, home_vacation, home_attack, home_defence
+    cdef long long build_defence, remove_defence, play_alternative, modifier
+    cdef long long size_a, size_b, size_c
+    cdef dict _fits
+    cdef readonly tuple values_key
+
+    def __init__(self, object w):
+        cdef int k, n
+        tables = (w.spring_proximity, w.fall_proximity, w.build_proximity, w.remove_proximity)
+        for k in range(4):
+            if len(tables[k]) != DEPTH:
+                raise ValueError(f"a proximity table has {len(tables[k])} weights, not {DEPTH}")
+            for n in range(DEPTH):
+                self.prox[k][n] = tables[k][n]
+        self.spring_attack = w.spring_attack
+        self.spring_defence = w.spring_defence
+        self.fall_attack = w.fall_attack
+        self.fall_defence = w.fall_defence
+        self.spring_strength = w.spring_strength
+        self.spring_competition = w.spring_competition
+        self.fall_strength = w.fall_strength
+        self.fall_competition = w.fall_competition
+        self.base_unit = w.base_unit_weight
+        self.home_vacation = w.home_vacation_weight
+        self.home_attack = w.home_attack_weight
+        self.home_defence = w.home_defence_weight
+        self.build_defence = w.build_defence
+        self.remove_defence = w.remove_defence
+        self.play_alternative = w.play_alternative
+        self.modifier = w.alternative_difference_modifier
+        self.size_a = w.size_square
+        self.size_b = w.size_linear
+        self.size_c = w.size_constant
+        self._fits = {}
+        # the constants the values depend on (not the coin's): one interned tuple per set
+        key = tuple(getattr(w, f.name) for f in fields(w) if f.name not in _NOT_IN_VALUES)
+        self.values_key = _VALUE_KEYS.setdefault(key, key)
+
+    def fits(self, CMap cm):
+        """Whether every intermediate value on ``cm``'s map stays below 2**62 in magnitude.
+
+        A bound from the weights and the map alone: the largest power size,
+        the base value it can give, the growth of proximity per level, the
+        unit counts, and DumbBot's coin arithmetic on the resulting values.
+        """
+        found = self._fits.get(id(cm))
+        if found is None:
+            found = self._fits[id(cm)] = self._bound(cm) < SAFE
+        return found
+
+    cdef double _bound(self, CMap cm):
+        cdef double size = 0, s, base, level, value = 0, units
+        cdef int k
+        cdef int c, n
+        for c in range(cm.num_centres + 1):
+            s = abs(<double>self.size_a * c * c + <double>self.size_b * c + self.size_c)
+            size = max(size, s)
+        home = max(1.0, abs(<double>self.home_attack), abs(<double>self.home_defence))
+        weight = max(abs(<double>self.spring_attack), abs(<double>self.spring_defence),
+                     abs(<double>self.fall_attack), abs(<double>self.fall_defence))
+        base = (size * home + abs(<double>self.home_vacation)) * weight
+        base += size * abs(<double>self.base_unit) * weight * cm.num_provinces
+        units = 2.0 * cm.num_provinces * (cm.num_locations + 1)  # units touching a province
+        for k in range(4):
+            level = base
+            s = 0
+            for n in range(DEPTH):
+                s += abs(<double>self.prox[k][n]) * level
+                level *= max(1.0, cm.growth)
+            value = max(value, s)
+        value += units * max(abs(<double>self.spring_strength),
+                             abs(<double>self.spring_competition),
+                             abs(<double>self.fall_strength), abs(<double>self.fall_competition))
+        value += size * home * max(abs(<double>self.build_defence),
+                                   abs(<double>self.remove_defence))
+        # the coin: (best - second) * modifier, then times play_alternative; wasted-hold scores
+        return max(
+            value * units,
+            2 * value * max(1.0, abs(<double>self.modifier)) * max(
+                1.0, abs(<double>self.play_alternative)
+            ),
+            size * abs(<double>self.base_unit),
+        )
+
+
+cdef class _Board:
+    """One position read into C arrays: who stands where, and who owns what."""
+
+    cdef int *upow
+    cdef int *unode
+    cdef int *dpow
+    cdef int *dnode
+    cdef int *owner
+    cdef bint any_dislodged
+    cdef int np
+
+    def __cinit__(self, CMap cm, object pos):
+        cdef int np = cm.num_provinces
+        cdef int i, p
+        cdef tuple u
+        self.np = np
+        self.upow = <int *> PyMem_Malloc(5 * np * sizeof(int))
+        if self.upow == NULL:
+            raise MemoryError()
+        self.unode = self.upow + np
+        self.dpow = self.unode + np
+        self.dnode = self.dpow + np
+        self.owner = self.dnode + np
+        for i in range(4 * np):
+            self.upow[i] = -1
+        owners = pos.owners
+        for i in range(np):
+            self.owner[i] = owners[i]
+        for key, value in (<dict> pos.units).items():
+            p = key
+            u = <tuple> value
+            self.upow[p] = u[0]
+            self.unode[p] = cm.node_of(u[1], u[2])
+        dislodged = <dict> pos.dislodged
+        self.any_dislodged = len(dislodged) > 0
+        for key, value in dislodged.items():
+            p = key
+            u = <tuple> value
+            self.dpow[p] = u[0]
+            self.dnode[p] = cm.node_of(u[1], u[2])
+
+    def __dealloc__(self):
+        PyMem_Free(self.upow)
+
+
+cdef class CValues:
+    """DumbBot's values of every node for one power in one phase (as ``ProvinceValues``)."""
+
+    cdef readonly object tables
+    cdef readonly int power
+    cdef int np, nn, nw
+    cdef long long *vals
+    cdef int *counts
+    cdef int *comp
+    cdef CMap cm
+
+    def __cinit__(self, CMap cm, int power):
+        self.cm = cm
+        self.tables = cm.tables
+        self.power = power
+        self.np = cm.num_provinces
+        self.nn = cm.num_nodes
+        self.nw = cm.num_powers
+        self.vals = <long long *> PyMem_Malloc(
+            self.nn * sizeof(long long) + (self.np * self.nw + self.np) * sizeof(int)
+        )
+        if self.vals == NULL:
+            raise MemoryError()
+        self.counts = <int *> (self.vals + self.nn)
+        self.comp = self.counts + self.np * self.nw
+
+    def __dealloc__(self):
+        PyMem_Free(self.vals)
+
+    def node_value(self, int node):
+        """The value DumbBot gives ``node`` in this phase."""
+        return self.vals[node]
+
+    def value(self, int unit_type, int loc):
+        """The value of location ``loc`` for a unit of ``unit_type``."""
+        return self.vals[self.cm.node_of(unit_type, loc)]
+
+    def strength(self, int prov):
+        """Our units in or next to ``prov`` (a fleet next to two coasts counts twice)."""
+        return self.counts[prov * self.nw + self.power]
+
+    def competition(self, int prov):
+        """The most units any one other power has in or next to ``prov``."""
+        return self.comp[prov]
+
+
+cdef class _Shared:
+    """DumbBot's valuation of the last board valued, shared by the calls that read it.
+
+    Seven powers are valued on one position in a row (a movement phase of a
+    rollout, the enemies at a tree node, the builds of a winter): the board is
+    read, the power sizes, every power's base values and the unit counts near
+    each province are computed once, and each power's proximity levels the
+    first time that power is asked for (``levels[(power * DEPTH + n) * nodes +
+    node]``); asking again for a power finds them here.  The key is the board
+    itself (units, dislodged units, owners), the season and the weights'
+    valuation constants, compared in full, so a position changed in place is
+    never taken for the one valued.
+    """
+
+    cdef int *board
+    cdef long long *levels
+    cdef long long *base
+    cdef long long *defence
+    cdef int *counts
+    cdef unsigned char *ready
+    cdef int np, size
+    cdef int season
+    cdef object key
+    cdef bint valid
+
+    def __cinit__(self, CMap cm):
+        cdef int nw = cm.num_powers
+        self.np = cm.num_provinces
+        self.size = 5 * self.np
+        self.board = <int *> PyMem_Malloc((self.size + self.np * nw) * sizeof(int))
+        self.levels = <long long *> PyMem_Malloc(
+            (DEPTH * cm.num_nodes + 2 * self.np) * nw * sizeof(long long)
+        )
+        self.ready = <unsigned char *> PyMem_Malloc(nw)
+        if self.board == NULL or self.levels == NULL or self.ready == NULL:
+            raise MemoryError()
+        self.counts = self.board + self.size
+        self.base = self.levels + DEPTH * cm.num_nodes * nw
+        self.defence = self.base + self.np * nw
+        self.valid = False
+
+    def __dealloc__(self):
+        PyMem_Free(self.board)
+        PyMem_Free(self.levels)
+        PyMem_Free(self.ready)
+
+
+cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season, int power):
+    """The valuation of ``b`` with ``power``'s levels ready (see :class:`_Shared`)."""
+    cdef _Shared sh = cm.shared
+    if not (
+        sh.valid
+        and sh.season == season
+        and (sh.key is w.values_key or sh.key == w.values_key)
+        and memcmp(sh.board, b.upow, sh.size * sizeof(int)) == 0
+    ):
+        sh.valid = False
+        memcpy(sh.board, b.upow, sh.size * sizeof(int))
+        sh.season = season
+        sh.key = w.values_key
+        _compute_board(cm, w, b, season, sh)
+        sh.valid = True
+    if not sh.ready[power]:
+        _compute_levels(cm, sh, power)
+        sh.ready[power] = 1
+    return sh
+
+
+cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) noexcept:
+    """Every power's base and defence values, and the unit counts (see
+    search.values.base_values and unit_counts_near)."""
+    cdef int np = cm.num_provinces, nw = cm.num_powers
+    cdef long long attack_w, defence_w
+    if season == FALL or season == AUTUMN:
+        attack_w, defence_w = w.fall_attack, w.fall_defence
+    else:
+        attack_w, defence_w = w.spring_attack, w.spring_defence
+    cdef long long sizes[MAX_POWERS]
+    cdef long long *base = sh.base  # base[power * np + prov]
+    cdef long long *defence = sh.defence  # defence[power * np + prov]
+    cdef long long d, a, unit_term
+    cdef int i, j, k, q, sc, owner, other
+    cdef int *counts = sh.counts
+    for q in range(nw):
+        sh.ready[q] = 0
+        sizes[q] = 0
+    for k in range(cm.num_centres):
+        q = b.owner[cm.centres[k]]
+        if q >= 0:
+            sizes[q] += 1
+    for q in range(nw):
+        sizes[q] = w.size_a * sizes[q] * sizes[q] + w.size_b * sizes[q] + w.size_c
+    # an attack value for everyone but the owner, who defends
+    for i in range(np * nw):
+        base[i] = 0
+        defence[i] = 0
+    for k in range(cm.num_centres):
+        sc = cm.centres[k]
+        owner = b.owner[sc]
+        if owner < 0:
+            a = w.size_c * attack_w
+        else:
+            a = sizes[owner]
+            if cm.home[owner * np + sc]:
+                a *= w.home_attack
+            a *= attack_w
+        for q in range(nw):
+            base[q * np + sc] = a
+        if owner >= 0:
+            d = 0
+            for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
+                i = cm.nb_idx[j]
+                other = b.upow[i]
+                if other >= 0 and other != owner and sizes[other] > d \
+                        and cm.reach[b.unode[i] * np + sc]:
+                    d = sizes[other]
+                if b.any_dislodged:
+                    other = b.dpow[i]
+                    if other >= 0 and other != owner and sizes[other] > d \
+                            and cm.reach[b.dnode[i] * np + sc]:
+                        d = sizes[other]
+            if cm.home[owner * np + sc]:
+                d = d * w.home_defence if d else -w.home_vacation
+            defence[owner * np + sc] = d
+            base[owner * np + sc] = d * defence_w
+    if w.base_unit:
+        for i in range(np):
+            if b.upow[i] >= 0:
+                unit_term = _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
+                for q in range(nw):
+                    base[q * np + i] += unit_term
+    # unit counts near each province (strength and competition; not used in winter)
+    for i in range(np * nw):
+        counts[i] = 0
+    if season != WINTER:
+        for i in range(np):
+            if b.upow[i] >= 0:
+                k = b.unode[i]
+                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
+                    counts[cm.touch_prov[j] * nw + b.upow[i]] += 1
+            if b.any_dislodged and b.dpow[i] >= 0:
+                k = b.dnode[i]
+                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
+                    counts[cm.touch_prov[j] * nw + b.dpow[i]] += 1
+
+
+cdef void _compute_levels(CMap cm, _Shared sh, int power) noexcept:
+    """``power``'s proximity levels (see search.values.proximity_levels)."""
+    cdef int nn = cm.num_nodes
+    cdef long long *base = sh.base + power * cm.num_provinces
+    cdef long long *cur = sh.levels + power * DEPTH * nn
+    cdef long long *nxt
+    cdef long long total, best
+    cdef int i, j, n, g, t
+    for i in range(nn):
+        cur[i] = base[cm.node_prov[i]]
+    for n in range(1, DEPTH):
+        nxt = cur + nn
+        for i in range(nn):
+            total = 0
+            for j in range(cm.sum_off[i], cm.sum_off[i + 1]):
+                total += cur[cm.sum_idx[j]]
+            for g in range(cm.grp_off[i], cm.grp_off[i + 1]):
+                t = cm.item_off[g]
+                best = cur[cm.item_idx[t]]
+                for j in range(t + 1, cm.item_off[g + 1]):
+                    if cur[cm.item_idx[j]] > best:
+                        best = cur[cm.item_idx[j]]
+                total += best
+            nxt[i] = _fdiv(total, 5)
+        cur = nxt
+
+
+cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CValues out):
+    """Fill ``out`` for its power (see search.values.dumbbot_values)."""
+    cdef int np = cm.num_provinces, nn = cm.num_nodes, nw = cm.num_powers
+    cdef int power = out.power
+    cdef long long strength_w = 0, competition_w = 0, winter_defence_w = 0
+    cdef long long *prox_w
+    cdef bint winter = season == WINTER
+    if season == SPRING or season == SUMMER:
+        prox_w = &w.prox[0][0]
+        strength_w, competition_w = w.spring_strength, w.spring_competition
+    elif season == FALL or season == AUTUMN:
+        prox_w = &w.prox[1][0]
+        strength_w, competition_w = w.fall_strength, w.fall_competition
+    else:
+        prox_w = &w.prox[3][0] if removing else &w.prox[2][0]
+        winter_defence_w = w.remove_defence if removing else w.build_defence
+    cdef _Shared sh = _shared(cm, w, b, season, power)
+    cdef long long *levels = sh.levels + power * DEPTH * nn
+    cdef long long *defence = sh.defence + power * np
+    cdef int *counts = sh.counts
+    cdef long long v
+    cdef int i, k, q, n, best
+    memcpy(out.counts, counts, np * nw * sizeof(int))
+    for i in range(np):
+        best = 0
+        for q in range(nw):
+            if q != power and counts[i * nw + q] > best:
+                best = counts[i * nw + q]
+        out.comp[i] = best
+    for i in range(nn):
+        v = 0
+        for n in range(DEPTH):
+            v += prox_w[n] * levels[n * nn + i]
+        k = cm.node_prov[i]
+        if winter:
+            if defence[k] > 0:
+                v += winter_defence_w * defence[k]
+        else:
+            v += strength_w * counts[k * nw + power] - competition_w * out.comp[k]
+        out.vals[i] = v
+
+
+def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
+    """DumbBot's values for ``power`` in the phase ``pos`` is in (a :class:`CValues`)."""
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"no power {power} on this map")
+    out = CValues(cm, power)
+    _compute(cm, w, _Board(cm, pos), pos.season, removing, out)
+    return out
+
+
+# --- the thesis's region weights -------------------------------------------------------
+
+
+def region_weights(
+    CMap cm, object pos, int power, tuple level_weights, int foreign_constant
+):
+    """The thesis's region weight of every node for ``power`` (search.mcts.weights._weights).
+
+    ``level_weights`` are the season's proximity weights.  Floating point as
+    Python computes it: the same operations in the same order (a neighbour
+    sum added left to right from zero, as ``sum`` does before Python 3.12; the
+    caller checks the version), and no fused multiply-add (``-ffp-contract=off``).
+    """
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"no power {power} on this map")
+    cdef _Board b = _Board(cm, pos)
+    cdef int np = cm.num_provinces, nn = cm.num_nodes
+    cdef int levels = len(level_weights)
+    cdef int centres[MAX_POWERS]
+    cdef int i, j, k, q, sc, owner, threats, n
+    cdef double s, w
+    cdef double *block = <double *> PyMem_Malloc((3 * nn + np) * sizeof(double))
+    if block == NULL:
+        raise MemoryError()
+    cdef double *cur = block
+    cdef double *nxt = cur + nn
+    cdef double *total = nxt + nn
+    cdef double *base = total + nn
+    cdef double *swap
+    for q in range(cm.num_powers):
+        centres[q] = 0
+    for k in range(cm.num_centres):
+        q = b.owner[cm.centres[k]]
+        if q >= 0:
+            centres[q] += 1
+    for i in range(np):
+        base[i] = 0
+    for k in range(cm.num_centres):
+        sc = cm.centres[k]
+        owner = b.owner[sc]
+        if owner == power:
+            threats = 0
+            for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
+                i = cm.nb_idx[j]
+                if b.upow[i] >= 0 and b.upow[i] != power and cm.reach[b.unode[i] * np + sc]:
+                    threats += 1
+            base[sc] = threats
+        else:
+            base[sc] = foreign_constant - (centres[owner] if owner >= 0 else 0)
+    w = level_weights[0]
+    for i in range(nn):
+        cur[i] = base[cm.node_prov[i]] * w
+        total[i] = cur[i]
+    for n in range(1, levels):
+        w = level_weights[n]
+        for i in range(nn):
+            s = 0.0
+            for j in range(cm.nadj_off[i], cm.nadj_off[i + 1]):
+                s += cur[cm.nadj_idx[j]]
+            nxt[i] = (s / 5.0 + cur[i]) * w
+        for i in range(nn):
+            total[i] = total[i] + nxt[i]
+        swap = cur
+        cur = nxt
+        nxt = swap
+    out = [total[i] for i in range(nn)]
+    PyMem_Free(block)
+    return out
+
+
+# --- DumbBot's weighted random choice ---------------------------------------------------
+
+
+cdef int _select(long long *scores, int n, object rand, CWeights w) except -1:
+    """search.values.select_index on a C array (``rand`` is the generator's ``random``)."""
+    cdef int ranked[MAX_OPTIONS]
+    cdef int i, j, x, current, step
+    cdef long long best, second, chance, best_chance
+    if n == 1:
+        return 0
+    for i in range(n):  # insertion sort by (score, index)
+        x = i
+        j = i
+        while j > 0 and scores[ranked[j - 1]] > scores[x]:
+            ranked[j] = ranked[j - 1]
+            j -= 1
+        ranked[j] = x
+    best = scores[ranked[n - 1]]
+    current = n - 1
+    step = n - 1
+    while step > 0:
+        step -= 1
+        second = scores[ranked[step]]
+        if best:
+            best_chance = _fdiv((best - second) * w.modifier, best if best > 0 else -best)
+        else:
+            best_chance = 0
+        chance = w.play_alternative - _fdiv(best_chance * w.play_alternative, 100)
+        if <double> rand() * 100 < <double> chance:
+            current = step
+        else:
+            break
+    return ranked[current]
+
+
+# --- movement orders ----------------------------------------------------------------------
+
+
+cdef class _Orders:
+    """The orders given so far, per province, and the order they were given in."""
+
+    cdef int *kind
+    cdef int *a
+    cdef int *b
+    cdef int *seq
+    cdef int *moving_into
+    cdef unsigned char *waiting  # waiting[p * np + q]: the unit in q waits for the one in p
+    cdef int count, np
+
+    def __cinit__(self, int np):
+        cdef int i
+        self.np = np
+        self.kind = <int *> PyMem_Malloc(5 * np * sizeof(int))
+        self.waiting = <unsigned char *> PyMem_Malloc(np * np)
+        if self.kind == NULL or self.waiting == NULL:
+            raise MemoryError()
+        self.a = self.kind + np
+        self.b = self.a + np
+        self.seq = self.b + np
+        self.moving_into = self.seq + np
+        for i in range(np):
+            self.kind[i] = -1
+            self.moving_into[i] = -1
+        memset(self.waiting, 0, np * np)
+        self.count = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.kind)
+        PyMem_Free(self.waiting)
+
+
+cdef int _order_unit(
+    CMap cm, CWeights w, _Board b, CValues v, _Orders o, int prov, object rand, bint force
+) except -2:
+    """One unit's order into ``o`` (its kind), or WAITING (see DumbBot._order_unit)."""
+    cdef int opts[MAX_OPTIONS]
+    cdef long long scores[MAX_OPTIONS]
+    cdef int np = cm.num_provinces
+    cdef int power = b.upow[prov]
+    cdef int node = b.unode[prov]
+    cdef int utype = cm.node_type[node]
+    cdef int n = 1, j, k, dest, dprov, mover
+    cdef bint ok
+    opts[0] = cm.node_loc[node]
+    for j in range(cm.adj_off[node], cm.adj_off[node + 1]):
+        dest = cm.adj_loc[j]
+        if not o.waiting[prov * np + cm.loc_prov[dest]]:
+            opts[n] = dest
+            n += 1
+    for j in range(n):
+        scores[j] = v.vals[cm.node_of(utype, opts[j])]
+    while True:
+        k = _select(scores, n, rand, w)
+        dest = opts[k]
+        dprov = cm.loc_prov[dest]
+        if dprov == prov:
+            o.kind[prov] = HOLD
+            return HOLD
+        ok = True
+        if b.upow[dprov] == power:
+            if o.kind[dprov] >= 0:
+                if o.kind[dprov] != MOVE:
+                    if v.comp[dprov] > 1:
+                        o.kind[prov] = SUPPORT_HOLD
+                        o.a[prov] = dprov
+                        return SUPPORT_HOLD
+                    ok = False
+            elif not force:
+                o.waiting[dprov * np + prov] = 1
+                return WAITING
+        mover = o.moving_into[dprov]
+        if mover >= 0:
+            if v.comp[dprov] > 0:
+                o.kind[prov] = SUPPORT_MOVE
+                o.a[prov] = mover
+                o.b[prov] = dprov
+                return SUPPORT_MOVE
+            ok = False
+        if ok:
+            o.kind[prov] = MOVE
+            o.a[prov] = dest
+            return MOVE
+        for j in range(k, n - 1):
+            opts[j] = opts[j + 1]
+            scores[j] = scores[j + 1]
+        n -= 1
+
+
+cdef void _replace_wasted_holds(CMap cm, _Board b, CValues v, _Orders o) noexcept:
+    """Each hold becomes a support of the best neighbouring order (DumbBot's rule)."""
+    cdef int np = cm.num_provinces
+    cdef int *holding = <int *> PyMem_Malloc(5 * np * sizeof(int))
+    cdef int *t_unit = holding + np
+    cdef int *t_kind = t_unit + np
+    cdef int *t_dest = t_kind + np
+    cdef long long *t_score = <long long *> PyMem_Malloc(np * sizeof(long long))
+    cdef int nh = 0, s, prov, k, dprov, node, j, q, src
+    cdef long long best
+    for j in range(np):
+        t_unit[j] = -1
+    for s in range(o.count):
+        prov = o.seq[s]
+        k = o.kind[prov]
+        node = b.unode[prov]
+        if k == MOVE:
+            dprov = cm.loc_prov[o.a[prov]]
+            t_unit[dprov] = prov
+            t_kind[dprov] = MOVE
+            t_dest[dprov] = dprov
+            t_score[dprov] = v.vals[cm.node_of(cm.node_type[node], o.a[prov])] * v.comp[dprov]
+        else:
+            t_unit[prov] = prov
+            t_kind[prov] = k
+            t_score[prov] = v.vals[node] * (v.comp[prov] - 1)
+            if k == HOLD:
+                holding[nh] = prov
+                nh += 1
+    for s in range(nh):
+        prov = holding[s]
+        node = b.unode[prov]
+        src = -1
+        best = 0
+        for j in range(cm.adj_off[node], cm.adj_off[node + 1]):
+            q = cm.loc_prov[cm.adj_loc[j]]
+            if t_unit[q] >= 0 and (t_score[q] > best or src < 0):
+                src = q
+                best = t_score[q]
+        if src >= 0:
+            if t_kind[src] == MOVE:
+                o.kind[prov] = SUPPORT_MOVE
+                o.a[prov] = t_unit[src]
+                o.b[prov] = t_dest[src]
+            else:
+                o.kind[prov] = SUPPORT_HOLD
+                o.a[prov] = t_unit[src]
+    PyMem_Free(holding)
+    PyMem_Free(t_score)
+
+
+cdef int _stock_shuffle(list items, object rng) except -1:
+    """``random.Random.shuffle`` as the standard library writes it, drawing through
+    ``getrandbits`` from C (checked against the running Python at import)."""
+    cdef Py_ssize_t i, n = len(items)
+    cdef unsigned long long r, m
+    cdef int k
+    getrandbits = rng.getrandbits
+    for i in range(n - 1, 0, -1):
+        m = i + 1
+        k = 0
+        while (m >> k) != 0:
+            k += 1
+        r = getrandbits(k)
+        while r >= m:
+            r = getrandbits(k)
+        items[i], items[r] = items[r], items[i]
+    return 0
+
+
+def _same_as_the_standard_shuffle():
+    """Whether :func:`_stock_shuffle` draws and permutes exactly as ``Random.shuffle`` does."""
+    for seed in range(20):
+        for n in range(13):
+            mine, theirs = _random.Random(seed), _random.Random(seed)
+            a, b = list(range(n)), list(range(n))
+            _stock_shuffle(a, mine)
+            theirs.shuffle(b)
+            if a != b or mine.getstate() != theirs.getstate():
+                return False
+    return True
+
+
+STOCK_SHUFFLE = _same_as_the_standard_shuffle()
+"""Whether shuffles of a plain ``random.Random`` run from C (else through its method)."""
+
+
+cdef int _shuffle(list items, object rng) except -1:
+    """Shuffle as ``rng.shuffle(items)`` would, from C when ``rng`` is a plain ``Random``."""
+    if STOCK_SHUFFLE and type(rng) is _random.Random:
+        return _stock_shuffle(items, rng)
+    rng.shuffle(items)
+    return 0
+
+
+def movement_orders(CMap cm, CWeights w, object pos, int power, object rng):
+    """DumbBot's orders for every unit of ``power`` (see DumbBot.movement_orders)."""
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"no power {power} on this map")
+    cdef _Board b = _Board(cm, pos)
+    cdef int np = cm.num_provinces
+    cdef int i, prov, r, count, waiting
+    cdef int stalled = 0
+    cdef bint force
+    ours = [i for i in range(np) if b.upow[i] == power]
+    if not ours:
+        return {}
+    cdef CValues v = CValues(cm, power)
+    _compute(cm, w, b, pos.season, False, v)
+    cdef _Orders o = _Orders(np)
+    rand = rng.random
+    while ours:
+        _shuffle(ours, rng)
+        unordered = []
+        force = stalled >= STALLED
+        count = len(ours)
+        waiting = 0
+        for item in ours:
+            prov = item
+            r = _order_unit(cm, w, b, v, o, prov, rand, force)
+            force = False
+            if r == WAITING:
+                unordered.append(item)
+                waiting += 1
+            else:
+                o.seq[o.count] = prov
+                o.count += 1
+                if r == MOVE:
+                    o.moving_into[cm.loc_prov[o.a[prov]]] = prov
+        stalled = stalled + 1 if waiting == count else 0
+        ours = unordered
+    _replace_wasted_holds(cm, b, v, o)
+    orders = {}
+    for i in range(o.count):
+        prov = o.seq[i]
+        r = o.kind[prov]
+        if r == HOLD:
+            orders[prov] = _HOLD_ORDER
+        elif r == MOVE:
+            orders[prov] = (MOVE, o.a[prov])
+        elif r == SUPPORT_HOLD:
+            orders[prov] = (SUPPORT_HOLD, o.a[prov])
+        else:
+            orders[prov] = (SUPPORT_MOVE, o.a[prov], o.b[prov])
+    return orders

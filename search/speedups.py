@@ -1,0 +1,120 @@
+"""The compiled DumbBot (``search/_fastbot.pyx``) and when it runs.
+
+DumbBot's valuation and movement orders (:mod:`search.values`,
+:class:`search.dumbbot.DumbBot`) are most of what a search does, and the
+thesis's region weights (:mod:`search.mcts.weights`) much of the rest.  Their
+compiled twins give the same values and, for the same random generator state,
+the same orders (they draw the same numbers in the same order); the
+pure-Python code is their test oracle and their fallback.  The switch is
+:mod:`adjudicator.speedups`'s (one for every compiled path); a map or weights
+the compiled code cannot hold exactly (more than 64 powers or options, values
+that could pass 2**62) also run in pure Python.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import partial
+from random import Random
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from adjudicator import speedups as switch
+from adjudicator.orders import EngineOrder
+from adjudicator.position import Position
+
+if TYPE_CHECKING:
+    from search.values import DumbBotWeights, MapTables
+
+COMPILED: ModuleType | None = switch.load("search._fastbot")
+"""The compiled extension (``search._fastbot``), or None when it was not built."""
+
+EXACT_FLOAT_SUMS = sys.version_info < (3, 12)
+"""Whether ``sum`` of floats adds left to right (Python 3.12 compensates rounding errors):
+the compiled region weights repeat the plain order, so they run only then."""
+
+_MAPS: dict[int, tuple[object, Any]] = {}
+_KERNELS: dict[tuple[int, int], tuple[object, object, Kernel | None]] = {}
+_LIMIT = 64
+
+
+class Kernel:
+    """The compiled DumbBot for one map and one set of weights.
+
+    ``values(pos, power, removing)`` gives DumbBot's values (a ``CValues``, the
+    interface of ``ProvinceValues``); ``movement_orders(pos, power, rng)`` its
+    movement orders for ``power``.
+    """
+
+    __slots__ = ("movement_orders", "values")
+
+    def __init__(self, cmap: Any, cweights: Any) -> None:
+        assert COMPILED is not None
+        self.values: Callable[[Position, int, bool], Any] = partial(COMPILED.values, cmap, cweights)
+        self.movement_orders: Callable[[Position, int, Random], dict[int, EngineOrder]] = partial(
+            COMPILED.movement_orders, cmap, cweights
+        )
+
+
+def kernel(tables: MapTables, weights: DumbBotWeights) -> Kernel | None:
+    """The compiled DumbBot for ``tables``' map and ``weights``, or None to run pure Python."""
+    if COMPILED is None or not switch.enabled():
+        return None
+    key = (id(tables), id(weights))
+    found = _KERNELS.get(key)
+    if found is not None and found[0] is tables and found[1] is weights:
+        return found[2]
+    made = _make(tables, weights)
+    if len(_KERNELS) >= _LIMIT:
+        _KERNELS.clear()
+    _KERNELS[key] = (tables, weights, made)
+    return made
+
+
+def compiled_map(tables: MapTables) -> Any:
+    """The compiled tables of ``tables``' map (one per map), or None to run pure Python."""
+    if COMPILED is None or not switch.enabled():
+        return None
+    found = _MAPS.get(id(tables))
+    if found is not None and found[0] is tables:
+        return found[1]
+    try:
+        made = COMPILED.CMap(tables.map, tables)
+    except ValueError:
+        made = None
+    if len(_MAPS) >= _LIMIT:
+        _MAPS.clear()
+    _MAPS[id(tables)] = (tables, made)
+    return made
+
+
+def _make(tables: MapTables, weights: DumbBotWeights) -> Kernel | None:
+    assert COMPILED is not None
+    cmap = compiled_map(tables)
+    if cmap is None:
+        return None
+    try:
+        cweights = COMPILED.CWeights(weights)
+    except ValueError:
+        return None
+    return Kernel(cmap, cweights) if cweights.fits(cmap) else None
+
+
+def region_weights(
+    tables: MapTables,
+    pos: Position,
+    power: int,
+    level_weights: tuple[float, ...],
+    foreign_constant: int,
+) -> list[float] | None:
+    """The thesis's region weights compiled (see :mod:`search.mcts.weights`), or None."""
+    if not EXACT_FLOAT_SUMS:
+        return None
+    cmap = compiled_map(tables)
+    if cmap is None:
+        return None
+    assert COMPILED is not None
+    return COMPILED.region_weights(  # type: ignore[no-any-return]
+        cmap, pos, power, level_weights, foreign_constant
+    )

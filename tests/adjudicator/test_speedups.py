@@ -1,0 +1,134 @@
+"""The compiled movement resolver (``adjudicator/_fastmove.pyx``) against the Python one.
+
+Both must give the same next position, units and dislodged units in the same
+order, on battle-heavy random phases and on every DATC movement case without
+a convoy; convoy orders go to the Python resolver.  Also: the switch, and how a
+stale build is told apart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from random import Random
+from types import ModuleType
+
+import pytest
+
+from adjudicator import speedups
+from adjudicator.adjustments import adjudicate_adjustments
+from adjudicator.daide import load_position
+from adjudicator.legal import adjustment_options
+from adjudicator.maps import standard_map
+from adjudicator.movement import _Resolver, next_position
+from adjudicator.orders import CONVOY, CONVOY_MOVE, HOLD_ORDER, EngineOrder
+from adjudicator.position import Position, initial_position
+from adjudicator.randomorders import battle_orders
+from adjudicator.retreats import adjudicate_retreats
+from adjudicator.validation import OrderBook
+from protocol.notation import parse_order
+from protocol.values import order_power
+from tests.adjudicator.datc_cases import CASES
+from tests.adjudicator.datc_format import Case
+from tests.adjudicator.extra_cases import EXTRA_CASES
+
+
+def _python(pos: Position, orders: dict[int, EngineOrder]) -> Position:
+    return _Resolver(pos, orders).run().position
+
+
+def _same(fast: Position | None, slow: Position) -> None:
+    assert fast is not None
+    assert list(fast.units.items()) == list(slow.units.items())
+    assert list(fast.dislodged.items()) == list(slow.dislodged.items())
+    assert (fast.season, fast.year, fast.owners) == (slow.season, slow.year, slow.owners)
+
+
+def _random_phases(seed: int, count: int) -> list[tuple[Position, dict[int, EngineOrder]]]:
+    """Battle-heavy phases of random games, with holds for the orders to convoy."""
+    rng = Random(seed)
+    m = standard_map()
+    out = []
+    pos = initial_position(m)
+    while len(out) < count:
+        if pos.year > 1910:
+            pos = initial_position(m)
+        if pos.is_movement:
+            orders = battle_orders(pos, rng, convoys=0.0)
+            for prov, order in orders.items():
+                if order[0] == CONVOY:
+                    orders[prov] = HOLD_ORDER
+            out.append((pos, orders))
+            pos = _python(pos, orders)
+        elif pos.is_retreat:
+            pos = adjudicate_retreats(pos, {}).position
+        else:
+            winter = {p: adjustment_options(pos, p)[:1] for p in range(m.num_powers)}
+            pos = adjudicate_adjustments(pos, winter).position
+    return out
+
+
+def test_random_battles_give_the_same_next_position(compiled: None) -> None:
+    assert speedups.MOVEMENT is not None
+    dislodging = 0
+    for pos, orders in _random_phases(7, 300):
+        slow = _python(pos, orders)
+        _same(speedups.MOVEMENT.next_position(pos, orders), slow)
+        dislodging += bool(slow.dislodged)
+    assert dislodging > 50
+
+
+@pytest.mark.parametrize("case", CASES + EXTRA_CASES, ids=[c.id for c in CASES + EXTRA_CASES])
+def test_datc_movement_cases_give_the_same_next_position(compiled: None, case: Case) -> None:
+    assert speedups.MOVEMENT is not None
+    units = " ".join(f"( {u} )" for u in case.units)
+    pos = load_position(f"NOW ( {case.turn} ) {units}", f"SCO {case.centres}")
+    if not pos.is_movement:
+        return
+    book = OrderBook(pos)
+    for text in case.steps[0].orders:
+        order = parse_order(text)
+        book.submit(order_power(order), order)
+    orders = book.unit_orders()
+    fast = speedups.MOVEMENT.next_position(pos, orders)
+    if any(o[0] in (CONVOY, CONVOY_MOVE) for o in orders.values()):
+        assert fast is None  # the Python resolver's job
+    else:
+        _same(fast, _python(pos, orders))
+    _same(next_position(pos, orders), _python(pos, orders))
+
+
+def test_convoy_orders_go_to_the_python_resolver(compiled: None) -> None:
+    assert speedups.MOVEMENT is not None
+    rng = Random(3)
+    seen = 0
+    for pos, _ in _random_phases(8, 200):
+        orders = battle_orders(pos, rng, convoys=1.0)
+        if not any(o[0] == CONVOY for o in orders.values()):
+            continue
+        assert speedups.MOVEMENT.next_position(pos, orders) is None
+        _same(next_position(pos, orders), _python(pos, orders))
+        seen += 1
+    assert seen > 20
+
+
+def test_the_switch_turns_the_compiled_resolver_off(compiled: None) -> None:
+    assert speedups.fast_movement() is speedups.MOVEMENT is not None
+    with speedups.pure_python():
+        assert speedups.fast_movement() is None
+        assert not speedups.enabled()
+    assert speedups.enabled()
+
+
+def test_a_build_from_an_older_source_is_told_apart(tmp_path: Path) -> None:
+    source = tmp_path / "_fake.pyx"
+    source.write_text("# version 1\n")
+    module = ModuleType("pkg._fake")
+    module.__file__ = str(tmp_path / "_fake.cpython-311-x86_64-linux-gnu.so")
+    module.SOURCE_HASH = hashlib.sha256(b"# version 1\n").hexdigest()  # type: ignore[attr-defined]
+    assert speedups.source_of(module) == source
+    assert speedups.is_current(module)
+    source.write_text("# version 2\n")
+    assert not speedups.is_current(module)
+    source.unlink()
+    assert speedups.is_current(module)  # an installed wheel ships no source to compare

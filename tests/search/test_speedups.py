@@ -1,0 +1,228 @@
+"""The compiled DumbBot (``search/_fastbot.pyx``) against its pure-Python oracle.
+
+Same values, and for the same random generator the same orders in the same
+order, drawing the same numbers (the generator's state after the call is the
+same); and the whole search, seeded and capped, chooses the same orders on
+both paths.  Weights or a missing extension the compiled code cannot serve fall
+back to pure Python.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import subprocess
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pytest
+
+from adjudicator import speedups as switch
+from adjudicator.orders import EngineOrder
+from adjudicator.position import WINTER, Position
+from adjudicator.speedups import pure_python
+from search import speedups
+from search.bench_heuristics import sample_positions
+from search.dumbbot import DumbBot
+from search.heuristics import PhaseHeuristics
+from search.mcts.player import think
+from search.mcts.variants import LIVELY_DUMBBOT, get_variant
+from search.mcts.weights import RegionWeights
+from search.values import DEFAULT_WEIGHTS, DumbBotWeights, dumbbot_values, tables_for
+from tests.search.test_randombot import positions_of, varied_positions
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = (DumbBot(), LIVELY_DUMBBOT)
+
+
+class Dice(Random):
+    """A generator whose ``random()`` always rolls the same number (shuffles stay random)."""
+
+    def __init__(self, roll: float) -> None:
+        super().__init__(0)
+        self.roll = roll
+
+    def random(self) -> float:
+        return self.roll
+
+
+def both(call: Any, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+    """``call(*args, **kwargs)`` compiled, then in pure Python (a generator among the
+    arguments is copied for each call, so both start from the same state)."""
+    results = []
+    for compiled in (True, False):
+        fresh = [copy.deepcopy(a) if isinstance(a, Random) else a for a in args]
+        with nullcontext() if compiled else pure_python():
+            results.append(call(*fresh, **kwargs))
+    return results[0], results[1]
+
+
+def test_values_match_on_every_kind_of_phase(compiled: None) -> None:
+    checked = 0
+    for pos in varied_positions()[::2]:
+        nodes = range(tables_for(pos.map).num_nodes)
+        for me in range(pos.map.num_powers):
+            for removing in (False, True) if pos.season == WINTER else (False,):
+                fast, slow = both(dumbbot_values, pos, me, DEFAULT_WEIGHTS, removing=removing)
+                assert type(fast).__name__ == "CValues"
+                assert [fast.node_value(n) for n in nodes] == [slow.node_value(n) for n in nodes]
+                if pos.season != WINTER:
+                    for prov in range(pos.map.num_provinces):
+                        assert fast.strength(prov) == slow.strength(prov)
+                        assert fast.competition(prov) == slow.competition(prov)
+                checked += 1
+    assert checked > 500
+
+
+def _orders_and_state(
+    bot: DumbBot, pos: Position, me: int, rng: Random
+) -> tuple[list[tuple[int, EngineOrder]], object]:
+    orders = bot.movement_orders(pos, me, rng)
+    return list(orders.items()), rng.getstate()
+
+
+@pytest.mark.parametrize("bot", BOTS, ids=["dumbbot", "lively"])
+def test_movement_orders_match_in_order_and_draw_the_same_numbers(
+    compiled: None, bot: DumbBot
+) -> None:
+    for pos in positions_of("movement"):
+        for me in range(pos.map.num_powers):
+            for seed in range(3):
+                fast = _orders_and_state(bot, pos, me, Random(seed))
+                with pure_python():
+                    slow = _orders_and_state(bot, pos, me, Random(seed))
+                assert fast == slow, (pos, me, seed)
+
+
+def test_steady_rolls_match_too_and_reach_a_broken_waiting_cycle(
+    compiled: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Always or never taking the second choice exercises the rare branches.
+
+    A roll of 0 walks every choice down to the worst option; on one of these
+    positions that makes units wait on each other in a cycle until one is
+    forced in (seen through the Python path).
+    """
+    forced: list[bool] = []
+    order_unit = DumbBot._order_unit
+
+    def spy(self: DumbBot, *args: Any) -> EngineOrder | None:
+        forced.append(args[-1])
+        return order_unit(self, *args)
+
+    monkeypatch.setattr(DumbBot, "_order_unit", spy)
+    bot = DumbBot()
+    for pos in positions_of("movement"):
+        for me in range(pos.map.num_powers):
+            for roll in (0.0, 0.3, 0.99):
+                fast = bot.movement_orders(pos, me, Dice(roll))
+                with pure_python():
+                    slow = bot.movement_orders(pos, me, Dice(roll))
+                assert list(fast.items()) == list(slow.items()), (pos, me, roll)
+    assert any(forced), "no waiting cycle was broken on these positions"
+
+
+def test_retreats_builds_and_removals_match(compiled: None) -> None:
+    players = (DumbBot(), PhaseHeuristics(), PhaseHeuristics(randomised=True))
+    checked = 0
+    for pos in (positions_of("retreat") + positions_of("build") + positions_of("remove"))[::2]:
+        for me in range(pos.map.num_powers):
+            for player in players:
+                if pos.is_retreat:
+                    fast, slow = both(player.retreat_orders, pos, me, Random(me))
+                else:
+                    fast, slow = both(player.adjustment_orders, pos, me, Random(me))
+                assert fast == slow, (pos, me, player)
+                checked += bool(fast)
+    assert checked > 100
+
+
+def test_a_position_changed_in_place_is_valued_afresh(compiled: None) -> None:
+    """The compiled code shares one board's valuation between calls; never a stale one."""
+    pos = positions_of("movement")[30].copy()
+    nodes = range(tables_for(pos.map).num_nodes)
+    before = [dumbbot_values(pos, 2).node_value(n) for n in nodes]
+    prov, (power, utype, loc) = next(iter(pos.units.items()))
+    del pos.units[prov]
+    after = [dumbbot_values(pos, 2).node_value(n) for n in nodes]
+    with pure_python():
+        expected = [dumbbot_values(pos, 2).node_value(n) for n in nodes]
+    assert after == expected != before
+    pos.units[prov] = (power, utype, loc)
+    pos.season += 2  # spring to fall: other weights for the same board
+    fast = [dumbbot_values(pos, 2).node_value(n) for n in nodes]
+    with pure_python():
+        assert fast == [dumbbot_values(pos, 2).node_value(n) for n in nodes]
+
+
+def test_region_weights_are_the_same_floats(compiled: None) -> None:
+    assert (sys.version_info < (3, 12)) == speedups.EXACT_FLOAT_SUMS
+    for pos in varied_positions()[::3]:
+        for me in range(pos.map.num_powers):
+            fast, slow = both(RegionWeights, pos, me)
+            assert fast.node_weight == slow.node_weight
+            assert fast.mean == slow.mean
+    if speedups.EXACT_FLOAT_SUMS:
+        pos = varied_positions()[0]
+        weights = speedups.region_weights(tables_for(pos.map), pos, 0, (1.0, 2.0), 6)
+        assert weights is not None and len(weights) == tables_for(pos.map).num_nodes
+
+
+def _search(pos: Position, power: int, seed: int) -> tuple[object, dict[str, Any]]:
+    orders, stats = think(pos, power, get_variant("dm"), 1905, Random(seed), iterations=40)
+    for key in ("seconds", "elapsed"):
+        del stats[key]
+    return sorted(orders.items()), stats
+
+
+def test_a_capped_search_chooses_the_same_orders_on_both_paths(compiled: None) -> None:
+    for pos in sample_positions(0).values():
+        power = pos.map.power_index["FRA"]
+        fast, slow = both(_search, pos, power, 3)
+        assert fast == slow
+
+
+def test_weights_the_compiled_code_cannot_hold_exactly_run_in_pure_python(compiled: None) -> None:
+    tables = tables_for(varied_positions()[0].map)
+    assert speedups.kernel(tables, DEFAULT_WEIGHTS) is not None
+    huge = DumbBotWeights(spring_attack=10**15)
+    short = DumbBotWeights(spring_proximity=(100, 1000, 30))
+    for weights in (huge, short):
+        assert speedups.kernel(tables, weights) is None
+        bot = DumbBot(weights)
+        pos = positions_of("movement")[10]
+        fast, slow = both(bot.movement_orders, pos, 3, Random(1))
+        assert fast == slow
+
+
+def test_without_the_extension_pure_python_runs(
+    compiled: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pos = positions_of("movement")[20]
+    expected = DumbBot().movement_orders(pos, 4, Random(2))
+    monkeypatch.setattr(speedups, "COMPILED", None)
+    monkeypatch.setattr(switch, "MOVEMENT", None)
+    assert speedups.kernel(tables_for(pos.map), DEFAULT_WEIGHTS) is None
+    assert type(dumbbot_values(pos, 4)).__name__ == "ProvinceValues"
+    assert DumbBot().movement_orders(pos, 4, Random(2)) == expected
+
+
+@pytest.mark.parametrize(("setting", "expected"), [("1", "ProvinceValues"), ("0", "CValues")])
+def test_the_environment_variable_selects_pure_python(
+    compiled: None, setting: str, expected: str
+) -> None:
+    script = (
+        "from adjudicator.maps import standard_map\n"
+        "from adjudicator.position import initial_position\n"
+        "from search.values import dumbbot_values\n"
+        "print(type(dumbbot_values(initial_position(standard_map()), 0)).__name__)\n"
+    )
+    env = {**os.environ, switch.ENV_PURE_PYTHON: setting}
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == expected
