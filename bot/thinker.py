@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import gc
 import multiprocessing
 import os
 import time
@@ -45,7 +46,7 @@ from bot.worker_protocol import (
 )
 from protocol.values import MapDefinition
 from search.mcts.inbox import PipeInbox
-from search.mcts.parallel import die_with_parent
+from search.mcts.parallel import die_with_parent, quiet_collector
 
 WORKER_NICENESS = 5
 """How much the search worker yields the CPU to the client process (``os.nice``).
@@ -298,6 +299,7 @@ def _worker_main(
     final_year: int | None,
 ) -> None:
     die_with_parent()
+    quiet_collector()
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
     game_map = GameMap.from_definition(definition, map_name)
@@ -331,6 +333,7 @@ def _worker_main(
                 )
             except Exception as exc:
                 send(Failed(job.job_id, f"{type(exc).__name__}: {exc}"))
+            gc.collect()  # between jobs, where a pause costs nothing
     finally:
         chooser.close()
 

@@ -56,6 +56,7 @@ def think(
     parallel: RootParallel | None = None,
     collect_by: float | None = None,
     report: Report | None = None,
+    report_final: bool = False,
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> tuple[Orders, dict[str, Any]]:
@@ -69,6 +70,10 @@ def think(
     and the root statistics of those that answer by ``collect_by`` (default:
     ``HELPER_GRACE`` after the deadline) are merged into the final choice;
     helpers need the wall clock.  Units with no order in the chosen action hold.
+
+    With ``report_final`` the final set also goes to ``report(orders, stats,
+    True)``, before the tree is freed (freeing a large tree takes a tenth of
+    a second or more, which a deadline cannot spare).
     """
     if parallel is not None and clock is not time.monotonic:
         raise ValueError("root-parallel search runs on the wall clock")
@@ -127,7 +132,10 @@ def think(
         stats["merged_iterations"] = sum(v for v, _ in merged.values())
         stats["helper_job"] = job_id
         stats["stale_helper_answers"] = parallel.stale
-    return _orders(pos, power, chosen), stats
+    orders = _orders(pos, power, chosen)
+    if report_final and report is not None:
+        report(orders, stats, True)
+    return orders, stats
 
 
 def _stats(search: Mcts[Position, Action], variant: Variant, began: float) -> dict[str, Any]:
@@ -250,7 +258,7 @@ class AnytimeChooser:
         should_stop: Callable[[], bool],
     ) -> None:
         """Search until ``stop_at``, merge helpers until ``collect_by``, report the final set."""
-        orders, stats = think(
+        think(
             pos,
             power,
             self.variant,
@@ -260,9 +268,9 @@ class AnytimeChooser:
             parallel=self.parallel,
             collect_by=collect_by,
             report=report,
+            report_final=True,
             should_stop=should_stop,
         )
-        report(orders, stats, True)
 
     @property
     def helper_pids(self) -> list[int]:
