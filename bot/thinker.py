@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection as Pipe
 from random import Random
-from typing import Any, Protocol
+from typing import Any
 
 from adjudicator.maps import GameMap
 from adjudicator.position import Position
@@ -45,6 +45,7 @@ from bot.worker_protocol import (
     ToWorker,
 )
 from protocol.values import MapDefinition
+from search.choosers import SearchRequest, make_chooser
 from search.mcts.inbox import PipeInbox
 from search.mcts.parallel import die_with_parent, quiet_collector
 
@@ -241,27 +242,6 @@ class Thinker:
 
 # --- the worker process ---------------------------------------------------------------------
 
-Report = Callable[[Orders, dict[str, Any], bool], None]
-
-
-class Chooser(Protocol):
-    """What the worker calls once per job: search, report improvements, report one final set."""
-
-    def __call__(
-        self,
-        pos: Position,
-        power: int,
-        stop_at: float,
-        collect_by: float,
-        rng: Random,
-        report: Report,
-        should_stop: Callable[[], bool],
-    ) -> None:
-        """Choose orders, calling ``report(orders, stats, final)``; exactly once with final."""
-
-    def close(self) -> None:
-        """Release what the chooser holds (helper processes)."""
-
 
 class _JobControl:
     """The worker's view of the running job: its stop time, and the messages that end it."""
@@ -328,69 +308,10 @@ def _worker_main(
 
             try:
                 pos = Position.from_data(game_map, job.position)
-                chooser(
-                    pos, job.power, job.stop_at, job.collect_by, rng, report, control.should_stop
-                )
+                request = SearchRequest(pos, job.power, job.stop_at, job.collect_by, job.context)
+                chooser(request, rng, report, control.should_stop)
             except Exception as exc:
                 send(Failed(job.job_id, f"{type(exc).__name__}: {exc}"))
             gc.collect()  # between jobs, where a pause costs nothing
     finally:
         chooser.close()
-
-
-class HeuristicChooser:
-    """A one-shot strategy (``dumbbot``, ``random``) as a chooser: it answers at once."""
-
-    def __init__(self, strategy: str, workers: int) -> None:
-        self.strategy = strategy
-        self.workers = workers
-
-    def __call__(
-        self,
-        pos: Position,
-        power: int,
-        stop_at: float,
-        collect_by: float,
-        rng: Random,
-        report: Report,
-        should_stop: Callable[[], bool],
-    ) -> None:
-        """Play the strategy's orders as the final answer."""
-        from search.registry import make_policy
-
-        budget = max(0.05, stop_at - time.monotonic())
-        policy = make_policy(
-            self.strategy, budget=budget, seed=rng.randrange(1 << 30), workers=self.workers
-        )
-        started = time.monotonic()
-        orders = policy.movement_orders(pos, power, rng)
-        report(orders, {"strategy": self.strategy, "seconds": time.monotonic() - started}, True)
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-
-def check_strategy(strategy: str, workers: int = 1) -> None:
-    """Raise :class:`search.registry.PolicySpecError` unless ``strategy`` can play here.
-
-    Called before a game starts, so a misspelt spec or an unknown MCTS
-    variant is a one-line error rather than a game played on the quick
-    heuristic orders alone.
-    """
-    from search.registry import make_policy
-
-    make_policy(strategy, budget=1.0, seed=0, workers=workers)
-
-
-def make_chooser(strategy: str, workers: int, final_year: int | None = None) -> Chooser:
-    """The chooser of movement orders for ``strategy`` inside the worker.
-
-    MCTS reports its improvements as it finds them (anytime); the heuristic
-    players answer once.
-    """
-    from search.mcts import AnytimeChooser
-    from search.registry import parse_spec
-
-    if parse_spec(strategy)[0] == "mcts":
-        return AnytimeChooser(strategy, workers, final_year)
-    return HeuristicChooser(strategy, workers)

@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.cli import UserError
     from bot.client import DaideClient, FatalClientError
     from bot.logs import GameLog, configure_logging, game_log_path
-    from bot.thinker import check_strategy
+    from search.choosers import check_strategy
     from search.registry import PolicySpecError
     from search.values import PROXIMITY_CACHE
 

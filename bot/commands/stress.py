@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.settings import BotSettings
     from bot.stress.report import table, yearly_table
     from bot.stress.runner import run_scenario
-    from bot.thinker import check_strategy
+    from search.choosers import check_strategy
     from search.registry import PolicySpecError
 
     strategy = args.strategy or BotSettings().strategy

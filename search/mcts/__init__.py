@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from search.mcts.player import AnytimeChooser, MctsPlayer, anytime_chooser, make_policy, think
+from search.mcts.player import AnytimeChooser, MctsPlayer, make_policy, think
 from search.mcts.variants import DEFAULT_VARIANT, VARIANTS, get_variant
 
 __all__ = [
@@ -21,7 +21,6 @@ __all__ = [
     "AnytimeChooser",
     "VARIANTS",
     "MctsPlayer",
-    "anytime_chooser",
     "get_variant",
     "make_policy",
     "think",

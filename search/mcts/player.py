@@ -20,6 +20,7 @@ from typing import Any
 
 from adjudicator.orders import HOLD_ORDER, EngineOrder
 from adjudicator.position import Position
+from search.choosers import Report, SearchRequest
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
 from search.mcts.actions import Action
@@ -30,7 +31,6 @@ from search.mcts.uct import Mcts
 from search.mcts.variants import get_variant
 
 Orders = dict[int, EngineOrder]
-Report = Callable[[Orders, dict[str, Any], bool], None]
 
 HELPER_GRACE = 0.25
 """Seconds past the stop time to wait for the helpers' statistics when no one says otherwise."""
@@ -249,24 +249,21 @@ class AnytimeChooser:
 
     def __call__(
         self,
-        pos: Position,
-        power: int,
-        stop_at: float,
-        collect_by: float,
+        request: SearchRequest,
         rng: Random,
         report: Report,
         should_stop: Callable[[], bool],
     ) -> None:
-        """Search until ``stop_at``, merge helpers until ``collect_by``, report the final set."""
+        """Search until the request's stop time, merge helpers, report the final set."""
         think(
-            pos,
-            power,
+            request.position,
+            request.power,
             self.variant,
             self.final_year,
             rng,
-            deadline=stop_at,
+            deadline=request.stop_at,
             parallel=self.parallel,
-            collect_by=collect_by,
+            collect_by=request.collect_by,
             report=report,
             report_final=True,
             should_stop=should_stop,
@@ -281,8 +278,3 @@ class AnytimeChooser:
         """Stop the helpers."""
         if self.parallel is not None:
             self.parallel.close()
-
-
-def anytime_chooser(strategy: str, workers: int, final_year: int | None = None) -> AnytimeChooser:
-    """The live bot's chooser for ``strategy`` (``mcts`` or ``mcts:<variant>``)."""
-    return AnytimeChooser(strategy, workers, final_year)

@@ -9,9 +9,10 @@ import pytest
 
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
+from search.choosers import SearchRequest
 from search.mcts.actions import ThesisActions, WeightedActions
 from search.mcts.parallel import RootParallel, merge, pick
-from search.mcts.player import MctsPlayer, anytime_chooser, think
+from search.mcts.player import AnytimeChooser, MctsPlayer, think
 from search.mcts.players import (
     EXPECTED_ENEMIES,
     EXPECTED_PLAYER,
@@ -128,9 +129,9 @@ def test_root_parallel_search_merges_the_helpers() -> None:
 def test_the_anytime_chooser_reports_improvements_then_one_final_set() -> None:
     pos = initial_position(M)
     reports: list[tuple[dict, dict, bool]] = []
-    choose = anytime_chooser("mcts:v5", 1, 1903)
+    choose = AnytimeChooser("mcts:v5", 1, 1903)
     stop_at = time.monotonic() + 1.0
-    choose(pos, 4, stop_at, stop_at + 0.2, Random(0),
+    choose(SearchRequest(pos, 4, stop_at, stop_at + 0.2), Random(0),
            lambda o, s, f: reports.append((o, s, f)), lambda: False)  # fmt: skip
     choose.close()
     assert reports and reports[-1][2] is True
