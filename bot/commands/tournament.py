@@ -10,6 +10,8 @@ Examples::
     daide-mcts tournament --games 20 --lineup mcts:v8,dumbbot --out runs/v8-vs-dumbbot
     daide-mcts tournament --out runs/v8-vs-dumbbot          # resume it after Ctrl-C
     daide-mcts tournament --games 10 --lineup dumbbot --final-year 1902 --parallel 2
+    daide-mcts tournament --games 30 --lineup mcts,bandana:dbrane,bandana:dbrane,bandana:dbrane,\
+        bandana:dbrane,bandana:dbrane,bandana:dumbbot --mtl 5 --bandana-dir ~/bandana/agents
 
 A tournament folder can be continued: run the command again with the same
 --out (the settings are read from it; flags given must match them, except
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from bot.commands.game import (
     add_game_arguments,
+    bandana_from_args,
     check_common,
     deadlines_from_args,
     fresh_folder,
@@ -135,6 +138,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             seed=args.seed,
             server=args.server,
         )
+    bandana = bandana_from_args(args, settings.seats)
     games = args.games if args.games is not None else saved_count
     if games is None:
         raise UserError("--games is needed for a new tournament")
@@ -158,6 +162,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             parallel=args.parallel,
             telemetry=args.telemetry,
             stream=out,
+            bandana=bandana,
         )
     except TournamentError as exc:
         raise UserError(str(exc)) from exc

@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.local.bandana import BandanaInstall
 from bot.local.launch import (
     DEFAULT_DEADLINES,
     DEFAULT_FINAL_YEAR,
@@ -92,6 +93,7 @@ class GameConfig:
     server: str = "auto"
     telemetry: str | None = None
     host: str = "127.0.0.1"
+    bandana: BandanaInstall | None = None
 
     def time_limit(self) -> float:
         """Seconds after which a game that has not ended is stopped (every deadline, 1.5 times)."""
@@ -105,6 +107,7 @@ class GameConfig:
             "seed": self.seed,
             "server": self.server,
             "telemetry": self.telemetry,
+            "bandana_dir": None if self.bandana is None else str(self.bandana.folder),
             "lineup": [asdict(s) for s in self.seats],
         }
 
@@ -275,6 +278,7 @@ class _Game:
                 telemetry=self.config.telemetry,
                 log_dir=self.bots_dir / seat.name,
                 summary=self.bots_dir / f"{seat.name}.json",
+                bandana=self.config.bandana,
             )
             env = {**os.environ, "PYTHONUNBUFFERED": "1"}
             cwd: Path | None = None
@@ -282,6 +286,9 @@ class _Game:
                 home = Path(tempfile.mkdtemp(prefix="parang-"))
                 self.homes.append(home)
                 env, cwd = server.parlance.env(home), home
+            elif seat.kind == "bandana":
+                cwd = self.bots_dir / seat.name  # BANDANA's bots write beside them too
+                cwd.mkdir(parents=True, exist_ok=True)
             out = open(self.bots_dir / f"{seat.name}.out", "wb")  # noqa: SIM115 - closed in stop()
             self.outputs.append(out)
             (self.bots_dir / f"{seat.name}.argv").write_text(json.dumps(argv) + "\n")
@@ -417,6 +424,8 @@ async def play_game(
     config: GameConfig, folder: Path, view: View | None = None, *, index: int = 0
 ) -> GameOutcome:
     """Play one game into ``folder`` (created); GameError if it cannot even start."""
+    if config.bandana is None and any(s.kind == "bandana" for s in config.seats):
+        raise GameError("BANDANA's bots need the folder of their jars (--bandana-dir)")
     view = view or LineView(open(os.devnull, "w"))  # noqa: SIM115
     folder.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()

@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.local.bandana import BandanaInstall
 from bot.local.chart import standings_chart
 from bot.local.launch import Deadlines
 from bot.local.lineup import Seat
@@ -83,8 +84,10 @@ class TournamentSettings:
                 f"{SETTINGS_FILE} is not a tournament's settings: {exc!r}"
             ) from None
 
-    def game_config(self, index: int, telemetry: str | None) -> GameConfig:
-        """The settings of game ``index`` (its own seeds)."""
+    def game_config(
+        self, index: int, telemetry: str | None, bandana: BandanaInstall | None = None
+    ) -> GameConfig:
+        """The settings of game ``index`` (its own seeds); ``bandana`` runs BANDANA's seats."""
         seed = None if self.seed is None else self.seed + index * SEED_STRIDE
         return GameConfig(
             seats=self.seats,
@@ -93,6 +96,7 @@ class TournamentSettings:
             seed=seed,
             server=self.server,
             telemetry=telemetry,
+            bandana=bandana,
         )
 
 
@@ -453,8 +457,12 @@ async def play_tournament(
     parallel: int = 1,
     telemetry: str | None = None,
     stream: TextIO | None = None,
+    bandana: BandanaInstall | None = None,
 ) -> TournamentRun:
-    """Play the games ``folder`` does not hold yet, ``parallel`` at a time; write the results."""
+    """Play the games ``folder`` does not hold yet, ``parallel`` at a time; write the results.
+
+    ``bandana`` is the folder of BANDANA's jars, for lineups with BANDANA's bots.
+    """
     import io
 
     display = TournamentDisplay(stream or io.StringIO(), games)
@@ -473,7 +481,7 @@ async def play_tournament(
             display.running[index] = sink
             try:
                 outcome = await play_game(
-                    settings.game_config(index, telemetry),
+                    settings.game_config(index, telemetry, bandana),
                     game_folder(folder, index),
                     sink,
                     index=index,
@@ -518,10 +526,17 @@ def run_tournament(
     parallel: int = 1,
     telemetry: str | None = None,
     stream: TextIO | None = None,
+    bandana: BandanaInstall | None = None,
 ) -> TournamentRun:
     """Blocking :func:`play_tournament` (KeyboardInterrupt on Ctrl-C or SIGTERM, after clean-up)."""
     return run_until_done(
         play_tournament(
-            settings, folder, games, parallel=parallel, telemetry=telemetry, stream=stream
+            settings,
+            folder,
+            games,
+            parallel=parallel,
+            telemetry=telemetry,
+            stream=stream,
+            bandana=bandana,
         )
     )
