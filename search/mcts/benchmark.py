@@ -28,7 +28,7 @@ from random import Random
 
 from adjudicator.position import Position
 from search.bench_heuristics import sample_positions
-from search.mcts.domain import DiplomacyDomain
+from search.mcts.domain import make_domain
 from search.mcts.parallel import RootParallel
 from search.mcts.player import horizon, think
 from search.mcts.variants import VARIANTS, get_variant
@@ -39,7 +39,7 @@ FINAL_YEAR = 1905
 def rollouts_per_second(pos: Position, power: int, variant: str, seconds: float) -> float:
     """How many of ``variant``'s rollouts from ``pos`` run in a second."""
     v = get_variant(variant)
-    domain = DiplomacyDomain(v, power, horizon(pos, v, FINAL_YEAR), pos.map.num_powers)
+    domain = make_domain(v, power, horizon(pos, v, FINAL_YEAR), pos.map.num_powers)
     rng = Random(0)
     count = 0
     began = time.monotonic()

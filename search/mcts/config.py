@@ -7,12 +7,21 @@ The thesis's V1-V8 (and ours) are instances of :class:`Variant`, listed in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from search.mcts.actions import ActionGenerator
 from search.mcts.players import EnemyModel, PhasePlayers
 from search.mcts.uct import CP_THESIS
+from search.opponents import OpponentStats
 from search.policy import Policy
+
+if TYPE_CHECKING:
+    from search.mcts.domain import DiplomacyDomain
+
+DomainFactory = Callable[["Variant", int, int, int], "DiplomacyDomain"]
+"""Builds the domain of a search: ``(variant, our power, final year, number of powers)``."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +41,13 @@ class Variant:
     * ``widening`` — progressive widening ``(k, alpha)``, or None;
     * ``rollout_years`` — limited simulation length (years, counting the
       current one), or None to play to the final year;
-    * ``lookahead_years`` — the horizon when the game has no known final year.
+    * ``lookahead_years`` — the horizon when the game has no known final year;
+    * ``domain`` — builds the search's domain, when the variant needs more than
+      :class:`~search.mcts.domain.DiplomacyDomain` (None: that one);
+    * ``observes`` — the variant learns from the orders the powers have given
+      this game; ``opponents`` — those statistics for one search (game data
+      rather than configuration: the player sets them before each move, see
+      :mod:`search.opponents`).
     """
 
     name: str
@@ -49,3 +64,6 @@ class Variant:
     widening: tuple[float, float] | None = None
     rollout_years: int | None = None
     lookahead_years: int = 5
+    domain: DomainFactory | None = None
+    observes: bool = False
+    opponents: OpponentStats | None = None

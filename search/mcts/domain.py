@@ -91,6 +91,10 @@ class DiplomacyDomain:
 
     def rollout(self, state: Position, rng: Random) -> float:
         """Play on with the rollout players; the reward (see the module docstring)."""
+        return self.reward(self.play_out(state, rng))
+
+    def play_out(self, state: Position, rng: Random) -> Position:
+        """The position where a rollout from ``state`` ends (its horizon, or the game's end)."""
         variant = self.variant
         horizon = self.final_year
         if variant.rollout_years is not None:
@@ -99,7 +103,7 @@ class DiplomacyDomain:
         pos = state
         while not game_over(pos, horizon) and not self.terminal(pos):
             pos = play_phase(pos, policies, rng)
-        return self.reward(pos)
+        return pos
 
     def rollout_policies(self, num_powers: int, rng: Random) -> list[Policy | None]:
         """Our rollout player, and one drawn for each enemy."""
@@ -117,3 +121,10 @@ class DiplomacyDomain:
         if winner >= 0:
             return 1.0 if winner == self.us else 0.0
         return min(1.0, counts[self.us] / pos.map.win_centres)
+
+
+def make_domain(variant: Variant, us: int, final_year: int, num_powers: int) -> DiplomacyDomain:
+    """The domain ``variant`` searches: from its ``domain`` factory, else a plain one."""
+    if variant.domain is not None:
+        return variant.domain(variant, us, final_year, num_powers)
+    return DiplomacyDomain(variant, us, final_year, num_powers)

@@ -38,10 +38,12 @@ dm      DumbBot as the model of everyone: our candidate order sets are
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from search.dumbbot import DumbBot
 from search.mcts.actions import MixedActions, SampledFromPlayers, ThesisActions, WeightedActions
 from search.mcts.config import Variant
+from search.mcts.equilibrium import RootGameDomain
 from search.mcts.players import (
     EXPECTED_ENEMIES,
     EXPECTED_PLAYER,
@@ -128,7 +130,24 @@ DM = Variant(
     lookahead_years=2,
 )
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM)}
+EQ = dataclasses.replace(
+    DM,
+    name="eq",
+    description="dm whose interacting enemies choose their root orders by their own bandits",
+    domain=functools.partial(RootGameDomain, candidate_players=(_DUMBBOT, LIVELY_DUMBBOT)),
+)
+
+AD = dataclasses.replace(
+    EQ,
+    name="ad",
+    description="eq whose enemies play as DumbBot as often as they have been seen to",
+    domain=functools.partial(
+        RootGameDomain, candidate_players=(_DUMBBOT, LIVELY_DUMBBOT), adaptive=True
+    ),
+    observes=True,
+)
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD)}
 """Every variant by name."""
 
 DEFAULT_VARIANT = "dm"
@@ -142,8 +161,19 @@ OVERRIDES = {
     "widen": "progressive widening k:alpha, or off",
     "resample": "on or off: re-simulate tree transitions at every descent",
     "double": "on or off: double expansion",
+    "arms": "root-game variants: candidate order sets per interacting enemy (a number)",
+    "ecp": "root-game variants: the enemies' exploration constant (a number)",
+    "radius": "root-game variants: provinces within which an enemy interacts with us",
+    "floor": "adaptive variants: the DumbBot-likeness below which enemies never play DumbBot",
 }
 """The settings a variant name may override: ``dm/cp=0.7/years=full``."""
+
+
+DOMAIN_OVERRIDES = {"arms": int, "ecp": float, "radius": int, "floor": float}
+"""The overrides that set a keyword of the variant's domain factory, and their types."""
+
+DOMAIN_KEYWORDS = {"arms": "arms", "ecp": "enemy_cp", "radius": "radius", "floor": "floor"}
+"""The domain factory's keyword each of :data:`DOMAIN_OVERRIDES` sets."""
 
 
 def get_variant(name: str) -> Variant:
@@ -166,6 +196,15 @@ def get_variant(name: str) -> Variant:
         try:
             if not sep or key not in OVERRIDES:
                 raise ValueError
+            if key in DOMAIN_OVERRIDES:
+                factory = fields.get("domain", variant.domain)
+                if not isinstance(factory, functools.partial):
+                    raise ValueError
+                number = DOMAIN_OVERRIDES[key](value)
+                if not number >= 0:
+                    raise ValueError
+                fields["domain"] = functools.partial(factory, **{DOMAIN_KEYWORDS[key]: number})
+                continue
             fields.update(_override(key, value))
         except (ValueError, KeyError):
             choices = "; ".join(f"{k}: {v}" for k, v in OVERRIDES.items())
