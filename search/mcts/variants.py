@@ -57,6 +57,7 @@ from search.mcts.players import (
     EnemyModel,
     PhasePlayers,
 )
+from search.mcts.tactics import SupportedAttacks
 from search.values import DumbBotWeights
 
 V1 = Variant(
@@ -147,7 +148,23 @@ AD = dataclasses.replace(
     observes=True,
 )
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD)}
+TACTICAL_ACTIONS = MixedActions(
+    (
+        SampledFromPlayers((_DUMBBOT, LIVELY_DUMBBOT)),
+        SupportedAttacks(_DUMBBOT),
+        WeightedActions(),
+    )
+)
+"""dm's candidates, with supported attacks (:mod:`search.mcts.tactics`) taken in turn."""
+
+DT = dataclasses.replace(
+    DM,
+    name="dt",
+    description="dm with supported attacks among our candidate order sets",
+    actions=TACTICAL_ACTIONS,
+)
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT)}
 """Every variant by name."""
 
 DEFAULT_VARIANT = "dm"

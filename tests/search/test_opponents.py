@@ -7,9 +7,10 @@ from random import Random
 
 from adjudicator.orders import HOLD_ORDER, MOVE, SUPPORT_MOVE
 from adjudicator.position import initial_position
+from protocol.messages import parse_text
 from search.arena import play_game
 from search.dumbbot import DumbBot
-from search.opponents import OpponentStats
+from search.opponents import OpponentStats, OpponentTracker, orders_from_results
 from search.randombot import RandomBot
 from search.simulate import play_phase
 from tests.search.boards import M, loc, position, power, prov
@@ -83,3 +84,38 @@ def test_the_arena_shows_observers_every_movement_phase() -> None:
     assert watcher.games == 1
     assert [turn for turn, _ in watcher.seen] == ["0 1901", "2 1901", "0 1902", "2 1902"]
     assert watcher.seen[0][1] == 22  # DumbBot orders every unit
+
+
+def test_ord_results_become_engine_orders() -> None:
+    pos = initial_position(M)
+    lines = [
+        "ORD ( SPR 1901 ) ( ( FRA AMY PAR ) MTO BUR ) ( SUC )",
+        "ORD ( SPR 1901 ) ( ( FRA FLT BRE ) SUP ( FRA AMY PAR ) MTO BUR ) ( SUC )",
+        "ORD ( SPR 1901 ) ( ( FRA AMY MAR ) MTO PIE ) ( SUC )",
+    ]
+    results = [parse_text(line).entry for line in lines]  # type: ignore[attr-defined]
+    orders = orders_from_results(pos, results)
+    # Brest does not border Burgundy: the support is refused and the fleet counts as holding.
+    assert orders == {prov("PAR"): (MOVE, loc("BUR")), prov("MAR"): (MOVE, loc("PIE"))}
+
+
+def test_the_tracker_folds_in_new_phases_and_starts_afresh_for_a_new_game() -> None:
+    rng = Random(2)
+    policies = [DumbBot()] * M.num_powers
+    pos = initial_position(M)
+    observed: list[tuple[object, dict[int, tuple[int, ...]]]] = []
+    while pos.year < 1903:
+        played: dict[int, tuple[int, ...]] = {}
+        before = pos
+        pos = play_phase(pos, policies, rng, played)
+        if before.is_movement:
+            observed.append((before.to_data(), played))
+    tracker = OpponentTracker()
+    assert tracker.update(M, []) is None
+    first = tracker.update(M, observed[:2])
+    assert first is not None and first.phases == 2
+    whole = tracker.update(M, observed)
+    assert whole is not None and whole.phases == 4 and tracker.seen == 4
+    assert OpponentTracker().update(M, observed) == whole  # the same, folded in one go
+    again = tracker.update(M, observed[:1])  # a new game
+    assert again is not None and again.phases == 1
