@@ -47,10 +47,13 @@ INTERACTION_RADIUS = 2
 ENEMY_ARMS = 8
 """Candidate order sets per interacting enemy at the root."""
 
-LIKENESS_FLOOR = 0.5
+LIKENESS_FLOOR = 0.8
 """The DumbBot-likeness (:meth:`~search.opponents.OpponentStats.dumbbot_likeness`) at and
 below which an adaptive search lets an interacting enemy always choose by its bandit;
 above it, the enemy plays DumbBot's own draw with a probability growing linearly to 1."""
+
+RM_GAMMA = 0.2
+"""The share of uniform exploration in the enemies' regret matching (``rule="rm"``)."""
 
 ENEMY_CP = 0.05
 """The enemies' UCB1 exploration constant.
@@ -127,6 +130,52 @@ class EnemyBandit:
         return [v / n if n else 1 / len(self.visits) for v in self.visits]
 
 
+class RegretMatcher(EnemyBandit):
+    """Regret matching with sampled rewards (Lanctot et al. 2013's SM-MCTS with RM).
+
+    The arm is drawn from ``(1 - gamma)`` times the positive regrets,
+    normalised, plus ``gamma`` uniform; after a play of arm ``a`` with
+    probability ``sigma(a)`` and reward ``x``, every arm ``b``'s regret grows
+    by ``x / sigma(a) - x`` for ``b == a`` and by ``-x`` otherwise.
+    """
+
+    __slots__ = ("gamma", "last", "regrets")
+
+    def __init__(self, arms: list[Orders], gamma: float) -> None:
+        super().__init__(arms, 0.0)
+        self.regrets = [0.0] * len(arms)
+        self.gamma = gamma
+        self.last: list[float] = []
+
+    def _sigma(self) -> list[float]:
+        positive = [max(0.0, r) for r in self.regrets]
+        total = sum(positive)
+        k = len(positive)
+        if total <= 0:
+            return [1 / k] * k
+        g = self.gamma
+        return [(1 - g) * r / total + g / k for r in positive]
+
+    def choose(self, rng: Random) -> int:
+        """An arm drawn from the current regret-matching strategy."""
+        sigma = self.last = self._sigma()
+        x = rng.random()
+        for k, p in enumerate(sigma):
+            x -= p
+            if x < 0:
+                return k
+        return len(sigma) - 1
+
+    def update(self, arm: int, reward: float) -> None:
+        """Count the play and update every arm's regret (importance-weighted)."""
+        super().update(arm, reward)
+        sigma = self.last or self._sigma()
+        regrets = self.regrets
+        for k in range(len(regrets)):
+            regrets[k] -= reward
+        regrets[arm] += reward / sigma[arm]
+
+
 def enemy_candidates(
     pos: Position, power: int, players: tuple[Policy, ...], count: int, rng: Random
 ) -> list[Orders]:
@@ -147,7 +196,8 @@ class RootGameDomain(DiplomacyDomain):
     The variant's ``enemies`` model gives the orders of every other enemy, and
     of all enemies below the root.  ``arms`` candidates per interacting enemy
     are drawn from ``candidate_players`` once, when the root is first stepped;
-    their bandits explore with ``enemy_cp``.  With ``adaptive``, each plays
+    their bandits are UCB1 with ``enemy_cp`` (``rule="ucb"``) or regret
+    matching (``rule="rm"``, :class:`RegretMatcher`).  With ``adaptive``, each plays
     DumbBot's own draw instead with a probability set by its DumbBot-likeness
     (see the module docstring; ``floor`` is :data:`LIKENESS_FLOOR`).
     """
@@ -165,7 +215,10 @@ class RootGameDomain(DiplomacyDomain):
         enemy_cp: float = ENEMY_CP,
         adaptive: bool = False,
         floor: float = LIKENESS_FLOOR,
+        rule: str = "ucb",
     ) -> None:
+        if rule not in ("ucb", "rm"):
+            raise ValueError(f"the enemies' rule must be 'ucb' or 'rm', not {rule!r}")
         super().__init__(variant, us, final_year, num_powers)
         self.candidate_players = candidate_players
         self.arms = arms
@@ -173,6 +226,7 @@ class RootGameDomain(DiplomacyDomain):
         self.enemy_cp = enemy_cp
         self.adaptive = adaptive
         self.floor = floor
+        self.rule = rule
         self.dumbbot_share: dict[int, float] = {}
         self.root: Node[Position, Action] | None = None
         self.bandits: dict[int, EnemyBandit] = {}
@@ -185,7 +239,10 @@ class RootGameDomain(DiplomacyDomain):
         for power in interacting_powers(pos, self.us, self.radius):
             arms = enemy_candidates(pos, power, self.candidate_players, self.arms, rng)
             if len(arms) > 1:
-                self.bandits[power] = EnemyBandit(arms, self.enemy_cp)
+                if self.rule == "rm":
+                    self.bandits[power] = RegretMatcher(arms, RM_GAMMA)
+                else:
+                    self.bandits[power] = EnemyBandit(arms, self.enemy_cp)
                 self.dumbbot_share[power] = self._dumbbot_share(power)
 
     def _dumbbot_share(self, power: int) -> float:

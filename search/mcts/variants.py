@@ -182,14 +182,27 @@ OVERRIDES = {
     "ecp": "root-game variants: the enemies' exploration constant (a number)",
     "radius": "root-game variants: provinces within which an enemy interacts with us",
     "floor": "adaptive variants: the DumbBot-likeness below which enemies never play DumbBot",
+    "erule": "root-game variants: the enemies' rule, ucb or rm (regret matching)",
 }
 """The settings a variant name may override: ``dm/cp=0.7/years=full``."""
 
 
-DOMAIN_OVERRIDES = {"arms": int, "ecp": float, "radius": int, "floor": float}
+DOMAIN_OVERRIDES: dict[str, type] = {
+    "arms": int,
+    "ecp": float,
+    "radius": int,
+    "floor": float,
+    "erule": str,
+}
 """The overrides that set a keyword of the variant's domain factory, and their types."""
 
-DOMAIN_KEYWORDS = {"arms": "arms", "ecp": "enemy_cp", "radius": "radius", "floor": "floor"}
+DOMAIN_KEYWORDS = {
+    "arms": "arms",
+    "ecp": "enemy_cp",
+    "radius": "radius",
+    "floor": "floor",
+    "erule": "rule",
+}
 """The domain factory's keyword each of :data:`DOMAIN_OVERRIDES` sets."""
 
 
@@ -218,7 +231,10 @@ def get_variant(name: str) -> Variant:
                 if not isinstance(factory, functools.partial):
                     raise ValueError
                 number = DOMAIN_OVERRIDES[key](value)
-                if not number >= 0:
+                if isinstance(number, str):
+                    if number not in ("ucb", "rm"):
+                        raise ValueError
+                elif not number >= 0:
                     raise ValueError
                 fields["domain"] = functools.partial(factory, **{DOMAIN_KEYWORDS[key]: number})
                 continue

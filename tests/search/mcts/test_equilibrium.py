@@ -9,7 +9,13 @@ import pytest
 
 from adjudicator.position import initial_position
 from search.dumbbot import DumbBot
-from search.mcts.equilibrium import EnemyBandit, RootGameDomain, interacting_powers, power_rewards
+from search.mcts.equilibrium import (
+    EnemyBandit,
+    RegretMatcher,
+    RootGameDomain,
+    interacting_powers,
+    power_rewards,
+)
 from search.mcts.player import new_search
 from search.mcts.variants import get_variant
 from search.opponents import OpponentStats, PowerProfile
@@ -84,3 +90,17 @@ def test_an_adaptive_search_lets_dumbbot_like_enemies_play_dumbbot() -> None:
     assert seen.dumbbot_share[power("ENG")] == 1.0  # nothing seen: presumed DumbBot
     assert sum(seen.bandits[power("GER")].visits) == ITERATIONS
     assert sum(seen.bandits[power("ITA")].visits) == 0
+
+
+def test_regret_matching_moves_towards_the_better_arm() -> None:
+    matcher = RegretMatcher([{}, {}], gamma=0.1)
+    rng = Random(1)
+    assert matcher._sigma() == [0.5, 0.5]
+    for _ in range(200):
+        arm = matcher.choose(rng)
+        matcher.update(arm, 0.4 if arm == 1 else 0.1)
+    sigma = matcher._sigma()
+    assert sigma[1] > 0.9 and sum(matcher.visits) == 200
+    assert get_variant("eq/erule=rm").domain is not None
+    with pytest.raises(KeyError):
+        get_variant("eq/erule=exp3")
