@@ -35,11 +35,10 @@ from adjudicator.movement import next_position
 from adjudicator.orders import EngineOrder
 from adjudicator.phases import solo_winner
 from adjudicator.position import Position
-from search.mcts.actions import Action, SampledFromPlayers
+from search.mcts.actions import Action, ActionGenerator
 from search.mcts.config import Variant
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.uct import Node
-from search.policy import Policy
 
 INTERACTION_RADIUS = 2
 """An enemy interacts with us if one of its units is this close to one of our units or centres."""
@@ -177,10 +176,10 @@ class RegretMatcher(EnemyBandit):
 
 
 def enemy_candidates(
-    pos: Position, power: int, players: tuple[Policy, ...], count: int, rng: Random
+    pos: Position, power: int, generator: ActionGenerator, count: int, rng: Random
 ) -> list[Orders]:
-    """Up to ``count`` distinct order sets for ``power``, drawn from ``players`` in turn."""
-    source = SampledFromPlayers(players).source(pos, power, rng)
+    """Up to ``count`` distinct order sets for ``power``, the first ``generator`` hands out."""
+    source = generator.source(pos, power, rng)
     out: list[Orders] = []
     while len(out) < count:
         action: Action | None = source.next(rng)
@@ -195,7 +194,7 @@ class RootGameDomain(DiplomacyDomain):
 
     The variant's ``enemies`` model gives the orders of every other enemy, and
     of all enemies below the root.  ``arms`` candidates per interacting enemy
-    are drawn from ``candidate_players`` once, when the root is first stepped;
+    come from ``candidates`` once, when the root is first stepped;
     their bandits are UCB1 with ``enemy_cp`` (``rule="ucb"``) or regret
     matching (``rule="rm"``, :class:`RegretMatcher`).  With ``adaptive``, each plays
     DumbBot's own draw instead with a probability set by its DumbBot-likeness
@@ -209,7 +208,7 @@ class RootGameDomain(DiplomacyDomain):
         final_year: int,
         num_powers: int,
         *,
-        candidate_players: tuple[Policy, ...],
+        candidates: ActionGenerator,
         arms: int = ENEMY_ARMS,
         radius: int = INTERACTION_RADIUS,
         enemy_cp: float = ENEMY_CP,
@@ -220,7 +219,7 @@ class RootGameDomain(DiplomacyDomain):
         if rule not in ("ucb", "rm"):
             raise ValueError(f"the enemies' rule must be 'ucb' or 'rm', not {rule!r}")
         super().__init__(variant, us, final_year, num_powers)
-        self.candidate_players = candidate_players
+        self.candidates = candidates
         self.arms = arms
         self.radius = radius
         self.enemy_cp = enemy_cp
@@ -237,7 +236,7 @@ class RootGameDomain(DiplomacyDomain):
         self.root = node
         pos = node.state
         for power in interacting_powers(pos, self.us, self.radius):
-            arms = enemy_candidates(pos, power, self.candidate_players, self.arms, rng)
+            arms = enemy_candidates(pos, power, self.candidates, self.arms, rng)
             if len(arms) > 1:
                 if self.rule == "rm":
                     self.bandits[power] = RegretMatcher(arms, RM_GAMMA)

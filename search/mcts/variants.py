@@ -131,31 +131,29 @@ DM = Variant(
     lookahead_years=2,
 )
 
+DUMBBOT_SAMPLES = SampledFromPlayers((_DUMBBOT, LIVELY_DUMBBOT))
+"""Distinct DumbBot draws, as it plays and then livelier: dm's first candidates."""
+
 EQ = dataclasses.replace(
     DM,
     name="eq",
     description="dm whose interacting enemies choose their root orders by their own bandits",
-    domain=functools.partial(RootGameDomain, candidate_players=(_DUMBBOT, LIVELY_DUMBBOT)),
+    domain=functools.partial(RootGameDomain, candidates=DUMBBOT_SAMPLES),
 )
 
 AD = dataclasses.replace(
     EQ,
     name="ad",
     description="eq whose enemies play as DumbBot as often as they have been seen to",
-    domain=functools.partial(
-        RootGameDomain, candidate_players=(_DUMBBOT, LIVELY_DUMBBOT), adaptive=True
-    ),
+    domain=functools.partial(RootGameDomain, candidates=DUMBBOT_SAMPLES, adaptive=True),
     observes=True,
 )
 
-TACTICAL_ACTIONS = MixedActions(
-    (
-        SampledFromPlayers((_DUMBBOT, LIVELY_DUMBBOT)),
-        SupportedAttacks(_DUMBBOT),
-        WeightedActions(),
-    )
-)
+TACTICAL_ACTIONS = MixedActions((DUMBBOT_SAMPLES, SupportedAttacks(_DUMBBOT), WeightedActions()))
 """dm's candidates, with supported attacks (:mod:`search.mcts.tactics`) taken in turn."""
+
+TACTICAL_ENEMIES = MixedActions((DUMBBOT_SAMPLES, SupportedAttacks(_DUMBBOT)))
+"""An enemy's root candidates: DumbBot draws and supported attacks, in turn."""
 
 DT = dataclasses.replace(
     DM,
@@ -164,7 +162,24 @@ DT = dataclasses.replace(
     actions=TACTICAL_ACTIONS,
 )
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT)}
+ET = dataclasses.replace(
+    DT,
+    name="et",
+    description="dt whose interacting enemies pick root orders (supported attacks too) by bandits",
+    domain=functools.partial(RootGameDomain, candidates=TACTICAL_ENEMIES),
+)
+
+AT = dataclasses.replace(
+    ET,
+    name="at",
+    description="et whose enemies play as DumbBot as often as they have been seen to",
+    domain=functools.partial(RootGameDomain, candidates=TACTICAL_ENEMIES, adaptive=True),
+    observes=True,
+)
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT)
+}
 """Every variant by name."""
 
 DEFAULT_VARIANT = "dm"

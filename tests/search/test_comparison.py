@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from search.evaluation import compare, estimate, paired, seat_centres
+from search.comparison import compare, estimate, paired, seat_centres
 
 
 def _run(centres: list[list[int]], powers: list[str]) -> dict[str, object]:
