@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from adjudicator.position import Position
 from search.mcts.actions import ActionGenerator
 from search.mcts.players import EnemyModel, PhasePlayers
 from search.mcts.uct import CP_THESIS
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
 
 DomainFactory = Callable[["Variant", int, int, int], "DiplomacyDomain"]
 """Builds the domain of a search: ``(variant, our power, final year, number of powers)``."""
+
+LeafValues = Callable[[Position], list[float]]
+"""Values a position for every power, in [0, 1] (see :mod:`search.evaluation`)."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,9 @@ class Variant:
     * ``double_expansion`` — V6's second expansion before simulating;
     * ``widening`` — progressive widening ``(k, alpha)``, or None;
     * ``rollout_years`` — limited simulation length (years, counting the
-      current one), or None to play to the final year;
+      current one; 0: none), or None to play to the final year;
+    * ``leaf`` — values where a rollout stops short of the game's end (None:
+      the centres, as at the end);
     * ``lookahead_years`` — the horizon when the game has no known final year;
     * ``domain`` — builds the search's domain, when the variant needs more than
       :class:`~search.mcts.domain.DiplomacyDomain` (None: that one);
@@ -65,5 +71,6 @@ class Variant:
     rollout_years: int | None = None
     lookahead_years: int = 5
     domain: DomainFactory | None = None
+    leaf: LeafValues | None = None
     observes: bool = False
     opponents: OpponentStats | None = None

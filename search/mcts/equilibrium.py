@@ -33,7 +33,6 @@ from random import Random
 
 from adjudicator.movement import next_position
 from adjudicator.orders import EngineOrder
-from adjudicator.phases import solo_winner
 from adjudicator.position import Position
 from search.mcts.actions import Action, ActionGenerator
 from search.mcts.config import Variant
@@ -82,15 +81,6 @@ def interacting_powers(pos: Position, us: int, radius: int = INTERACTION_RADIUS)
         if any(row[q] <= radius for q in ours):
             found.add(power)
     return sorted(found)
-
-
-def power_rewards(pos: Position) -> list[float]:
-    """Every power's reward in ``pos``: centres over the winning count (1 / 0 after a solo)."""
-    winner = solo_winner(pos)
-    if winner >= 0:
-        return [1.0 if p == winner else 0.0 for p in range(pos.map.num_powers)]
-    win = pos.map.win_centres
-    return [min(1.0, c / win) for c in pos.centre_counts()]
 
 
 class EnemyBandit:
@@ -283,7 +273,7 @@ class RootGameDomain(DiplomacyDomain):
         picks = self._pending
         if picks is not None:
             self._pending = None
-            rewards = power_rewards(end)
+            rewards = self.values(end)
             for power, k in picks.items():
                 self.bandits[power].update(k, rewards[power])
         return self.reward(end)

@@ -41,6 +41,7 @@ import dataclasses
 import functools
 
 from search.dumbbot import DumbBot
+from search.evaluation import position_values
 from search.mcts.actions import MixedActions, SampledFromPlayers, ThesisActions, WeightedActions
 from search.mcts.config import Variant
 from search.mcts.equilibrium import RootGameDomain
@@ -177,8 +178,16 @@ AT = dataclasses.replace(
     observes=True,
 )
 
+DV = dataclasses.replace(
+    DM,
+    name="dv",
+    description="dm valuing each new leaf statically (centres and centres in reach), no rollout",
+    leaf=position_values,
+    rollout_years=0,
+)
+
 VARIANTS: dict[str, Variant] = {
-    v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT)
+    v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV)
 }
 """Every variant by name."""
 
@@ -189,7 +198,8 @@ DEFAULT_VARIANT = "dm"
 OVERRIDES = {
     "cp": "UCT's exploration constant Cp (a number)",
     "final": "final selection: mean or visits",
-    "years": "rollout length in years (a number), or full (to the final year)",
+    "years": "rollout length in years (a number, 0: none), or full (to the final year)",
+    "leaf": "how a rollout's end is valued: centres, or eval (centres and centres in reach)",
     "widen": "progressive widening k:alpha, or off",
     "resample": "on or off: re-simulate tree transitions at every descent",
     "double": "on or off: double expansion",
@@ -276,9 +286,14 @@ def _override(key: str, value: str) -> dict[str, object]:
         if value == "full":
             return {"rollout_years": None}
         years = int(value)
-        if years < 1:
+        if years < 0:
             raise ValueError
+        if years == 0:
+            return {"rollout_years": 0}
         return {"rollout_years": years, "lookahead_years": years}
+    if key == "leaf":
+        leaves = {"centres": None, "eval": position_values}
+        return {"leaf": leaves[value]}
     if key == "widen":
         if value == "off":
             return {"widening": None}

@@ -14,7 +14,6 @@ from search.mcts.equilibrium import (
     RegretMatcher,
     RootGameDomain,
     interacting_powers,
-    power_rewards,
 )
 from search.mcts.player import new_search
 from search.mcts.variants import get_variant
@@ -35,7 +34,9 @@ def test_enemies_near_our_units_or_centres_interact_with_us() -> None:
 
 def test_every_power_is_rewarded_by_its_centres_or_the_solo() -> None:
     pos = initial_position(M)
-    rewards = power_rewards(pos)
+    domain = new_search(pos, power("FRA"), get_variant("eq"), 1902, Random(0)).domain
+    assert isinstance(domain, RootGameDomain)
+    rewards = domain.values(pos)
     assert rewards[power("RUS")] == pytest.approx(4 / 18)
     assert rewards[power("AUS")] == pytest.approx(3 / 18)
 
