@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.position import Position
 from search.mcts.actions import ActionGenerator
@@ -20,9 +20,13 @@ from search.policy import Policy
 
 if TYPE_CHECKING:
     from search.mcts.domain import DiplomacyDomain
+    from search.mcts.uct import Mcts
 
 DomainFactory = Callable[["Variant", int, int, int], "DiplomacyDomain"]
 """Builds the domain of a search: ``(variant, our power, final year, number of powers)``."""
+
+SearchFactory = Callable[..., "Mcts[Position, Any]"]
+"""Builds the search, with :class:`~search.mcts.uct.Mcts`'s arguments."""
 
 LeafValues = Callable[[Position], list[float]]
 """Values a position for every power, in [0, 1] (see :mod:`search.evaluation`)."""
@@ -47,6 +51,8 @@ class Variant:
       current one; 0: none), or None to play to the final year;
     * ``leaf`` — values where a rollout stops short of the game's end (None:
       the centres, as at the end);
+    * ``search`` — builds the search, when it is not UCT's
+      :class:`~search.mcts.uct.Mcts` (None);
     * ``lookahead_years`` — the horizon when the game has no known final year;
     * ``domain`` — builds the search's domain, when the variant needs more than
       :class:`~search.mcts.domain.DiplomacyDomain` (None: that one);
@@ -72,5 +78,6 @@ class Variant:
     lookahead_years: int = 5
     domain: DomainFactory | None = None
     leaf: LeafValues | None = None
+    search: SearchFactory | None = None
     observes: bool = False
     opponents: OpponentStats | None = None

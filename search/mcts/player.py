@@ -54,7 +54,7 @@ def new_search(
 ) -> Mcts[Position, Action]:
     """A fresh tree for ``power`` at ``pos`` (a movement phase) under ``variant``."""
     domain = make_domain(variant, power, horizon(pos, variant, final_year), pos.map.num_powers)
-    return Mcts(
+    return (variant.search or Mcts)(
         domain,
         pos,
         rng,

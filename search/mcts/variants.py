@@ -45,6 +45,7 @@ from search.evaluation import position_values
 from search.mcts.actions import MixedActions, SampledFromPlayers, ThesisActions, WeightedActions
 from search.mcts.config import Variant
 from search.mcts.equilibrium import RootGameDomain
+from search.mcts.halving import HalvingSearch
 from search.mcts.players import (
     EXPECTED_ENEMIES,
     EXPECTED_PLAYER,
@@ -186,8 +187,15 @@ DV = dataclasses.replace(
     rollout_years=0,
 )
 
+SH = dataclasses.replace(
+    DM,
+    name="sh",
+    description="dm's first candidates raced by sequential halving with common random numbers",
+    search=HalvingSearch,
+)
+
 VARIANTS: dict[str, Variant] = {
-    v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV)
+    v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV, SH)
 }
 """Every variant by name."""
 
@@ -208,6 +216,7 @@ OVERRIDES = {
     "radius": "root-game variants: provinces within which an enemy interacts with us",
     "floor": "adaptive variants: the DumbBot-likeness below which enemies never play DumbBot",
     "erule": "root-game variants: the enemies' rule, ucb or rm (regret matching)",
+    "cands": "halving variants: the candidate order sets raced at the root (a number)",
 }
 """The settings a variant name may override: ``dm/cp=0.7/years=full``."""
 
@@ -262,6 +271,12 @@ def get_variant(name: str) -> Variant:
                 elif not number >= 0:
                     raise ValueError
                 fields["domain"] = functools.partial(factory, **{DOMAIN_KEYWORDS[key]: number})
+                continue
+            if key == "cands":
+                count = int(value)
+                if count < 1 or variant.search is None:
+                    raise ValueError
+                fields["search"] = functools.partial(variant.search, candidates=count)
                 continue
             fields.update(_override(key, value))
         except (ValueError, KeyError):
