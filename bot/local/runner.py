@@ -360,6 +360,13 @@ class _Game:
             if all(p.returncode is not None for p in self.procs.values()):
                 return
             now = time.monotonic()
+            if self.recorder.game_started is None:
+                gone = [name for name, p in self.procs.items() if p.returncode is not None]
+                if gone:
+                    self.problems.append(
+                        f"{gone[0]} left before the game started (see bots/{gone[0]}.out)"
+                    )
+                    return
             if (
                 observer_task is not None
                 and observer_task.done()

@@ -13,7 +13,9 @@ A tournament lives in one folder::
 
 The server assigns the powers (at random, on Parlance); each game records
 who got which.  Running the same tournament folder again keeps the finished
-games, replays unfinished ones and plays the rest.  ``parallel`` games run at
+games, replays unfinished ones and plays the rest.  A game that never started
+(a seat left before it began, as BANDANA's bots sometimes do when the server
+is slow to answer their ``NME``) is played once more at once.  ``parallel`` games run at
 once, each on its own server and port.
 """
 
@@ -40,6 +42,9 @@ from search.metrics import GameRecord, Standings, markdown_table
 
 SETTINGS_FILE = "tournament.json"
 GAME_FILE = "game.json"
+START_ATTEMPTS = 2
+"""Times a game that never started (a seat left before it began) is played before giving up."""
+
 SEED_STRIDE = 100
 """Game ``k`` seeds its bots from ``seed + k * SEED_STRIDE`` (seat ``i`` adds ``i``)."""
 
@@ -480,12 +485,20 @@ async def play_tournament(
             sink = _GameSink(index, display.note)
             display.running[index] = sink
             try:
-                outcome = await play_game(
-                    settings.game_config(index, telemetry, bandana),
-                    game_folder(folder, index),
-                    sink,
-                    index=index,
-                )
+                for attempt in range(1, START_ATTEMPTS + 1):
+                    shutil.rmtree(game_folder(folder, index), ignore_errors=True)
+                    outcome = await play_game(
+                        settings.game_config(index, telemetry, bandana),
+                        game_folder(folder, index),
+                        sink,
+                        index=index,
+                    )
+                    if outcome.record is not None or attempt == START_ATTEMPTS:
+                        break
+                    display.note(
+                        f"game {index + 1}: did not start ({'; '.join(outcome.problems)}); "
+                        f"playing it again"
+                    )
             except GameError as exc:
                 failures[index] = str(exc)
                 display.note(f"game {index + 1}: could not be played: {exc}")
