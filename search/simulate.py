@@ -13,11 +13,17 @@ from adjudicator.retreats import adjudicate_retreats
 from search.policy import Policy
 
 
-def play_phase(pos: Position, policies: Sequence[Policy | None], rng: Random) -> Position:
+def play_phase(
+    pos: Position,
+    policies: Sequence[Policy | None],
+    rng: Random,
+    record: dict[int, EngineOrder] | None = None,
+) -> Position:
     """Adjudicate the phase ``pos`` is in, with ``policies[power]`` choosing each power's orders.
 
     A ``None`` policy gives no orders (units hold, dislodged units disband,
-    builds are waived and removals made by the civil-disorder rule).
+    builds are waived and removals made by the civil-disorder rule).  In a
+    movement phase, ``record`` (if given) receives every order played.
     """
     season = pos.season
     if season in MOVEMENT_SEASONS:
@@ -27,6 +33,8 @@ def play_phase(pos: Position, policies: Sequence[Policy | None], rng: Random) ->
             policy = policies[power]
             if policy is not None:
                 orders.update(policy.movement_orders(pos, power, rng))
+        if record is not None:
+            record.update(orders)
         return next_position(pos, orders)
     if season in RETREAT_SEASONS:
         retreats: dict[int, EngineOrder] = {}

@@ -8,12 +8,15 @@ Examples::
     daide-mcts game
     daide-mcts game --lineup mcts:v8,dumbbot,random --final-year 1903 --mtl 5
     daide-mcts game --lineup 'mcts,parang,parang,cmd:/opt/mybot -s {host}:{port} -n {name}'
+    daide-mcts game --lineup mcts,bandana:dbrane,bandana:dumbbot --bandana-dir ~/bandana/agents
 
 Seats: a player of ours (dumbbot, random, mcts, mcts:VARIANT), parang[:BOT]
-(Parang's bots from the local Parlance install), or cmd:COMMAND with {host},
-{port} and {name} placeholders; a lineup shorter than seven is filled with
---fill.  The run folder (--out) receives every DAIDE message, the SCO of each
-year, a JSON summary, the result table and a PNG chart.
+(Parang's bots from the local Parlance install), bandana:dbrane or
+bandana:dumbbot (BANDANA's D-Brane 1.1 and DumbBot 1.4, from the jars in
+--bandana-dir), or cmd:COMMAND with {host}, {port} and {name} placeholders; a
+lineup shorter than seven is filled with --fill.  The run folder (--out)
+receives every DAIDE message, the SCO of each year, a JSON summary, the result
+table and a PNG chart.
 """
 
 from __future__ import annotations
@@ -25,6 +28,12 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from bot.local.bandana import (
+    BANDANA_DIR_ENV,
+    BandanaInstall,
+    BandanaUnavailableError,
+    bandana_dir_from,
+)
 from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, FIRST_YEAR, Deadlines
 from bot.local.lineup import (
     DEFAULT_LINEUP,
@@ -101,6 +110,13 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--telemetry", metavar="URL", help="passed to every bot of ours: mqtt://host:port/prefix"
     )
+    p.add_argument(
+        "--bandana-dir",
+        type=Path,
+        metavar="DIR",
+        help=f"folder of BANDANA's D-Brane-1.1.jar and DumbBot-1.4.jar, for bandana: seats "
+        f"(default: ${BANDANA_DIR_ENV})",
+    )
 
 
 def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
@@ -116,6 +132,19 @@ def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
         return seats
     except LineupError as exc:
         raise UserError(f"--lineup: {exc}") from exc
+
+
+def bandana_from_args(args: argparse.Namespace, seats: tuple[Seat, ...]) -> BandanaInstall | None:
+    """The folder of BANDANA's jars when the lineup has BANDANA seats (else None); UserError."""
+    from bot.cli import UserError
+
+    bots = tuple(s.spec for s in seats if s.kind == "bandana")
+    if not bots:
+        return None
+    try:
+        return BandanaInstall.locate(bandana_dir_from(args.bandana_dir), bots)
+    except BandanaUnavailableError as exc:
+        raise UserError(f"--bandana-dir: {exc}") from exc
 
 
 def deadlines_from_args(args: argparse.Namespace) -> Deadlines:
@@ -169,6 +198,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     check_common(args)
     deadlines = deadlines_from_args(args)
     seats = seats_from_args(args)
+    bandana = bandana_from_args(args, seats)
     folder = fresh_folder(args.out, "game")
     config = GameConfig(
         seats=seats,
@@ -177,6 +207,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         seed=args.seed,
         server=args.server,
         telemetry=args.telemetry,
+        bandana=bandana,
     )
     view = make_view(out)
     browser_view = _start_browser_view(folder, out) if args.view else None

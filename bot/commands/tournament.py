@@ -11,6 +11,8 @@ Examples::
     daide-mcts tournament --out runs/v8-vs-dumbbot          # resume it after Ctrl-C
     daide-mcts tournament --games 10 --lineup dumbbot --final-year 1902 --parallel 2
     daide-mcts tournament --games 500 --lineup mcts,dumbbot --ray ray://head:10001 --out runs/big
+    daide-mcts tournament --games 30 --lineup mcts,bandana:dbrane,bandana:dbrane,bandana:dbrane,\
+        bandana:dbrane,bandana:dbrane,bandana:dumbbot --mtl 5 --bandana-dir ~/bandana/agents
 
 A tournament folder can be continued: run the command again with the same
 --out (the settings are read from it; flags given must match them, except
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING, TextIO
 from bot.cluster.options import add_ray_arguments
 from bot.commands.game import (
     add_game_arguments,
+    bandana_from_args,
     check_common,
     deadlines_from_args,
     fresh_folder,
@@ -140,6 +143,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             seed=args.seed,
             server=args.server,
         )
+    bandana = bandana_from_args(args, settings.seats)
     games = args.games if args.games is not None else saved_count
     if games is None:
         raise UserError("--games is needed for a new tournament")
@@ -151,6 +155,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         from bot.cluster.command import check_ray_flags
 
         check_ray_flags(args)
+        if bandana is not None:
+            raise UserError(
+                "BANDANA's seats cannot play on a Ray cluster yet: their jars are on this "
+                "machine only; run this tournament without --ray"
+            )
     if saved is None:
         folder = fresh_folder(args.out, "tournament")
     cores = os.cpu_count() or 1
@@ -172,6 +181,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 parallel=args.parallel,
                 telemetry=args.telemetry,
                 stream=out,
+                bandana=bandana,
             )
     except TournamentError as exc:
         raise UserError(str(exc)) from exc

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER
+from bot.local.bandana import BandanaInstall
 from bot.local.lineup import Seat
 from bot.servers.parlance import ParlanceInstall
 
@@ -126,8 +127,12 @@ def seat_argv(
     log_dir: Path | None = None,
     summary: Path | None = None,
     rules: str | None = None,
+    bandana: BandanaInstall | None = None,
 ) -> list[str]:
-    """The argv of any seat: ``daide-mcts play``, a Parang bot, or the seat's own command."""
+    """The argv of any seat: ``daide-mcts play``, a Parang or BANDANA bot, or its own command.
+
+    A BANDANA seat logs into ``log_dir`` (the current folder if None).
+    """
     if seat.kind == "ours":
         return ours_argv(
             play_arguments(
@@ -146,4 +151,15 @@ def seat_argv(
         if parlance is None:
             raise ValueError("Parang's bots need the local Parlance install (Python 2.7)")
         return parlance.command(seat.spec, f"{host}:{port}")
+    if seat.kind == "bandana":
+        if bandana is None:
+            raise ValueError("BANDANA's bots need the folder of their jars (--bandana-dir)")
+        return bandana.command(
+            seat.spec,
+            host,
+            port,
+            name=seat.name,
+            log_dir=log_dir if log_dir is not None else Path("."),
+            final_year=final_year,
+        )
     return seat.command_argv(host, port)

@@ -11,6 +11,8 @@ A lineup is written as comma-separated seat specs, ``[LABEL=]SPEC``::
   ``mcts:<variant>``), run as ``daide-mcts play --strategy SPEC``;
 * ``parang`` or ``parang:<bot>``: one of Parang's bots from the local Parlance
   install (``dumbbot`` by default);
+* ``bandana:dbrane`` or ``bandana:dumbbot``: BANDANA's D-Brane 1.1 or DumbBot
+  1.4, from the user's jars (see :mod:`bot.local.bandana`);
 * ``cmd:<command line>``: any DAIDE bot, with ``{host}``, ``{port}`` and
   ``{name}`` replaced by the server's address and the seat's name (commas
   cannot appear in a command written inside a lineup).
@@ -31,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from bot.local.bandana import BANDANA_BOTS
 from search.registry import PolicySpecError, make_policy, parse_spec, valid_specs
 
 SEATS = 7
@@ -55,7 +58,7 @@ PARANG_BOTS = (
 PLACEHOLDERS = ("host", "port", "name")
 """The fields a ``cmd:`` seat may use."""
 
-SeatKind = Literal["ours", "parang", "command"]
+SeatKind = Literal["ours", "parang", "bandana", "command"]
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.:#-]+$")
 
@@ -69,7 +72,8 @@ class Seat:
     """One seat of a lineup.
 
     ``spec`` is our player spec (kind ``ours``), the Parang script name (kind
-    ``parang``) or the command template (kind ``command``); ``label`` groups
+    ``parang``), BANDANA's bot name (kind ``bandana``) or the command template
+    (kind ``command``); ``label`` groups
     results; ``name`` is unique in the lineup and safe in a DAIDE NME.
     """
 
@@ -105,11 +109,20 @@ def parse_seat(text: str) -> tuple[str | None, SeatKind, str]:
                 f"unknown Parang bot {bot!r} in {text!r}; choose one of {', '.join(PARANG_BOTS)}"
             )
         return label, "parang", bot
+    if lower.split(":")[0] == "bandana":
+        bot = lower.partition(":")[2]
+        if bot not in BANDANA_BOTS:
+            raise LineupError(
+                f"unknown BANDANA bot {bot!r} in {text!r}; "
+                f"choose bandana:{' or bandana:'.join(BANDANA_BOTS)}"
+            )
+        return label, "bandana", bot
     try:
         parse_spec(item)
     except PolicySpecError as exc:
         raise LineupError(
-            f"{exc} (or parang[:BOT], or cmd:COMMAND; players of ours: {valid_specs()})"
+            f"{exc} (or parang[:BOT], bandana:BOT, or cmd:COMMAND; "
+            f"players of ours: {valid_specs()})"
         ) from None
     return label, "ours", lower
 
@@ -139,6 +152,8 @@ def _default_label(kind: SeatKind, spec: str) -> str:
         return spec
     if kind == "parang":
         return "parang" if spec == "dumbbot" else f"parang:{spec}"
+    if kind == "bandana":
+        return f"bandana:{spec}"
     program = os.path.basename(shlex.split(spec)[0]) or "bot"
     return f"cmd:{program}"
 

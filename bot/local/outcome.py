@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.local.bandana import BandanaInstall
 from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, Deadlines, years_to_play
 from bot.local.lineup import Seat
 from search.metrics import GameRecord
@@ -27,6 +28,7 @@ class GameConfig:
     server: str = "auto"
     telemetry: str | None = None
     host: str = "127.0.0.1"
+    bandana: BandanaInstall | None = None
 
     def time_limit(self) -> float:
         """Seconds after which a game that has not ended is stopped (every deadline, 1.5 times)."""
@@ -40,6 +42,7 @@ class GameConfig:
             "seed": self.seed,
             "server": self.server,
             "telemetry": self.telemetry,
+            "bandana_dir": None if self.bandana is None else str(self.bandana.folder),
             "lineup": [asdict(s) for s in self.seats],
         }
 

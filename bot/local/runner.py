@@ -212,6 +212,7 @@ class _Game:
                 log_dir=self.bots_dir / seat.name,
                 summary=self.bots_dir / f"{seat.name}.json",
                 rules=server.rules,
+                bandana=self.config.bandana,
             )
             env = {**os.environ, "PYTHONUNBUFFERED": "1"}
             cwd: Path | None = None
@@ -219,6 +220,9 @@ class _Game:
                 home = Path(tempfile.mkdtemp(prefix="parang-"))
                 self.homes.append(home)
                 env, cwd = server.parlance.env(home), home
+            elif seat.kind == "bandana":
+                cwd = self.bots_dir / seat.name  # BANDANA's bots write beside them too
+                cwd.mkdir(parents=True, exist_ok=True)
             out = open(self.bots_dir / f"{seat.name}.out", "wb")  # noqa: SIM115 - closed in stop()
             self.outputs.append(out)
             (self.bots_dir / f"{seat.name}.argv").write_text(json.dumps(argv) + "\n")
@@ -290,6 +294,13 @@ class _Game:
             if all(p.returncode is not None for p in self.procs.values()):
                 return
             now = time.monotonic()
+            if self.recorder.game_started is None:
+                gone = [name for name, p in self.procs.items() if p.returncode is not None]
+                if gone:
+                    self.problems.append(
+                        f"{gone[0]} left before the game started (see bots/{gone[0]}.out)"
+                    )
+                    return
             if (
                 observer_task is not None
                 and observer_task.done()
@@ -362,6 +373,8 @@ async def play_game(
 
     ``listener`` hears every message of the game as it is recorded (the browser view).
     """
+    if config.bandana is None and any(s.kind == "bandana" for s in config.seats):
+        raise GameError("BANDANA's bots need the folder of their jars (--bandana-dir)")
     view = view or LineView(open(os.devnull, "w"))  # noqa: SIM115
     folder.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()

@@ -13,7 +13,9 @@ A tournament lives in one folder::
 
 The server assigns the powers (at random, on Parlance); each game records
 who got which.  Running the same tournament folder again keeps the finished
-games, replays unfinished ones and plays the rest.  ``parallel`` games run at
+games, replays unfinished ones and plays the rest.  A game that never started
+(a seat left before it began, as BANDANA's bots sometimes do when the server
+is slow to answer their ``NME``) is played once more at once.  ``parallel`` games run at
 once, each on its own server and port.
 """
 
@@ -34,6 +36,7 @@ from rich.live import Live
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 
+from bot.local.bandana import BandanaInstall
 from bot.local.chart import standings_chart
 from bot.local.launch import Deadlines
 from bot.local.lineup import Seat
@@ -44,6 +47,9 @@ from search.metrics import GameRecord, Standings, markdown_table
 
 SETTINGS_FILE = "tournament.json"
 GAME_FILE = "game.json"
+START_ATTEMPTS = 2
+"""Times a game that never started (a seat left before it began) is played before giving up."""
+
 SEED_STRIDE = 100
 """Game ``k`` seeds its bots from ``seed + k * SEED_STRIDE`` (seat ``i`` adds ``i``)."""
 
@@ -88,8 +94,10 @@ class TournamentSettings:
                 f"{SETTINGS_FILE} is not a tournament's settings: {exc!r}"
             ) from None
 
-    def game_config(self, index: int, telemetry: str | None) -> GameConfig:
-        """The settings of game ``index`` (its own seeds)."""
+    def game_config(
+        self, index: int, telemetry: str | None, bandana: BandanaInstall | None = None
+    ) -> GameConfig:
+        """The settings of game ``index`` (its own seeds); ``bandana`` runs BANDANA's seats."""
         seed = None if self.seed is None else self.seed + index * SEED_STRIDE
         return GameConfig(
             seats=self.seats,
@@ -98,6 +106,7 @@ class TournamentSettings:
             seed=seed,
             server=self.server,
             telemetry=telemetry,
+            bandana=bandana,
         )
 
 
@@ -476,8 +485,12 @@ async def play_tournament(
     parallel: int = 1,
     telemetry: str | None = None,
     stream: TextIO | None = None,
+    bandana: BandanaInstall | None = None,
 ) -> TournamentRun:
-    """Play the games ``folder`` does not hold yet, ``parallel`` at a time; write the results."""
+    """Play the games ``folder`` does not hold yet, ``parallel`` at a time; write the results.
+
+    ``bandana`` is the folder of BANDANA's jars, for lineups with BANDANA's bots.
+    """
     import io
 
     display = TournamentDisplay(stream or io.StringIO(), games)
@@ -495,12 +508,20 @@ async def play_tournament(
             sink = _GameSink(index, display.note)
             display.running[index] = sink
             try:
-                outcome = await play_game(
-                    settings.game_config(index, telemetry),
-                    game_folder(folder, index),
-                    sink,
-                    index=index,
-                )
+                for attempt in range(1, START_ATTEMPTS + 1):
+                    shutil.rmtree(game_folder(folder, index), ignore_errors=True)
+                    outcome = await play_game(
+                        settings.game_config(index, telemetry, bandana),
+                        game_folder(folder, index),
+                        sink,
+                        index=index,
+                    )
+                    if outcome.record is not None or attempt == START_ATTEMPTS:
+                        break
+                    display.note(
+                        f"game {index + 1}: did not start ({'; '.join(outcome.problems)}); "
+                        f"playing it again"
+                    )
             except GameError as exc:
                 failures[index] = str(exc)
                 display.note(f"game {index + 1}: could not be played: {exc}")
@@ -541,10 +562,17 @@ def run_tournament(
     parallel: int = 1,
     telemetry: str | None = None,
     stream: TextIO | None = None,
+    bandana: BandanaInstall | None = None,
 ) -> TournamentRun:
     """Blocking :func:`play_tournament` (KeyboardInterrupt on Ctrl-C or SIGTERM, after clean-up)."""
     return run_until_done(
         play_tournament(
-            settings, folder, games, parallel=parallel, telemetry=telemetry, stream=stream
+            settings,
+            folder,
+            games,
+            parallel=parallel,
+            telemetry=telemetry,
+            stream=stream,
+            bandana=bandana,
         )
     )

@@ -7,12 +7,29 @@ The thesis's V1-V8 (and ours) are instances of :class:`Variant`, listed in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from adjudicator.position import Position
 from search.mcts.actions import ActionGenerator
 from search.mcts.players import EnemyModel, PhasePlayers
 from search.mcts.uct import CP_THESIS
+from search.opponents import OpponentStats
 from search.policy import Policy
+
+if TYPE_CHECKING:
+    from search.mcts.domain import DiplomacyDomain
+    from search.mcts.uct import Mcts
+
+DomainFactory = Callable[["Variant", int, int, int], "DiplomacyDomain"]
+"""Builds the domain of a search: ``(variant, our power, final year, number of powers)``."""
+
+SearchFactory = Callable[..., "Mcts[Position, Any]"]
+"""Builds the search, with :class:`~search.mcts.uct.Mcts`'s arguments."""
+
+LeafValues = Callable[[Position], list[float]]
+"""Values a position for every power, in [0, 1] (see :mod:`search.evaluation`)."""
 
 
 @dataclass(frozen=True)
@@ -31,8 +48,18 @@ class Variant:
     * ``double_expansion`` — V6's second expansion before simulating;
     * ``widening`` — progressive widening ``(k, alpha)``, or None;
     * ``rollout_years`` — limited simulation length (years, counting the
-      current one), or None to play to the final year;
-    * ``lookahead_years`` — the horizon when the game has no known final year.
+      current one; 0: none), or None to play to the final year;
+    * ``leaf`` — values where a rollout stops short of the game's end (None:
+      the centres, as at the end);
+    * ``search`` — builds the search, when it is not UCT's
+      :class:`~search.mcts.uct.Mcts` (None);
+    * ``lookahead_years`` — the horizon when the game has no known final year;
+    * ``domain`` — builds the search's domain, when the variant needs more than
+      :class:`~search.mcts.domain.DiplomacyDomain` (None: that one);
+    * ``observes`` — the variant learns from the orders the powers have given
+      this game; ``opponents`` — those statistics for one search (game data
+      rather than configuration: the player sets them before each move, see
+      :mod:`search.opponents`).
     """
 
     name: str
@@ -49,3 +76,8 @@ class Variant:
     widening: tuple[float, float] | None = None
     rollout_years: int | None = None
     lookahead_years: int = 5
+    domain: DomainFactory | None = None
+    leaf: LeafValues | None = None
+    search: SearchFactory | None = None
+    observes: bool = False
+    opponents: OpponentStats | None = None

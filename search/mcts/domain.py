@@ -12,6 +12,8 @@ rollout plays on with the variant's rollout players until that end or, with
 ``rollout_years``, until winter of the last year it may look at.  The reward
 is our centre count at the end divided by the map's winning count (18),
 capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated.
+A variant with a ``leaf`` evaluation values a rollout that stops before the
+end of the game with it instead (``rollout_years=0``: no rollout at all).
 """
 
 from __future__ import annotations
@@ -91,6 +93,23 @@ class DiplomacyDomain:
 
     def rollout(self, state: Position, rng: Random) -> float:
         """Play on with the rollout players; the reward (see the module docstring)."""
+        end = self.play_out(state, rng)
+        if self.variant.leaf is not None and not self.terminal(end):
+            return self.variant.leaf(end)[self.us]
+        return self.reward(end)
+
+    def values(self, pos: Position) -> list[float]:
+        """Every power's reward in ``pos``, by the variant's ``leaf`` values before the end."""
+        if self.variant.leaf is not None and not self.terminal(pos):
+            return self.variant.leaf(pos)
+        winner = solo_winner(pos)
+        if winner >= 0:
+            return [1.0 if p == winner else 0.0 for p in range(pos.map.num_powers)]
+        win = pos.map.win_centres
+        return [min(1.0, c / win) for c in pos.centre_counts()]
+
+    def play_out(self, state: Position, rng: Random) -> Position:
+        """The position where a rollout from ``state`` ends (its horizon, or the game's end)."""
         variant = self.variant
         horizon = self.final_year
         if variant.rollout_years is not None:
@@ -99,7 +118,7 @@ class DiplomacyDomain:
         pos = state
         while not game_over(pos, horizon) and not self.terminal(pos):
             pos = play_phase(pos, policies, rng)
-        return self.reward(pos)
+        return pos
 
     def rollout_policies(self, num_powers: int, rng: Random) -> list[Policy | None]:
         """Our rollout player, and one drawn for each enemy."""
@@ -117,3 +136,10 @@ class DiplomacyDomain:
         if winner >= 0:
             return 1.0 if winner == self.us else 0.0
         return min(1.0, counts[self.us] / pos.map.win_centres)
+
+
+def make_domain(variant: Variant, us: int, final_year: int, num_powers: int) -> DiplomacyDomain:
+    """The domain ``variant`` searches: from its ``domain`` factory, else a plain one."""
+    if variant.domain is not None:
+        return variant.domain(variant, us, final_year, num_powers)
+    return DiplomacyDomain(variant, us, final_year, num_powers)

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from random import Random
@@ -29,8 +30,12 @@ from search.mcts.parallel import POLL_EVERY, RootParallel, merge, pick
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import get_variant
+from search.opponents import OpponentStats
 
 Orders = dict[int, EngineOrder]
+
+OBSERVER_SEED = 1905
+"""Seed of the DumbBot draws that compare each power's orders with DumbBot's."""
 
 HELPER_GRACE = 0.25
 """Seconds past the stop time to wait for the helpers' statistics when no one says otherwise."""
@@ -148,7 +153,9 @@ class MctsPlayer:
     """An MCTS player for in-process games: ``budget`` seconds (or ``iterations``) per move.
 
     With ``cpu_clock`` the budget is CPU time of this process, so that
-    strength measured on a loaded machine stays comparable.
+    strength measured on a loaded machine stays comparable.  It is a
+    :class:`~search.policy.GameObserver`: for a variant that ``observes``, the
+    orders it is shown feed :attr:`opponents`, given to every search.
     """
 
     def __init__(
@@ -173,16 +180,31 @@ class MctsPlayer:
         self.final_year = final_year
         self.parallel = RootParallel(workers - 1) if workers > 1 else None
         self.last_stats: dict[str, Any] = {}
+        self.opponents: OpponentStats | None = None
         self._phases = PhaseHeuristics()
         self._fallback = DumbBot()
+        self._observing = Random(OBSERVER_SEED)
+
+    def start_game(self) -> None:
+        """Forget what the last game showed of the other powers."""
+        self.opponents = None
+
+    def observe(self, pos: Position, orders: Orders) -> None:
+        """Learn from one movement phase's orders, if the variant uses them."""
+        if self.variant.observes:
+            stats = self.opponents or OpponentStats.empty(pos.map.num_powers)
+            self.opponents = stats.observe(pos, orders, self._observing)
 
     def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """The search's orders (DumbBot's if the search found no action in time)."""
         deadline = None if self.budget is None else self.clock() + self.budget
+        variant = self.variant
+        if self.opponents is not None:
+            variant = dataclasses.replace(variant, opponents=self.opponents)
         orders, self.last_stats = think(
             pos,
             power,
-            self.variant,
+            variant,
             self.final_year,
             rng,
             deadline=deadline,

@@ -7,7 +7,7 @@ from random import Random
 from adjudicator.position import Position
 from search.mcts.actions import Action
 from search.mcts.config import Variant
-from search.mcts.domain import DiplomacyDomain
+from search.mcts.domain import make_domain
 from search.mcts.uct import Mcts
 
 
@@ -23,8 +23,8 @@ def new_search(
     pos: Position, power: int, variant: Variant, final_year: int | None, rng: Random
 ) -> Mcts[Position, Action]:
     """A fresh tree for ``power`` at ``pos`` (a movement phase) under ``variant``."""
-    domain = DiplomacyDomain(variant, power, horizon(pos, variant, final_year), pos.map.num_powers)
-    return Mcts(
+    domain = make_domain(variant, power, horizon(pos, variant, final_year), pos.map.num_powers)
+    return (variant.search or Mcts)(
         domain,
         pos,
         rng,

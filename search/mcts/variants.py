@@ -38,10 +38,14 @@ dm      DumbBot as the model of everyone: our candidate order sets are
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from search.dumbbot import DumbBot
+from search.evaluation import position_values
 from search.mcts.actions import MixedActions, SampledFromPlayers, ThesisActions, WeightedActions
 from search.mcts.config import Variant
+from search.mcts.equilibrium import RootGameDomain
+from search.mcts.halving import HalvingSearch
 from search.mcts.players import (
     EXPECTED_ENEMIES,
     EXPECTED_PLAYER,
@@ -55,6 +59,7 @@ from search.mcts.players import (
     EnemyModel,
     PhasePlayers,
 )
+from search.mcts.tactics import SupportedAttacks
 from search.values import DumbBotWeights
 
 V1 = Variant(
@@ -128,7 +133,70 @@ DM = Variant(
     lookahead_years=2,
 )
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM)}
+DUMBBOT_SAMPLES = SampledFromPlayers((_DUMBBOT, LIVELY_DUMBBOT))
+"""Distinct DumbBot draws, as it plays and then livelier: dm's first candidates."""
+
+EQ = dataclasses.replace(
+    DM,
+    name="eq",
+    description="dm whose interacting enemies choose their root orders by their own bandits",
+    domain=functools.partial(RootGameDomain, candidates=DUMBBOT_SAMPLES),
+)
+
+AD = dataclasses.replace(
+    EQ,
+    name="ad",
+    description="eq whose enemies play as DumbBot as often as they have been seen to",
+    domain=functools.partial(RootGameDomain, candidates=DUMBBOT_SAMPLES, adaptive=True),
+    observes=True,
+)
+
+TACTICAL_ACTIONS = MixedActions((DUMBBOT_SAMPLES, SupportedAttacks(_DUMBBOT), WeightedActions()))
+"""dm's candidates, with supported attacks (:mod:`search.mcts.tactics`) taken in turn."""
+
+TACTICAL_ENEMIES = MixedActions((DUMBBOT_SAMPLES, SupportedAttacks(_DUMBBOT)))
+"""An enemy's root candidates: DumbBot draws and supported attacks, in turn."""
+
+DT = dataclasses.replace(
+    DM,
+    name="dt",
+    description="dm with supported attacks among our candidate order sets",
+    actions=TACTICAL_ACTIONS,
+)
+
+ET = dataclasses.replace(
+    DT,
+    name="et",
+    description="dt whose interacting enemies pick root orders (supported attacks too) by bandits",
+    domain=functools.partial(RootGameDomain, candidates=TACTICAL_ENEMIES),
+)
+
+AT = dataclasses.replace(
+    ET,
+    name="at",
+    description="et whose enemies play as DumbBot as often as they have been seen to",
+    domain=functools.partial(RootGameDomain, candidates=TACTICAL_ENEMIES, adaptive=True),
+    observes=True,
+)
+
+DV = dataclasses.replace(
+    DM,
+    name="dv",
+    description="dm valuing each new leaf statically (centres and centres in reach), no rollout",
+    leaf=position_values,
+    rollout_years=0,
+)
+
+SH = dataclasses.replace(
+    DM,
+    name="sh",
+    description="dm's first candidates raced by sequential halving with common random numbers",
+    search=HalvingSearch,
+)
+
+VARIANTS: dict[str, Variant] = {
+    v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV, SH)
+}
 """Every variant by name."""
 
 DEFAULT_VARIANT = "dm"
@@ -138,12 +206,38 @@ DEFAULT_VARIANT = "dm"
 OVERRIDES = {
     "cp": "UCT's exploration constant Cp (a number)",
     "final": "final selection: mean or visits",
-    "years": "rollout length in years (a number), or full (to the final year)",
+    "years": "rollout length in years (a number, 0: none), or full (to the final year)",
+    "leaf": "how a rollout's end is valued: centres, or eval (centres and centres in reach)",
     "widen": "progressive widening k:alpha, or off",
     "resample": "on or off: re-simulate tree transitions at every descent",
     "double": "on or off: double expansion",
+    "arms": "root-game variants: candidate order sets per interacting enemy (a number)",
+    "ecp": "root-game variants: the enemies' exploration constant (a number)",
+    "radius": "root-game variants: provinces within which an enemy interacts with us",
+    "floor": "adaptive variants: the DumbBot-likeness below which enemies never play DumbBot",
+    "erule": "root-game variants: the enemies' rule, ucb or rm (regret matching)",
+    "cands": "halving variants: the candidate order sets raced at the root (a number)",
 }
 """The settings a variant name may override: ``dm/cp=0.7/years=full``."""
+
+
+DOMAIN_OVERRIDES: dict[str, type] = {
+    "arms": int,
+    "ecp": float,
+    "radius": int,
+    "floor": float,
+    "erule": str,
+}
+"""The overrides that set a keyword of the variant's domain factory, and their types."""
+
+DOMAIN_KEYWORDS = {
+    "arms": "arms",
+    "ecp": "enemy_cp",
+    "radius": "radius",
+    "floor": "floor",
+    "erule": "rule",
+}
+"""The domain factory's keyword each of :data:`DOMAIN_OVERRIDES` sets."""
 
 
 def get_variant(name: str) -> Variant:
@@ -166,6 +260,24 @@ def get_variant(name: str) -> Variant:
         try:
             if not sep or key not in OVERRIDES:
                 raise ValueError
+            if key in DOMAIN_OVERRIDES:
+                factory = fields.get("domain", variant.domain)
+                if not isinstance(factory, functools.partial):
+                    raise ValueError
+                number = DOMAIN_OVERRIDES[key](value)
+                if isinstance(number, str):
+                    if number not in ("ucb", "rm"):
+                        raise ValueError
+                elif not number >= 0:
+                    raise ValueError
+                fields["domain"] = functools.partial(factory, **{DOMAIN_KEYWORDS[key]: number})
+                continue
+            if key == "cands":
+                count = int(value)
+                if count < 1 or variant.search is None:
+                    raise ValueError
+                fields["search"] = functools.partial(variant.search, candidates=count)
+                continue
             fields.update(_override(key, value))
         except (ValueError, KeyError):
             choices = "; ".join(f"{k}: {v}" for k, v in OVERRIDES.items())
@@ -189,9 +301,14 @@ def _override(key: str, value: str) -> dict[str, object]:
         if value == "full":
             return {"rollout_years": None}
         years = int(value)
-        if years < 1:
+        if years < 0:
             raise ValueError
+        if years == 0:
+            return {"rollout_years": 0}
         return {"rollout_years": years, "lookahead_years": years}
+    if key == "leaf":
+        leaves = {"centres": None, "eval": position_values}
+        return {"leaf": leaves[value]}
     if key == "widen":
         if value == "off":
             return {"widening": None}

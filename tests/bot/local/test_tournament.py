@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import signal
@@ -24,6 +25,7 @@ from bot.local.tournament import (
     TournamentSettings,
     game_folder,
     prepare,
+    run_tournament,
 )
 from search.metrics import GameRecord
 from tests.bot.local.pngread import png_size_and_colours
@@ -163,3 +165,24 @@ def test_resuming_with_other_flags_is_refused(
     assert "another lineup" in capsys.readouterr().err
     assert main(["tournament", "--lineup", "dumbbot", "--out", str(tmp_path / "new")]) == 2
     assert "--games is needed" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_game_whose_seat_leaves_before_the_start_fails_fast_and_is_tried_again(
+    tmp_path: Path,
+) -> None:
+    """A seat that exits at once (as BANDANA's DumbBot does when its NME goes unanswered)."""
+    quitter = f"{sys.executable} -c pass"
+    settings = TournamentSettings(
+        seats=parse_lineup(f"quitter=cmd:{quitter}", fill="random"),
+        final_year=1901,
+        deadlines=Deadlines(2, 1, 1),
+    )
+    began = time.monotonic()
+    notes = io.StringIO()
+    result = run_tournament(settings, tmp_path / "t", 1, stream=notes)
+    assert "did not start" in notes.getvalue() and "playing it again" in notes.getvalue()
+    assert time.monotonic() - began < settings.game_config(0, None).time_limit() / 2
+    assert result.failures == {0: result.failures[0]}
+    assert "quitter left before the game started" in result.failures[0]
+    assert not (game_folder(tmp_path / "t", 0) / GAME_FILE).exists()

@@ -172,7 +172,7 @@ def test_variant_settings_can_be_overridden_by_name() -> None:
     assert get_variant("v5/years=2").rollout_years == 2
     assert get_variant("dm/widen=1.5:0.25").widening == (1.5, 0.25)
     assert get_variant(v.name) == v  # rebuilt from its name (as helper processes do)
-    for bad in ("dm/cp", "dm/cp=x", "dm/speed=9", "dm/final=best", "dm/years=0", "dm/double=y"):
+    for bad in ("dm/cp", "dm/cp=x", "dm/speed=9", "dm/final=best", "dm/years=-1", "dm/double=y"):
         with pytest.raises(KeyError, match="setting"):
             get_variant(bad)
     assert make_policy("mcts:dm/cp=0.5").name == "mcts:dm/cp=0.5"
