@@ -11,8 +11,8 @@ Examples::
     daide-mcts tournament --out runs/v8-vs-dumbbot          # resume it after Ctrl-C
     daide-mcts tournament --games 10 --lineup dumbbot --final-year 1902 --parallel 2
     daide-mcts tournament --games 500 --lineup mcts,dumbbot --ray ray://head:10001 --out runs/big
-    daide-mcts tournament --games 30 --lineup mcts,bandana:dbrane,bandana:dbrane,bandana:dbrane,\
-        bandana:dbrane,bandana:dbrane,bandana:dumbbot --mtl 5 --bandana-dir ~/bandana/agents
+    daide-mcts tournament --games 30 --lineup mcts,bandana:dumbbot --fill bandana:dbrane \
+        --mtl 5 --bandana-dir ~/bandana/agents    # ours, BANDANA's DumbBot, five D-Branes
 
 A tournament folder can be continued: run the command again with the same
 --out (the settings are read from it; flags given must match them, except
