@@ -16,14 +16,13 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot.paths import local_dir
-from bot.servers.debian import UnpackedTree, installed_tree, unpack_packages
+from bot.servers.debian import UnpackedTree, install_command, installed_tree, unpack_packages
 
 PACKAGES = ("chromium-headless-shell", "chromium-common")
 BINARY = "usr/lib/chromium/chromium-headless-shell"
@@ -106,14 +105,7 @@ def _install_in(tree: UnpackedTree) -> ChromiumInstall:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m bot.servers.chromium``: install Chromium and print where."""
-    try:
-        inst = install(quiet=False)
-        version = inst.version()
-    except ChromiumUnavailableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    print(f"chromium {version} ready: {inst.binary}")
-    return 0
+    return install_command("chromium", lambda: install(quiet=False), ChromiumUnavailableError)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 MARKER = ".installed"
 """File in the install folder that says the install is complete (holds the version)."""
@@ -197,3 +198,26 @@ def _run(argv: list[str], what: str, error: type[Exception]) -> None:
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         raise error(f"{what} failed: {proc.stderr[-1500:]}")
+
+
+class InstalledProgram(Protocol):
+    """What :func:`install_command` needs of an installed program."""
+
+    binary: Path
+
+    def version(self) -> str:
+        """The program's version, as it reports it."""
+
+
+def install_command(
+    name: str, install: Callable[[], InstalledProgram], error: type[Exception]
+) -> int:
+    """A ``python -m bot.servers.NAME`` entry point: install, print where, 1 on ``error``."""
+    try:
+        inst = install()
+        version = inst.version()
+    except error as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"{name} {version} ready: {inst.binary}")
+    return 0

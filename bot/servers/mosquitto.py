@@ -16,14 +16,13 @@ import os
 import pwd
 import re
 import subprocess
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, ClassVar
 
 from bot.paths import local_dir
-from bot.servers.debian import UnpackedTree, installed_tree, unpack_packages
+from bot.servers.debian import UnpackedTree, install_command, installed_tree, unpack_packages
 from bot.servers.process import ServerProcess
 
 PACKAGE = "mosquitto"
@@ -175,14 +174,7 @@ class MosquittoBroker(ServerProcess):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m bot.servers.mosquitto``: install mosquitto and print where."""
-    try:
-        inst = install(quiet=False)
-        version = inst.version()
-    except MosquittoUnavailableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    print(f"mosquitto {version} ready: {inst.binary}")
-    return 0
+    return install_command("mosquitto", lambda: install(quiet=False), MosquittoUnavailableError)
 
 
 if __name__ == "__main__":
