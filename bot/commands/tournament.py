@@ -143,6 +143,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             seed=args.seed,
             server=args.server,
         )
+    if args.ray is not None and any(seat.kind == "bandana" for seat in settings.seats):
+        raise UserError(
+            "BANDANA's seats cannot play on a Ray cluster: their jars are on this "
+            "machine only; run this tournament without --ray"
+        )
     bandana = bandana_from_args(args, settings.seats)
     games = args.games if args.games is not None else saved_count
     if games is None:
@@ -155,11 +160,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         from bot.cluster.command import check_ray_flags
 
         check_ray_flags(args)
-        if bandana is not None:
-            raise UserError(
-                "BANDANA's seats cannot play on a Ray cluster yet: their jars are on this "
-                "machine only; run this tournament without --ray"
-            )
     if saved is None:
         folder = fresh_folder(args.out, "tournament")
     cores = os.cpu_count() or 1

@@ -43,6 +43,7 @@ def test_a_game_reserves_one_cpu_per_searching_bot_plus_one(lineup: str, cpus: f
         (["--ray", "--parallel", "2"], "--parallel does not apply with --ray"),
         (["--ray", "auto", "--cpus-per-game", "0"], "--cpus-per-game must be positive"),
         (["--ray", "auto", "--watchdog", "-1"], "--watchdog must be positive"),
+        (["--ray", "--lineup", "mcts,bandana:dbrane"], "BANDANA's seats cannot play on a Ray"),
     ],
 )
 def test_bad_cluster_flags_exit_2(
