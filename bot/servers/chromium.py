@@ -13,7 +13,6 @@ or a display): no sandbox, no GPU, no background traffic, a fresh profile.
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import tempfile
@@ -22,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.paths import local_dir
-from bot.servers.debian import UnpackedTree, install_command, installed_tree, unpack_packages
+from bot.servers.debian import UnpackedTree, install_command, install_program
 
 PACKAGES = ("chromium-headless-shell", "chromium-common")
 BINARY = "usr/lib/chromium/chromium-headless-shell"
@@ -79,24 +78,16 @@ def install(root: Path | None = None, *, quiet: bool = True) -> ChromiumInstall:
     ``root`` defaults to ``.local/chromium``; ``DAIDE_CHROMIUM`` (a path to a
     Chromium binary) skips the install.
     """
-    override = os.environ.get("DAIDE_CHROMIUM")
-    if override:
-        given = ChromiumInstall(Path(override))
-        given.version()
-        return given
-    root = root or (local_dir() / "chromium")
-    done = installed_tree(root)
-    if done is not None and _install_in(done).binary.is_file():
-        return _install_in(done)
-    tree = unpack_packages(
-        root,
+    return install_program(
+        root or (local_dir() / "chromium"),
         PACKAGES,
         binary=BINARY,
-        check=lambda t: _install_in(t).version(),
+        override_env="DAIDE_CHROMIUM",
+        given=ChromiumInstall,
+        in_tree=_install_in,
         error=ChromiumUnavailableError,
         quiet=quiet,
     )
-    return _install_in(tree)
 
 
 def _install_in(tree: UnpackedTree) -> ChromiumInstall:

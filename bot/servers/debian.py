@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 MARKER = ".installed"
 """File in the install folder that says the install is complete (holds the version)."""
@@ -221,3 +221,42 @@ def install_command(
         return 1
     print(f"{name} {version} ready: {inst.binary}")
     return 0
+
+
+Program = TypeVar("Program", bound=InstalledProgram)
+
+
+def install_program(
+    root: Path,
+    packages: Sequence[str],
+    *,
+    binary: str,
+    override_env: str,
+    given: Callable[[Path], Program],
+    in_tree: Callable[[UnpackedTree], Program],
+    error: type[Exception],
+    quiet: bool = True,
+) -> Program:
+    """A runnable program from Debian's ``packages``, unpacked into ``root`` if needed; idempotent.
+
+    The environment variable ``override_env``, if set, names a binary to use
+    instead (made by ``given`` and checked by asking its version); ``in_tree``
+    makes the program of an unpacked tree.  Raises ``error`` with the reason.
+    """
+    override = os.environ.get(override_env)
+    if override:
+        program = given(Path(override))
+        program.version()
+        return program
+    done = installed_tree(root)
+    if done is not None and in_tree(done).binary.is_file():
+        return in_tree(done)
+    tree = unpack_packages(
+        root,
+        packages,
+        binary=binary,
+        check=lambda t: in_tree(t).version(),
+        error=error,
+        quiet=quiet,
+    )
+    return in_tree(tree)

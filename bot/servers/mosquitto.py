@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, ClassVar
 
 from bot.paths import local_dir
-from bot.servers.debian import UnpackedTree, install_command, installed_tree, unpack_packages
+from bot.servers.debian import UnpackedTree, install_command, install_program
 from bot.servers.process import ServerProcess
 
 PACKAGE = "mosquitto"
@@ -73,24 +73,16 @@ def install(root: Path | None = None, *, quiet: bool = True) -> MosquittoInstall
     ``root`` defaults to ``.local/mosquitto``.  ``DAIDE_MOSQUITTO`` (a path to a
     mosquitto binary) skips the install.
     """
-    override = os.environ.get("DAIDE_MOSQUITTO")
-    if override:
-        given = MosquittoInstall(Path(override))
-        given.version()
-        return given
-    root = root or (local_dir() / "mosquitto")
-    done = installed_tree(root)
-    if done is not None and _install_in(done).binary.is_file():
-        return _install_in(done)
-    tree = unpack_packages(
-        root,
+    return install_program(
+        root or (local_dir() / "mosquitto"),
         [PACKAGE],
         binary=BINARY,
-        check=lambda t: _install_in(t).version(),
+        override_env="DAIDE_MOSQUITTO",
+        given=MosquittoInstall,
+        in_tree=_install_in,
         error=MosquittoUnavailableError,
         quiet=quiet,
     )
-    return _install_in(tree)
 
 
 def _install_in(tree: UnpackedTree) -> MosquittoInstall:
