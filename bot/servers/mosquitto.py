@@ -43,13 +43,7 @@ class MosquittoInstall:
 
     def env(self) -> dict[str, str]:
         """Environment for running the binary (its private libraries first)."""
-        env = dict(os.environ)
-        if self.library_dirs:
-            paths = [str(d) for d in self.library_dirs]
-            if env.get("LD_LIBRARY_PATH"):
-                paths.append(env["LD_LIBRARY_PATH"])
-            env["LD_LIBRARY_PATH"] = os.pathsep.join(paths)
-        return env
+        return UnpackedTree(self.binary.parent, self.library_dirs).env()
 
     def version(self) -> str:
         """The version the binary reports, e.g. ``2.0.11``; MosquittoUnavailableError if none."""
