@@ -249,8 +249,10 @@ def install_program(
         program.version()
         return program
     done = installed_tree(root)
-    if done is not None and in_tree(done).binary.is_file():
-        return in_tree(done)
+    if done is not None:
+        program = in_tree(done)
+        if program.binary.is_file():
+            return program
     tree = unpack_packages(
         root,
         packages,
