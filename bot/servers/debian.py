@@ -40,13 +40,20 @@ class UnpackedTree:
 
     def env(self, base: dict[str, str] | None = None) -> dict[str, str]:
         """Environment for running a program of the tree (its private libraries first)."""
-        env = dict(os.environ if base is None else base)
-        if self.library_dirs:
-            paths = [str(d) for d in self.library_dirs]
-            if env.get("LD_LIBRARY_PATH"):
-                paths.append(env["LD_LIBRARY_PATH"])
-            env["LD_LIBRARY_PATH"] = os.pathsep.join(paths)
-        return env
+        return library_env(self.library_dirs, base)
+
+
+def library_env(
+    library_dirs: tuple[Path, ...], base: dict[str, str] | None = None
+) -> dict[str, str]:
+    """``base`` (default: this process's environment), ``library_dirs`` first to load from."""
+    env = dict(os.environ if base is None else base)
+    if library_dirs:
+        paths = [str(d) for d in library_dirs]
+        if env.get("LD_LIBRARY_PATH"):
+            paths.append(env["LD_LIBRARY_PATH"])
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(paths)
+    return env
 
 
 def tree_of(root: Path) -> UnpackedTree:

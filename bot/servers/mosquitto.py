@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, ClassVar
 
 from bot.paths import local_dir
-from bot.servers.debian import UnpackedTree, install_command, install_program
+from bot.servers.debian import UnpackedTree, install_command, install_program, library_env
 from bot.servers.process import ServerProcess
 
 PACKAGE = "mosquitto"
@@ -43,7 +43,7 @@ class MosquittoInstall:
 
     def env(self) -> dict[str, str]:
         """Environment for running the binary (its private libraries first)."""
-        return UnpackedTree(self.binary.parent, self.library_dirs).env()
+        return library_env(self.library_dirs)
 
     def version(self) -> str:
         """The version the binary reports, e.g. ``2.0.11``; MosquittoUnavailableError if none."""
