@@ -35,11 +35,14 @@ def test_seven_bots_play_to_the_final_year_on_mila(mila_server, run_bot) -> None
         for i in range(7)
     ]
     summaries = [bot.wait(timeout=400) for bot in bots]
-    for bot, summary in zip(bots, summaries, strict=True):
+    streams = [
+        [r["text"] for r in bot.game_log() if r["kind"] == "msg" and r["dir"] == "in"]
+        for bot in bots
+    ]
+    for seen, summary in zip(streams, summaries, strict=True):
         assert summary["ended_cleanly"], summary
         # The draw is offered in the winter of 1903; MILA skips a winter without builds or
         # removals, and then the first phase after 1903 is where the game ends.
-        seen = [r["text"] for r in bot.game_log() if r["kind"] == "msg" and r["dir"] == "in"]
         winter = any(text.startswith("NOW ( WIN 1903 )") for text in seen)
         end = "SMR ( WIN 1903 )" if winter else "SMR ( SPR 1904 )"
         assert summary["smr"] and summary["smr"].startswith(end), summary
@@ -53,10 +56,6 @@ def test_seven_bots_play_to_the_final_year_on_mila(mila_server, run_bot) -> None
         assert summary["margins"] and min(summary["margins"]) > 0, summary
     assert len({s["power"] for s in summaries}) == 7
 
-    streams = [
-        [r["text"] for r in bot.game_log() if r["kind"] == "msg" and r["dir"] == "in"]
-        for bot in bots
-    ]
     replay = replay_shadow(streams, coarse_results=True, rule=CivilDisorderRule.DATC)
     problems = [(str(r.turn), r.differences) for r in replay.reports if not r.ok]
     assert replay.mismatches == 0, json.dumps(problems, indent=1, default=str)
