@@ -713,7 +713,11 @@ class DaideClient:
         try:
             if self.thinker is not None and self.thinker.alive:
                 job = self.thinker.think(
-                    pos, power, clock.stop_search_at(), clock.collect_helpers_by()
+                    pos,
+                    power,
+                    clock.stop_search_at(),
+                    clock.collect_helpers_by(),
+                    tuple(self.mirror.movements),
                 )
                 job.on_late_answer = _measure_late(clock)
                 phase.job = job

@@ -13,13 +13,14 @@ counted as skipped: MILA's DAIDE server sends each power its own orders only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from adjudicator.daide import adjudicate_phase
 from adjudicator.errors import AdjudicatorError
 from adjudicator.maps import GameMap
-from adjudicator.position import Position
+from adjudicator.orders import EngineOrder
+from adjudicator.position import Position, PositionData
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER, CivilDisorderRule
 from protocol.values import (
     Build,
@@ -32,6 +33,7 @@ from protocol.values import (
     UnitPosition,
     order_power,
 )
+from search.opponents import orders_from_results
 
 Centres = tuple[tuple[str, tuple[str, ...]], ...]
 
@@ -70,6 +72,10 @@ class GameMirror:
     failed as failed); the positions are still compared in full."""
     rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER
     """The server's civil-disorder rule (Parlance's or the DATC's)."""
+    movements: list[tuple[PositionData, dict[int, EngineOrder]]] = field(default_factory=list)
+    """Every movement phase whose ORD lines covered every unit: the position
+    (``Position.to_data()``) and every unit's order, in the order played
+    (what :mod:`search.opponents` learns the other powers' play from)."""
 
     def on_map(self, definition: MapDefinition, name: str) -> GameMap:
         """Build the map from MDF."""
@@ -129,6 +135,8 @@ class GameMirror:
         if not self._complete(previous, pending):
             self.skipped += 1
             return None
+        if previous.is_movement:
+            self._remember_movement(previous, pending)
         try:
             return self._check(previous, actual, pending)
         except Exception as exc:  # our engine's failure must never cost the phase
@@ -139,6 +147,14 @@ class GameMirror:
                 "",
                 _describe(actual),
             )
+
+    def _remember_movement(self, previous: Position, pending: list[OrderResult]) -> None:
+        """Add a complete movement phase to :attr:`movements` (orders our rules refuse left out)."""
+        try:
+            orders = orders_from_results(previous, pending)
+        except (AdjudicatorError, ValueError, KeyError):
+            return
+        self.movements.append((previous.to_data(), orders))
 
     def mark_resync(self) -> None:
         """After a reconnection some results may be lost: skip the next shadow check."""
@@ -268,6 +284,24 @@ def replay_shadow(
     map and the sequence of SCO/NOW; every stream contributes its ORD lines.
     ``coarse_results`` and ``rule`` describe the server (MILA: True and DATC).
     """
+    reports: list[ShadowReport] = []
+    mirror = replay_mirror(
+        streams, coarse_results=coarse_results, rule=rule, on_report=reports.append
+    )
+    return ReplayResult(mirror.checked, mirror.mismatches, mirror.skipped, reports)
+
+
+def replay_mirror(
+    streams: Sequence[Sequence[str]],
+    *,
+    coarse_results: bool = False,
+    rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER,
+    on_report: Callable[[ShadowReport], None] | None = None,
+) -> GameMirror:
+    """A mirror fed a whole recorded game (see :func:`replay_shadow`), e.g. for its movements.
+
+    Each phase's shadow report goes to ``on_report``.
+    """
     from protocol.messages import Map, Mdf, Now, Ord, Sco, parse_text
 
     results: dict[Turn, dict[object, OrderResult]] = {}
@@ -280,7 +314,6 @@ def replay_shadow(
                     results.setdefault(entry.turn, {})[_key(entry), entry.order] = entry
     mirror = GameMirror(coarse_results=coarse_results, rule=rule)
     map_name = "standard"
-    reports: list[ShadowReport] = []
     for text in streams[0] if streams else ():
         head = text[:3]
         if head not in ("MAP", "MDF", "SCO", "NOW"):
@@ -297,6 +330,6 @@ def replay_shadow(
             if previous is not None:
                 mirror.pending = list(results.get(previous.turn, {}).values())
             report = mirror.on_now(message.turn, message.units)
-            if report is not None:
-                reports.append(report)
-    return ReplayResult(mirror.checked, mirror.mismatches, mirror.skipped, reports)
+            if report is not None and on_report is not None:
+                on_report(report)
+    return mirror

@@ -18,6 +18,11 @@ client hands each job the movement phases seen so far, as ``(position data,
 every unit's engine order)`` pairs (:data:`Observed`; :func:`orders_from_results`
 turns a phase's ``ORD`` results into those orders), and the tracker folds in
 the phases it has not seen yet (about 0.1 s of DumbBot draws per phase).
+
+Each profile also keeps the estimated probabilities of the power's latest
+unit orders under every player of :func:`search.behaviour.library`, and the
+mixture of those players fitted to them (:meth:`OpponentStats.mixture`):
+what a search that learns its enemies plays them as.
 """
 
 from __future__ import annotations
@@ -40,6 +45,14 @@ from adjudicator.orders import (
 from adjudicator.position import Position, PositionData
 from adjudicator.validation import OrderBook
 from protocol.values import OrderResult, order_power
+from search.behaviour import (
+    MEMORY,
+    PRIOR_WEIGHTS,
+    Likelihoods,
+    Weights,
+    fit_mixture,
+    order_likelihoods,
+)
 from search.dumbbot import DumbBot
 from search.policy import Policy
 
@@ -65,7 +78,10 @@ class PowerProfile:
     ``likelihood`` sums, over its unit orders, DumbBot's estimated probability
     of that order; ``typical`` sums DumbBot's probability of agreeing with
     itself for the same units.  ``attacks[q]`` counts its moves into a
-    province power ``q`` owned or occupied.
+    province power ``q`` owned or occupied.  ``rows`` holds the probability
+    of each of its latest unit orders under every player of the behaviour
+    library (at most :data:`~search.behaviour.MEMORY`), and ``mixture`` the
+    weights fitted to them.
     """
 
     units: int = 0
@@ -76,6 +92,8 @@ class PowerProfile:
     likelihood: float = 0.0
     typical: float = 0.0
     attacks: tuple[int, ...] = ()
+    rows: tuple[Likelihoods, ...] = ()
+    mixture: Weights = PRIOR_WEIGHTS
 
 
 @dataclass(frozen=True)
@@ -103,6 +121,10 @@ class OpponentStats:
         ratio = (p.likelihood + prior * mean_typical) / (p.typical + prior * mean_typical)
         return max(0.0, min(1.0, ratio))
 
+    def mixture(self, power: int) -> Weights:
+        """``power``'s weights over the behaviour library (DumbBot alone before any order)."""
+        return self.powers[power].mixture
+
     def observe(
         self,
         pos: Position,
@@ -111,11 +133,13 @@ class OpponentStats:
         *,
         model: Policy | None = None,
         samples: int = DUMBBOT_SAMPLES,
+        learn: bool = True,
     ) -> OpponentStats:
         """These statistics with one more movement phase: every unit's ``orders`` in ``pos``.
 
         A unit without an order counts as holding.  ``model`` (DumbBot by
-        default) is the player the likeness compares with.
+        default) is the player the likeness compares with; ``learn`` also
+        refits each power's mixture over the behaviour library.
         """
         player = model if model is not None else _DUMBBOT
         by_power: dict[int, list[int]] = {}
@@ -124,7 +148,11 @@ class OpponentStats:
         profiles = list(self.powers)
         for power, provs in by_power.items():
             draws = [player.movement_orders(pos, power, rng) for _ in range(samples)]
-            profiles[power] = _fold(profiles[power], pos, provs, orders, draws)
+            profile = _fold(profiles[power], pos, provs, orders, draws)
+            if learn:
+                rows = (*profile.rows, *order_likelihoods(pos, power, orders, rng))[-MEMORY:]
+                profile = replace(profile, rows=rows, mixture=fit_mixture(rows, profile.mixture))
+            profiles[power] = profile
         return replace(self, phases=self.phases + 1, powers=tuple(profiles))
 
 
@@ -168,6 +196,8 @@ def _fold(
         likelihood=profile.likelihood + likelihood,
         typical=profile.typical + typical,
         attacks=tuple(attacks),
+        rows=profile.rows,
+        mixture=profile.mixture,
     )
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import gc
 import multiprocessing
 import os
@@ -43,6 +44,7 @@ from search.mcts.actions import Action
 from search.mcts.inbox import PipeInbox
 from search.mcts.tree import new_search
 from search.mcts.variants import get_variant
+from search.opponents import OpponentStats
 
 RootStats = list[tuple[Action, int, float]]
 """A tree's root edges: ``(action, visits, total reward)``."""
@@ -100,6 +102,7 @@ class HelperJob:
     seed: int
     iterations: int | None
     stop_at: float | None
+    opponents: OpponentStats | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +213,12 @@ class RootParallel:
         *,
         iterations: int | None,
         stop_at: float | None,
+        opponents: OpponentStats | None = None,
     ) -> int:
-        """Start every helper searching ``pos`` (helper ``i`` with ``seeds[i]``); the job's id."""
+        """Start every helper searching ``pos`` (helper ``i`` with ``seeds[i]``); the job's id.
+
+        ``opponents`` are the statistics of the game so far, for a variant that observes.
+        """
         self.start()
         self._next_id += 1
         job_id = self._next_id
@@ -220,7 +227,7 @@ class RootParallel:
         for i, conn in enumerate(self._conns):
             job = HelperJob(
                 job_id, m.definition, m.name, data, power, variant, final_year, seeds[i],
-                iterations, stop_at,
+                iterations, stop_at, opponents,
             )  # fmt: skip
             try:
                 conn.send(job)
@@ -309,9 +316,10 @@ def _helper_main(conn: Connection) -> None:
             game_map = GameMap.from_definition(job.definition, job.map_name)
             cached = maps[job.map_name] = (job.definition, game_map)
         pos = Position.from_data(cached[1], job.position)
-        search = new_search(
-            pos, job.power, get_variant(job.variant), job.final_year, Random(job.seed)
-        )
+        variant = get_variant(job.variant)
+        if job.opponents is not None:
+            variant = dataclasses.replace(variant, opponents=job.opponents)
+        search = new_search(pos, job.power, variant, job.final_year, Random(job.seed))
         if job.iterations is not None or job.stop_at is not None:
             search.run(
                 iterations=job.iterations,

@@ -30,7 +30,7 @@ from search.mcts.parallel import POLL_EVERY, RootParallel, merge, pick
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import get_variant
-from search.opponents import OpponentStats
+from search.opponents import OpponentStats, OpponentTracker
 
 Orders = dict[int, EngineOrder]
 
@@ -90,7 +90,7 @@ def think(
     if parallel is not None:
         job_id = parallel.submit(
             pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds,
-            iterations=iterations, stop_at=deadline,
+            iterations=iterations, stop_at=deadline, opponents=variant.opponents,
         )  # fmt: skip
     reported: list[Action | None] = [None]
     next_report = [began]
@@ -146,6 +146,8 @@ def think(
 def _stats(search: Mcts[Position, Action], variant: Variant, began: float) -> dict[str, Any]:
     out: dict[str, Any] = {"variant": variant.name, **search.stats().as_dict()}
     out["elapsed"] = round(time.monotonic() - began, 4)
+    if variant.opponents is not None:
+        out["observed_phases"] = variant.opponents.phases
     return out
 
 
@@ -265,6 +267,7 @@ class AnytimeChooser:
         _, _, name = strategy.partition(":")
         self.variant = get_variant(name or DEFAULT_VARIANT)
         self.final_year = final_year
+        self.tracker = OpponentTracker()
         self.parallel = RootParallel(workers - 1) if workers > 1 else None
         if self.parallel is not None:
             self.parallel.start()  # warm before the first movement phase
@@ -276,11 +279,21 @@ class AnytimeChooser:
         report: Report,
         should_stop: Callable[[], bool],
     ) -> None:
-        """Search until the request's stop time, merge helpers, report the final set."""
+        """Search until the request's stop time, merge helpers, report the final set.
+
+        A variant that ``observes`` learns the other powers' play from the
+        request's context: the game's movement phases so far, as
+        :data:`~search.opponents.Observed` (the client's mirror sends them).
+        """
+        variant = self.variant
+        if variant.observes and isinstance(request.context, list | tuple):
+            stats = self.tracker.update(request.position.map, request.context)
+            if stats is not None:
+                variant = dataclasses.replace(variant, opponents=stats)
         think(
             request.position,
             request.power,
-            self.variant,
+            variant,
             self.final_year,
             rng,
             deadline=request.stop_at,

@@ -32,6 +32,12 @@ dm      DumbBot as the model of everyone: our candidate order sets are
         own retreats and builds in the tree are the live bot's.  The
         exploration constant is the thesis's 1/√2 (a smaller one, 0.1, was
         measured and did no better).
+dl      dm whose enemies play as they have been seen to: each a mixture of
+        known players (DumbBot, livelier and first-choice DumbBots, the
+        thesis's greedy rules, RandomBot) fitted to the orders it gave this
+        game (:mod:`search.behaviour`), in the tree and in the rollouts.
+dlt     dl with supported attacks (:mod:`search.mcts.tactics`) among our
+        candidates: against enemies seen to hold, a lone attack bounces.
 ======  =====================================================================
 """
 
@@ -39,13 +45,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 
+from search.behaviour import LIVELY_DUMBBOT
 from search.dumbbot import DumbBot
 from search.evaluation import position_values
 from search.mcts.actions import MixedActions, SampledFromPlayers, ThesisActions, WeightedActions
 from search.mcts.config import Variant
 from search.mcts.equilibrium import RootGameDomain
 from search.mcts.halving import HalvingSearch
+from search.mcts.learned import LearnedEnemiesDomain
 from search.mcts.players import (
     EXPECTED_ENEMIES,
     EXPECTED_PLAYER,
@@ -60,7 +69,6 @@ from search.mcts.players import (
     PhasePlayers,
 )
 from search.mcts.tactics import SupportedAttacks
-from search.values import DumbBotWeights
 
 V1 = Variant(
     name="v1",
@@ -110,9 +118,6 @@ V8 = dataclasses.replace(
     description="thesis V8: V5 with rollout enemies drawn from random, weighted, greedy",
     rollout_enemies=(RANDOM_PLAYER, WEIGHT_GREEDY_PLAYER, EXPECTED_PLAYER),
 )
-
-LIVELY_DUMBBOT = DumbBot(DumbBotWeights(play_alternative=80, alternative_difference_modifier=150))
-"""DumbBot that strays from its first choice more often: a wider spread of candidates."""
 
 _DUMBBOT = DumbBot()
 
@@ -194,8 +199,23 @@ SH = dataclasses.replace(
     search=HalvingSearch,
 )
 
+DL = dataclasses.replace(
+    DM,
+    name="dl",
+    description="dm whose enemies play the mixture of known players fitted to their orders",
+    domain=functools.partial(LearnedEnemiesDomain),
+    observes=True,
+)
+
+DLT = dataclasses.replace(
+    DL,
+    name="dlt",
+    description="dl with supported attacks among our candidate order sets",
+    actions=TACTICAL_ACTIONS,
+)
+
 VARIANTS: dict[str, Variant] = {
-    v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV, SH)
+    v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV, SH, DL, DLT)
 }
 """Every variant by name."""
 
@@ -217,6 +237,7 @@ OVERRIDES = {
     "floor": "adaptive variants: the DumbBot-likeness below which enemies never play DumbBot",
     "erule": "root-game variants: the enemies' rule, ucb or rm (regret matching)",
     "cands": "halving variants: the candidate order sets raced at the root (a number)",
+    "lroll": "learned-enemy variants: on or off, the enemies' fitted mixtures play the rollouts",
 }
 """The settings a variant name may override: ``dm/cp=0.7/years=full``."""
 
@@ -227,6 +248,7 @@ DOMAIN_OVERRIDES: dict[str, type] = {
     "radius": int,
     "floor": float,
     "erule": str,
+    "lroll": bool,
 }
 """The overrides that set a keyword of the variant's domain factory, and their types."""
 
@@ -236,6 +258,7 @@ DOMAIN_KEYWORDS = {
     "radius": "radius",
     "floor": "floor",
     "erule": "rule",
+    "lroll": "rollouts",
 }
 """The domain factory's keyword each of :data:`DOMAIN_OVERRIDES` sets."""
 
@@ -262,15 +285,7 @@ def get_variant(name: str) -> Variant:
                 raise ValueError
             if key in DOMAIN_OVERRIDES:
                 factory = fields.get("domain", variant.domain)
-                if not isinstance(factory, functools.partial):
-                    raise ValueError
-                number = DOMAIN_OVERRIDES[key](value)
-                if isinstance(number, str):
-                    if number not in ("ucb", "rm"):
-                        raise ValueError
-                elif not number >= 0:
-                    raise ValueError
-                fields["domain"] = functools.partial(factory, **{DOMAIN_KEYWORDS[key]: number})
+                fields["domain"] = _domain_override(factory, key, value)
                 continue
             if key == "cands":
                 count = int(value)
@@ -283,6 +298,31 @@ def get_variant(name: str) -> Variant:
             choices = "; ".join(f"{k}: {v}" for k, v in OVERRIDES.items())
             raise KeyError(f"bad MCTS variant setting {change!r} (settings: {choices})") from None
     return dataclasses.replace(variant, name=text, **fields) if changes else variant
+
+
+def _domain_override(factory: object, key: str, value: str) -> functools.partial[object]:
+    """``factory`` with the keyword ``key=value`` sets; ValueError if it does not fit.
+
+    The factory must be a ``functools.partial`` whose domain takes that keyword.
+    """
+    keyword = DOMAIN_KEYWORDS[key]
+    if not isinstance(factory, functools.partial):
+        raise ValueError
+    if keyword not in inspect.signature(factory.func).parameters:
+        raise ValueError
+    kind = DOMAIN_OVERRIDES[key]
+    setting: object
+    if kind is bool:
+        setting = {"on": True, "off": False}[value]
+    elif kind is str:
+        if value not in ("ucb", "rm"):
+            raise ValueError
+        setting = value
+    else:
+        setting = kind(value)
+        if not setting >= 0:
+            raise ValueError
+    return functools.partial(factory, **{keyword: setting})
 
 
 def _override(key: str, value: str) -> dict[str, object]:

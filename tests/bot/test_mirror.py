@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from adjudicator.daide import adjudicate_phase
 from adjudicator.maps import standard_map
+from adjudicator.orders import HOLD_ORDER, MOVE
 from adjudicator.position import initial_position
 from adjudicator.standard import standard_definition
 from bot.mirror import GameMirror, replay_shadow
@@ -72,3 +73,36 @@ def test_coarse_results_accept_milas_nso_for_a_bounce() -> None:
     assert strict.mismatches == 1 and "server NSO, ours BNC" in strict.reports[0].differences[0]
     coarse = replay_shadow(streams, coarse_results=True)
     assert (coarse.checked, coarse.mismatches) == (1, 0)
+
+
+def _play_spring(mirror: GameMirror, orders: list[str], report_all: bool = True) -> None:
+    """Feed ``mirror`` the results of SPR 1901 with ``orders`` (the rest hold), then the NOW."""
+    pos = mirror.position
+    given = [parse_text(f"SUB ( {o} )").orders[0] for o in orders]
+    outcome = adjudicate_phase(pos, given)
+    results = outcome.results if report_all else outcome.results[:1]
+    for r in results:
+        assert mirror.on_ord(r) is None
+    mirror.on_sco(outcome.centres)
+    mirror.on_now(outcome.turn, outcome.units)
+
+
+def test_each_complete_movement_phase_is_kept_with_every_units_order() -> None:
+    mirror = _mirror()
+    start = mirror.position
+    _play_spring(mirror, ["( FRA AMY PAR ) MTO BUR", "( GER AMY MUN ) MTO BUR"])
+    assert len(mirror.movements) == 1
+    data, orders = mirror.movements[0]
+    assert data == start.to_data()
+    m = start.map
+    par, mun, bur = (m.province_index[name] for name in ("PAR", "MUN", "BUR"))
+    assert orders[par][0] == orders[mun][0] == MOVE
+    assert m.loc_province[orders[par][1]] == bur
+    assert len(orders) == len(start.units)  # the units ordered to hold are there too
+    assert all(orders[p] == HOLD_ORDER for p in start.units if p not in (par, mun))
+
+
+def test_a_movement_phase_with_missing_results_is_not_kept() -> None:
+    mirror = _mirror()
+    _play_spring(mirror, ["( FRA AMY PAR ) MTO BUR"], report_all=False)
+    assert mirror.movements == [] and mirror.skipped == 1

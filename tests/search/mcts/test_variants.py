@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from random import Random
 
@@ -176,3 +177,27 @@ def test_variant_settings_can_be_overridden_by_name() -> None:
         with pytest.raises(KeyError, match="setting"):
             get_variant(bad)
     assert make_policy("mcts:dm/cp=0.5").name == "mcts:dm/cp=0.5"
+
+
+@pytest.mark.parametrize(
+    ("name", "keywords"),
+    [
+        ("eq/arms=3/erule=rm", {"arms": 3, "rule": "rm"}),
+        ("at/floor=0.5/ecp=0.1/radius=1", {"floor": 0.5, "enemy_cp": 0.1, "radius": 1}),
+        ("dl/lroll=off", {"rollouts": False}),
+        ("dl/lroll=on", {"rollouts": True}),
+    ],
+)
+def test_domain_settings_reach_the_domain(name: str, keywords: dict[str, object]) -> None:
+    domain = get_variant(name).domain
+    assert isinstance(domain, functools.partial)
+    assert keywords.items() <= domain.keywords.items()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["dm/arms=2", "dl/arms=3", "eq/lroll=on", "dl/lroll=maybe", "eq/erule=x", "eq/arms=-1"],
+)
+def test_a_domain_setting_the_domain_does_not_take_is_refused(bad: str) -> None:
+    with pytest.raises(KeyError, match="setting"):
+        get_variant(bad)
