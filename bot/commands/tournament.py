@@ -1,7 +1,8 @@
 """``daide-mcts tournament``: many local games of one lineup, with the thesis's metrics.
 
 Each game runs as ``daide-mcts game`` does (its own server, seven bot
-processes); the server assigns the powers at random and each game records
+processes); the server assigns the powers at random (or, with ``--powers
+rotate``, game k gives seat i the (i+k)-th power) and each game records
 who got which.  Results per seat and per player label — average supply
 centres, solo victories, BANDANA points and average rank, each with its
 spread over the games — go to CSV, JSON, a markdown table and a PNG chart.
@@ -43,7 +44,7 @@ from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR
 if TYPE_CHECKING:
     from bot.local.tournament import TournamentSettings
 
-RESUMABLE = ("lineup", "final_year", "mtl", "rtl", "btl", "seed", "server")
+RESUMABLE = ("lineup", "final_year", "mtl", "rtl", "btl", "seed", "server", "powers")
 """Flags a resumed tournament takes from its folder when they are not given."""
 
 
@@ -65,6 +66,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument(
         "--out", type=Path, help="tournament folder (default runs/tournament-<date>-<time>)"
+    )
+    p.add_argument(
+        "--powers",
+        choices=("random", "rotate"),
+        help="random: the server deals the powers (default); rotate: game k gives seat i "
+        "the (i+k)-th power in the server's order, so over 7 games every seat plays every "
+        "power once (Parlance only; the seats then join one at a time)",
     )
     add_ray_arguments(p)
     p.set_defaults(handler=run, **dict.fromkeys(RESUMABLE))
@@ -90,6 +98,7 @@ def _merge_saved(
         "btl": saved.deadlines.build,
         "seed": saved.seed,
         "server": saved.server,
+        "powers": saved.powers,
     }
     for name, value in stored.items():
         given = getattr(args, name)
@@ -119,6 +128,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     args.rtl = args.rtl if args.rtl is not None else DEFAULT_DEADLINES.retreat
     args.btl = args.btl if args.btl is not None else DEFAULT_DEADLINES.build
     args.server = args.server or "auto"
+    args.powers = args.powers or "random"
+    if args.powers == "rotate" and args.server == "mila":
+        raise UserError("--powers rotate needs Parlance: MILA's server deals the powers itself")
     check_common(args)
     deadlines = deadlines_from_args(args)
     if saved is not None:
@@ -142,6 +154,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             deadlines=deadlines,
             seed=args.seed,
             server=args.server,
+            powers=args.powers,
         )
     if args.ray is not None and any(seat.kind == "bandana" for seat in settings.seats):
         raise UserError(

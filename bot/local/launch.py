@@ -55,14 +55,21 @@ def years_to_play(final_year: int) -> int:
     return final_year - FIRST_YEAR + 1
 
 
-def parlance_options(deadlines: Deadlines, final_year: int) -> dict[str, object]:
+def parlance_options(
+    deadlines: Deadlines, final_year: int, *, shuffle: bool = True
+) -> dict[str, object]:
     """Parlance's options for a local game.
 
     Besides the deadlines, ``draw`` makes the server declare the draw once the
     final year's fall is over (the same moment our bots propose it), so the
     game ends cleanly whoever plays — even bots that never propose a draw.
+    Without ``shuffle`` the server gives the powers in its token order to the
+    players as they join.
     """
-    return {**deadlines.options(), "draw": years_to_play(final_year)}
+    options: dict[str, object] = {**deadlines.options(), "draw": years_to_play(final_year)}
+    if not shuffle:
+        options["shuffle"] = False
+    return options
 
 
 def play_arguments(

@@ -29,6 +29,9 @@ class GameConfig:
     telemetry: str | None = None
     host: str = "127.0.0.1"
     bandana: BandanaInstall | None = None
+    power_slots: tuple[int, ...] | None = None
+    """Seat ``i`` plays the ``power_slots[i]``-th power of the server's order (Parlance,
+    unshuffled: the seats join in that order); None: the server deals the powers."""
 
     def time_limit(self) -> float:
         """Seconds after which a game that has not ended is stopped (every deadline, 1.5 times)."""
@@ -44,6 +47,7 @@ class GameConfig:
             "telemetry": self.telemetry,
             "bandana_dir": None if self.bandana is None else str(self.bandana.folder),
             "lineup": [asdict(s) for s in self.seats],
+            "power_slots": None if self.power_slots is None else list(self.power_slots),
         }
 
 

@@ -25,6 +25,9 @@ FIRST_YEAR = 1901
 SEASON_INDEX = {s: i for i, s in enumerate(Season)}
 
 _POWERS_REPLY = re.compile(r"^([A-Za-z][A-Za-z ]*?) \(\d+\): (.*) \(([^()]*)\), from ")
+_PLAYER_COUNT = re.compile(r"\bHave (\d+) players?\b")
+"""Parlance's admin messages on every join and leave: "... has connected. Have 5 players and"."""
+
 
 POWER_TOKENS = {
     "Austria": "AUS",
@@ -94,6 +97,8 @@ class GameRecorder:
     solo_power: str | None = None
     phases: int = 0
     messages: int = 0
+    players_connected: int = 0
+    """How many players the server last said it had (Parlance's admin messages)."""
     started: float = field(default_factory=time.monotonic)
     game_started: float | None = None
     ended: float | None = None
@@ -138,6 +143,9 @@ class GameRecorder:
             found = player_from_admin(message.text)
             if found is not None:
                 self.names_by_power.setdefault(*found)
+            count = _PLAYER_COUNT.search(message.text)
+            if count is not None:
+                self.players_connected = int(count.group(1))
 
     def _on_sco(self, message: Sco, text: str) -> None:
         assert message.centres is not None

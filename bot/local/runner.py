@@ -100,6 +100,12 @@ class RunningServer:
 
 _install_lock = threading.Lock()
 
+JOIN_TIMEOUT = 60.0
+"""Seconds one seat may take to join when the seats join one at a time (power slots)."""
+
+JOIN_POLL = 0.05
+"""Seconds between looks at the server's player count while a seat joins."""
+
 
 def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None]) -> RunningServer:
     """Provision and start the server ``config.server`` asks for; GameError if none can run."""
@@ -113,7 +119,9 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
             server = ParlanceServer(
                 inst,
                 host=config.host,
-                options=parlance_options(config.deadlines, config.final_year),
+                options=parlance_options(
+                    config.deadlines, config.final_year, shuffle=config.power_slots is None
+                ),
                 log_path=folder / "server.log",
             )
             server.start()
@@ -130,6 +138,11 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
             if config.server == "parlance":
                 raise GameError(str(exc)) from exc
             reason = str(exc).splitlines()[0]
+    if config.power_slots is not None:
+        raise GameError(
+            "giving each seat its power needs Parlance (MILA's server deals the powers itself)"
+            f"{': ' + reason if reason else ''}"
+        )
     parang = [s.name for s in config.seats if s.kind == "parang"]
     if parang:
         raise GameError(
@@ -198,46 +211,77 @@ class _Game:
     # --- launching ----------------------------------------------------------------------
 
     async def launch(self, server: RunningServer) -> None:
+        """Start every seat's process; with power slots, one at a time in slot order.
+
+        The server then gives each its slot's power (Parlance, unshuffled,
+        assigns the powers in order as the players join), so each seat waits
+        until the server has counted it before the next one starts.
+        """
         self.bots_dir.mkdir(parents=True, exist_ok=True)
-        for i, seat in enumerate(self.config.seats):
-            seed = None if self.config.seed is None else self.config.seed + i
-            argv = seat_argv(
-                seat,
-                server.host,
-                server.port,
-                final_year=self.config.final_year,
-                parlance=server.parlance,
-                seed=seed,
-                telemetry=self.config.telemetry,
-                log_dir=self.bots_dir / seat.name,
-                summary=self.bots_dir / f"{seat.name}.json",
-                rules=server.rules,
-                bandana=self.config.bandana,
-            )
-            env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-            cwd: Path | None = None
-            if seat.kind == "parang" and server.parlance is not None:
-                home = Path(tempfile.mkdtemp(prefix="parang-"))
-                self.homes.append(home)
-                env, cwd = server.parlance.env(home), home
-            elif seat.kind == "bandana":
-                cwd = self.bots_dir / seat.name  # BANDANA's bots write beside them too
-                cwd.mkdir(parents=True, exist_ok=True)
-            out = open(self.bots_dir / f"{seat.name}.out", "wb")  # noqa: SIM115 - closed in stop()
-            self.outputs.append(out)
-            (self.bots_dir / f"{seat.name}.argv").write_text(json.dumps(argv) + "\n")
-            try:
-                self.procs[seat.name] = await asyncio.create_subprocess_exec(
-                    *argv,
-                    stdin=subprocess.DEVNULL,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                    cwd=cwd,
-                    env=env,
-                    start_new_session=True,  # Ctrl-C reaches the runner, which stops them in order
+        order = list(range(len(self.config.seats)))
+        slots = self.config.power_slots
+        if slots is not None:
+            order.sort(key=lambda i: slots[i])
+        for joined, i in enumerate(order):
+            await self._start_seat(server, i)
+            if slots is not None:
+                await self._wait_until_joined(joined + 1, self.config.seats[i].name)
+
+    async def _wait_until_joined(self, players: int, seat: str) -> None:
+        """Wait until the server counts ``players`` players; GameError if ``seat`` never joins."""
+        until = time.monotonic() + JOIN_TIMEOUT
+        proc = self.procs[seat]
+        while self.recorder.players_connected < players:
+            if proc.returncode is not None:
+                raise GameError(f"seat {seat} exited before joining the game")
+            if time.monotonic() > until:
+                raise GameError(
+                    f"seat {seat} did not join within {JOIN_TIMEOUT:.0f}s "
+                    "(needed to give each seat its power in turn)"
                 )
-            except OSError as exc:
-                raise GameError(f"cannot start seat {seat.name} ({argv[0]}): {exc}") from exc
+            await asyncio.sleep(JOIN_POLL)
+
+    async def _start_seat(self, server: RunningServer, i: int) -> None:
+        """Start seat ``i``'s process (its output, argv and record in the run folder)."""
+        seat = self.config.seats[i]
+        seed = None if self.config.seed is None else self.config.seed + i
+        argv = seat_argv(
+            seat,
+            server.host,
+            server.port,
+            final_year=self.config.final_year,
+            parlance=server.parlance,
+            seed=seed,
+            telemetry=self.config.telemetry,
+            log_dir=self.bots_dir / seat.name,
+            summary=self.bots_dir / f"{seat.name}.json",
+            rules=server.rules,
+            bandana=self.config.bandana,
+        )
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        cwd: Path | None = None
+        if seat.kind == "parang" and server.parlance is not None:
+            home = Path(tempfile.mkdtemp(prefix="parang-"))
+            self.homes.append(home)
+            env, cwd = server.parlance.env(home), home
+        elif seat.kind == "bandana":
+            cwd = self.bots_dir / seat.name  # BANDANA's bots write beside them too
+            cwd.mkdir(parents=True, exist_ok=True)
+        out = open(self.bots_dir / f"{seat.name}.out", "wb")  # noqa: SIM115 - closed in stop()
+        self.outputs.append(out)
+        (self.bots_dir / f"{seat.name}.argv").write_text(json.dumps(argv) + "\n")
+        try:
+            self.procs[seat.name] = await asyncio.create_subprocess_exec(
+                *argv,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,  # Ctrl-C reaches the runner, which stops them in order
+            )
+        except OSError as exc:
+            raise GameError(f"cannot start seat {seat.name} ({argv[0]}): {exc}") from exc
 
     # --- following the bots' records --------------------------------------------------------
 

@@ -54,6 +54,12 @@ SEED_STRIDE = 100
 """Game ``k`` seeds its bots from ``seed + k * SEED_STRIDE`` (seat ``i`` adds ``i``)."""
 
 
+POWERS_RANDOM = "random"
+POWERS_ROTATE = "rotate"
+POWER_DEALS = (POWERS_RANDOM, POWERS_ROTATE)
+"""How a tournament's powers may be dealt (``--powers``)."""
+
+
 class TournamentError(Exception):
     """The tournament cannot go on (a folder holding another tournament, corrupt files...)."""
 
@@ -67,6 +73,16 @@ class TournamentSettings:
     deadlines: Deadlines
     seed: int | None = None
     server: str = "auto"
+    powers: str = POWERS_RANDOM
+    """How the powers are dealt: :data:`POWERS_RANDOM` (by the server) or
+    :data:`POWERS_ROTATE` (game ``k`` gives seat ``i`` the ``(i + k) mod 7``-th power,
+    so every seat plays every power equally often)."""
+
+    def __post_init__(self) -> None:
+        if self.powers not in POWER_DEALS:
+            raise TournamentError(
+                f"powers must be one of {', '.join(POWER_DEALS)}, not {self.powers!r}"
+            )
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -76,6 +92,7 @@ class TournamentSettings:
             "deadlines": asdict(self.deadlines),
             "seed": self.seed,
             "server": self.server,
+            "powers": self.powers,
         }
 
     @classmethod
@@ -88,6 +105,7 @@ class TournamentSettings:
                 deadlines=Deadlines(**data["deadlines"]),
                 seed=None if data.get("seed") is None else int(data["seed"]),
                 server=str(data.get("server", "auto")),
+                powers=str(data.get("powers", POWERS_RANDOM)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise TournamentError(
@@ -99,6 +117,10 @@ class TournamentSettings:
     ) -> GameConfig:
         """The settings of game ``index`` (its own seeds); ``bandana`` runs BANDANA's seats."""
         seed = None if self.seed is None else self.seed + index * SEED_STRIDE
+        slots = None
+        if self.powers == POWERS_ROTATE:
+            n = len(self.seats)
+            slots = tuple((i + index) % n for i in range(n))
         return GameConfig(
             seats=self.seats,
             final_year=self.final_year,
@@ -107,6 +129,7 @@ class TournamentSettings:
             server=self.server,
             telemetry=telemetry,
             bandana=bandana,
+            power_slots=slots,
         )
 
 

@@ -139,3 +139,26 @@ def test_a_game_that_never_started_has_no_record() -> None:
     r.on_bot_power("dumbbot-1", "AUS")
     with pytest.raises(ValueError, match="which power"):
         r.game_record()
+
+
+@pytest.mark.parametrize(
+    ("texts", "count"),
+    [
+        ([], 0),
+        (["cmd-1 (0.1) has connected. Have 1 player and 1 observer. Need 6 to start."], 1),
+        (
+            [
+                "a (0.1) has connected. Have 5 players and 1 observer. Need 2 to start.",
+                "b (0.1) has connected. Have 6 players and 1 observer. Need 1 to start.",
+            ],
+            6,
+        ),
+        (["b (0.1) has disconnected. Have 4 players and 1 observer. Need 3 to start."], 4),
+        (["Welcome.  This server accepts admin commands."], 0),
+    ],
+)
+def test_the_server_s_player_count_is_followed(texts: list[str], count: int) -> None:
+    r = GameRecorder(build_lineup(["dumbbot"]), 1901)
+    for text in texts:
+        feed(r, f'ADM ( "Server" ) ( "{text}" )')
+    assert r.players_connected == count

@@ -186,3 +186,45 @@ def test_a_game_whose_seat_leaves_before_the_start_fails_fast_and_is_tried_again
     assert result.failures == {0: result.failures[0]}
     assert "quitter left before the game started" in result.failures[0]
     assert not (game_folder(tmp_path / "t", 0) / GAME_FILE).exists()
+
+
+@pytest.mark.slow
+def test_rotated_powers_give_every_seat_the_next_power_each_game(tmp_path: Path) -> None:
+    """``--powers rotate``: game k gives seat i the (i + k)-th power of the server's order."""
+    out = tmp_path / "rot"
+    code = main(
+        [
+            "tournament", "--games", "2", "--lineup", "a=dumbbot,b=random", "--fill", "dumbbot",
+            "--final-year", "1901", "--mtl", "2", "--rtl", "1", "--btl", "1", "--seed", "4",
+            "--powers", "rotate", "--out", str(out),
+        ]
+    )  # fmt: skip
+    assert code == 0
+    settings = json.loads((out / "tournament.json").read_text())["settings"]
+    assert settings["powers"] == "rotate"
+    order = sorted(POWERS)  # the server's token order for the standard map
+    seats = [s["name"] for s in settings["lineup"]]
+    for k in range(2):
+        entry = json.loads((game_folder(out, k) / GAME_FILE).read_text())
+        expected = {seat: order[(i + k) % 7] for i, seat in enumerate(seats)}
+        assert entry["seat_powers"] == expected, (k, entry["seat_powers"])
+
+
+def test_rotated_powers_are_kept_with_the_settings_and_need_parlance(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    rotated = TournamentSettings(
+        parse_lineup("dumbbot"), 1902, Deadlines(3, 1, 1), seed=1, powers="rotate"
+    )
+    assert TournamentSettings.from_dict(rotated.as_dict()) == rotated
+    assert rotated.game_config(0, None).power_slots == tuple(range(7))
+    assert rotated.game_config(3, None).power_slots == (3, 4, 5, 6, 0, 1, 2)
+    assert _settings().game_config(3, None).power_slots is None
+    with pytest.raises(TournamentError, match="powers must be one of"):
+        TournamentSettings(parse_lineup("dumbbot"), 1902, Deadlines(3, 1, 1), powers="fair")
+    args = ["tournament", "--games", "1", "--lineup", "dumbbot", "--powers", "rotate"]
+    assert main([*args, "--server", "mila", "--out", str(tmp_path / "m")]) == 2
+    assert "needs Parlance" in capsys.readouterr().err
+    prepare(tmp_path / "r", rotated, 1)
+    assert main(["tournament", "--out", str(tmp_path / "r"), "--powers", "random"]) == 2
+    assert "holds a tournament with --powers rotate" in capsys.readouterr().err
