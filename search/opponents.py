@@ -133,13 +133,12 @@ class OpponentStats:
         *,
         model: Policy | None = None,
         samples: int = DUMBBOT_SAMPLES,
-        learn: bool = True,
     ) -> OpponentStats:
         """These statistics with one more movement phase: every unit's ``orders`` in ``pos``.
 
         A unit without an order counts as holding.  ``model`` (DumbBot by
-        default) is the player the likeness compares with; ``learn`` also
-        refits each power's mixture over the behaviour library.
+        default) is the player the likeness compares with.  Each power's
+        mixture over the behaviour library is refitted.
         """
         player = model if model is not None else _DUMBBOT
         by_power: dict[int, list[int]] = {}
@@ -149,10 +148,9 @@ class OpponentStats:
         for power, provs in by_power.items():
             draws = [player.movement_orders(pos, power, rng) for _ in range(samples)]
             profile = _fold(profiles[power], pos, provs, orders, draws)
-            if learn:
-                rows = (*profile.rows, *order_likelihoods(pos, power, orders, rng))[-MEMORY:]
-                profile = replace(profile, rows=rows, mixture=fit_mixture(rows, profile.mixture))
-            profiles[power] = profile
+            rows = (*profile.rows, *order_likelihoods(pos, power, orders, rng))[-MEMORY:]
+            mixture = fit_mixture(rows, profile.mixture)
+            profiles[power] = replace(profile, rows=rows, mixture=mixture)
         return replace(self, phases=self.phases + 1, powers=tuple(profiles))
 
 
