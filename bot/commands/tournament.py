@@ -2,8 +2,8 @@
 
 Each game runs as ``daide-mcts game`` does (its own server, seven bot
 processes); the server assigns the powers at random (or, with ``--powers
-rotate``, game k gives seat i the (i+k)-th power) and each game records
-who got which.  Results per seat and per player label — average supply
+rotate``, every seat plays every power once in each block of seven games)
+and each game records who got which.  Results per seat and per player label — average supply
 centres, solo victories, BANDANA points and average rank, each with its
 spread over the games — go to CSV, JSON, a markdown table and a PNG chart.
 Examples::
@@ -70,9 +70,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument(
         "--powers",
         choices=("random", "rotate"),
-        help="random: the server deals the powers (default); rotate: game k gives seat i "
-        "the (i+k)-th power in the server's order, so over 7 games every seat plays every "
-        "power once (Parlance only; the seats then join one at a time)",
+        help="random: the server deals the powers (default); rotate: in every block of 7 "
+        "games every seat plays every power once (a seeded Latin square: --seed gives the "
+        "same powers game by game; Parlance only; the seats then join one at a time)",
     )
     add_ray_arguments(p)
     p.set_defaults(handler=run, **dict.fromkeys(RESUMABLE))

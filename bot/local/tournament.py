@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from random import Random
 from typing import Any, TextIO
 
 from rich.console import Console
@@ -60,6 +61,23 @@ POWER_DEALS = (POWERS_RANDOM, POWERS_ROTATE)
 """How a tournament's powers may be dealt (``--powers``)."""
 
 
+def rotated_slots(index: int, seats: int, seed: int | None) -> tuple[int, ...]:
+    """Each seat's power slot in game ``index`` of a tournament with rotated powers.
+
+    Games come in blocks of ``seats``; each block is a Latin square (every seat
+    plays every power once, every game gives every power once) drawn from the
+    cyclic one by shuffling its games, its seats and its powers with a
+    generator seeded by ``seed`` and the block, so that which power a seat's
+    neighbours have changes from block to block (in the plain cyclic square
+    seat 2 always plays the power after seat 1's).  The same seed gives the
+    same slots, so two tournaments of one lineup can be compared game by game.
+    """
+    block, row = divmod(index, seats)
+    rng = Random(f"powers-{seed}-{block}")
+    rows, columns, symbols = (rng.sample(range(seats), seats) for _ in range(3))
+    return tuple(symbols[(columns[i] + rows[row]) % seats] for i in range(seats))
+
+
 class TournamentError(Exception):
     """The tournament cannot go on (a folder holding another tournament, corrupt files...)."""
 
@@ -75,8 +93,8 @@ class TournamentSettings:
     server: str = "auto"
     powers: str = POWERS_RANDOM
     """How the powers are dealt: :data:`POWERS_RANDOM` (by the server) or
-    :data:`POWERS_ROTATE` (game ``k`` gives seat ``i`` the ``(i + k) mod 7``-th power,
-    so every seat plays every power equally often)."""
+    :data:`POWERS_ROTATE` (:func:`rotated_slots`: within each block of seven games
+    every seat plays every power once)."""
 
     def __post_init__(self) -> None:
         if self.powers not in POWER_DEALS:
@@ -119,8 +137,7 @@ class TournamentSettings:
         seed = None if self.seed is None else self.seed + index * SEED_STRIDE
         slots = None
         if self.powers == POWERS_ROTATE:
-            n = len(self.seats)
-            slots = tuple((i + index) % n for i in range(n))
+            slots = rotated_slots(index, len(self.seats), self.seed)
         return GameConfig(
             seats=self.seats,
             final_year=self.final_year,

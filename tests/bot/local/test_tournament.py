@@ -25,6 +25,7 @@ from bot.local.tournament import (
     TournamentSettings,
     game_folder,
     prepare,
+    rotated_slots,
     run_tournament,
 )
 from search.metrics import GameRecord
@@ -190,7 +191,7 @@ def test_a_game_whose_seat_leaves_before_the_start_fails_fast_and_is_tried_again
 
 @pytest.mark.slow
 def test_rotated_powers_give_every_seat_the_next_power_each_game(tmp_path: Path) -> None:
-    """``--powers rotate``: game k gives seat i the (i + k)-th power of the server's order."""
+    """``--powers rotate``: each seat gets the power its slot names, in the server's order."""
     out = tmp_path / "rot"
     code = main(
         [
@@ -206,7 +207,8 @@ def test_rotated_powers_give_every_seat_the_next_power_each_game(tmp_path: Path)
     seats = [s["name"] for s in settings["lineup"]]
     for k in range(2):
         entry = json.loads((game_folder(out, k) / GAME_FILE).read_text())
-        expected = {seat: order[(i + k) % 7] for i, seat in enumerate(seats)}
+        slots = rotated_slots(k, 7, 4)
+        expected = {seat: order[slots[i]] for i, seat in enumerate(seats)}
         assert entry["seat_powers"] == expected, (k, entry["seat_powers"])
 
 
@@ -217,8 +219,7 @@ def test_rotated_powers_are_kept_with_the_settings_and_need_parlance(
         parse_lineup("dumbbot"), 1902, Deadlines(3, 1, 1), seed=1, powers="rotate"
     )
     assert TournamentSettings.from_dict(rotated.as_dict()) == rotated
-    assert rotated.game_config(0, None).power_slots == tuple(range(7))
-    assert rotated.game_config(3, None).power_slots == (3, 4, 5, 6, 0, 1, 2)
+    assert rotated.game_config(3, None).power_slots == rotated_slots(3, 7, 1)
     assert _settings().game_config(3, None).power_slots is None
     with pytest.raises(TournamentError, match="powers must be one of"):
         TournamentSettings(parse_lineup("dumbbot"), 1902, Deadlines(3, 1, 1), powers="fair")
@@ -228,3 +229,19 @@ def test_rotated_powers_are_kept_with_the_settings_and_need_parlance(
     prepare(tmp_path / "r", rotated, 1)
     assert main(["tournament", "--out", str(tmp_path / "r"), "--powers", "random"]) == 2
     assert "holds a tournament with --powers rotate" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [None, 1, 2026])
+def test_each_block_of_rotated_games_is_a_latin_square(seed: int | None) -> None:
+    """Every seat plays every power once per block of seven; every game deals every power."""
+    blocks = [[rotated_slots(7 * b + r, 7, seed) for r in range(7)] for b in range(3)]
+    for square in blocks:
+        for game in square:
+            assert sorted(game) == list(range(7))
+        for seat in range(7):
+            assert sorted(game[seat] for game in square) == list(range(7))
+    # The same seed deals the same; the blocks differ, and so do the seats' neighbours.
+    assert blocks[0][0] == rotated_slots(0, 7, seed)
+    assert blocks[0] != blocks[1]
+    pairs = {(game[0], game[1]) for square in blocks for game in square}
+    assert len(pairs) > 7
