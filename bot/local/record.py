@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -43,6 +43,19 @@ POWER_TOKENS = {
 
 MessageListener = Callable[[str, str, str, Message | None], None]
 """Hears ``(source, direction, text, parsed message or None)`` for every message recorded."""
+
+
+def received_texts(path: Path) -> Iterator[str]:
+    """The DAIDE text of every message a run folder's ``messages.daide`` records as received.
+
+    Lines are ``<unix time> <source> <in|out> <DAIDE text>`` (see :class:`GameRecorder`);
+    others are skipped.  OSError if the file cannot be read.
+    """
+    with open(path, encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            parts = line.rstrip("\n").split(" ", 3)
+            if len(parts) == 4 and parts[2] == "in":
+                yield parts[3]
 
 
 def player_from_admin(text: str) -> tuple[str, str] | None:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.local.record import received_texts
 from bot.mirror import replay_mirror
 from search.behaviour import LIBRARY_NAMES
 from search.opponents import OpponentTracker
@@ -82,12 +83,10 @@ def styles(folders: Sequence[Path]) -> dict[str, LabelStyle]:
     """Every player label's :class:`LabelStyle` over the games in ``folders``."""
     out: dict[str, LabelStyle] = {}
     for folder in game_folders(folders):
-        lines = []
-        with open(folder / MESSAGES_FILE, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                parts = line.rstrip("\n").split(" ", 3)
-                if len(parts) == 4 and parts[2] == "in":
-                    lines.append(parts[3])
+        try:
+            lines = list(received_texts(folder / MESSAGES_FILE))
+        except OSError as exc:
+            raise StylesError(f"cannot read {folder / MESSAGES_FILE}: {exc}") from exc
         mirror = replay_mirror([lines])
         if mirror.game_map is None:
             raise StylesError(f"{folder / MESSAGES_FILE} records no map")

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.local.observer import Observer
+from bot.local.record import received_texts
 from bot.view.timeline import Timeline
 from protocol.errors import LanguageError
 from protocol.messages import Message, parse_text
@@ -47,12 +48,8 @@ def load_run(folder: Path) -> Timeline:
         raise ViewSourceError(f"{folder} holds no {MESSAGES_FILE}: not a run folder of a game")
     timeline = Timeline(source=str(folder))
     try:
-        with open(path, encoding="utf-8", errors="replace") as lines:
-            for line in lines:
-                parts = line.rstrip("\n").split(" ", 3)
-                if len(parts) != 4 or parts[2] != "in":
-                    continue
-                timeline.feed(_parse(parts[3]), parts[3])
+        for text in received_texts(path):
+            timeline.feed(_parse(text), text)
     except OSError as exc:
         raise ViewSourceError(f"cannot read {path}: {exc}") from exc
     if not timeline.phases:
