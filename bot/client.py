@@ -270,6 +270,7 @@ class DaideClient:
         """Connect, play until the game ends (reconnecting as needed), and return the summary."""
         attempts = 0
         rejoin = self.power is not None and self.passcode is not None
+        self._ensure_thinker()  # before telemetry's thread: the worker can be a fork
         self.telemetry.start()
         try:
             while not self.game_over:
@@ -468,6 +469,7 @@ class DaideClient:
     def _on_mdf(self, m: Mdf) -> None:
         if m.definition is not None:
             self.mirror.on_map(m.definition, self.map_name or "standard")
+            self._give_map()
             self._send(Yes(Map(self.map_name or "standard")))
 
     def _on_ccd(self, m: Ccd) -> None:
@@ -873,7 +875,11 @@ class DaideClient:
     # --- set-up and shutdown ---------------------------------------------------------------
 
     def _ensure_thinker(self) -> None:
-        """Start the search worker (again, if it died: at most ``WORKER_RESTARTS`` times)."""
+        """Start the search worker (again, if it died: at most ``WORKER_RESTARTS`` times).
+
+        The first start is at :meth:`run`'s, before connecting, so that the worker
+        is ready when the game begins; it gets the map as soon as the client has it.
+        """
         if self.thinker is not None and not self.thinker.alive:
             if self._worker_restarts >= WORKER_RESTARTS:
                 return
@@ -884,22 +890,26 @@ class DaideClient:
             self.thinker = None
         if self.thinker is not None or self.settings.observe:
             return
-        definition = self.mirror.game_map.definition if self.mirror.game_map else None
-        if definition is None:
-            return
         self.thinker = Thinker(
             self.settings.strategy,
-            definition,
-            self.map_name or "standard",
             self.rng.randrange(1 << 30),
             self.settings.search_workers,
             self.settings.final_year,
+            on_ready=lambda seconds: self.game_log.write("worker_ready", seconds=round(seconds, 3)),
         )
         try:
             self.thinker.start()
         except (OSError, RuntimeError) as exc:
             log.error("could not start the search worker; playing heuristically", error=str(exc))
             self.thinker = None
+            return
+        self._give_map()
+
+    def _give_map(self) -> None:
+        """Tell the search worker the game's map, once the client has it."""
+        game_map = self.mirror.game_map
+        if self.thinker is not None and game_map is not None:
+            self.thinker.use_map(game_map.definition, game_map.name)
 
     def _finish(self) -> None:
         if not self.game_over:

@@ -1,19 +1,24 @@
 """Choosing movement orders in a worker process, so the event loop keeps serving the server.
 
-:class:`Thinker` owns one worker process (started once, before the game) and
-talks to it in the typed messages of :mod:`bot.worker_protocol` over a pipe
-that the event loop watches with ``add_reader`` — no thread and no blocking
-read.  ``think(...)`` starts a job with its stop time (from the phase's
+:class:`Thinker` owns one worker process and talks to it in the typed
+messages of :mod:`bot.worker_protocol` over a pipe that the event loop
+watches with ``add_reader`` — no thread and no blocking read.
+``think(...)`` starts a job with its stop time (from the phase's
 :class:`~bot.timebudget.PhaseClock`); the worker reports every improved order
 set as it finds one (anytime search) and one final answer right after the stop
 time, which the client still has time to submit.  ``retime`` moves a job's
 stop time, ``cancel`` ends it early.  A message about a job the client no
 longer waits for is dropped and counted (``stale``).
 
-The worker imports the search, builds its own copy of the map from the MDF
-content once, and receives positions as plain tuples.  It dies with the
-client (parent-death signal; end of its pipe), and its root-parallel helpers
-die with it, so no search process outlives a killed bot.
+The worker is started when the bot starts, before it connects, and where it
+can be it is a fork of the client (see :meth:`Thinker.start`): a game may
+begin the moment the bot joins, and a fresh interpreter needs a second or
+more to import the search while other bots start beside it.  It says when it
+is ready (:class:`~bot.worker_protocol.Ready`), builds its own copy of the map
+once the client has the MDF (:meth:`Thinker.use_map`), and receives positions
+as plain tuples.  It dies with the client (parent-death signal; end of its
+pipe), and its root-parallel helpers die with it, so no search process
+outlives a killed bot.
 """
 
 from __future__ import annotations
@@ -24,6 +29,9 @@ import contextlib
 import gc
 import multiprocessing
 import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection as Pipe
@@ -36,13 +44,15 @@ from bot.worker_protocol import (
     Answer,
     Cancel,
     Failed,
-    FromWorker,
+    JobMessage,
     Orders,
     Progress,
+    Ready,
     Retime,
     Shutdown,
     Think,
     ToWorker,
+    UseMap,
 )
 from protocol.values import MapDefinition
 from search.choosers import SearchRequest, make_chooser
@@ -60,6 +70,7 @@ two cores, a niced worker lets each client's event loop run when it wakes.
 RETIME_THRESHOLD = 0.05
 """Least change (seconds) of a job's stop time worth telling the worker."""
 
+
 JOIN_TIMEOUT = 2.0
 """Seconds to wait for the worker to exit when asked, before it is killed."""
 
@@ -71,7 +82,7 @@ class ThinkJob:
         self.job_id = job_id
         self.stop_at = stop_at
         self.collect_by = collect_by
-        self.queue: asyncio.Queue[FromWorker] = asyncio.Queue()
+        self.queue: asyncio.Queue[JobMessage] = asyncio.Queue()
         self.best: Progress | Answer | None = None
         self.answer: Answer | None = None
         self.failure: Failed | None = None
@@ -85,7 +96,7 @@ class ThinkJob:
         """True once the final answer (or the failure) is in."""
         return self.answer is not None or self.failure is not None
 
-    def _deliver(self, message: FromWorker) -> None:
+    def _deliver(self, message: JobMessage) -> None:
         if isinstance(message, Answer):
             self.answer = message
             self.answered_at = time.monotonic()
@@ -95,7 +106,7 @@ class ThinkJob:
             self.failure = message
         self.queue.put_nowait(message)
 
-    async def next(self, timeout: float) -> FromWorker | None:
+    async def next(self, timeout: float) -> JobMessage | None:
         """The job's next message, or None if none arrives within ``timeout`` seconds."""
         try:
             return await asyncio.wait_for(self.queue.get(), max(0.0, timeout))
@@ -108,20 +119,27 @@ class ThinkerError(RuntimeError):
 
 
 class Thinker:
-    """The parent side of the worker process."""
+    """The parent side of the worker process.
+
+    ``on_ready`` is called with the worker's start-up time in seconds once it
+    can search.
+    """
 
     def __init__(
         self,
         strategy: str,
-        definition: MapDefinition,
-        map_name: str,
         seed: int,
         workers: int = 1,
         final_year: int | None = None,
+        on_ready: Callable[[float], None] | None = None,
     ) -> None:
         self.strategy = strategy
         self.stale = 0
-        self._args = (strategy, definition, map_name, seed, workers, final_year)
+        self.ready_after: float | None = None
+        """The worker's start-up time (seconds), once it has said it is ready."""
+        self.map_name: str | None = None
+        self._args = (strategy, seed, workers, final_year)
+        self._on_ready = on_ready
         self._proc: multiprocessing.process.BaseProcess | None = None
         self._conn: Pipe | None = None
         self._jobs: dict[int, ThinkJob] = {}
@@ -129,16 +147,25 @@ class Thinker:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
-        """Start the worker process (a fresh interpreter, not a fork of the event loop).
+        """Start the worker process.
 
-        The worker is not a daemon process, because it starts the root-parallel
+        On Linux, while this process has no other thread (the client starts
+        its worker before it connects or starts telemetry), the worker is a
+        fork of it: the search is imported already, so it is ready in
+        milliseconds; it drops this process's signal handling and its end of
+        the pipe.  Otherwise (a restart mid-game, other systems) it is a fresh
+        interpreter, which takes a second or more to import the search.  The
+        worker is not a daemon process, because it starts the root-parallel
         helpers itself (daemons may not have children); it ends with
         :meth:`close`, at this process's exit, or with this process.
         """
-        ctx = multiprocessing.get_context("spawn")
+        method = "fork" if _fork_is_safe() else "spawn"
+        ctx = multiprocessing.get_context(method)
         parent, child = ctx.Pipe(duplex=True)
         self._proc = ctx.Process(
-            target=_worker_main, args=(child, *self._args), name="daide-mcts-search"
+            target=_worker_main,
+            args=(child, parent if method == "fork" else None, time.monotonic(), *self._args),
+            name="daide-mcts-search",
         )
         self._proc.start()
         atexit.register(self.close)
@@ -157,6 +184,11 @@ class Thinker:
         """True while the worker process runs."""
         return self._proc is not None and self._proc.is_alive()
 
+    def use_map(self, definition: MapDefinition, name: str) -> None:
+        """The game's map: the jobs from now on are on it."""
+        self.map_name = name
+        self._send(UseMap(definition, name))
+
     def think(
         self,
         pos: Position,
@@ -168,6 +200,8 @@ class Thinker:
         """Start choosing ``power``'s orders for ``pos``: search until ``stop_at``."""
         if self._conn is None or not self.alive:
             raise ThinkerError("the search worker is not running")
+        if self.map_name is None:
+            raise ThinkerError("the search worker has not been given the map")
         self._next_id += 1
         job = ThinkJob(self._next_id, stop_at, collect_by)
         self._jobs[job.job_id] = job
@@ -200,7 +234,12 @@ class Thinker:
             return
         try:
             while conn.poll():
-                message: FromWorker = conn.recv()
+                message = conn.recv()
+                if isinstance(message, Ready):
+                    self.ready_after = message.seconds
+                    if self._on_ready is not None:
+                        self._on_ready(message.seconds)
+                    continue
                 job = self._jobs.get(message.job_id)
                 if job is None or job.cancelled:
                     self.stale += 1
@@ -253,7 +292,7 @@ class _JobControl:
         self.stopped = False
 
     def should_stop(self) -> bool:
-        """True from the job's cancel, a newer job, a shutdown or its (moved) stop time on."""
+        """True from the job's cancel, a newer job or map, a shutdown or its stop time on."""
         if self.stopped:
             return True
         for message in self.inbox.arrived():
@@ -262,43 +301,74 @@ class _JobControl:
             elif isinstance(message, Retime):
                 if message.job_id == self.job_id:
                     self.stop_at = min(self.stop_at, message.stop_at)
-            else:  # a newer job or a shutdown: stop this one and handle that next
+            else:  # a newer job, a map or a shutdown: stop this one and handle that next
                 self.inbox.keep(message)
                 self.stopped = True
         self.stopped = self.stopped or time.monotonic() >= self.stop_at
         return self.stopped
 
 
+def _fork_is_safe() -> bool:
+    """True on Linux in a process with one thread (no lock can be held mid-fork)."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+def _forget_parent_signals() -> None:
+    """Default signal handling in a forked worker.
+
+    The parent's event loop routes its signals through a wakeup descriptor
+    that the fork shares; a signal to the worker must not reach the parent.
+    """
+    with contextlib.suppress(ValueError):
+        signal.set_wakeup_fd(-1)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def _worker_main(
     conn: Pipe,
+    parent_end: Pipe | None,
+    started_at: float,
     strategy: str,
-    definition: MapDefinition,
-    map_name: str,
     seed: int,
     workers: int,
     final_year: int | None,
 ) -> None:
+    if parent_end is not None:  # forked: the parent's end must close with the parent
+        parent_end.close()
+        _forget_parent_signals()
     die_with_parent()
     quiet_collector()
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
-    game_map = GameMap.from_definition(definition, map_name)
     rng = Random(seed)
     chooser = make_chooser(strategy, workers, final_year)
     inbox: PipeInbox[ToWorker] = PipeInbox(conn, Shutdown())
+    game_map: GameMap | None = None
+    map_error = "none given"
 
-    def send(message: FromWorker) -> None:
+    def send(message: JobMessage | Ready) -> None:
         with contextlib.suppress(OSError, BrokenPipeError):
             conn.send(message)
 
+    send(Ready(time.monotonic() - started_at))
     try:
         while True:
             message = inbox.next()
             if isinstance(message, Shutdown):
                 return
+            if isinstance(message, UseMap):
+                try:
+                    game_map = GameMap.from_definition(message.definition, message.name)
+                except Exception as exc:  # the jobs on it fail and say why
+                    game_map, map_error = None, f"{type(exc).__name__}: {exc}"
+                continue
             if not isinstance(message, Think):
                 continue  # a cancel or retime for a job already answered
             job = message
+            if game_map is None:
+                send(Failed(job.job_id, f"the worker has no usable map ({map_error})"))
+                continue
             control = _JobControl(inbox, job)
 
             def report(

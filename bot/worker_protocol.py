@@ -1,6 +1,8 @@
 """The messages between the client and its search worker process: small typed values.
 
-Every message names the job it is about.  The client starts a job per
+The worker starts before the game does: it says when it is ready
+(:class:`Ready`) and learns the game's map when the client does
+(:class:`UseMap`).  Every other message names the job it is about.  The client starts a job per
 movement phase (:class:`Think`), may move its stop time (:class:`Retime`) or
 end it early (:class:`Cancel`); the worker answers with improvements as it
 finds them (:class:`Progress`) and exactly one final message
@@ -16,8 +18,17 @@ from typing import Any
 
 from adjudicator.orders import EngineOrder
 from adjudicator.position import PositionData
+from protocol.values import MapDefinition
 
 Orders = dict[int, EngineOrder]
+
+
+@dataclass(frozen=True, slots=True)
+class UseMap:
+    """The game is played on this map (an MDF's content and the map's name): later jobs use it."""
+
+    definition: MapDefinition
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,5 +96,14 @@ class Failed:
     error: str
 
 
-ToWorker = Think | Retime | Cancel | Shutdown
-FromWorker = Progress | Answer | Failed
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """The worker has imported the search and built its strategy, ``seconds`` after its start."""
+
+    seconds: float
+
+
+ToWorker = UseMap | Think | Retime | Cancel | Shutdown
+JobMessage = Progress | Answer | Failed
+"""What the worker says about a job."""
+FromWorker = JobMessage | Ready

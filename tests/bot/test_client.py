@@ -149,6 +149,27 @@ async def test_the_final_answer_of_the_search_is_what_the_server_gets(
     assert answer["submitted"] is True
 
 
+async def test_the_search_worker_is_ready_before_the_bot_joins(server, start_client):
+    # A game may begin the moment the last player joins: the worker must not
+    # spend the first movement phase importing the search.
+    run = start_client("mcts")
+    link = await server.connection()
+    for _ in range(400):
+        if any(r["kind"] == "worker_ready" for r in run.records()):
+            break
+        await asyncio.sleep(0.05)
+    kinds = [r["kind"] for r in run.records()]
+    assert "worker_ready" in kinds, kinds
+    assert "hlo" not in kinds
+    await link.join(Variant.of(move_time_limit=3))
+    link.show(opening())
+    await link.expect(Gof)
+    summary = await run.finish(link)
+    assert summary.final_answers == 1
+    ready = next(r for r in run.records() if r["kind"] == "worker_ready")
+    assert ready["seconds"] > 0
+
+
 async def test_a_tme_that_brings_the_deadline_closer_is_obeyed(server, start_client):
     run = start_client("mcts")
     link = await server.connection()

@@ -70,7 +70,7 @@ def _searching_bot(parlance_server, parang_bots, run_bot, *args: str):
     server = parlance_server(MTL=6, RTL=2, BTL=2, draw=2)
     bot = run_bot(server.port, "--workers", "2", "--final-year", "1902", "--seed", "5", *args)
     parang_bots(server, 6)
-    # The worker starts once the game has begun, its helper with the first search.
+    # The worker starts with the bot, its helper with the first search.
     wait_for(lambda: _worker(bot.proc.pid) is not None, 60, "the worker and its helper")
     return bot
 
@@ -91,18 +91,23 @@ def test_killing_the_bot_leaves_no_orphan(parlance_server, parang_bots, run_bot)
     wait_for(lambda: not any(alive(p) for p in family), 10, f"orphans {family} to exit")
 
 
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_killing_the_worker_leaves_no_orphan_and_the_game_goes_on(
-    parlance_server, parang_bots, run_bot
+    parlance_server, parang_bots, run_bot, sig
 ) -> None:
+    # The worker is a fork of the client: a SIGTERM to it must stay its own,
+    # not reach the client's handler through the signal descriptor they shared.
     bot = _searching_bot(parlance_server, parang_bots, run_bot)
     worker = _worker(bot.proc.pid)
     assert worker is not None
     helpers = descendants(worker)
-    os.kill(worker, signal.SIGKILL)
+    os.kill(worker, sig)
     wait_for(lambda: not any(alive(p) for p in helpers), 10, f"helpers {helpers} to exit")
     summary = bot.wait(timeout=240)
     assert summary["ended_cleanly"], summary
+    assert summary["stopped_by"] is None, summary
     assert summary["missed_deadlines"] == 0, summary
+    assert any(r["kind"] == "worker_restart" for r in bot.game_log())
 
 
 def test_sigterm_stops_the_bot_cleanly_with_its_summary(
