@@ -3,8 +3,9 @@
 An opponent the search does not know is described by how often each of a
 small :func:`library` of players would have given the orders it actually
 gave: DumbBot as it plays, a livelier DumbBot, a DumbBot that always takes
-its first choice, the thesis's "into an adjacent foreign centre, else hold"
-and "else random", and BANDANA's RandomBot.  For every unit order a power
+its first choice, a DumbBot that holds its own centres when an enemy could
+walk in (as D-Brane often does), the thesis's "into an adjacent foreign
+centre, else hold" and "else random", and BANDANA's RandomBot.  For every unit order a power
 gave, :func:`order_likelihoods` estimates each player's probability of that
 order from a few draws of the player in the same position (smoothed towards
 a uniform choice among the unit's holds, moves and supports, so that no
@@ -42,6 +43,51 @@ FIRST_CHOICE_DUMBBOT = DumbBot(DumbBotWeights(play_alternative=0))
 """DumbBot that never strays from its first choice."""
 
 
+def threatened_own_centres(pos: Position, power: int) -> list[int]:
+    """The provinces of ``power``'s units that stand on its own centres with an enemy in reach."""
+    game_map = pos.map
+    guarded = [
+        prov
+        for prov, unit in pos.units.items()
+        if unit[0] == power and game_map.is_supply[prov] and pos.owners[prov] == power
+    ]
+    if not guarded:
+        return []
+    enemies = [
+        game_map.reach(utype, loc) for other, utype, loc in pos.units.values() if other != power
+    ]
+    return [prov for prov in guarded if any(prov in reach for reach in enemies)]
+
+
+class GuardingDumbBot:
+    """DumbBot whose units on their own centres hold while an enemy unit could move in.
+
+    Players that defend before they attack (D-Brane holds on a threatened own
+    centre about four times in ten, DumbBot one in ten) look like this one.
+    Retreats and adjustments are DumbBot's.
+    """
+
+    name = "guard"
+
+    def __init__(self, base: DumbBot | None = None) -> None:
+        self.base = base if base is not None else DumbBot()
+
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+        """DumbBot's orders, with a hold for every unit on a threatened own centre."""
+        orders = self.base.movement_orders(pos, power, rng)
+        for prov in threatened_own_centres(pos, power):
+            orders[prov] = HOLD_ORDER
+        return orders
+
+    def retreat_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+        """DumbBot's retreats."""
+        return self.base.retreat_orders(pos, power, rng)
+
+    def adjustment_orders(self, pos: Position, power: int, rng: Random) -> list[EngineOrder]:
+        """DumbBot's builds or removals."""
+        return self.base.adjustment_orders(pos, power, rng)
+
+
 @dataclass(frozen=True)
 class Behaviour:
     """One player of the library, by name."""
@@ -50,7 +96,15 @@ class Behaviour:
     player: Policy
 
 
-LIBRARY_NAMES = ("dumbbot", "lively", "first-choice", "expected", "greedy-else-random", "random")
+LIBRARY_NAMES = (
+    "dumbbot",
+    "lively",
+    "first-choice",
+    "guard",
+    "expected",
+    "greedy-else-random",
+    "random",
+)
 """The players a power's mixture is made of, in order; the first (DumbBot) is the prior's."""
 
 
@@ -67,6 +121,7 @@ def library() -> tuple[Behaviour, ...]:
         DumbBot(),
         LIVELY_DUMBBOT,
         FIRST_CHOICE_DUMBBOT,
+        GuardingDumbBot(),
         EXPECTED_PLAYER,
         GREEDY_ELSE_RANDOM_PLAYER,
         RandomBot(),

@@ -56,14 +56,16 @@ class LabelStyle:
 
 
 def game_folders(folders: Sequence[Path]) -> list[Path]:
-    """The game folders named, a tournament folder standing for its games."""
+    """The game folders named, a tournament folder standing for its finished games."""
     out: list[Path] = []
     for folder in folders:
         if (folder / MESSAGES_FILE).is_file():
             out.append(folder)
         elif (folder / "games").is_dir():
-            out.extend(
-                p for p in sorted((folder / "games").iterdir()) if (p / MESSAGES_FILE).is_file()
+            out.extend(  # finished games: a running tournament can be read too
+                p
+                for p in sorted((folder / "games").iterdir())
+                if (p / MESSAGES_FILE).is_file() and (p / SUMMARY_FILE).is_file()
             )
         else:
             raise StylesError(f"{folder} holds no {MESSAGES_FILE} and no games/ folder")

@@ -7,24 +7,33 @@ from random import Random
 import pytest
 
 from adjudicator.legal import movement_orders
+from adjudicator.orders import HOLD_ORDER
 from adjudicator.position import Position, initial_position
 from search.behaviour import (
     LIBRARY_NAMES,
     PRIOR_UNITS,
     PRIOR_WEIGHTS,
+    GuardingDumbBot,
     MixturePlayer,
     fit_mixture,
     library,
     order_likelihoods,
+    threatened_own_centres,
 )
 from search.dumbbot import DumbBot
 from search.opponents import OpponentStats
 from search.policy import Policy
 from search.randombot import RandomBot
 from search.simulate import play_phase
-from tests.search.boards import M, power
+from tests.search.boards import M, position, power, prov
 
 DUMBBOT, RANDOM = LIBRARY_NAMES.index("dumbbot"), LIBRARY_NAMES.index("random")
+GUARD = LIBRARY_NAMES.index("guard")
+
+
+def _only_random_gives(low: float = 0.01, high: float = 0.5) -> tuple[float, ...]:
+    """A likelihood row of an order only RandomBot gives."""
+    return tuple(high if i == RANDOM else low for i in range(len(LIBRARY_NAMES)))
 
 
 def _observed_game(players: list[Policy], seed: int, last_year: int) -> OpponentStats:
@@ -65,7 +74,7 @@ def test_likelihoods_are_probabilities_and_favour_the_player_that_gave_the_order
     [
         ([], PRIOR_WEIGHTS),
         # Orders only the last player gives: its weight grows, the prior keeps DumbBot's.
-        ([(0.01, 0.01, 0.01, 0.01, 0.01, 0.5)] * 200, None),
+        ([_only_random_gives()] * 200, None),
     ],
 )
 def test_the_fit_starts_from_dumbbot_and_follows_the_evidence(
@@ -81,7 +90,7 @@ def test_the_fit_starts_from_dumbbot_and_follows_the_evidence(
 
 
 def test_a_few_orders_move_the_weights_less_than_many() -> None:
-    row = (0.01, 0.01, 0.01, 0.01, 0.01, 0.5)
+    row = _only_random_gives()
     few, many = fit_mixture([row] * 4), fit_mixture([row] * 100)
     assert few[DUMBBOT] > 0.5 > many[DUMBBOT]
 
@@ -128,8 +137,8 @@ def test_the_mixture_player_is_dumbbot_for_the_prior_and_legal_for_any_weights()
     for _ in range(50):
         orders = mixed.movement_orders(pos, france, rng)
         assert set(orders) == set(pos.units_of(france))
-        for prov, order in orders.items():
-            assert _legal(pos, prov, order), order
+        for unit, order in orders.items():
+            assert _legal(pos, unit, order), order
         seen.update(orders.values())
     dumbbot = DumbBot()
     draws = [dumbbot.movement_orders(pos, france, rng) for _ in range(50)]
@@ -150,3 +159,36 @@ def test_a_power_playing_only_random_is_played_as_randombot() -> None:
     assert player.movement_orders(pos, austria, Random(1)) == DumbBot().movement_orders(
         pos, austria, Random(1)
     )
+
+
+def test_the_guard_holds_its_threatened_own_centres_and_plays_dumbbot_elsewhere() -> None:
+    # Spring 1902: Germany's army in Munich has a French army next door in
+    # Burgundy; Kiel and Berlin have no enemy in reach.
+    # Warsaw's army reaches Silesia and Prussia, not Berlin.
+    pos = position(
+        "SPR 1902",
+        ["GER A MUN", "GER F KIE", "GER A BER", "FRA A BUR", "RUS A WAR"],
+        {"GER": ["MUN", "KIE", "BER"], "FRA": ["PAR"], "RUS": ["WAR"]},
+    )
+    germany = power("GER")
+    assert threatened_own_centres(pos, germany) == [prov("MUN")]
+    guard = GuardingDumbBot()
+    moved = 0
+    for seed in range(20):
+        orders = guard.movement_orders(pos, germany, Random(seed))
+        dumbbot = DumbBot().movement_orders(pos, germany, Random(seed))
+        assert orders[prov("MUN")] == HOLD_ORDER
+        moved += dumbbot.get(prov("MUN"), HOLD_ORDER) != HOLD_ORDER
+        assert {u: o for u, o in orders.items() if u != prov("MUN")} == {
+            u: o for u, o in dumbbot.items() if u != prov("MUN")
+        }
+    assert moved  # DumbBot itself would have left Munich
+
+
+def test_a_player_that_guards_its_centres_is_fitted_to_the_guard() -> None:
+    players: list[Policy] = [DumbBot() for _ in range(M.num_powers)]
+    players[power("FRA")] = GuardingDumbBot()
+    stats = _observed_game(players, seed=5, last_year=1904)
+    weights = stats.mixture(power("FRA"))
+    assert weights[GUARD] == max(weights[1:]), weights
+    assert weights[GUARD] > 0.2, weights

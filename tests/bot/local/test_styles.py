@@ -57,6 +57,9 @@ def test_each_label_is_described_by_its_orders_and_fitted_mixture(tmp_path: Path
     players[power("ITA")], labels[power("ITA")] = RandomBot(), "random"
     for k in range(2):
         _record(tmp_path / "t" / "games" / f"game-00{k + 1}", players, labels, 2, seed=k)
+    # A game still being played (no summary yet) is left out of a tournament's report.
+    _record(tmp_path / "t" / "games" / "game-003", players, labels, 1, seed=5)
+    (tmp_path / "t" / "games" / "game-003" / "summary.json").unlink()
     found = styles([tmp_path / "t"])
     assert set(found) == {"dumbbot", "random"}
     assert found["random"].games == 2 and found["dumbbot"].games == 12
