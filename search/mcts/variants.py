@@ -33,11 +33,15 @@ dm      DumbBot as the model of everyone: our candidate order sets are
         exploration constant is the thesis's 1/√2 (a smaller one, 0.1, was
         measured and did no better).
 dl      dm whose enemies play as they have been seen to: each a mixture of
-        known players (DumbBot, livelier and first-choice DumbBots, the
-        thesis's greedy rules, RandomBot) fitted to the orders it gave this
-        game (:mod:`search.behaviour`), in the tree and in the rollouts.
+        known players (DumbBot, livelier, first-choice and guarding
+        DumbBots, the thesis's greedy rules, RandomBot) fitted to the orders
+        it gave this game (:mod:`search.behaviour`), in the tree and in the
+        rollouts.
 dlt     dl with supported attacks (:mod:`search.mcts.tactics`) among our
         candidates: against enemies seen to hold, a lone attack bounces.
+dr      dm with our best replies to sampled enemy orders (local search over
+        holds, moves and supports, :mod:`search.mcts.responses`) among the
+        root's candidates.
 ======  =====================================================================
 """
 
@@ -68,6 +72,7 @@ from search.mcts.players import (
     EnemyModel,
     PhasePlayers,
 )
+from search.mcts.responses import RepliesDomain
 from search.mcts.tactics import SupportedAttacks
 
 V1 = Variant(
@@ -214,8 +219,15 @@ DLT = dataclasses.replace(
     actions=TACTICAL_ACTIONS,
 )
 
+DR = dataclasses.replace(
+    DM,
+    name="dr",
+    description="dm with our best replies to sampled enemy orders among the root's candidates",
+    domain=functools.partial(RepliesDomain, start=_DUMBBOT),
+)
+
 VARIANTS: dict[str, Variant] = {
-    v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV, SH, DL, DLT)
+    v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV, SH, DL, DLT, DR)
 }
 """Every variant by name."""
 
