@@ -70,7 +70,6 @@ two cores, a niced worker lets each client's event loop run when it wakes.
 RETIME_THRESHOLD = 0.05
 """Least change (seconds) of a job's stop time worth telling the worker."""
 
-
 JOIN_TIMEOUT = 2.0
 """Seconds to wait for the worker to exit when asked, before it is killed."""
 
@@ -135,8 +134,6 @@ class Thinker:
     ) -> None:
         self.strategy = strategy
         self.stale = 0
-        self.ready_after: float | None = None
-        """The worker's start-up time (seconds), once it has said it is ready."""
         self.map_name: str | None = None
         self._args = (strategy, seed, workers, final_year)
         self._on_ready = on_ready
@@ -236,7 +233,6 @@ class Thinker:
             while conn.poll():
                 message = conn.recv()
                 if isinstance(message, Ready):
-                    self.ready_after = message.seconds
                     if self._on_ready is not None:
                         self._on_ready(message.seconds)
                     continue
