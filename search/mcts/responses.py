@@ -195,14 +195,14 @@ class RepliesDomain(DiplomacyDomain):
         super().__init__(variant, us, final_year, num_powers)
         self.start = start
         self.replies = replies
-        self.root_key: object = None
+        self.root: Position | None = None
 
     def actions(self, state: Position, rng: Random) -> Sources:
         """At the root, our replies in turn with the variant's candidates; elsewhere those."""
         own = super().actions(state, rng)
-        if self.root_key is None:
-            self.root_key = state.key()
-        if state.key() != self.root_key or self.replies <= 0:
+        if self.root is None:
+            self.root = state
+        if state is not self.root or self.replies <= 0:
             return own
         return InTurn([SampledActions(lambda r: self._reply(state, r), self.replies, 3), own])
 
