@@ -26,6 +26,7 @@ from adjudicator.phases import solo_winner
 from adjudicator.position import FALL, SPRING, Position
 from search.mcts.actions import Action, Sources
 from search.mcts.config import Variant
+from search.mcts.players import EnemyModel
 from search.mcts.uct import Node
 from search.policy import Policy
 from search.simulate import play_phase
@@ -58,9 +59,13 @@ class DiplomacyDomain:
         orders.update(action)
         return self.to_next_movement(next_position(pos, orders), rng)
 
+    def enemy_model(self) -> EnemyModel:
+        """Who plays the enemies' movements in the tree: the variant's model."""
+        return self.variant.enemies
+
     def enemy_orders(self, node: Node[Position, Action], rng: Random) -> dict[int, tuple[int, ...]]:
-        """The enemies' orders at ``node`` (once per node for a fixed model)."""
-        model = self.variant.enemies
+        """The enemies' orders at ``node`` from :meth:`enemy_model` (once per node if fixed)."""
+        model = self.enemy_model()
         if model.fixed and node.data is not None:
             return node.data  # type: ignore[return-value]
         orders = model.orders(node.state, self.us, rng)

@@ -251,7 +251,7 @@ class RootGameDomain(DiplomacyDomain):
         if node is not self.root or not self.bandits:
             return super().step(node, action, rng)
         pos = node.state
-        model = self.variant.enemies
+        model = self.enemy_model()
         orders: Orders = {}
         picks: dict[int, int] = {}
         for power in sorted({u[0] for u in pos.units.values()}):

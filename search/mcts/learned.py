@@ -13,14 +13,10 @@ from __future__ import annotations
 
 from random import Random
 
-from adjudicator.orders import EngineOrder
-from adjudicator.position import Position
 from search.behaviour import MixturePlayer
-from search.mcts.actions import Action
 from search.mcts.config import Variant
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.players import EnemyModel
-from search.mcts.uct import Node
 from search.policy import Policy
 
 
@@ -51,11 +47,11 @@ class LearnedEnemiesDomain(DiplomacyDomain):
                 self.learned_enemies = EnemyModel("learned", player, fixed=False)
         self.in_rollouts = rollouts
 
-    def enemy_orders(self, node: Node[Position, Action], rng: Random) -> dict[int, EngineOrder]:
-        """Each enemy's orders from its mixture, drawn afresh at every descent."""
+    def enemy_model(self) -> EnemyModel:
+        """Each enemy's fitted mixture, drawn afresh at every descent (else the variant's)."""
         if self.learned is None:
-            return super().enemy_orders(node, rng)
-        return self.learned_enemies.orders(node.state, self.us, rng)
+            return super().enemy_model()
+        return self.learned_enemies
 
     def rollout_policies(self, num_powers: int, rng: Random) -> list[Policy | None]:
         """Our rollout player, and the mixtures for the enemies (with ``rollouts``)."""

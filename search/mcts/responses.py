@@ -4,7 +4,7 @@ MCTS weighs only the order sets its generators hand it, and DumbBot's draws
 rarely hold a threatened centre, support a unit that must hold, or gather two
 units against one defended centre.  A *reply* is found by local search
 instead: draw :data:`PROFILES` order sets of all the enemies from the
-variant's enemy model, start from a DumbBot draw of ours, and change one
+domain's enemy model, start from a DumbBot draw of ours, and change one
 unit's order at a time (hold, a move, a move with another unit's support, a
 support of one of our units' current orders) to the change with the best
 mean :func:`phase_value` over those profiles, for at most :data:`PASSES`
@@ -27,6 +27,7 @@ from adjudicator.position import Position
 from search.mcts.actions import Action, InTurn, SampledActions, Sources, as_action
 from search.mcts.config import Variant
 from search.mcts.domain import DiplomacyDomain
+from search.mcts.learned import LearnedEnemiesDomain
 from search.policy import Policy
 
 PROFILES = 6
@@ -207,6 +208,11 @@ class RepliesDomain(DiplomacyDomain):
         return InTurn([SampledActions(lambda r: self._reply(state, r), self.replies, 3), own])
 
     def _reply(self, pos: Position, rng: Random) -> Action:
-        profiles = [self.variant.enemies.orders(pos, self.us, rng) for _ in range(PROFILES)]
+        model = self.enemy_model()
+        profiles = [model.orders(pos, self.us, rng) for _ in range(PROFILES)]
         start = self.start.movement_orders(pos, self.us, rng)
         return as_action(best_reply(pos, self.us, start, profiles, rng))
+
+
+class LearnedRepliesDomain(RepliesDomain, LearnedEnemiesDomain):
+    """Our best replies to the enemies' fitted mixtures, which also play them in the tree."""

@@ -72,7 +72,7 @@ from search.mcts.players import (
     EnemyModel,
     PhasePlayers,
 )
-from search.mcts.responses import RepliesDomain
+from search.mcts.responses import LearnedRepliesDomain, RepliesDomain
 from search.mcts.tactics import SupportedAttacks
 
 V1 = Variant(
@@ -226,8 +226,16 @@ DR = dataclasses.replace(
     domain=functools.partial(RepliesDomain, start=_DUMBBOT),
 )
 
+DLR = dataclasses.replace(
+    DL,
+    name="dlr",
+    description="dl with our best replies to the enemies' fitted mixtures among root candidates",
+    domain=functools.partial(LearnedRepliesDomain, start=_DUMBBOT),
+)
+
 VARIANTS: dict[str, Variant] = {
-    v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV, SH, DL, DLT, DR)
+    v.name: v
+    for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV, SH, DL, DLT, DR, DLR)
 }
 """Every variant by name."""
 

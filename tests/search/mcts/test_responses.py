@@ -6,10 +6,20 @@ from random import Random
 
 from adjudicator.legal import movement_orders
 from adjudicator.movement import next_position
-from adjudicator.orders import HOLD_ORDER, MOVE, SUPPORT_MOVE
+from adjudicator.orders import HOLD_ORDER, MOVE, SUPPORT_MOVE, EngineOrder
+from adjudicator.position import Position
 from search.dumbbot import DumbBot
 from search.mcts.actions import as_action
-from search.mcts.responses import RepliesDomain, best_reply, phase_value, unit_options
+from search.mcts.players import EnemyModel
+from search.mcts.responses import (
+    PROFILES,
+    LearnedRepliesDomain,
+    RepliesDomain,
+    best_reply,
+    phase_value,
+    unit_options,
+)
+from search.mcts.uct import Node
 from search.mcts.variants import get_variant
 from tests.search.boards import loc, position, power, prov
 
@@ -102,3 +112,39 @@ def test_the_root_hands_out_replies_first_and_the_rest_of_the_tree_is_the_varian
     dm = get_variant("dm")
     assert plain.next(Random(4)) == dm.actions.source(other, germany, Random(3)).next(Random(4))
     assert as_action(DumbBot().movement_orders(pos, germany, Random(5)))  # a full set of ours
+
+
+class _Recording(DumbBot):
+    """DumbBot that counts the movement phases it is asked to play."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+        """DumbBot's orders, counted."""
+        self.asked += 1
+        return super().movement_orders(pos, power, rng)
+
+
+def test_dlr_replies_to_the_learned_enemies_and_plays_them_in_the_tree() -> None:
+    variant = get_variant("dlr")
+    assert variant.observes
+    pos = position(
+        "SPR 1902",
+        ["GER A MUN", "GER A BER", "FRA A BUR"],
+        {"GER": ["MUN", "KIE", "BER"], "FRA": ["PAR"]},
+    )
+    germany = power("GER")
+    domain = variant.domain(variant, germany, 1905, pos.map.num_powers)
+    assert isinstance(domain, LearnedRepliesDomain)
+    # Without statistics, the enemies are the variant's model, as in dr.
+    assert domain.enemy_model() is variant.enemies
+    learned = _Recording()
+    domain.learned = learned  # type: ignore[assignment]
+    domain.learned_enemies = EnemyModel("learned", learned, fixed=False)
+    reply = domain.actions(pos, Random(3)).next(Random(3))
+    assert reply is not None and {p for p, _ in reply} == set(pos.units_of(germany))
+    assert learned.asked == PROFILES  # France, once per profile
+    domain.step(Node(pos), reply, Random(4))
+    assert learned.asked == PROFILES + 1  # the tree's own descent asks the learned model
