@@ -215,4 +215,21 @@ class RepliesDomain(DiplomacyDomain):
 
 
 class LearnedRepliesDomain(RepliesDomain, LearnedEnemiesDomain):
-    """Our best replies to the enemies' fitted mixtures, which also play them in the tree."""
+    """Our best replies to the enemies' fitted mixtures, which also play them in the tree.
+
+    ``rollouts`` as in :class:`~search.mcts.learned.LearnedEnemiesDomain`.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        us: int,
+        final_year: int,
+        num_powers: int,
+        *,
+        start: Policy,
+        replies: int = REPLIES,
+        rollouts: bool = True,
+    ) -> None:
+        super().__init__(variant, us, final_year, num_powers, start=start, replies=replies)
+        self.in_rollouts = rollouts

@@ -148,3 +148,11 @@ def test_dlr_replies_to_the_learned_enemies_and_plays_them_in_the_tree() -> None
     assert learned.asked == PROFILES  # France, once per profile
     domain.step(Node(pos), reply, Random(4))
     assert learned.asked == PROFILES + 1  # the tree's own descent asks the learned model
+
+
+def test_dlr_takes_the_learned_variants_rollout_setting() -> None:
+    variant = get_variant("dlr/lroll=off")
+    domain = variant.domain(variant, power("GER"), 1905, 7)
+    assert isinstance(domain, LearnedRepliesDomain) and not domain.in_rollouts
+    default = get_variant("dlr")
+    assert default.domain(default, power("GER"), 1905, 7).in_rollouts
