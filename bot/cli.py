@@ -25,6 +25,7 @@ COMMANDS = (
     "bot.commands.game",
     "bot.commands.tournament",
     "bot.commands.ratings",
+    "bot.commands.compare",
     "bot.commands.watch",
     "bot.commands.view",
     "bot.commands.stress",

@@ -1,10 +1,15 @@
-"""Comparing players from arena runs: means with 95% intervals, and paired differences.
+"""Comparing player labels over finished games: means with 95% intervals, margins, pairs.
 
-Two arena runs with the same seed and the same number of seats deal the powers
-alike in every game, so the first seat's centres can be compared game by game
-(the *paired* difference), which removes most of the spread that comes from
-the powers drawn.  :func:`compare` reads two ``arena --json`` files and says
-how the first seat did in each, alone and paired.
+A *run* is the games of one lineup, from a tournament folder or an arena JSON
+file (seat ``i`` holds label ``lineup[i]`` in every game).  Runs of one lineup
+pool: :func:`standing` gives a label's centres with their 95% interval and its
+*margin* over every other label (its centres minus that label's mean, game by
+game, the "ours - D-Brane" of the benchmarks).
+
+Two sets of runs whose games were dealt alike (the same seed and game number,
+and the focus label on the same power: rotated tournaments, arenas) compare
+game by game with :func:`pair`, which removes most of the spread the powers
+bring (a power's mean differs from another's by up to four centres).
 """
 
 from __future__ import annotations
@@ -15,8 +20,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from search.metrics import GameRecord
+
 Z95 = 1.96
 """The normal quantile of a two-sided 95% interval."""
+
+
+class ComparisonError(Exception):
+    """Runs that cannot be compared: unreadable, empty, or without the label asked for."""
 
 
 @dataclass(frozen=True)
@@ -28,7 +39,12 @@ class Estimate:
     n: int
 
     def __str__(self) -> str:
-        return f"{self.mean:.2f} ± {self.half_width:.2f} (n={self.n})"
+        return f"{self.mean:+.2f} ± {self.half_width:.2f} (n={self.n})"
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        """JSON-ready (an infinite half-width, from one value, as None)."""
+        width = None if math.isinf(self.half_width) else self.half_width
+        return {"mean": self.mean, "half_width": width, "n": self.n}
 
 
 def estimate(values: Sequence[float]) -> Estimate:
@@ -43,51 +59,212 @@ def estimate(values: Sequence[float]) -> Estimate:
     return Estimate(mean, Z95 * math.sqrt(var / n), n)
 
 
-def seat_centres(run: dict[str, object], seat: int = 0) -> list[int]:
-    """The centres of ``seat`` in every game of an arena run (its JSON as a dict)."""
-    games = run["games"]
-    assert isinstance(games, list)
-    return [int(g["centres"][seat]) for g in games]
+@dataclass(frozen=True)
+class Run:
+    """The finished games of one lineup, from ``source``; ``seed`` None if unseeded."""
+
+    source: str
+    lineup: tuple[str, ...]
+    seed: int | None
+    games: tuple[GameRecord, ...]
+
+    def seats_of(self, label: str) -> tuple[int, ...]:
+        """The seats ``label`` holds (empty if none)."""
+        return tuple(i for i, lab in enumerate(self.lineup) if lab == label)
+
+    def focus(self, label: str) -> tuple[int, ...]:
+        """The seats that speak for ``label``: all it holds, or the first if it holds every seat.
+
+        In a lineup of one label (seven copies of a bot, the control of a
+        self-play arena) the label's mean is the same in every game, so its
+        first seat stands for it.
+        """
+        seats = self.seats_of(label)
+        return seats[:1] if len(seats) == len(self.lineup) else seats
+
+    def others(self, label: str) -> dict[str, tuple[int, ...]]:
+        """The seats besides :meth:`focus`, grouped by label in lineup order."""
+        focus = self.focus(label)
+        groups: dict[str, tuple[int, ...]] = {}
+        for i, lab in enumerate(self.lineup):
+            if i not in focus:
+                groups[lab] = (*groups.get(lab, ()), i)
+        return groups
 
 
-def others_mean(run: dict[str, object], seat: int = 0) -> list[float]:
-    """Per game, the mean centres of every seat but ``seat``."""
-    games = run["games"]
-    assert isinstance(games, list)
-    out = []
-    for g in games:
-        others = [c for k, c in enumerate(g["centres"]) if k != seat]
-        out.append(sum(others) / len(others))
-    return out
-
-
-def paired(a: dict[str, object], b: dict[str, object], seat: int = 0) -> Estimate:
-    """``seat``'s centres in run ``a`` minus in run ``b``, game by game (same powers dealt).
-
-    ValueError if the runs did not deal the same powers (another seed or lineup size).
-    """
-    games_a, games_b = a["games"], b["games"]
-    assert isinstance(games_a, list) and isinstance(games_b, list)
-    n = min(len(games_a), len(games_b))
-    diffs = []
-    for ga, gb in zip(games_a[:n], games_b[:n], strict=True):
-        if ga["powers"][seat] != gb["powers"][seat]:
-            raise ValueError(f"game {ga['index']}: the runs dealt {seat}'s seat different powers")
-        diffs.append(float(ga["centres"][seat] - gb["centres"][seat]))
-    return estimate(diffs)
-
-
-def compare(first: Path, second: Path) -> str:
-    """A few lines on the first seat of two arena runs: each alone, and paired if they match."""
-    a, b = (json.loads(p.read_text()) for p in (first, second))
-    lines = []
-    for path, run in ((first, a), (second, b)):
-        lines.append(
-            f"{path.name}: {run['lineup'][0]} {estimate(seat_centres(run))}, "
-            f"others {estimate(others_mean(run))}"
-        )
+def arena_run(path: Path) -> Run:
+    """The run saved by ``arena --json PATH``; ComparisonError if it is not one."""
     try:
-        lines.append(f"paired (first - second): {paired(a, b)}")
-    except ValueError as exc:
-        lines.append(f"not paired: {exc}")
-    return "\n".join(lines)
+        data = json.loads(path.read_text())
+        lineup = tuple(str(label) for label in data["lineup"])
+        games = tuple(GameRecord.from_dict(g) for g in data["games"])
+        seed = int(data["seed"])
+    except (OSError, KeyError, TypeError, ValueError, RecursionError) as exc:
+        raise ComparisonError(f"{path} is not an arena run: {exc!r}") from None
+    return checked(Run(str(path), lineup, seed, games))
+
+
+def checked(run: Run) -> Run:
+    """``run`` if every game has one power and one centre count per seat; else ComparisonError."""
+    if not run.games:
+        raise ComparisonError(f"{run.source} holds no finished game")
+    seats = len(run.lineup)
+    for game in run.games:
+        if len(game.powers) != seats or len(game.centres) != seats:
+            raise ComparisonError(
+                f"{run.source}: game {game.index + 1} has {len(game.centres)} seats, "
+                f"the lineup {seats}"
+            )
+    return run
+
+
+def focus_label(lineup: Sequence[str]) -> str:
+    """The label holding the fewest seats (the bot under test), the earliest if tied."""
+    if not lineup:
+        raise ComparisonError("an empty lineup has no label")
+    return min(dict.fromkeys(lineup), key=lineup.count)
+
+
+def _label_focus(runs: Sequence[Run], label: str | None) -> str:
+    """``label``, or the focus label the runs agree on; ComparisonError if none fits."""
+    if not runs:
+        raise ComparisonError("no run to compare")
+    chosen = label if label is not None else focus_label(runs[0].lineup)
+    for run in runs:
+        if not run.seats_of(chosen):
+            raise ComparisonError(
+                f"{run.source} has no seat labelled {chosen!r} (its labels: "
+                f"{', '.join(dict.fromkeys(run.lineup))})"
+            )
+    return chosen
+
+
+def _mean_centres(game: GameRecord, seats: Sequence[int]) -> float:
+    return sum(game.centres[i] for i in seats) / len(seats)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A label's centres over pooled runs and its margin over each other label."""
+
+    label: str
+    """The label, with "(first seat)" where it held every seat (see :meth:`Run.focus`)."""
+    centres: Estimate
+    margins: dict[str, Estimate]
+    """Per other label: this label's centres minus that label's mean, game by game."""
+
+    def lines(self) -> list[str]:
+        """Plain-text lines, one per figure."""
+        c = self.centres
+        out = [f"{self.label}: {c.mean:.2f} ± {c.half_width:.2f} centres (n={c.n})"]
+        out += [f"  {self.label} - {other}: {m}" for other, m in self.margins.items()]
+        return out
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready."""
+        return {
+            "label": self.label,
+            "centres": self.centres.as_dict(),
+            "margins": {k: v.as_dict() for k, v in self.margins.items()},
+        }
+
+
+def standing(runs: Sequence[Run], label: str | None = None) -> Standing:
+    """``label``'s (default: the focus label's) figures over every game of ``runs``."""
+    chosen = _label_focus(runs, label)
+    centres: list[float] = []
+    margins: dict[str, list[float]] = {}
+    for run in runs:
+        focus, others = run.focus(chosen), run.others(chosen)
+        for game in run.games:
+            ours = _mean_centres(game, focus)
+            centres.append(ours)
+            for other, seats in others.items():
+                margins.setdefault(other, []).append(ours - _mean_centres(game, seats))
+    whole = all(run.focus(chosen) == run.seats_of(chosen) for run in runs)
+    name = chosen if whole else f"{chosen} (first seat)"
+    return Standing(name, estimate(centres), {k: estimate(v) for k, v in margins.items()})
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Two labels' figures in games dealt alike: first minus second, game by game."""
+
+    first: str
+    second: str
+    centres: Estimate | None
+    margins: dict[str, Estimate]
+    """Per label both lineups have besides the focus seats: the difference of the margins."""
+    matched: int
+    unmatched: int
+    """Games with the same seed and number whose focus seats played different powers."""
+
+    def lines(self) -> list[str]:
+        """Plain-text lines, one per figure."""
+        head = f"paired, {self.first} - {self.second}"
+        if self.centres is None:
+            return [f"{head}: no game dealt alike ({self.unmatched} with other powers)"]
+        skipped = f", {self.unmatched} left out (other powers)" if self.unmatched else ""
+        out = [f"{head}: {self.centres} centres{skipped}"]
+        out += [f"  margin over {other}: {m}" for other, m in self.margins.items()]
+        return out
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready."""
+        return {
+            "first": self.first,
+            "second": self.second,
+            "centres": None if self.centres is None else self.centres.as_dict(),
+            "margins": {k: v.as_dict() for k, v in self.margins.items()},
+            "matched": self.matched,
+            "unmatched": self.unmatched,
+        }
+
+
+def _dealt(runs: Sequence[Run]) -> dict[tuple[int, int], tuple[Run, GameRecord]]:
+    """Games by (seed, game number); a later run's game replaces an earlier one's."""
+    return {
+        (run.seed, game.index): (run, game)
+        for run in runs
+        if run.seed is not None
+        for game in run.games
+    }
+
+
+def pair(
+    first: Sequence[Run],
+    second: Sequence[Run],
+    first_label: str | None = None,
+    second_label: str | None = None,
+) -> Pairing:
+    """The two labels compared in the games both sets of runs dealt alike.
+
+    Games match by seed and game number and only if the two labels' first seats
+    (see :meth:`Run.focus`) played the same power; the rest are counted in ``unmatched``.
+    """
+    a_label, b_label = _label_focus(first, first_label), _label_focus(second, second_label)
+    a_games, b_games = _dealt(first), _dealt(second)
+    centres: list[float] = []
+    margins: dict[str, list[float]] = {}
+    unmatched = 0
+    for key in sorted(a_games.keys() & b_games.keys()):
+        (a_run, a), (b_run, b) = a_games[key], b_games[key]
+        a_focus, b_focus = a_run.focus(a_label), b_run.focus(b_label)
+        if a.powers[a_focus[0]] != b.powers[b_focus[0]]:
+            unmatched += 1
+            continue
+        a_ours, b_ours = _mean_centres(a, a_focus), _mean_centres(b, b_focus)
+        centres.append(a_ours - b_ours)
+        a_others, b_others = a_run.others(a_label), b_run.others(b_label)
+        for other in sorted(a_others.keys() & b_others.keys()):
+            a_margin = a_ours - _mean_centres(a, a_others[other])
+            b_margin = b_ours - _mean_centres(b, b_others[other])
+            margins.setdefault(other, []).append(a_margin - b_margin)
+    return Pairing(
+        a_label,
+        b_label,
+        estimate(centres) if centres else None,
+        {k: estimate(v) for k, v in margins.items()},
+        len(centres),
+        unmatched,
+    )

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.local.tournament import GAME_FILE, GameEntry, TournamentError, load_settings
+from bot.local.tournament import TournamentError, finished_games
 
 CONFIDENCE = 3.0
 """Sigmas subtracted from mu for the conservative rating (openskill's ordinal)."""
@@ -72,24 +72,11 @@ class Rating:
 def tournament_games(folder: Path) -> list[RatedGame]:
     """The finished games of the tournament in ``folder``, in order; RatingsError if none."""
     try:
-        settings = load_settings(folder)
+        settings, entries = finished_games(folder)
     except TournamentError as exc:
         raise RatingsError(str(exc)) from exc
-    if settings is None:
-        raise RatingsError(f"{folder} holds no tournament (no tournament.json)")
     labels = tuple(seat.label for seat in settings.seats)
-    entries: list[GameEntry] = []
-    for marker in sorted((folder / "games").glob(f"game-*/{GAME_FILE}")):
-        try:
-            entries.append(GameEntry.from_dict(json.loads(marker.read_text())))
-        except (OSError, json.JSONDecodeError, ValueError) as exc:
-            raise RatingsError(f"{marker} is not a finished game: {exc}") from None
-    if not entries:
-        raise RatingsError(f"{folder} holds no finished game yet")
-    return [
-        RatedGame(str(folder), e.index, labels, tuple(e.record.ranks))
-        for e in sorted(entries, key=lambda e: e.index)
-    ]
+    return [RatedGame(str(folder), e.index, labels, tuple(e.record.ranks)) for e in entries]
 
 
 def rate(games: Iterable[RatedGame]) -> list[Rating]:

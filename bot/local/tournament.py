@@ -44,6 +44,7 @@ from bot.local.lineup import Seat
 from bot.local.record import LiveState
 from bot.local.runner import GameConfig, GameError, GameOutcome, play_game, run_until_done
 from bot.local.view import BAR_WIDTH, format_elapsed, progress_bar
+from search.comparison import ComparisonError, Run, checked, focus_label, standing
 from search.metrics import GameRecord, Standings, markdown_table
 
 SETTINGS_FILE = "tournament.json"
@@ -59,6 +60,10 @@ POWERS_RANDOM = "random"
 POWERS_ROTATE = "rotate"
 POWER_DEALS = (POWERS_RANDOM, POWERS_ROTATE)
 """How a tournament's powers may be dealt (``--powers``)."""
+POWER_DEAL_TEXT = {
+    POWERS_RANDOM: "powers assigned by the server",
+    POWERS_ROTATE: "powers rotated (every seat plays every power once in each block of games)",
+}
 
 
 def rotated_slots(index: int, seats: int, seed: int | None) -> tuple[int, ...]:
@@ -220,8 +225,10 @@ def load_settings(folder: Path) -> TournamentSettings | None:
         return None
     try:
         data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise TournamentError(f"cannot read {path}: {exc}") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise TournamentError(f"cannot read {path}: {exc!r}") from None
+    if not isinstance(data, dict):
+        raise TournamentError(f"{path} is not a tournament's settings (not an object)")
     return TournamentSettings.from_dict(data.get("settings", data))
 
 
@@ -248,7 +255,7 @@ def prepare(folder: Path, settings: TournamentSettings, games: int) -> dict[int,
             if marker.exists():
                 try:
                     entry = GameEntry.from_dict(json.loads(marker.read_text()))
-                except (OSError, json.JSONDecodeError, ValueError):
+                except (OSError, ValueError, RecursionError):
                     entry = None
             if entry is not None and game_folder(folder, entry.index) == child:
                 done[entry.index] = entry
@@ -262,8 +269,40 @@ def saved_games(folder: Path) -> int | None:
     try:
         data = json.loads((folder / SETTINGS_FILE).read_text())
         return int(data["games"])
-    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError):
+    except (OSError, KeyError, TypeError, ValueError, RecursionError):
         return None
+
+
+def finished_games(folder: Path) -> tuple[TournamentSettings, list[GameEntry]]:
+    """The settings and finished games (in order) of the tournament in ``folder``.
+
+    TournamentError if it holds no tournament, no finished game, or a corrupt game file.
+    """
+    settings = load_settings(folder)
+    if settings is None:
+        raise TournamentError(f"{folder} holds no tournament (no {SETTINGS_FILE})")
+    entries: list[GameEntry] = []
+    for marker in sorted((folder / "games").glob(f"game-*/{GAME_FILE}")):
+        try:
+            entries.append(GameEntry.from_dict(json.loads(marker.read_text())))
+        except (OSError, ValueError, RecursionError) as exc:
+            raise TournamentError(f"{marker} is not a finished game: {exc!r}") from None
+    if not entries:
+        raise TournamentError(f"{folder} holds no finished game yet")
+    return settings, sorted(entries, key=lambda e: e.index)
+
+
+def tournament_run(folder: Path) -> Run:
+    """The finished games of the tournament in ``folder`` as a comparison run.
+
+    TournamentError as :func:`finished_games`, and if a game's seats do not match the lineup.
+    """
+    settings, entries = finished_games(folder)
+    labels = tuple(seat.label for seat in settings.seats)
+    try:
+        return checked(Run(str(folder), labels, settings.seed, tuple(e.record for e in entries)))
+    except ComparisonError as exc:
+        raise TournamentError(str(exc)) from None
 
 
 def _write_json(path: Path, data: object) -> None:
@@ -362,7 +401,9 @@ def write_results(
             for s in rows:
                 d = asdict(s)
                 writer.writerow([group, *(_round(d[k]) for k in SUMMARY_FIELDS[1:])])
-    (folder / "results.md").write_text(markdown_report(settings, table, len(ordered), games))
+    (folder / "results.md").write_text(
+        markdown_report(settings, table, len(ordered), games, ordered)
+    )
     subtitle = f"{len(ordered)} games to WIN {settings.final_year}"
     standings_chart(table, subtitle, folder / "centres.png")
     return table
@@ -372,8 +413,29 @@ def _round(value: object) -> object:
     return round(value, 4) if isinstance(value, float) else value
 
 
+def _margins(settings: TournamentSettings, entries: Sequence[GameEntry]) -> list[str]:
+    """The focus label's centres and margins with 95% intervals, if the lineup has two labels."""
+    labels = tuple(seat.label for seat in settings.seats)
+    if len(set(labels)) < 2 or not entries:
+        return []
+    run = Run("", labels, settings.seed, tuple(e.record for e in entries))
+    lines = standing([run], focus_label(labels)).lines()
+    return [
+        "With 95% intervals (`daide-mcts compare` pools and pairs folders):",
+        "",
+        "```",
+        *lines,
+        "```",
+        "",
+    ]
+
+
 def markdown_report(
-    settings: TournamentSettings, table: Standings, finished: int, games: int
+    settings: TournamentSettings,
+    table: Standings,
+    finished: int,
+    games: int,
+    entries: Sequence[GameEntry] = (),
 ) -> str:
     """The tournament's results as a markdown document."""
     lineup = ", ".join(f"{s.name} ({s.label})" for s in settings.seats)
@@ -381,10 +443,11 @@ def markdown_report(
         "# Tournament results",
         "",
         f"{finished} of {games} games, each to WIN {settings.final_year}; "
-        f"deadlines {settings.deadlines}; powers assigned by the server.",
+        f"deadlines {settings.deadlines}; {POWER_DEAL_TEXT[settings.powers]}.",
         "",
         f"Lineup: {lineup}.",
         "",
+        *_margins(settings, entries),
         "Means over games, ± one standard deviation.  Points as BANDANA counts them "
         "(12 for a solo, else the draw shared by the survivors); rank 1 is best.",
         "",

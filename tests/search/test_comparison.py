@@ -1,21 +1,54 @@
-"""Means with 95% intervals and paired differences between arena runs."""
+"""Means with 95% intervals, margins over other labels, and paired differences between runs."""
 
 from __future__ import annotations
 
 import json
 import math
+import random
+from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from search.comparison import compare, estimate, paired, seat_centres
+from search.comparison import (
+    ComparisonError,
+    Run,
+    arena_run,
+    checked,
+    estimate,
+    focus_label,
+    pair,
+    standing,
+)
+from search.metrics import GameRecord
+
+POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
 
 
-def _run(centres: list[list[int]], powers: list[str]) -> dict[str, object]:
-    games = [
-        {"index": k, "powers": [powers[k], "X"], "centres": list(c)} for k, c in enumerate(centres)
-    ]
-    return {"lineup": ["mcts:a", "dumbbot"], "games": games}
+def _game(index: int, powers: Sequence[str], centres: Sequence[int]) -> GameRecord:
+    return GameRecord.scored(
+        index=index,
+        powers=powers,
+        years=(1900, 1901),
+        curve=((3,) * len(centres), tuple(centres)),
+        centres=centres,
+        eliminated=[None] * len(centres),
+        solo=None,
+        end="WIN 1901",
+        seconds=1.0,
+    )
+
+
+def _run(
+    lineup: Sequence[str],
+    games: Sequence[tuple[Sequence[str], Sequence[int]]],
+    seed: int | None = 1,
+) -> Run:
+    played = tuple(_game(k, p, c) for k, (p, c) in enumerate(games))
+    return Run("test", tuple(lineup), seed, played)
 
 
 def test_an_estimate_is_the_mean_and_its_normal_interval() -> None:
@@ -23,20 +56,182 @@ def test_an_estimate_is_the_mean_and_its_normal_interval() -> None:
     assert e.mean == 6.0 and e.n == 3
     assert e.half_width == pytest.approx(1.96 * 2.0 / math.sqrt(3))
     assert estimate([5.0]).half_width == math.inf
+    assert estimate([5.0]).as_dict()["half_width"] is None
     with pytest.raises(ValueError):
         estimate([])
 
 
-def test_paired_differences_need_the_same_powers(tmp_path: Path) -> None:
-    a = _run([[9, 3], [7, 5], [8, 4]], ["FRA", "TUR", "ENG"])
-    b = _run([[8, 3], [7, 5], [5, 4]], ["FRA", "TUR", "ENG"])
-    assert seat_centres(a) == [9, 7, 8]
-    diff = paired(a, b)
-    assert diff.mean == pytest.approx(4 / 3) and diff.n == 3
-    other = _run([[8, 3], [7, 5], [5, 4]], ["FRA", "RUS", "ENG"])
-    with pytest.raises(ValueError, match="different powers"):
-        paired(a, other)
-    (tmp_path / "a.json").write_text(json.dumps(a))
-    (tmp_path / "b.json").write_text(json.dumps(other))
-    text = compare(tmp_path / "a.json", tmp_path / "b.json")
-    assert "mcts:a 8.00 ±" in text and "not paired" in text
+@pytest.mark.parametrize(
+    ("lineup", "focus"),
+    [
+        (("mcts:dm", "dbrane", "dbrane", "dumbbot"), "mcts:dm"),
+        (("dbrane", "dbrane", "dumbbot", "mcts:dm"), "dumbbot"),  # tied: the earliest
+        (("dumbbot",) * 7, "dumbbot"),
+    ],
+)
+def test_the_focus_is_the_label_with_the_fewest_seats(lineup: tuple[str, ...], focus: str) -> None:
+    assert focus_label(lineup) == focus
+
+
+def test_a_standing_gives_centres_and_the_margin_over_each_other_label() -> None:
+    lineup = ("ours", "db", "db", "dumb")
+    run = _run(lineup, [(POWERS[:4], (8, 5, 3, 2)), (POWERS[:4], (6, 7, 5, 0))])
+    result = standing([run])
+    assert result.label == "ours"
+    assert result.centres.mean == 7.0 and result.centres.n == 2
+    # game 1: 8 - 4 = +4, game 2: 6 - 6 = 0
+    assert result.margins["db"].mean == pytest.approx(2.0)
+    assert result.margins["dumb"].mean == pytest.approx(6.0)
+    assert list(result.margins) == ["db", "dumb"]
+    assert result.lines()[0].startswith("ours: 7.00 ± ")
+    # Another label on request: the mean of the seats it holds.
+    assert standing([run], "db").centres.mean == pytest.approx(5.0)
+
+
+def test_runs_pool_and_a_missing_label_is_refused() -> None:
+    a = _run(("ours", "db"), [(POWERS[:2], (6, 4))] * 3)
+    b = _run(("ours", "db"), [(POWERS[:2], (4, 6))] * 3)
+    pooled = standing([a, b])
+    assert pooled.centres.mean == 5.0 and pooled.centres.n == 6
+    assert pooled.margins["db"].mean == 0.0
+    with pytest.raises(ComparisonError, match="no seat labelled 'x'"):
+        standing([a, b], "x")
+    with pytest.raises(ComparisonError, match="no run"):
+        standing([])
+
+
+def test_a_label_holding_every_seat_speaks_through_its_first_seat() -> None:
+    run = _run(("dm",) * 3, [(POWERS[:3], (6, 3, 3)), (POWERS[:3], (2, 5, 5))])
+    assert run.focus("dm") == (0,) and run.others("dm") == {"dm": (1, 2)}
+    result = standing([run])
+    assert result.label == "dm (first seat)"
+    assert result.centres.mean == 4.0 and result.margins["dm"].mean == 0.0
+
+
+def test_pairs_match_by_seed_game_and_power_and_count_the_rest() -> None:
+    lineup_a, lineup_b = ("new", "db", "dumb"), ("old", "db", "dumb")
+    a = _run(
+        lineup_a,
+        [
+            (("FRA", "GER", "ITA"), (7, 4, 1)),
+            (("GER", "ITA", "FRA"), (5, 4, 3)),
+            (("ITA", "FRA", "GER"), (3, 3, 6)),
+        ],
+    )
+    b = _run(
+        lineup_b,
+        [
+            (("FRA", "GER", "ITA"), (6, 5, 1)),
+            (("AUS", "ITA", "FRA"), (5, 4, 3)),
+            (("ITA", "FRA", "GER"), (3, 4, 5)),
+        ],
+    )
+    result = pair([a], [b])
+    assert (result.first, result.second) == ("new", "old")
+    assert result.matched == 2 and result.unmatched == 1
+    assert result.centres is not None and result.centres.mean == pytest.approx(0.5)
+    # margins over db: game 1 (7-4)-(6-5) = 2, game 3 (3-3)-(3-4) = 1
+    assert result.margins["db"].mean == pytest.approx(1.5)
+    assert "1 left out (other powers)" in result.lines()[0]
+    other_seed = _run(lineup_b, [(("FRA", "GER", "ITA"), (6, 5, 1))], seed=2)
+    nothing = pair([a], [other_seed])
+    assert nothing.centres is None and nothing.matched == 0
+    assert "no game dealt alike" in nothing.lines()[0]
+    unseeded = _run(lineup_b, [(("FRA", "GER", "ITA"), (6, 5, 1))], seed=None)
+    assert pair([unseeded], [unseeded]).matched == 0
+
+
+def test_a_self_play_control_pairs_through_its_first_seat() -> None:
+    """One new bot among six old ones against seven old ones: seat 1 against seat 1."""
+    games_a = [(POWERS, (8, 4, 4, 4, 4, 4, 4)), (POWERS[::-1], (3, 5, 5, 5, 5, 5, 5))]
+    games_b = [(POWERS, (6, 4, 4, 4, 4, 4, 4)), (POWERS[::-1], (3, 5, 5, 5, 5, 5, 5))]
+    a = _run(("new",) + ("old",) * 6, games_a)
+    b = _run(("old",) * 7, games_b)
+    result = pair([a], [b])
+    assert result.matched == 2 and result.centres is not None
+    assert result.centres.mean == pytest.approx(1.0)
+    assert result.margins["old"].mean == pytest.approx(1.0)
+
+
+def test_pairing_removes_the_spread_the_powers_bring() -> None:
+    """A planted +1 centre: seen through the power noise only when paired."""
+    rng = random.Random(7)
+    strength = {p: 1 + 2.5 * k for k, p in enumerate(POWERS)}
+    games_a, games_b = [], []
+    for k in range(70):
+        dealt = POWERS[k % 7 :] + POWERS[: k % 7]
+        base = [round(strength[p] + rng.gauss(0, 0.5)) for p in dealt]
+        games_b.append((dealt, base))
+        games_a.append((dealt, [base[0] + 1, *base[1:]]))
+    lineup = ("bot",) + ("field",) * 6
+    a, b = _run(lineup, games_a), _run(lineup, games_b)
+    result = pair([a], [b])
+    alone = standing([a]).centres
+    assert result.centres is not None and result.centres.mean == pytest.approx(1.0)
+    assert result.centres.half_width < 0.01 < alone.half_width
+    assert alone.mean - alone.half_width < standing([b]).centres.mean
+
+
+def test_arena_files_load_and_corrupt_ones_are_refused(tmp_path: Path) -> None:
+    game = _game(0, POWERS[:2], (5, 3))
+    path = tmp_path / "run.json"
+    path.write_text(
+        json.dumps({"lineup": ["mcts:dm", "dumbbot"], "seed": 3, "games": [asdict(game)]})
+    )
+    run = arena_run(path)
+    assert run.lineup == ("mcts:dm", "dumbbot") and run.seed == 3 and run.games == (game,)
+    bad = tmp_path / "bad.json"
+    no_game = '{"lineup": ["a"], "seed": 1, "games": [{}]}'
+    for text in ("", "[]", "{}", "[" * 100_000, no_game, "\xff\x00"):
+        bad.write_text(text)
+        with pytest.raises(ComparisonError, match="is not an arena run"):
+            arena_run(bad)
+    bad.write_text(json.dumps({"lineup": ["a"], "seed": 1, "games": [asdict(game)]}))
+    with pytest.raises(ComparisonError, match="has 2 seats, the lineup 1"):
+        arena_run(bad)
+    bad.write_text(json.dumps({"lineup": ["a"], "seed": 1, "games": []}))
+    with pytest.raises(ComparisonError, match="no finished game"):
+        arena_run(bad)
+    with pytest.raises(ComparisonError, match="is not an arena run"):
+        arena_run(tmp_path / "missing.json")
+    with pytest.raises(ComparisonError):
+        checked(Run("x", (), 1, ()))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=2000))
+def test_any_bytes_are_an_arena_run_or_a_comparison_error(data: bytes) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run.json"
+        path.write_bytes(data)
+        try:
+            run = arena_run(path)
+        except ComparisonError:
+            return
+        assert run.games
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False)
+        | st.text(max_size=5),
+        lambda inner: (
+            st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+        ),
+        max_leaves=30,
+    )
+)
+def test_any_json_is_an_arena_run_or_a_comparison_error(value: object) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run.json"
+        path.write_text(json.dumps({"lineup": ["a", "b"], "seed": 1, "games": [value]}))
+        with pytest.raises(ComparisonError):
+            arena_run(path)

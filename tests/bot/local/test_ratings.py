@@ -13,10 +13,9 @@ from bot.cli import main
 from bot.local.launch import Deadlines
 from bot.local.lineup import parse_lineup
 from bot.local.ratings import RatedGame, rate
-from bot.local.tournament import GAME_FILE, GameEntry, TournamentSettings, game_folder, prepare
-from search.metrics import GameRecord
+from bot.local.tournament import TournamentSettings, prepare
+from tests.bot.local.synthetic import POWERS, write_tournament
 
-POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
 STRENGTH = {"strong": 9.0, "good": 6.5, "fair": 4.0, "weak": 1.5}
 """Mean supply centres of each synthetic player: the order the ratings must find."""
 
@@ -24,25 +23,12 @@ STRENGTH = {"strong": 9.0, "good": 6.5, "fair": 4.0, "weak": 1.5}
 def _tournament(folder: Path, lineup: str, fill: str, games: int, seed: int) -> None:
     """A tournament folder of ``games`` finished games, centres drawn around each label's mean."""
     seats = parse_lineup(lineup, fill)
-    settings = TournamentSettings(seats, 1903, Deadlines(2, 1, 1), seed=seed)
-    prepare(folder, settings, games)
     rng = random.Random(seed)
-    for index in range(games):
-        centres = [max(0, round(rng.gauss(STRENGTH[s.label], 1.5))) for s in seats]
-        record = GameRecord.scored(
-            index=index,
-            powers=POWERS,
-            years=(1900, 1903),
-            curve=((3,) * 7, tuple(centres)),
-            centres=centres,
-            eliminated=[1903 if c == 0 else None for c in centres],
-            solo=None,
-            end="WIN 1903",
-            seconds=10.0,
-        )
-        entry = GameEntry(index, record, {}, "DRW", "WIN 1903", "synthetic", 10.0)
-        game_folder(folder, index).mkdir(parents=True)
-        (game_folder(folder, index) / GAME_FILE).write_text(json.dumps(entry.to_dict()))
+    played = [
+        (POWERS, [max(0, round(rng.gauss(STRENGTH[s.label], 1.5))) for s in seats])
+        for _ in range(games)
+    ]
+    write_tournament(folder, lineup, fill, seed, played)
 
 
 def test_ratings_find_the_known_order_across_tournaments_with_different_lineups(

@@ -115,6 +115,8 @@ def test_an_interrupted_tournament_keeps_its_finished_game_and_resumes(tmp_path:
     assert ("seat", "dumbbot-6") in summary and ("power", "TUR") in summary
     markdown = (out / "results.md").read_text()
     assert "| random | 2 |" in markdown and "±" in markdown
+    assert "powers assigned by the server" in markdown
+    assert "random: " in markdown and "random - dumbbot: " in markdown  # 95% intervals
     size, _colours = png_size_and_colours(out / "centres.png")
     assert size == (960, 540)
 
@@ -210,6 +212,8 @@ def test_rotated_powers_give_every_seat_the_next_power_each_game(tmp_path: Path)
         slots = rotated_slots(k, 7, 4)
         expected = {seat: order[slots[i]] for i, seat in enumerate(seats)}
         assert entry["seat_powers"] == expected, (k, entry["seat_powers"])
+    markdown = (out / "results.md").read_text()
+    assert "powers rotated" in markdown and "a - dumbbot: " in markdown
 
 
 def test_rotated_powers_are_kept_with_the_settings_and_need_parlance(
