@@ -18,6 +18,7 @@ build by a game's task is refused from then on and the game goes elsewhere.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import ipaddress
 import json
@@ -38,11 +39,13 @@ from bot.cluster.task import Status, config_to_dict, play_on_node, probe
 from bot.local.tournament import (
     GAME_FILE,
     GameEntry,
+    TournamentError,
     TournamentRun,
     TournamentSettings,
     describe_game,
     game_folder,
     prepare,
+    read_game,
     write_results,
 )
 
@@ -192,12 +195,13 @@ def store_game(folder: Path, result: dict[str, Any]) -> GameEntry:
 
     The run folder is unpacked under a temporary name, ``game.json`` (with
     the node that played it) written into it, and the folder renamed into
-    place.  A game already stored is left as it is.
+    place.  A game already stored (and readable) is left as it is.
     """
     entry = GameEntry.from_dict(result["entry"])
     target = game_folder(folder, entry.index)
     if (target / GAME_FILE).exists():
-        return GameEntry.from_dict(json.loads((target / GAME_FILE).read_text()))
+        with contextlib.suppress(TournamentError):  # an unreadable one is replaced
+            return read_game(target / GAME_FILE)
     partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
     shutil.rmtree(partial, ignore_errors=True)
     _unpack(result["archive"], partial)

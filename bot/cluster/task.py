@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cluster.identity import Build, hostname, this_build
+from bot.jsonfiles import CorruptJSON, read_json_object
 from bot.local.launch import Deadlines
 from bot.local.lineup import Seat
 from bot.local.runner import GameConfig
@@ -169,8 +170,8 @@ def play_on_node(
                 _stop(proc)
                 raise
         outcome: dict[str, Any] = {}
-        with contextlib.suppress(OSError, json.JSONDecodeError):
-            outcome = json.loads((workdir / OUTCOME_FILE).read_text())
+        with contextlib.suppress(CorruptJSON):
+            outcome = read_json_object(workdir / OUTCOME_FILE)
         problems = list(outcome.get("problems", []))
         if not outcome:
             problems.append(f"the game's process ended with {proc.returncode} and no outcome")

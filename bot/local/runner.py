@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from adjudicator.rules import CivilDisorderRule
+from bot.jsonfiles import CorruptJSON, json_object, read_json_object
 from bot.local.chart import centres_chart
 from bot.local.launch import (
     parlance_options,
@@ -311,8 +312,8 @@ class _Game:
 
     def _on_bot_line(self, seat_name: str, line: str) -> None:
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
+            record = json_object(line)
+        except CorruptJSON:
             return
         kind = record.get("kind")
         if kind == "hlo" and isinstance(record.get("power"), str):
@@ -510,8 +511,8 @@ def write_record(outcome: GameOutcome, recorder: GameRecorder, bots_dir: Path) -
     for seat in outcome.config.seats:
         path = bots_dir / f"{seat.name}.json"
         if path.exists():
-            with contextlib.suppress(OSError, json.JSONDecodeError):
-                bots[seat.name] = json.loads(path.read_text())
+            with contextlib.suppress(CorruptJSON):
+                bots[seat.name] = read_json_object(path)
     summary["bots"] = bots
     (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     (folder / "result.txt").write_text(result_table(outcome) + "\n")

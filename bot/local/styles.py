@@ -13,12 +13,12 @@ mixtures over :func:`search.behaviour.library` at each game's end.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.jsonfiles import read_json_object
 from bot.local.record import received_texts
 from bot.mirror import replay_mirror
 from search.behaviour import LIBRARY_NAMES
@@ -75,9 +75,9 @@ def game_folders(folders: Sequence[Path]) -> list[Path]:
 def _labels(folder: Path) -> dict[str, str]:
     """Power → the label of the player who had it, from the game's summary."""
     try:
-        summary = json.loads((folder / SUMMARY_FILE).read_text())
+        summary = read_json_object(folder / SUMMARY_FILE)
         return {str(p["power"]): str(p["label"]) for p in summary["players"] if p.get("power")}
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError) as exc:
         raise StylesError(f"{folder / SUMMARY_FILE}: no players with their powers ({exc})") from exc
 
 

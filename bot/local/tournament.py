@@ -22,6 +22,7 @@ once, each on its own server and port.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import json
 import shutil
@@ -37,6 +38,7 @@ from rich.live import Live
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 
+from bot.jsonfiles import CorruptJSON, read_json_object
 from bot.local.bandana import BandanaInstall
 from bot.local.chart import standings_chart
 from bot.local.launch import Deadlines
@@ -210,6 +212,14 @@ class GameEntry:
         )
 
 
+def read_game(marker: Path) -> GameEntry:
+    """The finished game saved in ``marker`` (a ``game.json``); TournamentError if it is not one."""
+    try:
+        return GameEntry.from_dict(read_json_object(marker))
+    except ValueError as exc:
+        raise TournamentError(f"{marker} is not a finished game: {exc!r}") from None
+
+
 def game_folder(folder: Path, index: int) -> Path:
     """The run folder of game ``index`` (0-based; named from 1)."""
     return folder / "games" / f"game-{index + 1:03d}"
@@ -224,11 +234,9 @@ def load_settings(folder: Path) -> TournamentSettings | None:
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError, RecursionError) as exc:
-        raise TournamentError(f"cannot read {path}: {exc!r}") from None
-    if not isinstance(data, dict):
-        raise TournamentError(f"{path} is not a tournament's settings (not an object)")
+        data = read_json_object(path)
+    except CorruptJSON as exc:
+        raise TournamentError(f"cannot read the tournament's settings: {exc}") from None
     return TournamentSettings.from_dict(data.get("settings", data))
 
 
@@ -253,10 +261,8 @@ def prepare(folder: Path, settings: TournamentSettings, games: int) -> dict[int,
             marker = child / GAME_FILE
             entry = None
             if marker.exists():
-                try:
-                    entry = GameEntry.from_dict(json.loads(marker.read_text()))
-                except (OSError, ValueError, RecursionError):
-                    entry = None
+                with contextlib.suppress(TournamentError):
+                    entry = read_game(marker)
             if entry is not None and game_folder(folder, entry.index) == child:
                 done[entry.index] = entry
             elif child.is_dir():
@@ -267,9 +273,8 @@ def prepare(folder: Path, settings: TournamentSettings, games: int) -> dict[int,
 def saved_games(folder: Path) -> int | None:
     """How many games the tournament in ``folder`` was asked to play, if it says."""
     try:
-        data = json.loads((folder / SETTINGS_FILE).read_text())
-        return int(data["games"])
-    except (OSError, KeyError, TypeError, ValueError, RecursionError):
+        return int(read_json_object(folder / SETTINGS_FILE)["games"])
+    except (KeyError, TypeError, ValueError):
         return None
 
 
@@ -281,12 +286,7 @@ def finished_games(folder: Path) -> tuple[TournamentSettings, list[GameEntry]]:
     settings = load_settings(folder)
     if settings is None:
         raise TournamentError(f"{folder} holds no tournament (no {SETTINGS_FILE})")
-    entries: list[GameEntry] = []
-    for marker in sorted((folder / "games").glob(f"game-*/{GAME_FILE}")):
-        try:
-            entries.append(GameEntry.from_dict(json.loads(marker.read_text())))
-        except (OSError, ValueError, RecursionError) as exc:
-            raise TournamentError(f"{marker} is not a finished game: {exc!r}") from None
+    entries = [read_game(m) for m in sorted((folder / "games").glob(f"game-*/{GAME_FILE}"))]
     if not entries:
         raise TournamentError(f"{folder} holds no finished game yet")
     return settings, sorted(entries, key=lambda e: e.index)

@@ -17,11 +17,12 @@ client submitted whatever it had received when it stopped waiting.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from bot.jsonfiles import CorruptJSON, json_object
 
 
 @dataclass
@@ -56,8 +57,8 @@ def read_log(path: Path) -> list[dict]:
     records = []
     for line in path.read_text(errors="replace").splitlines():
         try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
+            records.append(json_object(line))
+        except CorruptJSON:
             continue
     return records
 

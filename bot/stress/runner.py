@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import sys
 import time
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.jsonfiles import CorruptJSON, read_json_object
 from bot.servers.parlance import ParlanceInstall, ParlanceServer
 from bot.stress.hostile import ALL_FAULTS, HostileServer
 from bot.stress.netproxy import Direction, NetProxy
@@ -151,8 +151,8 @@ class BotProcess:
         except TimeoutError:
             self.kill()
             self.exit_code = await self.proc.wait()
-        with contextlib.suppress(OSError, ValueError):
-            self.summary = json.loads(self.summary_path.read_text())
+        with contextlib.suppress(CorruptJSON):
+            self.summary = read_json_object(self.summary_path)
 
     def kill(self) -> None:
         """Stop the bot now (it is our own child process)."""

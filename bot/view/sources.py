@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.jsonfiles import read_json_object
 from bot.local.observer import Observer
 from bot.local.record import received_texts
 from bot.view.timeline import Timeline
@@ -69,14 +69,14 @@ def _parse(text: str) -> Message | None:
 def _players(path: Path) -> dict[str, str]:
     """Power → ``seat (player)`` from a run folder's summary, when it has one."""
     try:
-        summary = json.loads(path.read_text())
+        summary = read_json_object(path)
         players = summary["players"]
         return {
             str(p["power"]): f"{p['seat']} ({p['label']})" if p["label"] != p["seat"] else p["seat"]
             for p in players
             if p.get("power")
         }
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return {}
 
 

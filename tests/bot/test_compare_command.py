@@ -98,4 +98,4 @@ def test_corrupt_games_and_unknown_labels_are_refused(
     assert "is not a finished game" in capsys.readouterr().err
     (folder / "tournament.json").write_text("[1, 2]")
     assert main(["compare", str(folder)]) == 2
-    assert "not a tournament's settings" in capsys.readouterr().err
+    assert "cannot read the tournament's settings" in capsys.readouterr().err
