@@ -59,6 +59,21 @@ def estimate(values: Sequence[float]) -> Estimate:
     return Estimate(mean, Z95 * math.sqrt(var / n), n)
 
 
+def stratified(strata: dict[str, Sequence[float]]) -> Estimate | None:
+    """The mean of the strata's means, each stratum weighing alike, and its 95% interval.
+
+    This is the power-balanced mean: what a row would give had every power been
+    played equally often.  None unless there are two strata of two values or more.
+    """
+    if len(strata) < 2 or any(len(v) < 2 for v in strata.values()):
+        return None
+    parts = [estimate(v) for v in strata.values()]
+    k = len(parts)
+    variance = sum((e.half_width / Z95) ** 2 for e in parts) / k**2
+    n = sum(e.n for e in parts)
+    return Estimate(sum(e.mean for e in parts) / k, Z95 * math.sqrt(variance), n)
+
+
 @dataclass(frozen=True)
 class Run:
     """The finished games of one lineup, from ``source``; ``seed`` None if unseeded."""
@@ -152,12 +167,22 @@ class Standing:
     centres: Estimate
     margins: dict[str, Estimate]
     """Per other label: this label's centres minus that label's mean, game by game."""
+    by_power: dict[str, Estimate]
+    """The centres per power played (when the label speaks through one seat), in power order."""
+    balanced: Estimate | None
+    """The power-balanced mean (:func:`stratified`), when every power played was played twice."""
 
     def lines(self) -> list[str]:
         """Plain-text lines, one per figure."""
         c = self.centres
         out = [f"{self.label}: {c.mean:.2f} ± {c.half_width:.2f} centres (n={c.n})"]
         out += [f"  {self.label} - {other}: {m}" for other, m in self.margins.items()]
+        if self.by_power:
+            powers = ", ".join(f"{p} {e.mean:.1f}" for p, e in self.by_power.items())
+            out.append(f"  by power: {powers}")
+        if self.balanced is not None:
+            b = self.balanced
+            out.append(f"  power-balanced: {b.mean:.2f} ± {b.half_width:.2f}")
         return out
 
     def as_dict(self) -> dict[str, object]:
@@ -166,6 +191,8 @@ class Standing:
             "label": self.label,
             "centres": self.centres.as_dict(),
             "margins": {k: v.as_dict() for k, v in self.margins.items()},
+            "by_power": {k: v.as_dict() for k, v in self.by_power.items()},
+            "balanced": None if self.balanced is None else self.balanced.as_dict(),
         }
 
 
@@ -174,16 +201,27 @@ def standing(runs: Sequence[Run], label: str | None = None) -> Standing:
     chosen = _label_focus(runs, label)
     centres: list[float] = []
     margins: dict[str, list[float]] = {}
+    powers: dict[str, list[float]] = {}
     for run in runs:
         focus, others = run.focus(chosen), run.others(chosen)
         for game in run.games:
             ours = _mean_centres(game, focus)
             centres.append(ours)
+            powers.setdefault(game.powers[focus[0]], []).append(ours)
             for other, seats in others.items():
                 margins.setdefault(other, []).append(ours - _mean_centres(game, seats))
     whole = all(run.focus(chosen) == run.seats_of(chosen) for run in runs)
     name = chosen if whole else f"{chosen} (first seat)"
-    return Standing(name, estimate(centres), {k: estimate(v) for k, v in margins.items()})
+    if any(len(run.focus(chosen)) > 1 for run in runs):
+        powers = {}  # several seats, several powers: no power of its own
+    by_power = {p: estimate(powers[p]) for p in sorted(powers)}
+    return Standing(
+        name,
+        estimate(centres),
+        {k: estimate(v) for k, v in margins.items()},
+        by_power,
+        stratified({p: powers[p] for p in sorted(powers)}),
+    )
 
 
 @dataclass(frozen=True)

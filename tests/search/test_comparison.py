@@ -22,6 +22,7 @@ from search.comparison import (
     focus_label,
     pair,
     standing,
+    stratified,
 )
 from search.metrics import GameRecord
 
@@ -84,8 +85,28 @@ def test_a_standing_gives_centres_and_the_margin_over_each_other_label() -> None
     assert result.margins["dumb"].mean == pytest.approx(6.0)
     assert list(result.margins) == ["db", "dumb"]
     assert result.lines()[0].startswith("ours: 7.00 ± ")
-    # Another label on request: the mean of the seats it holds.
-    assert standing([run], "db").centres.mean == pytest.approx(5.0)
+    assert list(result.by_power) == ["AUS"] and result.balanced is None
+    # Another label on request: the mean of the seats it holds, with no power of its own.
+    db = standing([run], "db")
+    assert db.centres.mean == pytest.approx(5.0) and db.by_power == {} and db.balanced is None
+
+
+def test_the_power_balanced_mean_weighs_every_power_alike() -> None:
+    result = stratified({"AUS": [1.0, 3.0], "RUS": [5.0, 7.0, 6.0, 6.0]})
+    assert result is not None and result.mean == pytest.approx(4.0) and result.n == 6
+    variance = (2.0 / 2 + (2 / 3) / 4) / 4  # (s²/n of each power) / powers²
+    assert result.half_width == pytest.approx(1.96 * math.sqrt(variance))
+    assert stratified({"AUS": [1.0, 3.0]}) is None
+    assert stratified({"AUS": [1.0, 3.0], "RUS": [5.0]}) is None
+    # A row that dealt Russia three times as often as Austria:
+    lineup = ("ours", "db")
+    games = [(("AUS", "RUS"), (2, 5)), (("AUS", "RUS"), (4, 3))]
+    games += [(("RUS", "AUS"), (8, 1)), (("RUS", "AUS"), (10, 2))] * 3
+    row = standing([_run(lineup, games)])
+    assert row.centres.mean == pytest.approx(7.5)
+    assert row.balanced is not None and row.balanced.mean == pytest.approx(6.0)
+    assert {p: e.mean for p, e in row.by_power.items()} == {"AUS": 3.0, "RUS": 9.0}
+    assert "power-balanced: 6.00 ± " in "\n".join(row.lines())
 
 
 def test_runs_pool_and_a_missing_label_is_refused() -> None:
