@@ -117,7 +117,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout  # looked up now: the default would pin the stream of import time
     from bot.cli import UserError
     from bot.local.lineup import parse_lineup
-    from bot.local.tournament import TournamentError, TournamentSettings, run_tournament
+    from bot.local.tournament import (
+        TournamentError,
+        TournamentSettings,
+        focus_lines,
+        run_tournament,
+    )
 
     saved: TournamentSettings | None = None
     saved_count: int | None = None
@@ -200,6 +205,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise UserError(str(exc)) from exc
     if result.table is not None:
         out.write("\n" + result.table.tables() + "\n")
+        entries = [result.entries[k] for k in sorted(result.entries)]
+        focus = focus_lines(settings, entries)
+        if focus:
+            out.write("\n" + "\n".join(["with 95% intervals:", *focus]) + "\n")
     finished = len([k for k in result.entries if k < games])
     out.write(
         f"\n{finished} of {games} games finished"

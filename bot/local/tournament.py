@@ -413,21 +413,21 @@ def _round(value: object) -> object:
     return round(value, 4) if isinstance(value, float) else value
 
 
-def _margins(settings: TournamentSettings, entries: Sequence[GameEntry]) -> list[str]:
-    """The focus label's centres and margins with 95% intervals, if the lineup has two labels."""
+def focus_lines(settings: TournamentSettings, entries: Sequence[GameEntry]) -> list[str]:
+    """The focus label's centres and margins with 95% intervals (none for a one-label lineup)."""
     labels = tuple(seat.label for seat in settings.seats)
     if len(set(labels)) < 2 or not entries:
         return []
     run = Run("", labels, settings.seed, tuple(e.record for e in entries))
-    lines = standing([run], focus_label(labels)).lines()
-    return [
-        "With 95% intervals (`daide-mcts compare` pools and pairs folders):",
-        "",
-        "```",
-        *lines,
-        "```",
-        "",
-    ]
+    return standing([run], focus_label(labels)).lines()
+
+
+def _focus_section(settings: TournamentSettings, entries: Sequence[GameEntry]) -> list[str]:
+    lines = focus_lines(settings, entries)
+    if not lines:
+        return []
+    head = "With 95% intervals (`daide-mcts compare` pools and pairs folders):"
+    return [head, "", "```", *lines, "```", ""]
 
 
 def markdown_report(
@@ -447,7 +447,7 @@ def markdown_report(
         "",
         f"Lineup: {lineup}.",
         "",
-        *_margins(settings, entries),
+        *_focus_section(settings, entries),
         "Means over games, ± one standard deviation.  Points as BANDANA counts them "
         "(12 for a solo, else the draw shared by the survivors); rank 1 is best.",
         "",

@@ -94,6 +94,7 @@ def test_an_interrupted_tournament_keeps_its_finished_game_and_resumes(tmp_path:
     assert "resuming: 1 finished game(s) kept" in second.stdout
     assert "game 2/2: DRW at WIN 1902" in second.stdout
     assert "2 of 2 games finished (1 kept from before)" in second.stdout
+    assert "with 95% intervals:" in second.stdout and "random - dumbbot: " in second.stdout
     assert (game1 / GAME_FILE).read_text() == kept
 
     results = json.loads((out / "results.json").read_text())
