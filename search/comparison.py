@@ -14,6 +14,7 @@ bring (a power's mean differs from another's by up to four centres).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Sequence
@@ -131,6 +132,26 @@ def checked(run: Run) -> Run:
                 f"the lineup {seats}"
             )
     return run
+
+
+def at_year(run: Run, year: int) -> Run:
+    """``run`` with every game's centres as they stood at the end of ``year``.
+
+    A game that ended earlier (a solo) keeps its final counts; ComparisonError if
+    a game's record does not reach back to ``year`` or its curve is malformed.
+    """
+    games = []
+    for game in run.games:
+        if year not in game.years:
+            if game.years and game.years[-1] < year:
+                games.append(game)
+                continue
+            raise ComparisonError(f"{run.source}: game {game.index + 1} has no count for {year}")
+        row = game.curve[game.years.index(year)] if len(game.curve) == len(game.years) else ()
+        if len(row) != len(run.lineup):
+            raise ComparisonError(f"{run.source}: game {game.index + 1} has a malformed curve")
+        games.append(dataclasses.replace(game, centres=tuple(row)))
+    return dataclasses.replace(run, games=tuple(games))
 
 
 def focus_label(lineup: Sequence[str]) -> str:

@@ -14,7 +14,8 @@ spread the powers bring::
 
     daide-mcts compare runs/rot-dlr-2027 --against runs/rot-dm-2027
 
-``--json FILE`` also saves the figures.
+``--year 1901`` compares the centres held at the end of that year instead of at
+the game's end.  ``--json FILE`` also saves the figures.
 """
 
 from __future__ import annotations
@@ -53,6 +54,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--against-label",
         help="the label to compare with in the --against runs (default: their fewest-seat label)",
     )
+    p.add_argument(
+        "--year",
+        type=int,
+        metavar="Y",
+        help="compare the centres held at the end of year Y (e.g. 1901), not at the game's end",
+    )
     p.add_argument("--json", type=Path, metavar="FILE", help="also save the figures as JSON")
     p.set_defaults(handler=run)
 
@@ -81,14 +88,21 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print (and with --json save) the figures; exit 0."""
     out = out or sys.stdout
     from bot.cli import UserError
-    from search.comparison import ComparisonError, pair, standing
+    from search.comparison import ComparisonError, at_year, pair, standing
 
     runs = load_runs(args.runs)
     against = load_runs(args.against) if args.against else []
     try:
+        if args.year is not None:
+            runs = [at_year(r, args.year) for r in runs]
+            against = [at_year(r, args.year) for r in against]
         first = standing(runs, args.label)
         lines = first.lines()
-        figures: dict[str, object] = {"runs": [str(p) for p in args.runs], **first.as_dict()}
+        figures: dict[str, object] = {
+            "runs": [str(p) for p in args.runs],
+            "year": args.year,
+            **first.as_dict(),
+        }
         if against:
             second = standing(against, args.against_label)
             pairing = pair(runs, against, args.label, args.against_label)

@@ -46,6 +46,11 @@ def test_folders_pool_and_pair_game_by_game(
     assert figures["against"]["label"] == "old"
     assert figures["paired"]["matched"] == 14 and figures["paired"]["centres"]["mean"] == 2.0
     assert set(figures["paired"]["margins"]) == {"bandana:dumbbot", "bandana:dbrane"}
+    # At the end of 1900 (the start) nobody is ahead yet.
+    assert main(["compare", str(new), "--against", str(old), "--year", "1900"]) == 0
+    assert "paired, new - old: +0.00 ± 0.00 (n=14) centres" in capsys.readouterr().out
+    assert main(["compare", str(new), "--year", "1850"]) == 2
+    assert "no count for 1850" in capsys.readouterr().err
 
     # Two folders of one lineup pool; a label may be named.
     again = tmp_path / "again"

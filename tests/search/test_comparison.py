@@ -6,7 +6,7 @@ import json
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +17,7 @@ from search.comparison import (
     ComparisonError,
     Run,
     arena_run,
+    at_year,
     checked,
     estimate,
     focus_label,
@@ -191,6 +192,23 @@ def test_pairing_removes_the_spread_the_powers_bring() -> None:
     assert result.centres is not None and result.centres.mean == pytest.approx(1.0)
     assert result.centres.half_width < 0.01 < alone.half_width
     assert alone.mean - alone.half_width < standing([b]).centres.mean
+
+
+def test_a_year_replaces_the_final_counts_with_that_years() -> None:
+    def game(index: int, years: tuple[int, ...], curve: tuple[tuple[int, ...], ...]) -> GameRecord:
+        return replace(_game(index, ("FRA", "ENG"), curve[-1]), years=years, curve=curve)
+
+    long = game(0, (1900, 1901, 1902), ((3, 3), (5, 4), (6, 2)))
+    solo = game(1, (1900, 1901), ((3, 3), (18, 0)))  # over before 1902
+    run = Run("r", ("ours", "eng"), 1, (long, solo))
+    assert [g.centres for g in at_year(run, 1901).games] == [(5, 4), (18, 0)]
+    assert [g.centres for g in at_year(run, 1902).games] == [(6, 2), (18, 0)]
+    assert standing([at_year(run, 1901)]).margins["eng"].mean == pytest.approx(9.5)
+    with pytest.raises(ComparisonError, match="no count for 1899"):
+        at_year(run, 1899)
+    broken = Run("r", ("ours", "eng"), 1, (game(0, (1900, 1901), ((3, 3), (5,))),))
+    with pytest.raises(ComparisonError, match="malformed curve"):
+        at_year(broken, 1901)
 
 
 def test_arena_files_load_and_corrupt_ones_are_refused(tmp_path: Path) -> None:
