@@ -3,9 +3,12 @@
 ``python -m bot.stress.finals DIR...`` reads every game log (``*.jsonl``) under
 each folder — a stress run, a local game's ``bots/``, a tournament — and
 prints, per folder: movement phases searched, how many had the search's final
-answer submitted, and the margin of each movement phase's last submission
-before the deadline (the bot's own estimate: minimum and median).  Only the
-logs of searching bots count (MCTS: their search reports iterations).
+answer submitted, the margin of each movement phase's last submission
+before the deadline (the bot's own estimate: minimum and median), the
+deadlines the bots missed (their end-of-game summaries), the civil disorders
+(``CCD``) they were told of, and the median speed of their final searches
+(iterations per second).  Only the logs of searching bots count (MCTS: their
+search reports iterations).
 
 Logs of this version say it directly (``final_answer`` records).  Older logs
 (before the time budget) are read too, so that before and after can be
@@ -33,6 +36,12 @@ class FinalFigures:
     searched: int = 0
     submitted: int = 0
     margins: list[float] = field(default_factory=list)
+    missed: int = 0
+    """Deadlines the bots missed, as their summaries say."""
+    disorders: int = 0
+    """``CCD`` messages the bots received (each bot hears every civil disorder)."""
+    rates: list[float] = field(default_factory=list)
+    """Iterations per second of every final search."""
 
     @property
     def share(self) -> float | None:
@@ -47,8 +56,10 @@ class FinalFigures:
             margins = f"{low:.3f} / {mid:.3f}"
         else:
             margins = "-"
+        rate = f"{statistics.median(self.rates):.0f}" if self.rates else "-"
         return (
-            f"| {label} | {self.logs} | {self.searched} | {self.submitted} | {share} | {margins} |"
+            f"| {label} | {self.logs} | {self.searched} | {self.submitted} | {share} | {margins} "
+            f"| {self.missed} | {self.disorders} | {rate} |"
         )
 
 
@@ -84,9 +95,24 @@ def count(records: Sequence[dict], into: FinalFigures) -> None:
     for r in records:
         kind = r.get("kind")
         if kind == "submit":
-            margin = r.get("margin")
+            value = r.get("margin")
+            margin = float(value) if isinstance(value, int | float) else None
         elif kind == "orders" and margin is not None:
-            into.margins.append(float(margin))  # the movement phase's last submission
+            into.margins.append(margin)  # the movement phase's last submission
+        elif kind == "summary":
+            into.missed += _count(r.get("missed_deadlines"))
+        elif kind == "msg" and r.get("dir") == "in" and str(r.get("text", "")).startswith("CCD"):
+            into.disorders += 1
+        elif _searched(r) and r.get("final"):
+            stats = r["stats"]
+            elapsed = stats.get("elapsed")
+            if isinstance(elapsed, int | float) and elapsed > 0:
+                into.rates.append(_count(stats.get("iterations")) / elapsed)
+
+
+def _count(value: object) -> int:
+    """A count from a log record (0 if the record has none or a bad one)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def _searched(record: dict) -> bool:
@@ -113,8 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("folders", nargs="+", type=Path)
     args = parser.parse_args(argv)
     print("| run | game logs | phases searched | final answers submitted | share | "
-          "last-SUB margin min / median (s) |")  # fmt: skip
-    print("|---|---|---|---|---|---|")
+          "last-SUB margin min / median (s) | missed deadlines | CCD heard | "
+          "final searches (iterations/s, median) |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
     for folder, result in figures(args.folders):
         print(result.line(str(folder)))
     return 0
