@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,11 +54,10 @@ def estimate(values: Sequence[float]) -> Estimate:
     n = len(values)
     if n == 0:
         raise ValueError("no values to estimate from")
-    mean = sum(values) / n
+    mean = statistics.fmean(values)
     if n == 1:
         return Estimate(mean, math.inf, 1)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return Estimate(mean, Z95 * math.sqrt(var / n), n)
+    return Estimate(mean, Z95 * statistics.stdev(values, mean) / math.sqrt(n), n)
 
 
 def stratified(strata: dict[str, Sequence[float]]) -> Estimate | None:
@@ -223,17 +223,19 @@ def standing(runs: Sequence[Run], label: str | None = None) -> Standing:
     centres: list[float] = []
     margins: dict[str, list[float]] = {}
     powers: dict[str, list[float]] = {}
+    whole, one_seat = True, True
     for run in runs:
         focus, others = run.focus(chosen), run.others(chosen)
+        whole = whole and focus == run.seats_of(chosen)
+        one_seat = one_seat and len(focus) == 1
         for game in run.games:
             ours = _mean_centres(game, focus)
             centres.append(ours)
             powers.setdefault(game.powers[focus[0]], []).append(ours)
             for other, seats in others.items():
                 margins.setdefault(other, []).append(ours - _mean_centres(game, seats))
-    whole = all(run.focus(chosen) == run.seats_of(chosen) for run in runs)
     name = chosen if whole else f"{chosen} (first seat)"
-    if any(len(run.focus(chosen)) > 1 for run in runs):
+    if not one_seat:
         powers = {}  # several seats, several powers: no power of its own
     by_power = {p: estimate(powers[p]) for p in sorted(powers)}
     return Standing(
@@ -280,14 +282,20 @@ class Pairing:
         }
 
 
-def _dealt(runs: Sequence[Run]) -> dict[tuple[int, int], tuple[Run, GameRecord]]:
-    """Games by (seed, game number); a later run's game replaces an earlier one's."""
-    return {
-        (run.seed, game.index): (run, game)
-        for run in runs
-        if run.seed is not None
-        for game in run.games
-    }
+Seats = tuple[tuple[int, ...], dict[str, tuple[int, ...]]]
+"""A run's focus seats for a label, and its other seats by label (see :class:`Run`)."""
+
+
+def _dealt(runs: Sequence[Run], label: str) -> dict[tuple[int, int], tuple[Seats, GameRecord]]:
+    """Games by (seed, game number), with their run's seats; a later run's game replaces one."""
+    dealt: dict[tuple[int, int], tuple[Seats, GameRecord]] = {}
+    for run in runs:
+        if run.seed is None:
+            continue
+        seats = (run.focus(label), run.others(label))
+        for game in run.games:
+            dealt[(run.seed, game.index)] = (seats, game)
+    return dealt
 
 
 def pair(
@@ -302,19 +310,17 @@ def pair(
     (see :meth:`Run.focus`) played the same power; the rest are counted in ``unmatched``.
     """
     a_label, b_label = _label_focus(first, first_label), _label_focus(second, second_label)
-    a_games, b_games = _dealt(first), _dealt(second)
+    a_games, b_games = _dealt(first, a_label), _dealt(second, b_label)
     centres: list[float] = []
     margins: dict[str, list[float]] = {}
     unmatched = 0
     for key in sorted(a_games.keys() & b_games.keys()):
-        (a_run, a), (b_run, b) = a_games[key], b_games[key]
-        a_focus, b_focus = a_run.focus(a_label), b_run.focus(b_label)
+        ((a_focus, a_others), a), ((b_focus, b_others), b) = a_games[key], b_games[key]
         if a.powers[a_focus[0]] != b.powers[b_focus[0]]:
             unmatched += 1
             continue
         a_ours, b_ours = _mean_centres(a, a_focus), _mean_centres(b, b_focus)
         centres.append(a_ours - b_ours)
-        a_others, b_others = a_run.others(a_label), b_run.others(b_label)
         for other in sorted(a_others.keys() & b_others.keys()):
             a_margin = a_ours - _mean_centres(a, a_others[other])
             b_margin = b_ours - _mean_centres(b, b_others[other])

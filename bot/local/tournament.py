@@ -298,11 +298,16 @@ def tournament_run(folder: Path) -> Run:
     TournamentError as :func:`finished_games`, and if a game's seats do not match the lineup.
     """
     settings, entries = finished_games(folder)
-    labels = tuple(seat.label for seat in settings.seats)
     try:
-        return checked(Run(str(folder), labels, settings.seed, tuple(e.record for e in entries)))
+        return checked(as_run(settings, entries, str(folder)))
     except ComparisonError as exc:
         raise TournamentError(str(exc)) from None
+
+
+def as_run(settings: TournamentSettings, entries: Sequence[GameEntry], source: str = "") -> Run:
+    """The games of ``entries`` as a comparison run of the settings' lineup."""
+    labels = tuple(seat.label for seat in settings.seats)
+    return Run(source, labels, settings.seed, tuple(e.record for e in entries))
 
 
 def _write_json(path: Path, data: object) -> None:
@@ -415,11 +420,10 @@ def _round(value: object) -> object:
 
 def focus_lines(settings: TournamentSettings, entries: Sequence[GameEntry]) -> list[str]:
     """The focus label's centres and margins with 95% intervals (none for a one-label lineup)."""
-    labels = tuple(seat.label for seat in settings.seats)
-    if len(set(labels)) < 2 or not entries:
+    run = as_run(settings, entries)
+    if len(set(run.lineup)) < 2 or not entries:
         return []
-    run = Run("", labels, settings.seed, tuple(e.record for e in entries))
-    return standing([run], focus_label(labels)).lines()
+    return standing([run], focus_label(run.lineup)).lines()
 
 
 def _focus_section(settings: TournamentSettings, entries: Sequence[GameEntry]) -> list[str]:
