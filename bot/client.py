@@ -53,6 +53,7 @@ from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER, EngineOrder
 from adjudicator.position import SEASON_INDEX, PhaseKind, Position
 from adjudicator.rules import CivilDisorderRule
 from bot.connection import Connection, ConnectionLost
+from bot.fieldbook import GameOpenings
 from bot.logs import GameLog
 from bot.mirror import GameMirror
 from bot.orderbook import OrderBook, ThxVerdict
@@ -237,6 +238,7 @@ class DaideClient:
         self._resources = ResourceMonitor()
         self._ever_joined = False
         self._worker_restarts = 0
+        self.openings = GameOpenings(settings.openings) if settings.openings else None
         self._handlers: dict[type[Message], Handler] = {
             Now: self._on_now,
             Ord: self._on_ord,
@@ -590,6 +592,8 @@ class DaideClient:
             return
         report = self.mirror.on_now(m.turn, m.units)
         self._copy_shadow_counts()
+        if self.openings is not None:
+            self.openings.record(self.mirror, self.power)
         if report is not None:
             if not report.ok:
                 log.error(
@@ -910,6 +914,9 @@ class DaideClient:
         game_map = self.mirror.game_map
         if self.thinker is not None and game_map is not None:
             self.thinker.use_map(game_map.definition, game_map.name)
+            book = self.openings.book_for(game_map) if self.openings is not None else None
+            if book is not None:
+                self.thinker.use_book(book)
 
     def _finish(self) -> None:
         if not self.game_over:
@@ -924,6 +931,8 @@ class DaideClient:
             self.phase = None
         self._copy_resources()
         self._copy_shadow_counts()
+        if self.openings is not None:
+            self.openings.record(self.mirror, self.power, final=True)
         log.info("game finished", summary=self.summary.as_dict())
         self.game_log.write("summary", **self.summary.as_dict())
         self.telemetry.emit(GameOver, **self.summary.as_dict())

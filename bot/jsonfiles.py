@@ -33,3 +33,10 @@ def read_json_object(path: Path) -> dict[str, Any]:
         return json_object(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise CorruptJSON(f"{path}: {exc}") from None
+
+
+def write_json_object(path: Path, data: dict[str, Any], *, indent: int | None = 1) -> None:
+    """Save ``data`` in ``path`` whole or not at all (a temporary file renamed over it)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=indent) + "\n", encoding="utf-8")
+    tmp.replace(path)

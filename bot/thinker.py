@@ -52,12 +52,14 @@ from bot.worker_protocol import (
     Shutdown,
     Think,
     ToWorker,
+    UseBook,
     UseMap,
 )
 from protocol.values import MapDefinition
 from search.choosers import SearchRequest, make_chooser
 from search.mcts.inbox import PipeInbox
 from search.mcts.parallel import die_with_parent, quiet_collector
+from search.openings import FieldBook
 
 WORKER_NICENESS = 5
 """How much the search worker yields the CPU to the client process (``os.nice``).
@@ -185,6 +187,10 @@ class Thinker:
         """The game's map: the jobs from now on are on it."""
         self.map_name = name
         self._send(UseMap(definition, name))
+
+    def use_book(self, book: FieldBook) -> None:
+        """The field's openings from earlier games: the jobs from now on may use them."""
+        self._send(UseBook(book))
 
     def think(
         self,
@@ -342,6 +348,7 @@ def _worker_main(
     inbox: PipeInbox[ToWorker] = PipeInbox(conn, Shutdown())
     game_map: GameMap | None = None
     map_error = "none given"
+    book: FieldBook | None = None
 
     def send(message: JobMessage | Ready) -> None:
         with contextlib.suppress(OSError, BrokenPipeError):
@@ -353,6 +360,9 @@ def _worker_main(
             message = inbox.next()
             if isinstance(message, Shutdown):
                 return
+            if isinstance(message, UseBook):
+                book = message.book
+                continue
             if isinstance(message, UseMap):
                 try:
                     game_map = GameMap.from_definition(message.definition, message.name)
@@ -374,7 +384,9 @@ def _worker_main(
 
             try:
                 pos = Position.from_data(game_map, job.position)
-                request = SearchRequest(pos, job.power, job.stop_at, job.collect_by, job.context)
+                request = SearchRequest(
+                    pos, job.power, job.stop_at, job.collect_by, job.context, book
+                )
                 chooser(request, rng, report, control.should_stop)
             except Exception as exc:
                 send(Failed(job.job_id, f"{type(exc).__name__}: {exc}"))

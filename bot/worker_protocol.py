@@ -19,6 +19,7 @@ from typing import Any
 from adjudicator.orders import EngineOrder
 from adjudicator.position import PositionData
 from protocol.values import MapDefinition
+from search.openings import FieldBook
 
 Orders = dict[int, EngineOrder]
 
@@ -29,6 +30,13 @@ class UseMap:
 
     definition: MapDefinition
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class UseBook:
+    """The field's openings from earlier games (:mod:`search.openings`): later jobs use them."""
+
+    book: FieldBook
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +111,7 @@ class Ready:
     seconds: float
 
 
-ToWorker = UseMap | Think | Retime | Cancel | Shutdown
+ToWorker = UseMap | UseBook | Think | Retime | Cancel | Shutdown
 JobMessage = Progress | Answer | Failed
 """What the worker says about a job."""
 FromWorker = JobMessage | Ready

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from adjudicator.orders import EngineOrder
 from adjudicator.position import Position
+from search.openings import FieldBook
 
 Orders = dict[int, EngineOrder]
 Report = Callable[[Orders, dict[str, Any], bool], None]
@@ -30,7 +31,9 @@ class SearchRequest:
 
     The search stops at ``stop_at`` and stops waiting for root-parallel
     helpers at ``collect_by`` (monotonic readings).  ``context`` is extra game
-    knowledge for strategies that use it (plain data; None when there is none).
+    knowledge for strategies that use it (plain data; None when there is none);
+    ``book`` the field's openings from earlier games (:mod:`search.openings`),
+    when the bot keeps one.
     """
 
     position: Position
@@ -38,6 +41,7 @@ class SearchRequest:
     stop_at: float
     collect_by: float
     context: object = None
+    book: FieldBook | None = None
 
 
 class Chooser(Protocol):

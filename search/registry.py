@@ -58,6 +58,25 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     raise UnknownPolicyError(f"unknown player {spec!r}; valid specs: {valid_specs()}")
 
 
+def uses_openings(spec: str) -> bool:
+    """Whether the player ``spec`` plays the enemies' openings from a field book (``mcts:db``).
+
+    False for a spec that is not a player (the caller reports that itself).
+    """
+    try:
+        kind, variant = parse_spec(spec)
+    except UnknownPolicyError:
+        return False
+    if kind != "mcts":
+        return False
+    from search.mcts.variants import DEFAULT_VARIANT, get_variant
+
+    try:
+        return get_variant(variant or DEFAULT_VARIANT).uses_book
+    except KeyError:
+        return False
+
+
 def make_policy(
     spec: str,
     *,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cluster.task import CONFIG_FILE, GAME_DIR, OUTCOME_FILE, config_from_dict
+from bot.jsonfiles import write_json_object
 from bot.local.record import LiveState
 from bot.local.runner import GameError, run_game
 from bot.local.tournament import GameEntry
@@ -84,9 +85,7 @@ def main(argv: list[str]) -> int:
         outcome = play(workdir)
     except KeyboardInterrupt:
         return 130
-    tmp = workdir / (OUTCOME_FILE + ".tmp")
-    tmp.write_text(json.dumps(outcome) + "\n")
-    tmp.replace(workdir / OUTCOME_FILE)
+    write_json_object(workdir / OUTCOME_FILE, outcome, indent=None)
     return 0
 
 

@@ -38,7 +38,7 @@ from rich.live import Live
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 
-from bot.jsonfiles import CorruptJSON, read_json_object
+from bot.jsonfiles import CorruptJSON, read_json_object, write_json_object
 from bot.local.bandana import BandanaInstall
 from bot.local.chart import standings_chart
 from bot.local.launch import Deadlines
@@ -48,9 +48,12 @@ from bot.local.runner import GameConfig, GameError, GameOutcome, play_game, run_
 from bot.local.view import BAR_WIDTH, format_elapsed, progress_bar
 from search.comparison import ComparisonError, Run, checked, focus_label, standing
 from search.metrics import GameRecord, Standings, markdown_table
+from search.registry import uses_openings
 
 SETTINGS_FILE = "tournament.json"
 GAME_FILE = "game.json"
+OPENINGS_FILE = "openings.json"
+"""The tournament's field book (:mod:`bot.fieldbook`), when a seat's strategy uses one."""
 START_ATTEMPTS = 2
 """Times a game that never started (a seat left before it began) is played before giving up."""
 
@@ -109,6 +112,10 @@ class TournamentSettings:
                 f"powers must be one of {', '.join(POWER_DEALS)}, not {self.powers!r}"
             )
 
+    def uses_openings(self) -> bool:
+        """Whether a seat of ours plays from a field book (then the games share one)."""
+        return any(s.kind == "ours" and uses_openings(s.spec) for s in self.seats)
+
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {
@@ -138,9 +145,17 @@ class TournamentSettings:
             ) from None
 
     def game_config(
-        self, index: int, telemetry: str | None, bandana: BandanaInstall | None = None
+        self,
+        index: int,
+        telemetry: str | None,
+        bandana: BandanaInstall | None = None,
+        openings: Path | None = None,
     ) -> GameConfig:
-        """The settings of game ``index`` (its own seeds); ``bandana`` runs BANDANA's seats."""
+        """The settings of game ``index`` (its own seeds).
+
+        ``bandana`` runs BANDANA's seats; ``openings`` is the field book of the
+        seats that use one.
+        """
         seed = None if self.seed is None else self.seed + index * SEED_STRIDE
         slots = None
         if self.powers == POWERS_ROTATE:
@@ -154,6 +169,7 @@ class TournamentSettings:
             telemetry=telemetry,
             bandana=bandana,
             power_slots=slots,
+            openings=openings,
         )
 
 
@@ -253,7 +269,7 @@ def prepare(folder: Path, settings: TournamentSettings, games: int) -> dict[int,
             f"{folder} holds a tournament with other settings "
             f"({json.dumps(saved.as_dict())}); use another folder"
         )
-    _write_json(folder / SETTINGS_FILE, {"settings": settings.as_dict(), "games": games})
+    write_json_object(folder / SETTINGS_FILE, {"settings": settings.as_dict(), "games": games})
     done: dict[int, GameEntry] = {}
     games_dir = folder / "games"
     if games_dir.is_dir():
@@ -310,12 +326,6 @@ def as_run(settings: TournamentSettings, entries: Sequence[GameEntry], source: s
     return Run(source, labels, settings.seed, tuple(e.record for e in entries))
 
 
-def _write_json(path: Path, data: object) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    tmp.replace(path)
-
-
 # --- results ----------------------------------------------------------------------------------
 
 
@@ -368,7 +378,7 @@ def write_results(
     table = standings(settings, entries)
     ordered = sorted(entries, key=lambda e: e.index)
     groups = (("label", table.by_label()), ("seat", table.by_seat()), ("power", table.by_power()))
-    _write_json(
+    write_json_object(
         folder / "results.json",
         {
             "settings": settings.as_dict(),
@@ -609,6 +619,7 @@ async def play_tournament(
     failures: dict[int, str] = {}
     todo = [k for k in range(games) if k not in entries]
     gate = asyncio.Semaphore(max(1, parallel))
+    openings = folder / OPENINGS_FILE if settings.uses_openings() else None
 
     async def one(index: int) -> None:
         async with gate:
@@ -618,7 +629,7 @@ async def play_tournament(
                 for attempt in range(1, START_ATTEMPTS + 1):
                     shutil.rmtree(game_folder(folder, index), ignore_errors=True)
                     outcome = await play_game(
-                        settings.game_config(index, telemetry, bandana),
+                        settings.game_config(index, telemetry, bandana, openings),
                         game_folder(folder, index),
                         sink,
                         index=index,
@@ -640,7 +651,7 @@ async def play_tournament(
                 display.note(f"game {index + 1}: did not end cleanly: {failures[index]}")
                 return
             entry = GameEntry.from_outcome(index, outcome)
-            _write_json(game_folder(folder, index) / GAME_FILE, entry.to_dict())
+            write_json_object(game_folder(folder, index) / GAME_FILE, entry.to_dict())
             entries[index] = entry
             display.done += 1
             display.note(f"game {index + 1}/{games}: {describe_game(entry, settings.seats)}")

@@ -15,6 +15,7 @@ from adjudicator.position import Position
 from search.mcts.actions import ActionGenerator
 from search.mcts.players import EnemyModel, PhasePlayers
 from search.mcts.uct import CP_THESIS
+from search.openings import FieldBook
 from search.opponents import OpponentStats
 from search.policy import Policy
 
@@ -60,6 +61,9 @@ class Variant:
       this game; ``opponents`` — those statistics for one search (game data
       rather than configuration: the player sets them before each move, see
       :mod:`search.opponents`).
+    * ``uses_book`` — the enemies play the field's openings from earlier games;
+      ``book`` — that :class:`~search.openings.FieldBook` for one search (game
+      data as ``opponents`` is, see :mod:`search.mcts.fieldbook`).
     """
 
     name: str
@@ -81,3 +85,5 @@ class Variant:
     search: SearchFactory | None = None
     observes: bool = False
     opponents: OpponentStats | None = None
+    uses_book: bool = False
+    book: FieldBook | None = None

@@ -44,6 +44,7 @@ from search.mcts.actions import Action
 from search.mcts.inbox import PipeInbox
 from search.mcts.tree import new_search
 from search.mcts.variants import get_variant
+from search.openings import FieldBook
 from search.opponents import OpponentStats
 
 RootStats = list[tuple[Action, int, float]]
@@ -103,6 +104,7 @@ class HelperJob:
     iterations: int | None
     stop_at: float | None
     opponents: OpponentStats | None = None
+    book: FieldBook | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,10 +216,12 @@ class RootParallel:
         iterations: int | None,
         stop_at: float | None,
         opponents: OpponentStats | None = None,
+        book: FieldBook | None = None,
     ) -> int:
         """Start every helper searching ``pos`` (helper ``i`` with ``seeds[i]``); the job's id.
 
-        ``opponents`` are the statistics of the game so far, for a variant that observes.
+        ``opponents`` are the statistics of the game so far, for a variant that
+        observes; ``book`` the field's openings, for a variant that uses them.
         """
         self.start()
         self._next_id += 1
@@ -227,7 +231,7 @@ class RootParallel:
         for i, conn in enumerate(self._conns):
             job = HelperJob(
                 job_id, m.definition, m.name, data, power, variant, final_year, seeds[i],
-                iterations, stop_at, opponents,
+                iterations, stop_at, opponents, book,
             )  # fmt: skip
             try:
                 conn.send(job)
@@ -319,6 +323,8 @@ def _helper_main(conn: Connection) -> None:
         variant = get_variant(job.variant)
         if job.opponents is not None:
             variant = dataclasses.replace(variant, opponents=job.opponents)
+        if job.book is not None:
+            variant = dataclasses.replace(variant, book=job.book)
         search = new_search(pos, job.power, variant, job.final_year, Random(job.seed))
         if job.iterations is not None or job.stop_at is not None:
             search.run(

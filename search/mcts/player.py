@@ -30,6 +30,7 @@ from search.mcts.parallel import POLL_EVERY, RootParallel, merge, pick
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import get_variant
+from search.openings import FieldBook
 from search.opponents import OpponentStats, OpponentTracker
 
 Orders = dict[int, EngineOrder]
@@ -91,6 +92,7 @@ def think(
         job_id = parallel.submit(
             pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds,
             iterations=iterations, stop_at=deadline, opponents=variant.opponents,
+            book=variant.book,
         )  # fmt: skip
     reported: list[Action | None] = [None]
     next_report = [began]
@@ -148,6 +150,8 @@ def _stats(search: Mcts[Position, Action], variant: Variant, began: float) -> di
     out["elapsed"] = round(time.monotonic() - began, 4)
     if variant.opponents is not None:
         out["observed_phases"] = variant.opponents.phases
+    if variant.book is not None:
+        out["book_games"] = variant.book.games
     return out
 
 
@@ -186,23 +190,36 @@ class MctsPlayer:
         self._phases = PhaseHeuristics()
         self._fallback = DumbBot()
         self._observing = Random(OBSERVER_SEED)
+        self.book: FieldBook | None = None
+        self._game: list[tuple[Position, Orders]] = []
+        self._played: set[int] = set()
 
     def start_game(self) -> None:
-        """Forget what the last game showed of the other powers."""
+        """Forget what the last game showed of the other powers (its openings go to the book)."""
         self.opponents = None
+        if self._game:
+            book = self.book or FieldBook.empty(self._game[0][0].map.name)
+            self.book = book.with_game(self._game, self._played)
+        self._game = []
+        self._played = set()
 
     def observe(self, pos: Position, orders: Orders) -> None:
         """Learn from one movement phase's orders, if the variant uses them."""
         if self.variant.observes:
             stats = self.opponents or OpponentStats.empty(pos.map.num_powers)
             self.opponents = stats.observe(pos, orders, self._observing)
+        if self.variant.uses_book:
+            self._game.append((pos.copy(), dict(orders)))
 
     def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """The search's orders (DumbBot's if the search found no action in time)."""
         deadline = None if self.budget is None else self.clock() + self.budget
         variant = self.variant
+        self._played.add(power)
         if self.opponents is not None:
             variant = dataclasses.replace(variant, opponents=self.opponents)
+        if self.book is not None:
+            variant = dataclasses.replace(variant, book=self.book)
         orders, self.last_stats = think(
             pos,
             power,
@@ -284,12 +301,17 @@ class AnytimeChooser:
         A variant that ``observes`` learns the other powers' play from the
         request's context: the game's movement phases so far, as
         :data:`~search.opponents.Observed` (the client's mirror sends them).
+        A variant that ``uses_book`` plays the enemies' openings from the
+        request's book when it is of this map.
         """
         variant = self.variant
         if variant.observes and isinstance(request.context, list | tuple):
             stats = self.tracker.update(request.position.map, request.context)
             if stats is not None:
                 variant = dataclasses.replace(variant, opponents=stats)
+        book = request.book
+        if variant.uses_book and book is not None and book.map_name == request.position.map.name:
+            variant = dataclasses.replace(variant, book=book)
         think(
             request.position,
             request.power,

@@ -42,6 +42,10 @@ dlt     dl with supported attacks (:mod:`search.mcts.tactics`) among our
 dr      dm with our best replies to sampled enemy orders (local search over
         holds, moves and supports, :mod:`search.mcts.responses`) among the
         root's candidates.
+db      dm whose enemies open as the field did in earlier games: in the first
+        year each enemy plays the order sets its power's players gave in the
+        same situation before (a :class:`~search.openings.FieldBook` the bot
+        keeps, :mod:`search.mcts.fieldbook`), in the tree and the rollouts.
 ======  =====================================================================
 """
 
@@ -57,6 +61,7 @@ from search.evaluation import position_values
 from search.mcts.actions import MixedActions, SampledFromPlayers, ThesisActions, WeightedActions
 from search.mcts.config import Variant
 from search.mcts.equilibrium import RootGameDomain
+from search.mcts.fieldbook import FieldBookDomain
 from search.mcts.halving import HalvingSearch
 from search.mcts.learned import LearnedEnemiesDomain
 from search.mcts.players import (
@@ -233,9 +238,17 @@ DLR = dataclasses.replace(
     domain=functools.partial(LearnedRepliesDomain, start=_DUMBBOT),
 )
 
+DB = dataclasses.replace(
+    DM,
+    name="db",
+    description="dm whose enemies open as the field did in earlier games (a book of openings)",
+    domain=FieldBookDomain,
+    uses_book=True,
+)
+
 VARIANTS: dict[str, Variant] = {
     v.name: v
-    for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV, SH, DL, DLT, DR, DLR)
+    for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, EQ, AD, DT, ET, AT, DV, SH, DL, DLT, DR, DLR, DB)
 }
 """Every variant by name."""
 
