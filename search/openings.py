@@ -22,6 +22,7 @@ with data that is not a book of this map.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
@@ -46,6 +47,9 @@ BOOK_YEARS = 1
 
 PRIOR_GAMES = 1.0
 """Pseudo-observations of the base player behind every key of the book."""
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 40, 40
 
 BOOK_FORMAT = 1
 """The version of :meth:`FieldBook.to_data`'s layout."""
@@ -241,9 +245,11 @@ class FieldBook:
         if not isinstance(data, dict):
             raise BookError("a field book is a JSON object")
         if data.get("format") != BOOK_FORMAT:
-            raise BookError(f"unknown field book format {data.get('format')!r}")
+            raise BookError(f"unknown field book format {_show(data.get('format'))}")
         if data.get("map") != game_map.name:
-            raise BookError(f"the book is of map {data.get('map')!r}, not {game_map.name!r}")
+            raise BookError(
+                f"the book is of map {_show(data.get('map'))}, not {_show(game_map.name)}"
+            )
         games = data.get("games")
         entries = data.get("entries")
         if not _count(games, allow_zero=True) or not isinstance(entries, list):
@@ -258,6 +264,11 @@ class FieldBook:
             for orders, count in seen.items():
                 mine[orders] = mine.get(orders, 0) + count
         return cls(game_map.name, counts, int(games))  # type: ignore[arg-type]
+
+
+def _show(value: object) -> str:
+    """A short repr of any value, however deep (a message must not recurse without end)."""
+    return _SHORT.repr(value)
 
 
 def _mutable(
@@ -280,7 +291,7 @@ def _count(value: object, *, allow_zero: bool = False) -> bool:
 
 def _index(value: object, size: int, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
-        raise ValueError(f"{what} {value!r} is not one of this map's")
+        raise ValueError(f"{what} {_show(value)} is not one of this map's")
     return value
 
 
@@ -291,10 +302,10 @@ def _entry(entry: object, m: GameMap) -> tuple[BookKey, dict[OrderSet, int]]:
     season = entry["season"]
     year = entry["year"]
     if season not in MOVEMENT_SEASONS or not _count(year):
-        raise ValueError(f"season {season!r} of year {year!r} is not a movement phase")
+        raise ValueError(f"season {_show(season)} of year {_show(year)} is not a movement phase")
     name = entry["power"]
     if name not in m.powers:
-        raise ValueError(f"power {name!r} is not one of this map's")
+        raise ValueError(f"power {_show(name)} is not one of this map's")
     power = m.powers.index(name)
     units: list[tuple[int, int, int]] = []
     for unit in entry["units"]:
@@ -312,7 +323,7 @@ def _entry(entry: object, m: GameMap) -> tuple[BookKey, dict[OrderSet, int]]:
     for item in entry["orders"]:
         count = item["count"]
         if not _count(count):
-            raise ValueError(f"count {count!r} is not a positive whole number")
+            raise ValueError(f"count {_show(count)} is not a positive whole number")
         orders = tuple(sorted((int(prov), _order(order)) for prov, order in item["set"]))
         if [prov for prov, _ in orders] != provinces:
             raise ValueError("an order set does not give one order to each of the power's units")
@@ -322,17 +333,17 @@ def _entry(entry: object, m: GameMap) -> tuple[BookKey, dict[OrderSet, int]]:
 
 def _order(data: object) -> EngineOrder:
     if not isinstance(data, list) or not data or len(data) > 4:
-        raise ValueError(f"order {data!r} is not an engine order")
+        raise ValueError(f"order {_show(data)} is not an engine order")
     parts: list[object] = []
     for part in data:
         if isinstance(part, list):
             if not all(_count(q, allow_zero=True) for q in part):
-                raise ValueError(f"order {data!r} is not an engine order")
+                raise ValueError(f"order {_show(data)} is not an engine order")
             parts.append(tuple(part))
         elif _count(part, allow_zero=True):
             parts.append(part)
         else:
-            raise ValueError(f"order {data!r} is not an engine order")
+            raise ValueError(f"order {_show(data)} is not an engine order")
     return tuple(parts)  # type: ignore[return-value]
 
 

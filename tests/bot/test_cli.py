@@ -45,3 +45,12 @@ def test_an_unknown_subcommand_is_a_usage_error() -> None:
     proc = _run("no-such-command")
     assert proc.returncode == 2
     assert "invalid choice" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_play_takes_the_field_book_it_keeps(tmp_path: Path) -> None:
+    from bot.commands.play import settings_from_args
+
+    book = tmp_path / "openings.json"
+    args = build_parser().parse_args(["play", "--strategy", "mcts:db", "--openings", str(book)])
+    assert settings_from_args(args).openings == book
+    assert settings_from_args(build_parser().parse_args(["play"])).openings is None

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from random import Random
+
 from adjudicator.maps import ARMY, FLEET, standard_map
-from adjudicator.position import NOBODY, SEASONS, Position
+from adjudicator.orders import EngineOrder
+from adjudicator.position import NOBODY, SEASONS, Position, initial_position
+from search.dumbbot import DumbBot
+from search.simulate import play_phase
 
 M = standard_map()
 
@@ -39,3 +44,24 @@ def loc(name: str) -> int:
     """A location's id: ``"STP/SC"`` or ``"PAR"``."""
     province, _, coast = name.partition("/")
     return M.location(province, coast or None)
+
+
+Movements = list[tuple[Position, dict[int, EngineOrder]]]
+"""A game's movement phases, each position with every order played."""
+
+
+def dumbbot_game(seed: int, years: int) -> Movements:
+    """Every movement phase of a game of seven DumbBots from the start, with all orders."""
+    rng = Random(seed)
+    bots = [DumbBot()] * M.num_powers
+    pos = initial_position(M)
+    out: Movements = []
+    while pos.year < 1901 + years:
+        if pos.is_movement:
+            played: dict[int, EngineOrder] = {}
+            before = pos
+            pos = play_phase(pos, bots, rng, played)
+            out.append((before, played))
+        else:
+            pos = play_phase(pos, bots, rng)
+    return out

@@ -20,6 +20,7 @@ from bot.local.launch import Deadlines
 from bot.local.lineup import parse_lineup
 from bot.local.tournament import (
     GAME_FILE,
+    OPENINGS_FILE,
     GameEntry,
     TournamentError,
     TournamentSettings,
@@ -250,3 +251,35 @@ def test_each_block_of_rotated_games_is_a_latin_square(seed: int | None) -> None
     assert blocks[0] != blocks[1]
     pairs = {(game[0], game[1]) for square in blocks for game in square}
     assert len(pairs) > 7
+
+
+@pytest.mark.slow
+def test_a_seat_that_plays_from_a_field_book_learns_the_field_from_game_to_game(
+    tmp_path: Path,
+) -> None:
+    """``mcts:db`` seats share the tournament's ``openings.json``: game 2 searches with game 1's."""
+    out = tmp_path / "book"
+    code = main(
+        [
+            "tournament", "--games", "2", "--lineup", "mcts:db", "--fill", "dumbbot",
+            "--final-year", "1901", "--mtl", "2", "--rtl", "1", "--btl", "1", "--seed", "6",
+            "--out", str(out),
+        ]
+    )  # fmt: skip
+    assert code == 0
+    book = json.loads((out / OPENINGS_FILE).read_text())
+    assert book["games"] == 2 and book["map"] == "standard"
+    seasons = {(e["season"], e["year"]) for e in book["entries"]}
+    assert seasons == {(0, 1901), (2, 1901)}  # spring and fall of the first year
+    for k, known in enumerate((0, 1)):
+        logs = list((game_folder(out, k) / "bots" / "mcts-db").glob("*.jsonl"))
+        finals = [
+            r
+            for line in logs[0].read_text().splitlines()
+            if (r := json.loads(line))["kind"] == "search" and r["final"]
+        ]
+        assert finals and all(r["stats"]["book_games"] == known for r in finals), finals
+        argv = json.loads((game_folder(out, k) / "bots" / "mcts-db.argv").read_text())
+        assert argv[argv.index("--openings") + 1] == str(out / OPENINGS_FILE)
+    dumbbot_argv = json.loads((game_folder(out, 0) / "bots" / "dumbbot-1.argv").read_text())
+    assert "--openings" not in dumbbot_argv
