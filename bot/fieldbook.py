@@ -33,6 +33,12 @@ log = structlog.get_logger(__name__)
 LOCK_SUFFIX = ".lock"
 """The lock file beside the book: ``FILE.lock``."""
 
+LOCK_WAIT = 2.0
+"""Seconds to wait for another bot's lock before giving up this read or addition."""
+
+LOCK_POLL = 0.02
+"""Seconds between two tries of a lock another bot holds."""
+
 
 class FieldBookFile:
     """The book in ``path``, read and added to as the module says."""
@@ -67,9 +73,18 @@ class FieldBookFile:
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
+        """Hold the book's lock; TimeoutError (an OSError) after :data:`LOCK_WAIT` seconds."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.path.with_name(self.path.name + LOCK_SUFFIX), "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+            give_up = time.monotonic() + LOCK_WAIT
+            while True:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= give_up:
+                        raise TimeoutError(f"{self.path} stayed locked {LOCK_WAIT:.0f} s") from None
+                    time.sleep(LOCK_POLL)
             try:
                 yield
             finally:
@@ -114,10 +129,11 @@ class GameOpenings:
         m, current = mirror.game_map, mirror.position
         if self.recorded or m is None or current is None or not mirror.movements:
             return False
-        moves = [(Position.from_data(m, data), orders) for data, orders in mirror.movements]
-        if not final and current.year < moves[0][0].year + BOOK_YEARS:
+        first_year = Position.from_data(m, mirror.movements[0][0]).year
+        if not final and current.year < first_year + BOOK_YEARS:
             return False
         self.recorded = True
+        moves = [(Position.from_data(m, data), orders) for data, orders in mirror.movements]
         ours = {m.powers.index(power)} if power in m.powers else set()
         game = FieldBook.empty(m.name).with_game(moves, ours)
         if not game.games:

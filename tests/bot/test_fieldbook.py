@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import multiprocessing
+import time
 from pathlib import Path
 
 import pytest
 
 from adjudicator.position import WINTER
+from bot import fieldbook
 from bot.fieldbook import FieldBookFile, GameOpenings
 from bot.mirror import GameMirror
 from search.openings import FieldBook
@@ -122,3 +125,18 @@ def test_a_book_that_cannot_be_kept_costs_the_book_not_the_game(tmp_path: Path) 
     openings = GameOpenings(blocker / "openings.json")
     assert openings.book_for(M) is None
     assert not openings.record(_mirror(3), "FRA")
+
+
+def test_a_lock_held_too_long_costs_the_book_not_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fieldbook, "LOCK_WAIT", 0.2)
+    path = tmp_path / "openings.json"
+    with open(tmp_path / "openings.json.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another bot, stuck while it writes
+        openings = GameOpenings(path)
+        began = time.monotonic()
+        assert openings.book_for(M) is None
+        assert not openings.record(_mirror(3), "FRA")
+        assert time.monotonic() - began < 2.0
+    assert FieldBookFile(path).add(M, _one_game()).games == 1
