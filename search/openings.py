@@ -171,6 +171,13 @@ class FieldBook:
         """The number of keys the book knows."""
         return len(self.entries)
 
+    def __hash__(self) -> int:
+        """A hash equal books share: a variant holding a book stays hashable.
+
+        The counts are dicts, so the hash is of the map, the games and the keys' number.
+        """
+        return hash((self.map_name, self.games, len(self.entries)))
+
     def choices(self, key: BookKey) -> Mapping[OrderSet, int]:
         """The order sets seen at ``key`` with their counts (empty if none)."""
         return self.entries.get(key, {})

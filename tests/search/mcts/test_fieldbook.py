@@ -117,3 +117,10 @@ def test_a_variant_that_keeps_no_book_learns_none() -> None:
 )  # fmt: skip
 def test_which_players_use_a_field_book(spec: str, uses: bool) -> None:
     assert uses_openings(spec) is uses
+
+
+def test_a_variant_holding_a_book_stays_a_hashable_value() -> None:
+    one = dataclasses.replace(get_variant("db"), book=_england_book())
+    again = dataclasses.replace(get_variant("db"), book=_england_book())
+    assert one == again and hash(one) == hash(again)
+    assert one != dataclasses.replace(get_variant("db"), book=_england_book(count=3))
