@@ -168,8 +168,11 @@ def check_common(args: argparse.Namespace) -> None:
         raise UserError("--telemetry must be an mqtt://host:port/prefix URL")
 
 
-def fresh_folder(path: Path | None, prefix: str) -> Path:
-    """``path`` if it is empty or new (UserError otherwise), or a new dated folder under runs/."""
+def fresh_folder(path: Path | None, prefix: str, may_hold: frozenset[str] = frozenset()) -> Path:
+    """``path`` if it is new or empty, or a new dated folder under runs/; else UserError.
+
+    A folder holding only files named in ``may_hold`` counts as empty.
+    """
     from bot.cli import UserError
 
     if path is None:
@@ -179,7 +182,9 @@ def fresh_folder(path: Path | None, prefix: str) -> Path:
         while path.exists():
             k += 1
             path = Path("runs") / f"{prefix}-{stamp}-{k}"
-    elif path.exists() and (not path.is_dir() or any(path.iterdir())):
+    elif path.exists() and (
+        not path.is_dir() or any(child.name not in may_hold for child in path.iterdir())
+    ):
         raise UserError(f"--out: {path} exists and is not an empty folder")
     try:
         path.mkdir(parents=True, exist_ok=True)

@@ -118,6 +118,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from bot.cli import UserError
     from bot.local.lineup import parse_lineup
     from bot.local.tournament import (
+        OPENINGS_FILE,
         TournamentError,
         TournamentSettings,
         focus_lines,
@@ -179,7 +180,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
         check_ray_flags(args)
     if saved is None:
-        folder = fresh_folder(args.out, "tournament")
+        folder = fresh_folder(args.out, "tournament", frozenset({OPENINGS_FILE}))
     cores = os.cpu_count() or 1
     if args.ray is None and args.parallel > cores:
         out.write(
