@@ -283,3 +283,19 @@ def test_a_seat_that_plays_from_a_field_book_learns_the_field_from_game_to_game(
         assert argv[argv.index("--openings") + 1] == str(out / OPENINGS_FILE)
     dumbbot_argv = json.loads((game_folder(out, 0) / "bots" / "dumbbot-1.argv").read_text())
     assert "--openings" not in dumbbot_argv
+
+
+def test_a_new_tournament_folder_may_hold_the_book_to_start_from(tmp_path: Path) -> None:
+    from bot.cli import UserError
+    from bot.commands.game import fresh_folder
+
+    allowed = frozenset({OPENINGS_FILE})
+    start = tmp_path / "next"
+    start.mkdir()
+    (start / OPENINGS_FILE).write_text("{}")
+    assert fresh_folder(start, "tournament", allowed) == start
+    with pytest.raises(UserError, match="not an empty folder"):
+        fresh_folder(start, "game")
+    (start / "notes.txt").write_text("mine")
+    with pytest.raises(UserError, match="not an empty folder"):
+        fresh_folder(start, "tournament", allowed)
