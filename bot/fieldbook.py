@@ -65,7 +65,9 @@ class FieldBookFile:
             return FieldBook.from_data(read_json_object(self.path), game_map)
         except (CorruptJSON, BookError) as exc:
             kind = "other" if _other_map(self.path, game_map) else "corrupt"
-            aside = self.path.with_name(f"{self.path.name}.{kind}-{time.strftime('%Y%m%d-%H%M%S')}")
+            aside = _unused(
+                self.path.with_name(f"{self.path.name}.{kind}-{time.strftime('%Y%m%d-%H%M%S')}")
+            )
             with contextlib.suppress(OSError):
                 self.path.replace(aside)
             log.warning("field book set aside; starting a new one", path=str(aside), error=str(exc))
@@ -89,6 +91,15 @@ class FieldBookFile:
                 yield
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _unused(path: Path) -> Path:
+    """``path``, or ``path-2``, ``path-3``… the first name no file has."""
+    found, k = path, 1
+    while found.exists():
+        k += 1
+        found = path.with_name(f"{path.name}-{k}")
+    return found
 
 
 def _other_map(path: Path, game_map: GameMap) -> bool:

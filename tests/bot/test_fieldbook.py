@@ -59,6 +59,15 @@ def test_a_corrupt_file_is_set_aside_whole_and_a_new_book_starts(
     assert file.add(M, _one_game()).games == 1
 
 
+def test_books_set_aside_in_the_same_second_keep_their_own_names(tmp_path: Path) -> None:
+    path = tmp_path / "openings.json"
+    for k in range(3):
+        path.write_text(f"broken {k}")
+        assert FieldBookFile(path).read(M) == FieldBook.empty(M.name)
+    aside = sorted(p.read_text() for p in tmp_path.glob("openings.json.corrupt-*"))
+    assert aside == ["broken 0", "broken 1", "broken 2"]
+
+
 def test_another_maps_book_is_set_aside_not_mixed_in(tmp_path: Path) -> None:
     path = tmp_path / "openings.json"
     other = {**_one_game().to_data(M), "map": "modern"}
