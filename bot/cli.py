@@ -26,6 +26,7 @@ COMMANDS = (
     "bot.commands.tournament",
     "bot.commands.ratings",
     "bot.commands.compare",
+    "bot.commands.openings",
     "bot.commands.watch",
     "bot.commands.view",
     "bot.commands.stress",

@@ -411,3 +411,29 @@ class BookPlayer:
     def adjustment_orders(self, pos: Position, power: int, rng: Random) -> list[EngineOrder]:
         """``base``'s builds or removals."""
         return self.base.adjustment_orders(pos, power, rng)
+
+
+def describe(game_map: GameMap, orders: OrderSet) -> str:
+    """An order set in short notation: ``LON-ECH, NTH S ECH-BEL, LVP H, ECH C WAL-BEL``.
+
+    Only provinces are named (the book does not keep the other powers' units).
+    """
+    names = game_map.provinces
+    shown: list[str] = []
+    for prov, order in orders:
+        kind, here = order[0], names[prov]
+        if kind == HOLD:
+            shown.append(f"{here} H")
+        elif kind == MOVE:
+            to = game_map.location_name(order[1])
+            shown.append(f"{here}-{to.province}" + (f"/{to.coast}" if to.coast else ""))
+        elif kind == SUPPORT_HOLD:
+            shown.append(f"{here} S {names[order[1]]}")
+        elif kind == SUPPORT_MOVE:
+            shown.append(f"{here} S {names[order[1]]}-{names[order[2]]}")
+        elif kind == CONVOY:
+            shown.append(f"{here} C {names[order[1]]}-{names[order[2]]}")
+        else:
+            via = " ".join(names[q] for q in order[2])
+            shown.append(f"{here}-{names[order[1]]} via {via or 'any route'}")
+    return ", ".join(shown)

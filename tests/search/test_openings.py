@@ -28,6 +28,7 @@ from search.openings import (
     BookPlayer,
     FieldBook,
     OrderSet,
+    describe,
     is_opening,
     placement,
     playable,
@@ -290,3 +291,21 @@ def test_whatever_a_book_holds_the_player_plays_only_playable_orders(data: st.Da
     player = BookPlayer(DumbBot(), _book_of(pos, who, chosen, 5), prior=0.0)
     got = tuple(sorted(player.movement_orders(pos, who, Random(0)).items()))
     assert got != chosen or playable(pos, who, chosen)
+
+
+DESCRIBED = [
+    ([("LON", (MOVE, loc("ECH")))], "LON-ECH"),
+    ([("MAO", (MOVE, loc("SPA/NCS")))], "MAO-SPA/NCS"),
+    ([("LVP", (HOLD,))], "LVP H"),
+    ([("NTH", (SUPPORT_HOLD, prov("ECH")))], "NTH S ECH"),
+    ([("NTH", (SUPPORT_MOVE, prov("ECH"), prov("BEL")))], "NTH S ECH-BEL"),
+    ([("ECH", (CONVOY, prov("WAL"), prov("BEL")))], "ECH C WAL-BEL"),
+    ([("WAL", (CONVOY_MOVE, prov("BEL"), (prov("ECH"),)))], "WAL-BEL via ECH"),
+    ([("WAL", (CONVOY_MOVE, prov("BEL"), ()))], "WAL-BEL via any route"),
+    ([("EDI", (MOVE, loc("NTH"))), ("LON", (HOLD,))], "EDI-NTH, LON H"),
+]
+
+
+@pytest.mark.parametrize(("orders", "text"), DESCRIBED, ids=[c[1] for c in DESCRIBED])
+def test_order_sets_are_described_by_province(orders: list, text: str) -> None:
+    assert describe(M, tuple((prov(p), o) for p, o in orders)) == text
