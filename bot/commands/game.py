@@ -111,6 +111,13 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
         "--telemetry", metavar="URL", help="passed to every bot of ours: mqtt://host:port/prefix"
     )
     p.add_argument(
+        "--openings",
+        type=Path,
+        metavar="FILE",
+        help="the field book our seats that use one (mcts:db) read and add to "
+        "(tournament default: openings.json in its folder; game: none)",
+    )
+    p.add_argument(
         "--bandana-dir",
         type=Path,
         metavar="DIR",
@@ -213,6 +220,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         server=args.server,
         telemetry=args.telemetry,
         bandana=bandana,
+        openings=args.openings,
     )
     view = make_view(out)
     browser_view = _start_browser_view(folder, out) if args.view else None

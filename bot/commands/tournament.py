@@ -167,6 +167,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             "BANDANA's seats cannot play on a Ray cluster: their jars are on this "
             "machine only; run this tournament without --ray"
         )
+    if args.ray is not None and args.openings is not None:
+        raise UserError(
+            "--openings: a field book is one file on this machine; the nodes of a Ray "
+            "cluster cannot share it; run this tournament without --ray"
+        )
     bandana = bandana_from_args(args, settings.seats)
     games = args.games if args.games is not None else saved_count
     if games is None:
@@ -201,6 +206,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 telemetry=args.telemetry,
                 stream=out,
                 bandana=bandana,
+                openings=args.openings,
             )
     except TournamentError as exc:
         raise UserError(str(exc)) from exc

@@ -603,10 +603,13 @@ async def play_tournament(
     telemetry: str | None = None,
     stream: TextIO | None = None,
     bandana: BandanaInstall | None = None,
+    openings: Path | None = None,
 ) -> TournamentRun:
     """Play the games ``folder`` does not hold yet, ``parallel`` at a time; write the results.
 
-    ``bandana`` is the folder of BANDANA's jars, for lineups with BANDANA's bots.
+    ``bandana`` is the folder of BANDANA's jars, for lineups with BANDANA's bots;
+    ``openings`` the field book of the seats that use one (default: :data:`OPENINGS_FILE`
+    in ``folder``).
     """
     import io
 
@@ -619,7 +622,10 @@ async def play_tournament(
     failures: dict[int, str] = {}
     todo = [k for k in range(games) if k not in entries]
     gate = asyncio.Semaphore(max(1, parallel))
-    openings = folder / OPENINGS_FILE if settings.uses_openings() else None
+    if not settings.uses_openings():
+        openings = None
+    elif openings is None:
+        openings = folder / OPENINGS_FILE
 
     async def one(index: int) -> None:
         async with gate:
@@ -681,6 +687,7 @@ def run_tournament(
     telemetry: str | None = None,
     stream: TextIO | None = None,
     bandana: BandanaInstall | None = None,
+    openings: Path | None = None,
 ) -> TournamentRun:
     """Blocking :func:`play_tournament` (KeyboardInterrupt on Ctrl-C or SIGTERM, after clean-up)."""
     return run_until_done(
@@ -692,5 +699,6 @@ def run_tournament(
             telemetry=telemetry,
             stream=stream,
             bandana=bandana,
+            openings=openings,
         )
     )

@@ -299,3 +299,12 @@ def test_a_new_tournament_folder_may_hold_the_book_to_start_from(tmp_path: Path)
     (start / "notes.txt").write_text("mine")
     with pytest.raises(UserError, match="not an empty folder"):
         fresh_folder(start, "tournament", allowed)
+
+
+def test_a_field_book_is_not_for_a_ray_cluster(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["tournament", "--games", "1", "--lineup", "mcts:db", "--out", str(tmp_path / "r")]
+    book = ["--openings", str(tmp_path / "field.json")]
+    assert main([*args, *book, "--ray", "ray://127.0.0.1:1"]) == 2
+    assert "cannot share it" in capsys.readouterr().err
