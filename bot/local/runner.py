@@ -425,7 +425,7 @@ async def play_game(
     folder.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()
     game = _Game(config, folder, view, index, listener)
-    server = await asyncio.to_thread(start_server, config, folder, view.note)
+    server = await _start_server(config, folder, view.note)
     view.note(
         f"{server.kind} on {server.host}:{server.port}; {describe(config.seats)}; "
         f"to WIN {config.final_year}; {config.deadlines}; record in {folder}"
@@ -459,6 +459,24 @@ async def play_game(
         view.close(game.recorder.snapshot())
         _keep_server_log(server, folder)
     return _finish(game, server, time.monotonic() - began)
+
+
+async def _start_server(
+    config: GameConfig, folder: Path, notes: Callable[[str], None]
+) -> RunningServer:
+    """:func:`start_server` in a thread, stopped again if we are cancelled meanwhile.
+
+    A cancellation (Ctrl-C, SIGTERM) cannot stop the thread: the server it
+    starts is stopped before the cancellation goes on, so none is left behind.
+    """
+    starting = asyncio.ensure_future(asyncio.to_thread(start_server, config, folder, notes))
+    try:
+        return await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            started = await starting
+            await asyncio.to_thread(started.stop)
+        raise
 
 
 def _keep_server_log(server: RunningServer, folder: Path) -> None:
