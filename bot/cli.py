@@ -10,11 +10,16 @@ as a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from bot import __version__
+
+BROKEN_PIPE_EXIT = 141
+"""The exit code when the output's reader went away (128 + SIGPIPE, as a shell reports it)."""
 
 COMMANDS = (
     "bot.commands.parlance",
@@ -59,13 +64,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(handler(args) or 0)
+        code = int(handler(args) or 0)
+        sys.stdout.flush()  # a reader that went away is noticed here, not at exit
+        return code
     except UserError as exc:
         print(f"daide-mcts {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Whoever read our output stopped (``| head``): end quietly, as shell tools do.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE_EXIT
 
 
 if __name__ == "__main__":

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.cli import COMMANDS, build_parser
+from bot.cli import BROKEN_PIPE_EXIT, COMMANDS, build_parser
 
 SCRIPT = Path(sys.executable).with_name("daide-mcts")
 NAMES = [name.rsplit(".", 1)[1] for name in COMMANDS]
@@ -54,3 +55,24 @@ def test_play_takes_the_field_book_it_keeps(tmp_path: Path) -> None:
     args = build_parser().parse_args(["play", "--strategy", "mcts:db", "--openings", str(book)])
     assert settings_from_args(args).openings == book
     assert settings_from_args(build_parser().parse_args(["play"])).openings is None
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    """``daide-mcts openings BOOK | head -1``: no traceback when the pipe closes early."""
+    from search.openings import FieldBook
+    from tests.search.boards import M, dumbbot_game
+
+    book = FieldBook.empty(M.name)
+    for seed in range(4):
+        book = book.with_game(dumbbot_game(seed, 1))
+    path = tmp_path / "openings.json"
+    path.write_text(json.dumps(book.to_data(M)))
+    assert SCRIPT.exists()
+    proc = subprocess.Popen(
+        [str(SCRIPT), "openings", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the command has written anything
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == BROKEN_PIPE_EXIT, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
