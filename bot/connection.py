@@ -58,9 +58,8 @@ class Connection:
     @classmethod
     async def open(cls, host: str, port: int, timeout: float) -> Connection:
         """Connect and send the IM; raises OSError/TimeoutError if the server is unreachable."""
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port, limit=READ_SIZE), timeout
-        )
+        async with asyncio.timeout(timeout):  # not wait_for: a stop while connecting wins
+            reader, writer = await asyncio.open_connection(host, port, limit=READ_SIZE)
         sock = writer.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)

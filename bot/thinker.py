@@ -108,9 +108,15 @@ class ThinkJob:
         self.queue.put_nowait(message)
 
     async def next(self, timeout: float) -> JobMessage | None:
-        """The job's next message, or None if none arrives within ``timeout`` seconds."""
+        """The job's next message, or None if none arrives within ``timeout`` seconds.
+
+        A cancellation (the phase ended) always propagates, even when a message
+        arrives in the same instant: ``asyncio.timeout``, not Python 3.11's
+        ``wait_for``, which then returns the message and loses the cancellation.
+        """
         try:
-            return await asyncio.wait_for(self.queue.get(), max(0.0, timeout))
+            async with asyncio.timeout(max(0.0, timeout)):
+                return await self.queue.get()
         except TimeoutError:
             return None
 
