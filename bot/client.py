@@ -397,11 +397,12 @@ class DaideClient:
         self.telemetry.emit(OrdersSubmitted, turn=phase.turn, orders=orders, margin=margin)
 
     def _submit_engine(self, phase: PhaseState, orders: Orders) -> None:
-        """Submit a movement or retreat set given in engine form."""
+        """Submit a movement or retreat set given in engine form (never an order refused before)."""
         pos = phase.position
         value = movement_value if pos.is_movement else retreat_value
         phase.book.engine = dict(orders)
-        self._submit(phase, [value(pos, p, o) for p, o in sorted(orders.items())])
+        chosen = [value(pos, p, o) for p, o in sorted(orders.items())]
+        self._submit(phase, phase.book.without_refused(chosen))
 
     # --- receiving --------------------------------------------------------------------------
 

@@ -13,7 +13,9 @@ replaces a power's orders on each SUB where Parlance merges them.
   ordered (MILA lists retreating units even when their order was accepted),
   and in winter with waives or extra removals, once, unless our set already
   covers what the rules ask (MILA does not count waives);
-* a THX for an order we never sent in this phase is ignored.
+* a THX for an order we never sent in this phase is ignored;
+* a new set from the search never brings back an order refused earlier in the
+  phase: :meth:`OrderBook.without_refused` puts the safe order in its place.
 """
 
 from __future__ import annotations
@@ -90,11 +92,20 @@ class OrderBook:
         self.refused.add(order)
         if order not in self.current:
             return ThxVerdict(refused=True)  # already superseded by a later submission
-        orders = [o for o in self.current if o != order]
-        replacement = self.safe_order_for(order)
-        if replacement is not None and replacement not in self.refused:
-            orders.append(replacement)
-        return ThxVerdict(resubmit=orders, refused=True)
+        return ThxVerdict(resubmit=self.without_refused(self.current), refused=True)
+
+    def without_refused(self, orders: list[Order]) -> list[Order]:
+        """``orders`` with each order refused this phase replaced by its safe order.
+
+        The safe order goes last; it is dropped too if the server refused it as well.
+        """
+        kept = [o for o in orders if o not in self.refused]
+        for order in orders:
+            if order in self.refused:
+                replacement = self.safe_order_for(order)
+                if replacement is not None and replacement not in self.refused:
+                    kept.append(replacement)
+        return kept
 
     def safe_order_for(self, order: Order) -> Order | None:
         """What replaces a refused order: hold, disband, or waive a build."""

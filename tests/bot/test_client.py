@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,6 +88,14 @@ def start_client(server: ScriptedServer, tmp_path: Path):
 
 def _ours(message: Sub, power: str = "FRA") -> bool:
     return all(getattr(o, "unit", None) is None or o.unit.power == power for o in message.orders)
+
+
+async def _until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait until ``condition()`` holds; fail after ``timeout`` seconds."""
+    until = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < until, "the client never got there"
+        await asyncio.sleep(0.02)
 
 
 async def test_nothing_is_sent_on_a_new_connection_before_the_rejoin_is_done(server, start_client):
@@ -210,6 +218,11 @@ async def test_a_refused_order_and_a_mis_are_answered_with_complete_sets(server,
     await link.join(Variant.of(move_time_limit=10))
     link.show(opening())
     first = await link.expect(Sub)
+    # The search's answer (its own DumbBot draw) may follow the quick set: refuse only
+    # after it, so that each refusal below is answered by exactly one new set.
+    await _until(lambda: any(r["kind"] == "search" and r["final"] for r in run.records()))
+    later = [m for m in await link.quiet(0.5) if isinstance(m, Sub)]
+    first = later[-1] if later else first
     assert len(first.orders) == 3
     refused = first.orders[0]
     link.send(Thx(refused, "FAR"))
@@ -224,6 +237,25 @@ async def test_a_refused_order_and_a_mis_are_answered_with_complete_sets(server,
     assert Hold(refused.unit) in fourth.orders and len(fourth.orders) == 3
     summary = await run.finish(link)
     assert summary.refused_orders == 2
+
+
+async def test_the_search_never_brings_back_an_order_the_server_refused(server, start_client):
+    run = start_client("mcts")
+    link = await server.connection()
+    await link.join(Variant.of(move_time_limit=4))
+    link.show(opening())
+    quick = await link.expect(Sub)  # DumbBot's set: the search's favourites share its orders
+    link.send(*(Thx(order, "FAR") for order in quick.orders))
+    await link.expect(Gof, timeout=15)
+    sent = [e.message for e in link.received if isinstance(e.message, Sub)][1:]
+    searched = [r for r in run.records() if r["kind"] == "search" and r["final"]]
+    assert len(sent) >= 3 and searched  # one set per refusal, and the search answered
+    after = sent[3:]  # the search's sets, if any differed from the quick one
+    assert not {o for sub in after for o in sub.orders} & set(quick.orders)
+    assert all(len(sub.orders) == 3 for sub in after)  # a refused move became a hold
+    assert not set(sent[-1].orders) & set(quick.orders) and len(sent[-1].orders) == 3
+    summary = await run.finish(link)
+    assert summary.refused_orders == 3
 
 
 async def test_a_failing_shadow_check_does_not_cost_the_next_phase(

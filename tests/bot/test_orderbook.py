@@ -113,6 +113,17 @@ def test_thx(case: ThxCase) -> None:
     assert (verdict.ignored is not None) == case.ignored
 
 
+def test_a_later_set_never_brings_back_a_refused_order() -> None:
+    book = OrderBook("FRA", SPRING)
+    book.record(FRA_SPRING)
+    book.record(book.on_thx(FRA_SPRING[2], "FAR").resubmit or [])
+    later = [o("( FRA AMY PAR ) MTO PIC"), FRA_SPRING[1], FRA_SPRING[2]]  # the search's next set
+    assert book.without_refused(later) == [*later[:2], o("( FRA FLT BRE ) HLD")]
+    book.on_thx(o("( FRA FLT BRE ) HLD"), "NRS")
+    assert book.without_refused(later) == later[:2]  # a refused hold is not its own safe order
+    assert book.without_refused(FRA_SPRING[:2]) == FRA_SPRING[:2]
+
+
 def test_mis_units_adds_holds_and_disbands_for_our_unordered_units_only() -> None:
     book = OrderBook("FRA", SPRING)
     book.record(FRA_SPRING[:2])
