@@ -105,7 +105,8 @@ class Watcher:
     async def watch(self, exit_after: int | None, timeout: float | None) -> int:
         """Run until ``exit_after`` game-overs (0) or ``timeout`` (1 if a count was wanted)."""
         try:
-            await asyncio.wait_for(self._subscribe(exit_after), timeout)
+            async with asyncio.timeout(timeout):
+                await self._subscribe(exit_after)
         except TimeoutError:
             if exit_after is not None:
                 print(

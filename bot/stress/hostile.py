@@ -374,7 +374,8 @@ class HostileServer:
                 break
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+                async with asyncio.timeout(remaining):
+                    await self._changed.wait()
         if check is not None and outcome is not None:
             check(outcome)
         needed = self._needs_orders()

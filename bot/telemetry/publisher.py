@@ -207,7 +207,8 @@ class MqttTelemetry(Telemetry):
             else:
                 with contextlib.suppress(TimeoutError):
                     # close() wakes us at once for one last attempt.
-                    await asyncio.wait_for(self._wait_for_close(), timeout=delay)
+                    async with asyncio.timeout(delay):
+                        await self._wait_for_close()
                 delay = min(delay * 2, self.backoff[1])
 
     def _mqtt_client(self) -> aiomqtt.Client:

@@ -106,7 +106,8 @@ class ViewServer:
             if await request.is_disconnected():
                 return
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), KEEPALIVE)
+                async with asyncio.timeout(KEEPALIVE):
+                    await wake.wait()
 
     def _event(self) -> asyncio.Event:
         if self._wake is None:

@@ -83,7 +83,8 @@ def _players(path: Path) -> dict[str, str]:
 async def check_reachable(host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> None:
     """Open and close one connection to ``host:port``; ViewSourceError if it cannot."""
     try:
-        _reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        async with asyncio.timeout(timeout):
+            _reader, writer = await asyncio.open_connection(host, port)
     except (OSError, TimeoutError) as exc:
         raise ViewSourceError(
             f"cannot reach a DAIDE server at {host}:{port}: {exc or 'timed out'}"

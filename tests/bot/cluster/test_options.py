@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.cluster.driver import reason
 from bot.cluster.options import check_address, default_cpus
 from bot.local.lineup import parse_lineup
 
@@ -64,3 +65,22 @@ def test_an_unreachable_cluster_is_one_line_and_exit_2(
     assert main([*argv, "--ray", f"ray://127.0.0.1:{free_port()}"]) == 2
     err = capsys.readouterr().err
     assert "cannot join the Ray cluster at ray://127.0.0.1:" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (
+            ConnectionAbortedError(
+                "Initialization failure from server:\nTraceback (most recent call last):\n"
+                '  File "proxier.py", line 780, in Datapath\n'
+                "RuntimeError: Proxy failed to Connect to backend!\n"
+            ),
+            "Initialization failure from server: RuntimeError: Proxy failed to Connect to backend!",
+        ),
+        (ConnectionError("Failed to connect\nretrying"), "Failed to connect"),
+        (TimeoutError(), "TimeoutError"),
+    ],
+)
+def test_a_cluster_error_says_why_in_one_line(error: Exception, said: str) -> None:
+    assert reason(error) == said

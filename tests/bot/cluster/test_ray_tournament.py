@@ -55,6 +55,15 @@ def _other_build(tmp_path: Path) -> Path:
     return copy
 
 
+def _client_server_logs(head: RayNode) -> str:
+    """The tails of the head's Ray client server logs (why a ``ray://`` driver was refused)."""
+    tails = []
+    for log in sorted(head.temp_dir.glob("session_*/logs/ray_client_server*.err")):
+        lines = log.read_text(errors="replace").splitlines()
+        tails.append(f"--- {log.name}\n" + "\n".join(lines[-20:]))
+    return "\n".join(tails)
+
+
 def test_a_node_with_another_daide_mcts_is_refused(
     ray_head: RayNode, ray_worker: Callable[..., RayNode], tmp_path: Path
 ) -> None:
@@ -80,7 +89,7 @@ def test_a_hung_game_is_stopped_played_again_once_then_reported(
         tmp_path, "--ray", f"ray://{ray_head.host}:{ray_head.client_port}", "--games", "1",
         "--watchdog", "3", *SHORT, "--final-year", "1903", "--out", str(out),
     )  # fmt: skip
-    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.returncode == 1, run.stdout + run.stderr + _client_server_logs(ray_head)
     assert "game 1 on 127.0.0.2 (" in run.stdout and "; playing it again" in run.stdout
     assert "still running after the watchdog's 3s; stopped" in run.stdout, run.stdout
     assert "game 1 failed: hung twice" in run.stdout
