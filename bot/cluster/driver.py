@@ -122,12 +122,10 @@ def connect(address: str) -> None:
                 warnings.simplefilter("ignore")
                 ray.init(address=address, **options)
             return
-        except ConnectionAbortedError as exc:  # the head took the connection, then failed
-            if attempt == INIT_ATTEMPTS:
-                raise ClusterError(
-                    f"cannot join the Ray cluster at {address}: {reason(exc)}"
-                ) from None
         except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
+            # ConnectionAbortedError: the head took the connection, then failed; once more.
+            if isinstance(exc, ConnectionAbortedError) and attempt < INIT_ATTEMPTS:
+                continue
             raise ClusterError(f"cannot join the Ray cluster at {address}: {reason(exc)}") from None
 
 
@@ -172,7 +170,7 @@ def check_nodes(expected: Build, timeout: float = PROBE_TIMEOUT) -> NodeCheck:
             refused[node_id] = f"node {node['NodeManagerAddress']}: no answer within {timeout:.0f}s"
             continue
         except ray.exceptions.RayError as exc:
-            refused[node_id] = f"node {node['NodeManagerAddress']}: {str(exc).splitlines()[0]}"
+            refused[node_id] = f"node {node['NodeManagerAddress']}: {reason(exc)}"
             continue
         why = expected.difference(Build.from_dict(identity["build"]))
         if why is None:
