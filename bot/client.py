@@ -487,6 +487,7 @@ class DaideClient:
 
     def _on_result(self, m: Drw | Slo) -> None:
         self.summary.result = m.to_text()
+        self.mirror.on_game_end()
         log.info("game over", result=self.summary.result)
 
     def _on_smr(self, m: Smr) -> None:

@@ -72,6 +72,10 @@ class GameMirror:
     failed as failed); the positions are still compared in full."""
     rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER
     """The server's civil-disorder rule (Parlance's or the DATC's)."""
+    ended: bool = False
+    """The server has ended the game (DRW or SLO): the NOW that follows names the phase
+    it stopped in, which may be one the game would have skipped (Parlance stops in a
+    winter without builds or removals)."""
     movements: list[tuple[PositionData, dict[int, EngineOrder]]] = field(default_factory=list)
     """Every movement phase whose ORD lines covered every unit: the position
     (``Position.to_data()``) and every unit's order, in the order played
@@ -112,6 +116,10 @@ class GameMirror:
         """Record supply-centre ownership (it belongs to the NOW that follows)."""
         self.pending_centres = centres
         self.centres = centres
+
+    def on_game_end(self) -> None:
+        """The server ended the game (DRW or SLO); its last NOW may name a phase it stopped in."""
+        self.ended = True
 
     def on_now(self, turn: Turn, units: tuple[UnitPosition, ...]) -> ShadowReport | None:
         """Take the server's new position; shadow-check the phase just processed, if any.
@@ -206,7 +214,11 @@ class GameMirror:
             # Some servers (MILA's) skip a retreat phase in which no unit can retreat and a
             # winter without adjustments: play such a phase out with no orders.
             predicted = adjudicate_phase(predicted, [], self.rule).position
-        if predicted.turn != actual.turn:
+        reached = actual
+        while self.ended and reached.turn != predicted.turn and _nothing_to_decide(reached):
+            # The game is over: the server stopped in a phase it would otherwise have skipped.
+            reached = adjudicate_phase(reached, [], self.rule).position
+        if predicted.turn != reached.turn:
             differences.append(f"next phase: server {actual.turn}, ours {predicted.turn}")
         if predicted.units != actual.units:
             differences.append("units differ")
@@ -316,6 +328,9 @@ def replay_mirror(
     map_name = "standard"
     for text in streams[0] if streams else ():
         head = text[:3]
+        if head in ("DRW", "SLO"):
+            mirror.on_game_end()
+            continue
         if head not in ("MAP", "MDF", "SCO", "NOW"):
             continue
         message = parse_text(text)

@@ -9,7 +9,7 @@ from adjudicator.position import initial_position
 from adjudicator.standard import standard_definition
 from bot.mirror import GameMirror, replay_shadow
 from protocol.messages import Map, Mdf, Now, Ord, Sco, parse_text
-from protocol.values import Hold, Location, OrderResult, Turn, Unit, UnitType
+from protocol.values import Hold, Location, OrderResult, Season, Turn, Unit, UnitType
 
 
 def _mirror() -> GameMirror:
@@ -106,3 +106,54 @@ def test_a_movement_phase_with_missing_results_is_not_kept() -> None:
     mirror = _mirror()
     _play_spring(mirror, ["( FRA AMY PAR ) MTO BUR"], report_all=False)
     assert mirror.movements == [] and mirror.skipped == 1
+
+
+def _fall_1901_stopped_in_winter(mirror: GameMirror, game_ended: bool) -> object:
+    """Every unit holds in 1901; the server then names WIN 1901, which has nothing to decide."""
+    _play_spring(mirror, [])
+    pos = mirror.position
+    outcome = adjudicate_phase(pos, [])
+    assert outcome.turn == Turn(Season.SPRING, 1902)  # our engine skips the empty winter
+    for r in outcome.results:
+        assert mirror.on_ord(r) is None
+    mirror.on_sco(outcome.centres)
+    if game_ended:
+        mirror.on_game_end()
+    return mirror.on_now(Turn(Season.WINTER, 1901), outcome.units)
+
+
+def test_a_game_that_ends_may_stop_in_a_winter_it_would_have_skipped() -> None:
+    mirror = _mirror()
+    report = _fall_1901_stopped_in_winter(mirror, game_ended=True)
+    assert report is not None and report.ok, report
+    assert (mirror.checked, mirror.mismatches) == (2, 0)
+
+
+def test_a_game_that_goes_on_may_not_stop_in_an_empty_winter() -> None:
+    mirror = _mirror()
+    report = _fall_1901_stopped_in_winter(mirror, game_ended=False)
+    assert report is not None
+    assert report.differences == ("next phase: server WIN 1901, ours SPR 1902",)
+    assert mirror.mismatches == 1
+
+
+def test_a_replay_knows_the_game_ended_from_its_drw() -> None:
+    pos = initial_position(standard_map())
+    spring = adjudicate_phase(pos, [])
+    fall = adjudicate_phase(spring.position, [])
+    stream = [
+        Map("standard").to_text(),
+        Mdf(standard_definition()).to_text(),
+        Sco(pos.centres()).to_text(),
+        Now(pos.turn, pos.unit_positions()).to_text(),
+        *(Ord(r).to_text() for r in spring.results),
+        Sco(spring.centres).to_text(),
+        Now(spring.turn, spring.units).to_text(),
+        *(Ord(r).to_text() for r in fall.results),
+        Sco(fall.centres).to_text(),
+    ]
+    last = Now(Turn(Season.WINTER, 1901), fall.units).to_text()
+    going_on = replay_shadow([[*stream, last]])
+    assert (going_on.checked, going_on.mismatches) == (2, 1)
+    ended = replay_shadow([[*stream, "DRW", last]])
+    assert (ended.checked, ended.mismatches) == (2, 0), ended.reports
