@@ -140,6 +140,20 @@ def run_step(judge, rep, validator, step):
     }
 
 
+def coasts_as_tuples(judge):
+    """Retreat options loaded from NOW, in the form Parlance's own judge gives them.
+
+    handle_NOW keeps a coast option such as ``(STP NCS)`` as the list it was
+    parsed into, while the judge checks a retreat against (province, coast)
+    tuples, so every retreat to a coast would be refused (NVR).  In a served
+    game the judge computes the options itself and never reads them from NOW.
+    """
+    for power in judge.map.powers.values():
+        for unit in power.units:
+            if unit.retreats:
+                unit.retreats = [tuple(r) if isinstance(r, list) else r for r in unit.retreats]
+
+
 def run_case(case):
     variant = variants[case.get("variant") or "standard"]
     rep = variant.rep
@@ -148,6 +162,7 @@ def run_case(case):
     judge.map.handle_SCO(rep.translate("SCO " + case["centres"]))
     units = " ".join("( " + unit + " )" for unit in case["units"])
     judge.map.handle_NOW(rep.translate("NOW ( " + case["turn"] + " ) " + units))
+    coasts_as_tuples(judge)
     judge.start()
     return [run_step(judge, rep, validator, step) for step in case["steps"]]
 

@@ -1,10 +1,12 @@
-"""Our engine against Parlance's judge on hundreds of random phases.
+"""Our engine against Parlance's judge on hundreds of random and bot-played phases.
 
 Random games are played with our engine (random holds, moves, supports,
 coordinated convoys; random retreats; random and excessive builds, too few
-removals), and every phase is adjudicated again by Parlance 1.4.1's own judge
-(``parlance_judge.py``).  The two must agree on every THX note, every ORD
-result, the next NOW (with retreat options) and the next SCO.
+removals), and games are played by seven of our DumbBots (the positions a bot
+reaches: crowded fronts, fleets retreating to coasts).  Every phase is
+adjudicated again by Parlance 1.4.1's own judge (``parlance_judge.py``).  The
+two must agree on every THX note, every ORD result, the next NOW (with retreat
+options) and the next SCO.
 
 Every unit always gets an explicit order: Parlance's judge crashes when a unit
 supports the move of a unit that got no order (see the DATC table's X.ORD.4).
@@ -37,12 +39,15 @@ from protocol.notation import (
     format_unit,
     format_unit_position,
 )
-from protocol.values import Order
+from protocol.values import Order, Retreat
+from search.dumbbot import DumbBot
 from tests.adjudicator.parlance_harness import centres, daide, run_cases, unit_key
 
 SEED = 20261122
 GAMES = 8
 YEARS = 6  # phases per game: about 12 movement, plus retreats and winters
+BOT_SEED = 14
+BOT_GAMES = 6  # seeds 14-19: fleets retreat to both coasts of Bulgaria and to St Petersburg
 
 
 def _random_phases(seed: int) -> list[tuple[Position, list[Order]]]:
@@ -76,6 +81,30 @@ def _random_phases(seed: int) -> list[tuple[Position, list[Order]]]:
     return phases
 
 
+def _dumbbot_phases(seed: int) -> list[tuple[Position, list[Order]]]:
+    m = standard_map()
+    bot = DumbBot()
+    phases: list[tuple[Position, list[Order]]] = []
+    for game in range(BOT_GAMES):
+        rng = Random(seed + game)
+        pos = initial_position(m)
+        while pos.year < 1901 + YEARS:
+            orders: list[Order] = []
+            for power in range(m.num_powers):
+                if pos.is_movement:
+                    moves = bot.movement_orders(pos, power, rng)
+                    orders += [movement_value(pos, p, o) for p, o in sorted(moves.items())]
+                elif pos.is_retreat:
+                    retreats = bot.retreat_orders(pos, power, rng)
+                    orders += [retreat_value(pos, p, o) for p, o in sorted(retreats.items())]
+                else:
+                    changes = bot.adjustment_orders(pos, power, rng)
+                    orders += [adjustment_value(pos, power, o) for o in changes]
+            phases.append((pos, orders))
+            pos = adjudicate_phase(pos, orders).position
+    return phases
+
+
 def _case(index: int, pos: Position, orders: list[Order]) -> dict:
     return {
         "id": f"R{index}",
@@ -87,7 +116,7 @@ def _case(index: int, pos: Position, orders: list[Order]) -> dict:
     }
 
 
-PHASES = _random_phases(SEED)
+PHASES = _random_phases(SEED) + _dumbbot_phases(BOT_SEED)
 
 
 def test_the_random_games_exercise_the_rules() -> None:
@@ -101,6 +130,16 @@ def test_the_random_games_exercise_the_rules() -> None:
     assert kinds[4] >= 10, kinds  # winters
     for name in ("SupportMove", "SupportHold", "Convoy", "MoveByConvoy", "Retreat", "Build"):
         assert kinds[name] >= 5, (name, kinds)
+
+
+def test_fleets_retreat_to_a_coast() -> None:
+    to_coasts = {
+        str(order.destination)
+        for _, orders in PHASES
+        for order in orders
+        if isinstance(order, Retreat) and order.destination.coast is not None
+    }
+    assert len(to_coasts) >= 2, to_coasts
 
 
 @pytest.fixture(scope="module")
