@@ -209,15 +209,10 @@ class GameMirror:
                 differences.append(f"no result of ours for {r.order}")
             elif mine != r.result and not (self.coarse_results and _same_effect(r, mine)):
                 differences.append(f"{r.order}: server {' '.join(r.result)}, ours {' '.join(mine)}")
-        predicted = outcome.position
-        while predicted.turn != actual.turn and _nothing_to_decide(predicted):
-            # Some servers (MILA's) skip a retreat phase in which no unit can retreat and a
-            # winter without adjustments: play such a phase out with no orders.
-            predicted = adjudicate_phase(predicted, [], self.rule).position
-        reached = actual
-        while self.ended and reached.turn != predicted.turn and _nothing_to_decide(reached):
-            # The game is over: the server stopped in a phase it would otherwise have skipped.
-            reached = adjudicate_phase(reached, [], self.rule).position
+        # Some servers (MILA's) skip a retreat phase in which no unit can retreat and a
+        # winter without adjustments; a server that ends the game may stop in one.
+        predicted = self._past_empty_phases(outcome.position, actual.turn)
+        reached = self._past_empty_phases(actual, predicted.turn) if self.ended else actual
         if predicted.turn != reached.turn:
             differences.append(f"next phase: server {actual.turn}, ours {predicted.turn}")
         if predicted.units != actual.units:
@@ -233,6 +228,12 @@ class GameMirror:
         return ShadowReport(
             previous.turn, tuple(differences), _describe(predicted), _describe(actual)
         )
+
+    def _past_empty_phases(self, pos: Position, target: Turn) -> Position:
+        """``pos`` played on with no orders through phases with nothing to decide, to ``target``."""
+        while pos.turn != target and _nothing_to_decide(pos):
+            pos = adjudicate_phase(pos, [], self.rule).position
+        return pos
 
 
 def _same_effect(server: OrderResult, ours: tuple[str, ...]) -> bool:

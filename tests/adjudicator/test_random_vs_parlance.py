@@ -15,6 +15,7 @@ supports the move of a unit that got no order (see the DATC table's X.ORD.4).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from random import Random
 
 import pytest
@@ -48,61 +49,60 @@ GAMES = 8
 YEARS = 6  # phases per game: about 12 movement, plus retreats and winters
 BOT_SEED = 14
 BOT_GAMES = 6  # seeds 14-19: fleets retreat to both coasts of Bulgaria and to St Petersburg
+DUMBBOT = DumbBot()
 
 
-def _random_phases(seed: int) -> list[tuple[Position, list[Order]]]:
-    rng = Random(seed)
-    m = standard_map()
+Chooser = Callable[[Position, Random], list[Order]]
+"""A phase's orders, all powers together."""
+
+
+def _games(choose: Chooser, rngs: list[Random]) -> list[tuple[Position, list[Order]]]:
+    """Every phase of one game per ``rngs`` entry, to the end of ``YEARS``, with its orders."""
     phases: list[tuple[Position, list[Order]]] = []
-    for _ in range(GAMES):
-        pos = initial_position(m)
+    for rng in rngs:
+        pos = initial_position(standard_map())
         while pos.year < 1901 + YEARS:
-            if pos.is_movement:
-                engine = battle_orders(pos, rng)
-                orders = [movement_value(pos, p, o) for p, o in sorted(engine.items())]
-            elif pos.is_retreat:
-                orders = []
-                for p in sorted(pos.dislodged):
-                    if rng.random() < 0.9:
-                        orders.append(retreat_value(pos, p, rng.choice(retreat_orders(pos, p))))
-            else:
-                orders = []
-                for power in range(m.num_powers):
-                    options = adjustment_options(pos, power)
-                    due = abs(pos.adjustments()[power])
-                    if not options or rng.random() < 0.15:
-                        continue  # leave it to the rules: waives, civil-disorder removals
-                    picks = rng.sample(options, min(len(options), due + rng.choice((0, 0, 1))))
-                    orders += [adjustment_value(pos, power, o) for o in picks]
-                    if rng.random() < 0.2:
-                        orders.append(adjustment_value(pos, power, WAIVE_ORDER))
+            orders = choose(pos, rng)
             phases.append((pos, orders))
             pos = adjudicate_phase(pos, orders).position
     return phases
 
 
-def _dumbbot_phases(seed: int) -> list[tuple[Position, list[Order]]]:
-    m = standard_map()
-    bot = DumbBot()
-    phases: list[tuple[Position, list[Order]]] = []
-    for game in range(BOT_GAMES):
-        rng = Random(seed + game)
-        pos = initial_position(m)
-        while pos.year < 1901 + YEARS:
-            orders: list[Order] = []
-            for power in range(m.num_powers):
-                if pos.is_movement:
-                    moves = bot.movement_orders(pos, power, rng)
-                    orders += [movement_value(pos, p, o) for p, o in sorted(moves.items())]
-                elif pos.is_retreat:
-                    retreats = bot.retreat_orders(pos, power, rng)
-                    orders += [retreat_value(pos, p, o) for p, o in sorted(retreats.items())]
-                else:
-                    changes = bot.adjustment_orders(pos, power, rng)
-                    orders += [adjustment_value(pos, power, o) for o in changes]
-            phases.append((pos, orders))
-            pos = adjudicate_phase(pos, orders).position
-    return phases
+def _random_orders(pos: Position, rng: Random) -> list[Order]:
+    if pos.is_movement:
+        engine = battle_orders(pos, rng)
+        return [movement_value(pos, p, o) for p, o in sorted(engine.items())]
+    orders = []
+    if pos.is_retreat:
+        for p in sorted(pos.dislodged):
+            if rng.random() < 0.9:
+                orders.append(retreat_value(pos, p, rng.choice(retreat_orders(pos, p))))
+        return orders
+    for power in range(pos.map.num_powers):
+        options = adjustment_options(pos, power)
+        due = abs(pos.adjustments()[power])
+        if not options or rng.random() < 0.15:
+            continue  # leave it to the rules: waives, civil-disorder removals
+        picks = rng.sample(options, min(len(options), due + rng.choice((0, 0, 1))))
+        orders += [adjustment_value(pos, power, o) for o in picks]
+        if rng.random() < 0.2:
+            orders.append(adjustment_value(pos, power, WAIVE_ORDER))
+    return orders
+
+
+def _dumbbot_orders(pos: Position, rng: Random) -> list[Order]:
+    orders: list[Order] = []
+    for power in range(pos.map.num_powers):
+        if pos.is_movement:
+            moves = DUMBBOT.movement_orders(pos, power, rng)
+            orders += [movement_value(pos, p, o) for p, o in sorted(moves.items())]
+        elif pos.is_retreat:
+            retreats = DUMBBOT.retreat_orders(pos, power, rng)
+            orders += [retreat_value(pos, p, o) for p, o in sorted(retreats.items())]
+        else:
+            changes = DUMBBOT.adjustment_orders(pos, power, rng)
+            orders += [adjustment_value(pos, power, o) for o in changes]
+    return orders
 
 
 def _case(index: int, pos: Position, orders: list[Order]) -> dict:
@@ -116,7 +116,9 @@ def _case(index: int, pos: Position, orders: list[Order]) -> dict:
     }
 
 
-PHASES = _random_phases(SEED) + _dumbbot_phases(BOT_SEED)
+PHASES = _games(_random_orders, [Random(SEED)] * GAMES) + _games(
+    _dumbbot_orders, [Random(BOT_SEED + game) for game in range(BOT_GAMES)]
+)
 
 
 def test_the_random_games_exercise_the_rules() -> None:
