@@ -292,13 +292,20 @@ cdef class _Resolver:
 
 
 cdef int _setup(_Resolver r, dict units, dict orders, tuple loc_province) except -2:
-    """Read the units and their orders; 0, or 1 if an order needs the Python resolver."""
+    """Read the units and their orders; 0, or 1 if an order needs the Python resolver.
+
+    Every province and location is checked before it indexes an array: a unit
+    outside the map is a ``ValueError``, an order naming a place the map lacks
+    goes to the Python resolver (which judges it as the rules say).
+    """
     cdef int n = r.n
     cdef int num_locations = len(loc_province)
     cdef int p, k, i, t, s, loc
     cdef tuple order
     cdef Py_ssize_t size
     for key, unit in units.items():
+        if not 0 <= key < n:
+            raise ValueError(f"a unit in province {key}, which the map lacks")
         p = key
         r.units[r.num_units] = p
         r.num_units += 1
@@ -312,7 +319,7 @@ cdef int _setup(_Resolver r, dict units, dict orders, tuple loc_province) except
         r.kind[p] = k
         if k == MOVE:
             loc = order[1]
-            if not 0 <= loc < num_locations:
+            if not 0 <= loc < num_locations or not 0 <= loc_province[loc] < n:
                 return 1
             r.dst_loc[p] = loc
             r.dst[p] = loc_province[loc]

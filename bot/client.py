@@ -470,10 +470,29 @@ class DaideClient:
         self._send(Mdf())
 
     def _on_mdf(self, m: Mdf) -> None:
-        if m.definition is not None:
-            self.mirror.on_map(m.definition, self.map_name or "standard")
+        """Take the server's map, or refuse one we cannot play on and leave (never crash).
+
+        Once a game is under way, a different or unusable map is ignored: the
+        game goes on on the map it began on.
+        """
+        if m.definition is None:
+            return
+        name = self.map_name or "standard"
+        current = self.mirror.game_map
+        if current is not None and self.mirror.position is not None:
+            if m.definition != current.definition:
+                self._ignore("a new map in the middle of the game", m)
+                return
+        else:
+            try:
+                self.mirror.on_map(m.definition, name)
+            except AdjudicatorError as exc:  # the map is not usable (MapError)
+                log.error("the server's map is not usable", map=name, error=str(exc))
+                self.game_log.write("bad_map", map=name, error=str(exc))
+                self._send(Rej(Map(name)))
+                raise FatalClientError(f"the server's map {name} is not usable: {exc}") from None
             self._give_map()
-            self._send(Yes(Map(self.map_name or "standard")))
+        self._send(Yes(Map(name)))
 
     def _on_ccd(self, m: Ccd) -> None:
         if m.power == self.power and m.turn is not None:

@@ -48,7 +48,8 @@ from dataclasses import dataclass, field
 from operator import itemgetter, mul
 from random import Random
 
-from adjudicator.maps import ARMY, SEA, GameMap
+from adjudicator.errors import MapError
+from adjudicator.maps import ARMY, FLEET, SEA, GameMap
 from adjudicator.position import AUTUMN, FALL, SPRING, SUMMER, WINTER, Position
 from search import speedups
 
@@ -140,6 +141,11 @@ def tables_for(game_map: GameMap) -> MapTables:
 
 
 def _build_tables(m: GameMap) -> MapTables:
+    """The node tables of ``m``; :class:`MapError` if a move leads where its unit cannot stand.
+
+    :meth:`GameMap.from_definition` never builds such a map; the check keeps a
+    node id of -1 (no node) out of every table, here and in the compiled twin.
+    """
     node_prov: list[int] = []
     node_type: list[int] = []
     node_loc: list[int] = []
@@ -158,7 +164,7 @@ def _build_tables(m: GameMap) -> MapTables:
             fleet_node[loc] = len(node_prov)
             here.append(len(node_prov))
             node_prov.append(prov)
-            node_type.append(1)
+            node_type.append(FLEET)
             node_loc.append(loc)
         prov_nodes.append(tuple(here))
     node_of = (tuple(army_node), tuple(fleet_node))
@@ -174,6 +180,10 @@ def _build_tables(m: GameMap) -> MapTables:
         utype, loc = node_type[i], node_loc[i]
         dests = m.adjacent(utype, loc)
         adj_nodes = tuple(node_of[utype][d] for d in dests)
+        if -1 in adj_nodes:
+            where = m.location_name(loc)
+            to = m.location_name(dests[adj_nodes.index(-1)])
+            raise MapError(f"a unit at {where} may move to {to}, where it cannot stand")
         adjacency.append(adj_nodes)
         by_prov: dict[int, list[int]] = {}
         for j in adj_nodes:
