@@ -190,7 +190,7 @@ def _build_tables(m: GameMap) -> MapTables:
             by_prov.setdefault(node_prov[j], []).append(j)
         singles = [js[0] for js in by_prov.values() if len(js) == 1]
         groups = tuple(tuple(js) for js in by_prov.values() if len(js) > 1)
-        getters.append(itemgetter(i, *singles))
+        getters.append(_sequence_getter((i, *singles)))  # a node may have no neighbour
         if groups:
             multi.append((i, groups))
         # Parang counts a unit once per bordering location (duplicates kept on purpose).
