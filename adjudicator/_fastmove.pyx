@@ -304,9 +304,9 @@ cdef int _setup(_Resolver r, dict units, dict orders, tuple loc_province) except
     cdef tuple order
     cdef Py_ssize_t size
     for key, unit in units.items():
-        if not 0 <= key < n:
-            raise ValueError(f"a unit in province {key}, which the map lacks")
         p = key
+        if not 0 <= p < n:
+            raise ValueError(f"a unit in province {p}, which the map lacks")
         r.units[r.num_units] = p
         r.num_units += 1
         r.power[p] = (<tuple> unit)[0]
@@ -319,10 +319,13 @@ cdef int _setup(_Resolver r, dict units, dict orders, tuple loc_province) except
         r.kind[p] = k
         if k == MOVE:
             loc = order[1]
-            if not 0 <= loc < num_locations or not 0 <= loc_province[loc] < n:
+            if not 0 <= loc < num_locations:
+                return 1
+            t = loc_province[loc]
+            if not 0 <= t < n:
                 return 1
             r.dst_loc[p] = loc
-            r.dst[p] = loc_province[loc]
+            r.dst[p] = t
         elif k == SUPPORT_MOVE:
             t = order[1]
             r.into[p] = order[2]

@@ -370,7 +370,7 @@ cdef class _Board:
 
     def __cinit__(self, CMap cm, object pos):
         cdef int np = cm.num_provinces
-        cdef int i, p
+        cdef int i, p, power, utype, loc
         cdef tuple u
         self.np = np
         self.upow = <int *> PyMem_Malloc(5 * np * sizeof(int))
@@ -390,34 +390,36 @@ cdef class _Board:
                 raise ValueError(f"province {i} owned by power {p}, which the map lacks")
             self.owner[i] = p
         for key, value in (<dict> pos.units).items():
-            p = _board_slot(cm, key, value)
             u = <tuple> value
-            self.upow[p] = u[0]
-            self.unode[p] = cm.node_of(u[1], u[2])
+            p, power, utype, loc = key, u[0], u[1], u[2]
+            _check_unit(cm, p, power, utype, loc)
+            self.upow[p] = power
+            self.unode[p] = cm.node_of(utype, loc)
         dislodged = <dict> pos.dislodged
         self.any_dislodged = len(dislodged) > 0
         for key, value in dislodged.items():
-            p = _board_slot(cm, key, value)
             u = <tuple> value
-            self.dpow[p] = u[0]
-            self.dnode[p] = cm.node_of(u[1], u[2])
+            p, power, utype, loc = key, u[0], u[1], u[2]
+            _check_unit(cm, p, power, utype, loc)
+            self.dpow[p] = power
+            self.dnode[p] = cm.node_of(utype, loc)
 
     def __dealloc__(self):
         PyMem_Free(self.upow)
 
 
-cdef int _board_slot(CMap cm, object province, object unit) except -1:
-    """``province`` once checked, with ``unit`` (power, type, location), to fit the map."""
-    cdef tuple u = <tuple> unit
+cdef inline int _check_unit(CMap cm, int province, int power, int utype, int loc) except -1:
+    """``ValueError`` unless a unit of ``power`` and ``utype`` may stand at ``loc`` in
+    ``province`` on the map."""
     if not 0 <= province < cm.num_provinces:
         raise ValueError(f"a unit in province {province}, which the map lacks")
-    if not 0 <= u[0] < cm.num_powers:
-        raise ValueError(f"a unit of power {u[0]}, which the map lacks")
-    if u[1] not in (0, 1) or not 0 <= u[2] < cm.num_locations:
-        raise ValueError(f"a unit of type {u[1]} at location {u[2]}, which the map lacks")
-    if cm.node_of(u[1], u[2]) < 0 or cm.loc_prov[u[2]] != province:
-        raise ValueError(f"a unit of type {u[1]} at location {u[2]}, where it cannot stand")
-    return province
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"a unit of power {power}, which the map lacks")
+    if not (0 <= utype <= 1 and 0 <= loc < cm.num_locations):
+        raise ValueError(f"a unit of type {utype} at location {loc}, which the map lacks")
+    if cm.node_of(utype, loc) < 0 or cm.loc_prov[loc] != province:
+        raise ValueError(f"a unit of type {utype} at location {loc}, where it cannot stand")
+    return 0
 
 
 cdef class CValues:
