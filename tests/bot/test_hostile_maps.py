@@ -27,7 +27,7 @@ from collections.abc import Callable
 from adjudicator.errors import AdjudicatorError
 from adjudicator.maps import GameMap
 from adjudicator.position import Position
-from adjudicator.standard import standard_start
+from adjudicator.standard import standard_definition, standard_start
 from protocol.messages import (
     Hlo,
     Huh,
@@ -43,9 +43,10 @@ from protocol.messages import (
     Sub,
     Yes,
 )
+from protocol.values import Season, Turn
 from protocol.variant import Variant
 from protocol.wire import encode_tokens
-from tests.adjudicator.mutated_maps import CASES, Reaction, reaction
+from tests.adjudicator.mutated_maps import CASES, NAMED, Reaction, reaction
 from tests.bot.conftest import BotProcess
 from tests.bot.scripted import PASSCODE, Link, ScriptedServer
 
@@ -155,7 +156,7 @@ async def _opening(link: Link, game_map: GameMap | None) -> None:
 
 
 async def test_the_client_survives_every_mutated_map(run_bot) -> None:
-    """~60 maps, three bot processes at a time: each acts as decided and none dies by a signal."""
+    """Some fifty maps, three bots at a time: each acts as decided, none dies by a signal."""
     gate = asyncio.Semaphore(PARALLEL)
 
     async def one(name: str, tokens: list[int]) -> None:
@@ -167,3 +168,34 @@ async def test_the_client_survives_every_mutated_map(run_bot) -> None:
     )
     failures = [str(result) for result in results if result]
     assert not failures, "\n".join(failures)
+
+
+async def test_a_new_map_mid_game_is_ignored(run_bot) -> None:
+    """Once the game is under way, an MDF (unusable, or another map) changes nothing."""
+    async with ScriptedServer() as server:
+        bot = run_bot(server.port, "--strategy", "dumbbot", "--seed", "3")
+        link = await server.connection(timeout=STEP_TIMEOUT)
+        await link.expect(Nme, timeout=STEP_TIMEOUT)
+        link.send(Yes(Nme("x", "1")), Map("STANDARD"))
+        await link.expect(Mdf, timeout=STEP_TIMEOUT)
+        link.send(Mdf(standard_definition()))
+        await link.expect(Yes, timeout=STEP_TIMEOUT)
+        link.send(Hlo(POWER, PASSCODE, Variant.of(move_time_limit=30)))
+        turn, units, centres = standard_start()
+        link.send(Sco(centres), Now(turn, units))
+        await link.expect(Sub, timeout=STEP_TIMEOUT)
+        for name in ("no powers", "ANK's army list dropped"):
+            link.writer.write(encode_tokens(NAMED[name]))
+        replies = await link.quiet(2.0)
+        assert not [m for m in replies if isinstance(m, Yes | Rej | Huh | Prn)], replies
+        fall = Turn(Season.FALL, turn.year)
+        link.send(Sco(centres), Now(fall, units))  # every unit held
+        sub = await link.expect(Sub, timeout=STEP_TIMEOUT)
+        assert {getattr(o, "unit", None) for o in sub.orders} == {
+            u.unit for u in units if u.unit.power == POWER
+        }
+        link.send(Off())
+        code = await asyncio.to_thread(bot.proc.wait, EXIT_TIMEOUT)
+    assert code == 0, bot.err_tail()
+    ignored = [r for r in bot.game_log() if r["kind"] == "ignored"]
+    assert [r["reason"] for r in ignored] == ["a new map in the middle of the game"] * 2, ignored
