@@ -165,7 +165,11 @@ class Thinker:
         :meth:`close`, at this process's exit, or with this process.
         """
         method = "fork" if _fork_is_safe() else "spawn"
-        ctx = multiprocessing.get_context(method)
+        ctx = (
+            multiprocessing.get_context("fork")
+            if method == "fork"
+            else multiprocessing.get_context("spawn")
+        )
         parent, child = ctx.Pipe(duplex=True)
         self._proc = ctx.Process(
             target=_worker_main,

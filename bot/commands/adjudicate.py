@@ -24,7 +24,7 @@ from adjudicator.daide import adjudicate_text
 from adjudicator.errors import AdjudicatorError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``adjudicate`` subcommand."""
     p = subparsers.add_parser(
         "adjudicate",

@@ -37,7 +37,7 @@ from search.registry import PolicySpecError, parse_spec, valid_specs
 SEATS = 7
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``arena`` subcommand."""
     p = subparsers.add_parser(
         "arena",

@@ -20,7 +20,7 @@ BENCHMARKS = {
 }
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``bench`` subcommand."""
     p = subparsers.add_parser(
         "bench",

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from search.comparison import Run
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``compare`` subcommand."""
     p = subparsers.add_parser(
         "compare",

@@ -47,7 +47,7 @@ from bot.local.runner import SERVER_CHOICES
 from protocol.messages import Message
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``game`` subcommand."""
     p = subparsers.add_parser(
         "game",

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``openings`` subcommand."""
     p = subparsers.add_parser(
         "openings",

@@ -8,7 +8,7 @@ import time
 from bot.servers.parlance import ParlanceServer, ParlanceUnavailableError, install
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``parlance`` subcommand."""
     p = subparsers.add_parser(
         "parlance",

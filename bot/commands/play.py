@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from bot.client import DaideClient, GameSummary
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` subcommand."""
     p = subparsers.add_parser(
         "play",

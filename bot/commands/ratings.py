@@ -23,7 +23,7 @@ from typing import TextIO
 NEEDS_OPENSKILL = "ratings need openskill: pip install 'daide-mcts[ratings]'"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``ratings`` subcommand."""
     p = subparsers.add_parser(
         "ratings",

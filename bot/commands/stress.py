@@ -25,7 +25,7 @@ from pathlib import Path
 from bot.stress.scenarios import DEFAULT_SET, FULL, short
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``stress`` subcommand."""
     p = subparsers.add_parser(
         "stress",

@@ -48,7 +48,7 @@ RESUMABLE = ("lineup", "final_year", "mtl", "rtl", "btl", "seed", "server", "pow
 """Flags a resumed tournament takes from its folder when they are not given."""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``tournament`` subcommand."""
     p = subparsers.add_parser(
         "tournament",

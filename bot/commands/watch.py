@@ -32,7 +32,7 @@ REDRAW_INTERVAL = 0.25
 """Least seconds between two redraws of the table on a terminal."""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``watch`` subcommand."""
     p = subparsers.add_parser(
         "watch",

@@ -210,7 +210,9 @@ def _run(argv: list[str], what: str, error: type[Exception]) -> None:
 class InstalledProgram(Protocol):
     """What :func:`install_command` needs of an installed program."""
 
-    binary: Path
+    @property
+    def binary(self) -> Path:
+        """The program's executable."""
 
     def version(self) -> str:
         """The program's version, as it reports it."""

@@ -85,7 +85,7 @@ def serve(daide_port: int, deadline: int, players: int) -> None:
             "aliases": available.aliases.copy(),
         }
 
-    Server._load_available_maps = load_standard_map_only  # type: ignore[method-assign]
+    Server._load_available_maps = load_standard_map_only
     web_port = free_port()
     server = Server()
     loop = IOLoop.current()

@@ -45,7 +45,7 @@ KEEPALIVE = 15.0
 BACKLOG = 128
 """Connections the listening socket queues."""
 
-GRACEFUL_SHUTDOWN = 1.0
+GRACEFUL_SHUTDOWN = 1
 """Seconds open event streams get to close when the server stops."""
 
 
