@@ -60,7 +60,7 @@ from bot.orderbook import OrderBook, ThxVerdict
 from bot.phase import PhaseState
 from bot.procstats import ResourceMonitor
 from bot.session import Session, SessionNotReady
-from bot.settings import BotSettings
+from bot.settings import BotSettings, make_telemetry
 from bot.telemetry.events import (
     Centres,
     Connected,
@@ -73,7 +73,7 @@ from bot.telemetry.events import (
     SearchStats,
     phase_of,
 )
-from bot.telemetry.publisher import Telemetry, make_telemetry, search_fields
+from bot.telemetry.publisher import Telemetry, search_fields
 from bot.thinker import Thinker, ThinkerError, ThinkJob
 from bot.timebudget import PhaseClock, TimeBudget
 from bot.worker_protocol import Answer, Failed, Progress

@@ -8,6 +8,7 @@ A bad value is a :class:`SettingsError` with a message naming the setting.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
@@ -15,6 +16,7 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.telemetry.mqtt_url import parse_mqtt_url
+from bot.telemetry.publisher import MqttTelemetry, Telemetry
 
 DEFAULT_PORT = 16713
 
@@ -148,3 +150,22 @@ def load_settings(**overrides: object) -> BotSettings:
             for err in exc.errors()
         )
         raise SettingsError(problems) from None
+
+
+def make_telemetry(
+    settings: BotSettings, power_of: Callable[[], str | None] = lambda: None
+) -> Telemetry:
+    """The telemetry the settings ask for: off, or MQTT to ``settings.telemetry``.
+
+    The game is ``settings.game_id`` or, by default, the DAIDE server's ``host:port``.
+    """
+    if not settings.telemetry:
+        return Telemetry()
+    return MqttTelemetry(
+        parse_mqtt_url(settings.telemetry),
+        game=settings.game_id or f"{settings.host}:{settings.port}",
+        name=settings.name,
+        power_of=power_of,
+        observer=settings.observe,
+        maxsize=settings.telemetry_queue,
+    )

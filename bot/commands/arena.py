@@ -31,6 +31,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from bot.errors import UserError
 from search.arena import ArenaProgress, run_arena
 from search.registry import PolicySpecError, parse_spec, valid_specs
 
@@ -142,8 +143,6 @@ class ProgressBar:
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Check the flags, play the games, print the report (to stdout by default) and the JSON."""
-    from bot.cli import UserError
-
     out = out or sys.stdout  # looked up now, not at import (tests capture stdout)
 
     try:

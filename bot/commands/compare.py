@@ -26,6 +26,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from bot.errors import UserError
+
 if TYPE_CHECKING:
     from search.comparison import Run
 
@@ -66,7 +68,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def load_runs(paths: list[Path]) -> list[Run]:
     """Each path's run (a tournament folder or an arena JSON file); UserError if unreadable."""
-    from bot.cli import UserError
     from bot.local.tournament import TournamentError, tournament_run
     from search.comparison import ComparisonError, arena_run
 
@@ -87,7 +88,6 @@ def load_runs(paths: list[Path]) -> list[Run]:
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print (and with --json save) the figures; exit 0."""
     out = out or sys.stdout
-    from bot.cli import UserError
     from search.comparison import ComparisonError, at_year, pair, standing
 
     runs = load_runs(args.runs)

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from bot.errors import UserError
 from bot.local.bandana import (
     BANDANA_DIR_ENV,
     BandanaInstall,
@@ -128,8 +129,6 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
 
 def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
     """The lineup the flags ask for (default: one MCTS bot and six DumbBots); UserError if unfit."""
-    from bot.cli import UserError
-
     try:
         if args.lineup is None:
             seats = build_lineup(DEFAULT_LINEUP)
@@ -143,8 +142,6 @@ def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
 
 def bandana_from_args(args: argparse.Namespace, seats: tuple[Seat, ...]) -> BandanaInstall | None:
     """The folder of BANDANA's jars when the lineup has BANDANA seats (else None); UserError."""
-    from bot.cli import UserError
-
     bots = tuple(s.spec for s in seats if s.kind == "bandana")
     if not bots:
         return None
@@ -156,8 +153,6 @@ def bandana_from_args(args: argparse.Namespace, seats: tuple[Seat, ...]) -> Band
 
 def deadlines_from_args(args: argparse.Namespace) -> Deadlines:
     """The deadlines the flags ask for; UserError if out of range."""
-    from bot.cli import UserError
-
     for flag in ("mtl", "rtl", "btl"):
         value = getattr(args, flag)
         if not 1 <= value <= 3600:
@@ -167,8 +162,6 @@ def deadlines_from_args(args: argparse.Namespace) -> Deadlines:
 
 def check_common(args: argparse.Namespace) -> None:
     """Flags every local game shares; UserError if unusable."""
-    from bot.cli import UserError
-
     if not FIRST_YEAR <= args.final_year <= 2100:
         raise UserError(f"--final-year must be between {FIRST_YEAR} and 2100")
     if args.telemetry is not None and not args.telemetry.startswith(("mqtt://", "mqtts://")):
@@ -180,8 +173,6 @@ def fresh_folder(path: Path | None, prefix: str, may_hold: frozenset[str] = froz
 
     A folder holding only files named in ``may_hold`` counts as empty.
     """
-    from bot.cli import UserError
-
     if path is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = Path("runs") / f"{prefix}-{stamp}"
@@ -203,7 +194,6 @@ def fresh_folder(path: Path | None, prefix: str, may_hold: frozenset[str] = froz
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the game; exit 0 if it ended cleanly with a result, 1 otherwise."""
     out = out or sys.stdout  # looked up now: the default would pin the stream of import time
-    from bot.cli import UserError
     from bot.local.runner import GameConfig, GameError, run_game
     from bot.local.view import make_view
 
@@ -266,8 +256,6 @@ class _BrowserView:
 
 def _start_browser_view(folder: Path, out: TextIO) -> _BrowserView:
     """Serve the page from a background thread and print its URL; UserError without [view]."""
-    from bot.cli import UserError
-
     try:
         view = _BrowserView(folder)
     except ImportError as exc:

@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from bot.errors import UserError
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``openings`` subcommand."""
@@ -35,7 +37,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     from adjudicator.maps import standard_map
     from adjudicator.position import SEASONS
-    from bot.cli import UserError
     from bot.jsonfiles import CorruptJSON, read_json_object
     from search.openings import BookError, FieldBook, describe
 

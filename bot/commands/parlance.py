@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from bot.errors import UserError
 from bot.servers.parlance import ParlanceServer, ParlanceUnavailableError, install
 
 
@@ -26,8 +27,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Install (idempotent) and, if asked, serve."""
-    from bot.cli import UserError
-
     try:
         inst = install()
     except ParlanceUnavailableError as exc:

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.errors import UserError
 from bot.settings import BotSettings, SettingsError, load_settings
 
 if TYPE_CHECKING:
@@ -155,7 +156,6 @@ async def play_until_stopped(client: DaideClient) -> GameSummary:
 
 def run(args: argparse.Namespace) -> int:
     """Play one game; exit 0 when it ended cleanly, 1 otherwise."""
-    from bot.cli import UserError
     from bot.client import DaideClient, FatalClientError
     from bot.logs import GameLog, configure_logging, game_log_path
     from search.choosers import check_strategy

@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from bot.errors import UserError
+
 NEEDS_OPENSKILL = "ratings need openskill: pip install 'daide-mcts[ratings]'"
 
 
@@ -43,7 +45,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Rate, print and save; exit 0."""
     out = out or sys.stdout
-    from bot.cli import UserError
 
     try:
         from bot.local.ratings import (

@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot.errors import UserError
 from bot.stress.scenarios import DEFAULT_SET, FULL, short
 
 
@@ -60,7 +61,6 @@ def run(args: argparse.Namespace) -> int:
     """Run the chosen scenarios; 0 if every one passed."""
     from dataclasses import replace
 
-    from bot.cli import UserError
     from bot.servers.parlance import ParlanceUnavailableError, install
     from bot.settings import BotSettings
     from bot.stress.report import table, yearly_table

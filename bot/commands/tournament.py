@@ -39,6 +39,7 @@ from bot.commands.game import (
     fresh_folder,
     seats_from_args,
 )
+from bot.errors import UserError
 from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR
 
 if TYPE_CHECKING:
@@ -82,7 +83,6 @@ def _merge_saved(
     args: argparse.Namespace, folder: Path
 ) -> tuple[TournamentSettings | None, int | None]:
     """Fill the flags not given from the saved tournament; UserError if a given one differs."""
-    from bot.cli import UserError
     from bot.local.tournament import TournamentError, load_settings, saved_games
 
     try:
@@ -115,7 +115,6 @@ def _merge_saved(
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play (or continue) the tournament; exit 0 when every game ended cleanly."""
     out = out or sys.stdout  # looked up now: the default would pin the stream of import time
-    from bot.cli import UserError
     from bot.local.lineup import parse_lineup
     from bot.local.tournament import (
         OPENINGS_FILE,

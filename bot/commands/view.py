@@ -22,6 +22,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from bot.errors import UserError
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``view`` subcommand."""
@@ -45,8 +47,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Serve the page until Ctrl-C (or, live, until then too: the last position stays)."""
-    from bot.cli import UserError
-
     out = out or sys.stdout
     live = args.host is not None or args.port is not None
     if live and args.folder is not None:

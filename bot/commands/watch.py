@@ -23,6 +23,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from bot.errors import UserError
 from bot.telemetry.events import OrderResult
 from bot.telemetry.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url
 from bot.telemetry.publisher import MQTT_LOG
@@ -61,8 +62,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Watch until Ctrl-C, the game-over count, or the timeout."""
-    from bot.cli import UserError
-
     try:
         target = parse_mqtt_url(args.url)
     except MqttUrlError as exc:
