@@ -24,7 +24,8 @@ from search.randombot import RandomBot
 SPECS = {
     "dumbbot": "David Norman's DumbBot (Parang's constants)",
     "random": "random legal orders, sometimes supporting a friendly unit",
-    "mcts[:VARIANT]": "Monte Carlo Tree Search (search.mcts), e.g. mcts:v8",
+    "mcts[:VARIANT[/KEY=VALUE...]]": "Monte Carlo Tree Search (search.mcts): VARIANT dm "
+    "(the default) or v1-v8, KEY a setting (search.mcts.variants.OVERRIDES), e.g. mcts:dm/cp=0.5",
 }
 """The spec forms and what each plays, for help texts and error messages."""
 

@@ -48,7 +48,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "--strategy",
         "--variant",
         dest="strategy",
-        help="movement strategy: mcts, mcts:<variant>, dumbbot, random (default mcts)",
+        help="movement strategy: mcts (default; the variant dm), mcts:VARIANT with VARIANT "
+        "dm or the thesis's v1 to v8, settings overridden as mcts:dm/cp=0.5/years=full "
+        "(cp, final, years, widen, resample, double), dumbbot, random",
     )
     p.add_argument(
         "--workers",

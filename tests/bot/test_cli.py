@@ -61,3 +61,24 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> Non
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == BROKEN_PIPE_EXIT, err
     assert "Traceback" not in err and "Exception ignored" not in err, err
+
+
+def test_the_strategy_help_names_every_variant_and_setting(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from search.mcts.variants import OVERRIDES
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    start = text.index("--strategy STRATEGY, --variant")
+    strategy = text[start : text.index("--workers", start)]
+    assert "dm" in strategy and "v1 to v8" in strategy
+    assert all(key in strategy for key in OVERRIDES), strategy
+
+
+def test_a_strategy_with_a_bad_setting_is_one_line_of_error() -> None:
+    proc = _run("play", "--strategy", "mcts:dm/cq=1", "--port", "1")
+    assert proc.returncode == 2, proc.stderr
+    assert "unknown MCTS variant setting 'cq=1'" in proc.stderr
+    assert "Traceback" not in proc.stderr
