@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from random import Random
@@ -12,6 +13,7 @@ from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from search.choosers import SearchRequest
 from search.mcts.actions import ThesisActions, WeightedActions
+from search.mcts.config import SearchSettings
 from search.mcts.parallel import RootParallel, merge, pick
 from search.mcts.player import AnytimeChooser, MctsPlayer, think
 from search.mcts.players import (
@@ -225,3 +227,17 @@ def test_every_error_of_a_variant_name_is_a_value_error() -> None:
     assert issubclass(VariantError, ValueError)
     with pytest.raises(UnknownVariantError, match="choose one of v1, v2"):
         get_variant("eq")
+
+
+def test_a_variant_is_frozen_settings_and_holds_no_game_data() -> None:
+    dm = get_variant("dm")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        dm.cp = 0.1  # type: ignore[misc]
+    assert [f.name for f in dataclasses.fields(SearchSettings)] == [
+        "name", "description", "actions", "enemies", "phases", "rollout_us", "rollout_enemies",
+        "cp", "final", "resample", "double_expansion", "widening", "rollout_years",
+        "lookahead_years",
+    ]  # fmt: skip
+    player = MctsPlayer(dm, budget=None, iterations=5, final_year=1902)
+    player.movement_orders(initial_position(M), 0, Random(0))
+    assert player.variant is dm  # playing changes nothing in the settings it plays by
