@@ -32,7 +32,6 @@ COMMANDS = (
     "bot.commands.tournament",
     "bot.commands.ratings",
     "bot.commands.compare",
-    "bot.commands.openings",
     "bot.commands.watch",
     "bot.commands.view",
     "bot.commands.stress",

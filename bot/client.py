@@ -53,7 +53,6 @@ from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER, EngineOrder
 from adjudicator.position import SEASON_INDEX, PhaseKind, Position
 from adjudicator.rules import CivilDisorderRule
 from bot.connection import Connection, ConnectionLost
-from bot.fieldbook import GameOpenings
 from bot.logs import GameLog
 from bot.mirror import GameMirror
 from bot.orderbook import OrderBook, ThxVerdict
@@ -238,7 +237,6 @@ class DaideClient:
         self._resources = ResourceMonitor()
         self._ever_joined = False
         self._worker_restarts = 0
-        self.openings = GameOpenings(settings.openings) if settings.openings else None
         self._handlers: dict[type[Message], Handler] = {
             Now: self._on_now,
             Ord: self._on_ord,
@@ -594,8 +592,6 @@ class DaideClient:
             return
         report = self.mirror.on_now(m.turn, m.units)
         self._copy_shadow_counts()
-        if self.openings is not None:
-            self.openings.record(self.mirror, self.power)
         if report is not None:
             if not report.ok:
                 log.error(
@@ -725,7 +721,6 @@ class DaideClient:
                     power,
                     clock.stop_search_at(),
                     clock.collect_helpers_by(),
-                    tuple(self.mirror.movements),
                 )
                 job.on_late_answer = _measure_late(clock)
                 phase.job = job
@@ -916,9 +911,6 @@ class DaideClient:
         game_map = self.mirror.game_map
         if self.thinker is not None and game_map is not None:
             self.thinker.use_map(game_map.definition, game_map.name)
-            book = self.openings.book_for(game_map) if self.openings is not None else None
-            if book is not None:
-                self.thinker.use_book(book)
 
     def _finish(self) -> None:
         if not self.game_over:
@@ -933,8 +925,6 @@ class DaideClient:
             self.phase = None
         self._copy_resources()
         self._copy_shadow_counts()
-        if self.openings is not None:
-            self.openings.record(self.mirror, self.power, final=True)
         log.info("game finished", summary=self.summary.as_dict())
         self.game_log.write("summary", **self.summary.as_dict())
         self.telemetry.emit(GameOver, **self.summary.as_dict())

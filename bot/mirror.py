@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from adjudicator.daide import adjudicate_phase
 from adjudicator.errors import AdjudicatorError
 from adjudicator.maps import GameMap
-from adjudicator.orders import EngineOrder
-from adjudicator.position import Position, PositionData
+from adjudicator.position import Position
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER, CivilDisorderRule
 from protocol.values import (
     Build,
@@ -33,7 +32,6 @@ from protocol.values import (
     UnitPosition,
     order_power,
 )
-from search.opponents import orders_from_results
 
 Centres = tuple[tuple[str, tuple[str, ...]], ...]
 
@@ -76,10 +74,6 @@ class GameMirror:
     """The server has ended the game (DRW or SLO): the NOW that follows names the phase
     it stopped in, which may be one the game would have skipped (Parlance stops in a
     winter without builds or removals)."""
-    movements: list[tuple[PositionData, dict[int, EngineOrder]]] = field(default_factory=list)
-    """Every movement phase whose ORD lines covered every unit: the position
-    (``Position.to_data()``) and every unit's order, in the order played
-    (what :mod:`search.opponents` learns the other powers' play from)."""
 
     def on_map(self, definition: MapDefinition, name: str) -> GameMap:
         """Build the map from MDF."""
@@ -143,8 +137,6 @@ class GameMirror:
         if not self._complete(previous, pending):
             self.skipped += 1
             return None
-        if previous.is_movement:
-            self._remember_movement(previous, pending)
         try:
             return self._check(previous, actual, pending)
         except Exception as exc:  # our engine's failure must never cost the phase
@@ -155,14 +147,6 @@ class GameMirror:
                 "",
                 _describe(actual),
             )
-
-    def _remember_movement(self, previous: Position, pending: list[OrderResult]) -> None:
-        """Add a complete movement phase to :attr:`movements` (orders our rules refuse left out)."""
-        try:
-            orders = orders_from_results(previous, pending)
-        except (AdjudicatorError, ValueError, KeyError):
-            return
-        self.movements.append((previous.to_data(), orders))
 
     def mark_resync(self) -> None:
         """After a reconnection some results may be lost: skip the next shadow check."""
@@ -311,7 +295,7 @@ def replay_mirror(
     rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER,
     on_report: Callable[[ShadowReport], None] | None = None,
 ) -> GameMirror:
-    """A mirror fed a whole recorded game (see :func:`replay_shadow`), e.g. for its movements.
+    """A mirror fed a whole recorded game (see :func:`replay_shadow`).
 
     Each phase's shadow report goes to ``on_report``.
     """

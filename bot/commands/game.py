@@ -112,13 +112,6 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
         "--telemetry", metavar="URL", help="passed to every bot of ours: mqtt://host:port/prefix"
     )
     p.add_argument(
-        "--openings",
-        type=Path,
-        metavar="FILE",
-        help="the field book our seats that use one (mcts:db) read and add to "
-        "(tournament default: openings.json in its folder; game: none)",
-    )
-    p.add_argument(
         "--bandana-dir",
         type=Path,
         metavar="DIR",
@@ -168,11 +161,8 @@ def check_common(args: argparse.Namespace) -> None:
         raise UserError("--telemetry must be an mqtt://host:port/prefix URL")
 
 
-def fresh_folder(path: Path | None, prefix: str, may_hold: frozenset[str] = frozenset()) -> Path:
-    """``path`` if it is new or empty, or a new dated folder under runs/; else UserError.
-
-    A folder holding only files named in ``may_hold`` counts as empty.
-    """
+def fresh_folder(path: Path | None, prefix: str) -> Path:
+    """``path`` if it is new or empty, or a new dated folder under runs/; else UserError."""
     if path is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = Path("runs") / f"{prefix}-{stamp}"
@@ -180,9 +170,7 @@ def fresh_folder(path: Path | None, prefix: str, may_hold: frozenset[str] = froz
         while path.exists():
             k += 1
             path = Path("runs") / f"{prefix}-{stamp}-{k}"
-    elif path.exists() and (
-        not path.is_dir() or any(child.name not in may_hold for child in path.iterdir())
-    ):
+    elif path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UserError(f"--out: {path} exists and is not an empty folder")
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -210,7 +198,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         server=args.server,
         telemetry=args.telemetry,
         bandana=bandana,
-        openings=args.openings,
     )
     view = make_view(out)
     browser_view = _start_browser_view(folder, out) if args.view else None

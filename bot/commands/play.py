@@ -49,7 +49,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "--strategy",
         "--variant",
         dest="strategy",
-        help="movement strategy: mcts, mcts:<variant>, dumbbot, random (default mcts)",
+        help="movement strategy: mcts (default; the variant dm), mcts:VARIANT with VARIANT "
+        "dm or the thesis's v1 to v8, settings overridden as mcts:dm/cp=0.5/years=full "
+        "(cp, final, years, widen, resample, double), dumbbot, random",
     )
     p.add_argument(
         "--workers",
@@ -83,13 +85,6 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         help="least seconds between last submission and deadline (default 0.5)",
     )
     p.add_argument("--observe", action="store_true", default=None, help="watch (OBS) instead")
-    p.add_argument(
-        "--openings",
-        type=Path,
-        metavar="FILE",
-        help="the field book of the other players' openings, kept across games: "
-        "mcts:db plays the enemies' first year from it; this game's openings are added",
-    )
     p.add_argument("--power", dest="rejoin_power", help="rejoin as this power (with --passcode)")
     p.add_argument("--passcode", type=int, dest="rejoin_passcode", help="passcode for rejoining")
     p.add_argument("--seed", type=int, help="random seed")
@@ -119,7 +114,6 @@ def settings_from_args(args: argparse.Namespace) -> BotSettings:
         think_time=args.think_time,
         min_margin=args.min_margin,
         observe=args.observe,
-        openings=getattr(args, "openings", None),
         rejoin_power=args.rejoin_power,
         rejoin_passcode=args.rejoin_passcode,
         seed=args.seed,

@@ -117,7 +117,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout  # looked up now: the default would pin the stream of import time
     from bot.local.lineup import parse_lineup
     from bot.local.tournament import (
-        OPENINGS_FILE,
         TournamentError,
         TournamentSettings,
         focus_lines,
@@ -166,11 +165,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             "BANDANA's seats cannot play on a Ray cluster: their jars are on this "
             "machine only; run this tournament without --ray"
         )
-    if args.ray is not None and args.openings is not None:
-        raise UserError(
-            "--openings: a field book is one file on this machine; the nodes of a Ray "
-            "cluster cannot share it; run this tournament without --ray"
-        )
     bandana = bandana_from_args(args, settings.seats)
     games = args.games if args.games is not None else saved_count
     if games is None:
@@ -184,7 +178,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
         check_ray_flags(args)
     if saved is None:
-        folder = fresh_folder(args.out, "tournament", frozenset({OPENINGS_FILE}))
+        folder = fresh_folder(args.out, "tournament")
     cores = os.cpu_count() or 1
     if args.ray is None and args.parallel > cores:
         out.write(
@@ -205,7 +199,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 telemetry=args.telemetry,
                 stream=out,
                 bandana=bandana,
-                openings=args.openings,
             )
     except TournamentError as exc:
         raise UserError(str(exc)) from exc

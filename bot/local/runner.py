@@ -258,7 +258,6 @@ class _Game:
             summary=self.bots_dir / f"{seat.name}.json",
             rules=server.rules,
             bandana=self.config.bandana,
-            openings=self.config.openings,
         )
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         cwd: Path | None = None

@@ -48,12 +48,9 @@ from bot.local.runner import GameConfig, GameError, GameOutcome, play_game, run_
 from bot.local.view import BAR_WIDTH, format_elapsed, progress_bar
 from search.comparison import ComparisonError, Run, checked, focus_label, standing
 from search.metrics import GameRecord, Standings, markdown_table
-from search.registry import uses_openings
 
 SETTINGS_FILE = "tournament.json"
 GAME_FILE = "game.json"
-OPENINGS_FILE = "openings.json"
-"""The tournament's field book (:mod:`bot.fieldbook`), when a seat's strategy uses one."""
 START_ATTEMPTS = 2
 """Times a game that never started (a seat left before it began) is played before giving up."""
 
@@ -112,10 +109,6 @@ class TournamentSettings:
                 f"powers must be one of {', '.join(POWER_DEALS)}, not {self.powers!r}"
             )
 
-    def uses_openings(self) -> bool:
-        """Whether a seat of ours plays from a field book (then the games share one)."""
-        return any(s.kind == "ours" and uses_openings(s.spec) for s in self.seats)
-
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {
@@ -149,13 +142,8 @@ class TournamentSettings:
         index: int,
         telemetry: str | None,
         bandana: BandanaInstall | None = None,
-        openings: Path | None = None,
     ) -> GameConfig:
-        """The settings of game ``index`` (its own seeds).
-
-        ``bandana`` runs BANDANA's seats; ``openings`` is the field book of the
-        seats that use one.
-        """
+        """The settings of game ``index`` (its own seeds); ``bandana`` runs BANDANA's seats."""
         seed = None if self.seed is None else self.seed + index * SEED_STRIDE
         slots = None
         if self.powers == POWERS_ROTATE:
@@ -169,7 +157,6 @@ class TournamentSettings:
             telemetry=telemetry,
             bandana=bandana,
             power_slots=slots,
-            openings=openings,
         )
 
 
@@ -603,13 +590,10 @@ async def play_tournament(
     telemetry: str | None = None,
     stream: TextIO | None = None,
     bandana: BandanaInstall | None = None,
-    openings: Path | None = None,
 ) -> TournamentRun:
     """Play the games ``folder`` does not hold yet, ``parallel`` at a time; write the results.
 
-    ``bandana`` is the folder of BANDANA's jars, for lineups with BANDANA's bots;
-    ``openings`` the field book of the seats that use one (default: :data:`OPENINGS_FILE`
-    in ``folder``).
+    ``bandana`` is the folder of BANDANA's jars, for lineups with BANDANA's bots.
     """
     import io
 
@@ -622,10 +606,6 @@ async def play_tournament(
     failures: dict[int, str] = {}
     todo = [k for k in range(games) if k not in entries]
     gate = asyncio.Semaphore(max(1, parallel))
-    if not settings.uses_openings():
-        openings = None
-    elif openings is None:
-        openings = folder / OPENINGS_FILE
 
     async def one(index: int) -> None:
         async with gate:
@@ -635,7 +615,7 @@ async def play_tournament(
                 for attempt in range(1, START_ATTEMPTS + 1):
                     shutil.rmtree(game_folder(folder, index), ignore_errors=True)
                     outcome = await play_game(
-                        settings.game_config(index, telemetry, bandana, openings),
+                        settings.game_config(index, telemetry, bandana),
                         game_folder(folder, index),
                         sink,
                         index=index,
@@ -687,7 +667,6 @@ def run_tournament(
     telemetry: str | None = None,
     stream: TextIO | None = None,
     bandana: BandanaInstall | None = None,
-    openings: Path | None = None,
 ) -> TournamentRun:
     """Blocking :func:`play_tournament` (KeyboardInterrupt on Ctrl-C or SIGTERM, after clean-up)."""
     return run_until_done(
@@ -699,6 +678,5 @@ def run_tournament(
             telemetry=telemetry,
             stream=stream,
             bandana=bandana,
-            openings=openings,
         )
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -48,31 +47,38 @@ def test_an_unknown_subcommand_is_a_usage_error() -> None:
     assert "invalid choice" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_play_takes_the_field_book_it_keeps(tmp_path: Path) -> None:
-    from bot.commands.play import settings_from_args
-
-    book = tmp_path / "openings.json"
-    args = build_parser().parse_args(["play", "--strategy", "mcts:db", "--openings", str(book)])
-    assert settings_from_args(args).openings == book
-    assert settings_from_args(build_parser().parse_args(["play"])).openings is None
-
-
 def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
-    """``daide-mcts openings BOOK | head -1``: no traceback when the pipe closes early."""
-    from search.openings import FieldBook
-    from tests.search.boards import M, dumbbot_game
-
-    book = FieldBook.empty(M.name)
-    for seed in range(4):
-        book = book.with_game(dumbbot_game(seed, 1))
-    path = tmp_path / "openings.json"
-    path.write_text(json.dumps(book.to_data(M)))
+    """``daide-mcts adjudicate < LINES | head -1``: no traceback when the pipe closes early."""
+    lines = tmp_path / "lines.jsonl"
+    lines.write_text("not json\n" * 20_000)  # one error line out per line in
     assert SCRIPT.exists()
-    proc = subprocess.Popen(
-        [str(SCRIPT), "openings", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+    with lines.open("rb") as given:
+        proc = subprocess.Popen(
+            [str(SCRIPT), "adjudicate"], stdin=given, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()  # before the command has written anything
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == BROKEN_PIPE_EXIT, err
     assert "Traceback" not in err and "Exception ignored" not in err, err
+
+
+def test_the_strategy_help_names_every_variant_and_setting(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from search.mcts.variants import OVERRIDES
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    start = text.index("--strategy STRATEGY, --variant")
+    strategy = text[start : text.index("--workers", start)]
+    assert "dm" in strategy and "v1 to v8" in strategy
+    assert all(key in strategy for key in OVERRIDES), strategy
+
+
+def test_a_strategy_with_a_bad_setting_is_one_line_of_error() -> None:
+    proc = _run("play", "--strategy", "mcts:dm/cq=1", "--port", "1")
+    assert proc.returncode == 2, proc.stderr
+    assert "unknown MCTS variant setting 'cq=1'" in proc.stderr
+    assert "Traceback" not in proc.stderr
