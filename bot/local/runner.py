@@ -52,6 +52,7 @@ from bot.local.outcome import GameConfig, GameOutcome
 from bot.local.record import GameRecorder, MessageListener
 from bot.local.view import LineView, View, format_elapsed
 from bot.paths import local_dir
+from bot.servers.lifeline import SEAT_SIGNAL, die_with_parent
 from bot.servers.mila import MilaServer, MilaUnavailableError
 from bot.servers.parlance import (
     PARLANCE_VERSION,
@@ -281,6 +282,7 @@ class _Game:
                 cwd=cwd,
                 env=env,
                 start_new_session=True,  # Ctrl-C reaches the runner, which stops them in order
+                preexec_fn=die_with_parent(SEAT_SIGNAL),  # and a killed runner takes them along
             )
         except OSError as exc:
             raise GameError(f"cannot start seat {seat.name} ({argv[0]}): {exc}") from exc
