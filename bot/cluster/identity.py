@@ -124,7 +124,10 @@ class Build:
         if other.version != self.version:
             return f"daide-mcts {other.version} there, {self.version} here"
         if other.code != self.code:
-            return f"daide-mcts code {other.code} there, {self.code} here (both {self.version})"
+            return (
+                f"daide-mcts code {other.code} there, {self.code} here (both {self.version}; "
+                "the sources or the dependencies' versions differ)"
+            )
         if other.python.rsplit(".", 1)[0] != self.python.rsplit(".", 1)[0]:
             return f"Python {other.python} there, {self.python} here"
         return None

@@ -11,6 +11,7 @@ import pytest
 from bot.cluster.identity import (
     NOT_INSTALLED,
     PACKAGES,
+    Build,
     code_hash,
     dependency_versions,
     fingerprint,
@@ -82,3 +83,13 @@ def test_a_missing_dependency_is_recorded_as_such() -> None:
     assert dependency_versions(["no-such-distribution-here"]) == {
         "no-such-distribution-here": NOT_INSTALLED
     }
+
+
+def test_a_node_with_other_code_is_told_what_may_differ() -> None:
+    here = Build("0.2.0", "aaaaaaaaaaaa", "3.11.9")
+    there = Build("0.2.0", "bbbbbbbbbbbb", "3.11.4")
+    assert here.difference(there) == (
+        "daide-mcts code bbbbbbbbbbbb there, aaaaaaaaaaaa here (both 0.2.0; "
+        "the sources or the dependencies' versions differ)"
+    )
+    assert here.difference(Build("0.2.0", "aaaaaaaaaaaa", "3.11.4")) is None
