@@ -4,7 +4,9 @@
 a DAIDE server on loopback — Parlance, or MILA's server when Parlance cannot
 run here (no Python 2.7), saying so — join it as an observer, launch one
 process per seat, follow the game in the live view, stop everything when the
-game is over (or when something goes wrong), and write the run folder:
+game is over (or when something goes wrong), and write the run folder.  The
+server and the seats also end when the runner itself is killed
+(:mod:`bot.servers.lifeline`).  The run folder:
 
 ``messages.daide``
     every message the observer sent and received (on MILA's server, which
