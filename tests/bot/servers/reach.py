@@ -8,6 +8,7 @@ so the connection attempts never leave it.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 
@@ -30,7 +31,8 @@ def outward_address() -> str:
         for address in addresses
         if address.family == socket.AF_INET
     ]
-    candidates.append(socket.gethostbyname(socket.gethostname()))
+    with contextlib.suppress(OSError):  # a host name that does not resolve
+        candidates.append(socket.gethostbyname(socket.gethostname()))
     for candidate in candidates:
         if not ipaddress.ip_address(candidate).is_loopback:
             return candidate
