@@ -1,9 +1,9 @@
-"""``daide-mcts openings FILE [--power P] [--top N]``: what a field book says the field opens with.
+"""daide-mcts openings FILE [--power P] [--top N]: what a field book says the field opens with.
 
-The field book is the file ``play --openings FILE`` keeps (a tournament of
-``mcts:db`` seats keeps ``openings.json`` in its folder): for every power and
+The field book is the file play --openings FILE keeps (a tournament of
+mcts:db seats keeps openings.json in its folder): for every power and
 movement phase of the first year, the order sets its players gave, by where
-the power's units stood.  This prints the most frequent ones with their share::
+the power's units stood.  This prints the most frequent ones with their share:
 
     daide-mcts openings runs/rot-db-2027/openings.json --power FRA --top 3
 """

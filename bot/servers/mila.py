@@ -21,6 +21,9 @@ from typing import IO, ClassVar
 from bot.servers.ports import free_port
 from bot.servers.process import ServerProcess
 
+MILA_EXTRA = "mila"
+"""The optional extra that installs MILA's ``diplomacy`` package."""
+
 
 class MilaUnavailableError(RuntimeError):
     """MILA's server cannot be started here; the message says why."""
@@ -52,7 +55,8 @@ class MilaServer(ServerProcess):
             import diplomacy  # noqa: F401 - only checking that it is installed
         except ImportError as exc:
             raise MilaUnavailableError(
-                "MILA's diplomacy package is not installed (pip install diplomacy==1.1.2)"
+                f"MILA's DAIDE server needs the {MILA_EXTRA} extra, which is not installed: "
+                f"pip install 'daide-mcts[{MILA_EXTRA}]'"
             ) from exc
         workdir = self._prepare("mila-")
         self.log_path = workdir / "server.log"
