@@ -52,6 +52,7 @@ from adjudicator.errors import AdjudicatorError
 from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER, EngineOrder
 from adjudicator.position import SEASON_INDEX, PhaseKind, Position
 from adjudicator.rules import CivilDisorderRule
+from bot import __version__
 from bot.connection import Connection, ConnectionLost
 from bot.logs import GameLog
 from bot.mirror import GameMirror
@@ -359,9 +360,9 @@ class DaideClient:
             self._replaying = True
             self._send(Iam(self.power, self.passcode))
         elif s.observe:
-            self._send(Obs(s.name, s.version))
+            self._send(Obs(s.name, __version__))
         else:
-            self._send(Nme(s.name, s.version))
+            self._send(Nme(s.name, __version__))
 
     def _joined(self) -> None:
         if self.session is not None:
@@ -574,7 +575,7 @@ class DaideClient:
             self.power = None
             self.passcode = None
             self._replaying = False
-            self._send(Nme(self.settings.name, self.settings.version))
+            self._send(Nme(self.settings.name, __version__))
 
     # --- phases ----------------------------------------------------------------------------
 

@@ -1,14 +1,14 @@
-"""``daide-mcts adjudicate``: adjudicate phases given as JSON lines in DAIDE notation.
+"""daide-mcts adjudicate: adjudicate phases given as JSON lines in DAIDE notation.
 
-Each input line is ``{"now": "...", "sco": "...", "orders": ["...", ...]}``
+Each input line is {"now": "...", "sco": "...", "orders": ["...", ...]}
 (NOW and SCO as whole messages or bodies; orders as SUB writes them; "orders"
-may be left out).  Each output line is ``{"thx": [[order, note], ...], "ord":
-[...], "now": "...", "sco": "...", "slo": null}`` (``slo`` is the SLO message
+may be left out).  Each output line is {"thx": [[order, note], ...], "ord":
+[...], "now": "...", "sco": "...", "slo": null} ("slo" is the SLO message
 when the phase ends the game with a solo).  A line that cannot be adjudicated gets
-``{"error": "...", "error_type": "...", "line": N}`` instead, where
-``error_type`` is one of ``EncodingError`` (not UTF-8), ``JSONError`` (not
-JSON), ``RequestError`` (JSON of the wrong shape) or ``NotationError`` (DAIDE
-text that does not parse or does not fit the map), and ``N`` is the input
+{"error": "...", "error_type": "...", "line": N} instead, where
+error_type is one of EncodingError (not UTF-8), JSONError (not
+JSON), RequestError (JSON of the wrong shape) or NotationError (DAIDE
+text that does not parse or does not fit the map), and N is the input
 line number.  The command carries on with the next line either way, and exits
 with status 1 if any line failed.
 """
