@@ -107,6 +107,7 @@ class GameMirror:
     """The latest phase the server reported results for (an ORD line for the phase we
     were in): a NOW for it or an earlier phase is stale."""
     _recent: deque[NowKey] = field(default_factory=lambda: deque(maxlen=RECENT_NOWS))
+    _current_key: NowKey | None = None
     _step: _Step | None = None
 
     def on_map(self, definition: MapDefinition, name: str) -> GameMap:
@@ -196,8 +197,9 @@ class GameMirror:
                 return None
             if self._step is not None:
                 self._undo(self._step)
-        elif current is not None:
-            self._recent.append(_now_key(current.turn, current.unit_positions()))
+        elif self._current_key is not None:
+            self._recent.append(self._current_key)
+        self._current_key = _now_key(turn, units)
         previous, pending, resync = self.position, self.pending, self.resync
         step = self._step = _Step(previous, pending, resync)
         self.position = actual
