@@ -477,8 +477,15 @@ class DaideClient:
         self.telemetry.emit(Centres, counts={p: len(c) for p, c in m.centres})
 
     def _on_tme(self, m: Tme) -> None:
-        if m.seconds is not None and self.phase is not None:
-            self.phase.clock.time_left(m.seconds, time.monotonic())
+        phase = self.phase
+        if m.seconds is None or phase is None:
+            return
+        limit = self.budget.limits.get(phase.position.kind) or 0
+        if limit > 0 and not 0 <= m.seconds <= limit:
+            # The time left cannot pass the phase's limit from HLO (nor be negative).
+            self._ignore(f"TME of {m.seconds} s in a phase of at most {limit:g} s", m)
+            return
+        phase.clock.time_left(m.seconds, time.monotonic())
 
     def _on_map(self, m: Map) -> None:
         self.map_name = m.name or "standard"

@@ -32,13 +32,24 @@ from protocol.messages import (
     Nme,
     Now,
     Off,
+    Ord,
     Rej,
     Sco,
     Smr,
     Sub,
+    Tme,
     Yes,
 )
-from protocol.values import Hold, Location, Season, Turn, Unit, UnitPosition, UnitType
+from protocol.values import (
+    Hold,
+    Location,
+    OrderResult,
+    Season,
+    Turn,
+    Unit,
+    UnitPosition,
+    UnitType,
+)
 from protocol.variant import Variant
 from tests.bot.scripted import PASSCODE, Link, ScriptedServer, opening
 
@@ -72,9 +83,8 @@ def start_client(server: ScriptedServer, tmp_path: Path):
     running: list[Running] = []
 
     def start(**overrides: object) -> Running:
-        settings = load_settings(
-            port=server.port, strategy="dumbbot", workers=1, seed=7, min_margin=0.3, **overrides
-        )
+        options: dict[str, object] = {"strategy": "dumbbot", **overrides}
+        settings = load_settings(port=server.port, workers=1, seed=7, min_margin=0.3, **options)
         log_path = tmp_path / f"client-{len(running)}.jsonl"
         client = DaideClient(settings, GameLog(log_path))
         run = Running(client, asyncio.create_task(client.run()), log_path)
@@ -201,9 +211,6 @@ async def test_the_right_now_after_a_wrong_one_for_the_same_phase_is_played(serv
 
 
 async def test_a_replayed_now_of_a_phase_already_reported_is_ignored(server, start_client):
-    from protocol.messages import Ord
-    from protocol.values import OrderResult
-
     run = start_client()
     link = await server.connection()
     spring = opening()
@@ -235,3 +242,18 @@ async def test_a_mis_for_a_unit_we_do_not_have_is_not_answered(server, start_cli
     assert answers == [], answers
     summary = await run.finish(link)
     assert summary.ignored_by_kind == {"MIS": 2}, summary.ignored_by_kind
+
+
+async def test_a_tme_beyond_the_phase_limit_does_not_put_the_deadline_off(server, start_client):
+    run = start_client(strategy="mcts")
+    link = await server.connection()
+    await link.join(Variant.of(move_time_limit=3))
+    link.show(opening())
+    await link.expect(Sub)
+    told = asyncio.get_running_loop().time()
+    link.send(Tme(8000))  # a deadline two hours away in a phase of three seconds
+    await link.expect(Gof, timeout=10)
+    took = asyncio.get_running_loop().time() - told
+    assert took < 3.0, f"the last orders came {took:.2f} s later, in a phase of 3 s"
+    summary = await run.finish(link)
+    assert summary.ignored_by_kind == {"TME": 1}, summary.ignored_by_kind
