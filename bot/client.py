@@ -620,7 +620,7 @@ class DaideClient:
         log.warning("server refused", message=inner.to_text())
         if isinstance(inner, Nme | Obs) and not self._ever_joined:
             raise FatalClientError(f"the server refused to let us join: {m.to_text()}")
-        if isinstance(inner, Iam):
+        if isinstance(inner, Iam) and self.session is not None and not self.session.joined:
             # The passcode or the power is not accepted: try as a new player.
             self.power = None
             self.passcode = None

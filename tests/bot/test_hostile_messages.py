@@ -28,6 +28,7 @@ from protocol.messages import (
     Gof,
     Hlo,
     Iam,
+    Lod,
     Mis,
     Nme,
     Now,
@@ -257,3 +258,17 @@ async def test_a_tme_beyond_the_phase_limit_does_not_put_the_deadline_off(server
     assert took < 3.0, f"the last orders came {took:.2f} s later, in a phase of 3 s"
     summary = await run.finish(link)
     assert summary.ignored_by_kind == {"TME": 1}, summary.ignored_by_kind
+
+
+async def test_a_refused_iam_while_playing_does_not_make_the_bot_start_again(server, start_client):
+    run = start_client()
+    link = await server.connection()
+    await _spring(link)
+    link.send(Lod("game"))  # the bot answers a LOD with IAM...
+    iam = await link.expect(Iam)
+    link.send(Rej(iam))  # ...which is refused: it is already playing
+    await _plays_the_fall(link)
+    assert not [r.message for r in link.received if isinstance(r.message, Nme)][1:]
+    summary = await run.finish(link)
+    assert (summary.power, summary.passcode) == ("FRA", PASSCODE)
+    assert summary.ignored_by_kind == {}, summary.ignored_by_kind
