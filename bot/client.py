@@ -32,7 +32,13 @@ and plays the phase again from the server's state.  Nothing the server sends
 can crash it: a message that does not parse is answered with HUH/PRN as the
 syntax prescribes, a protocol violation (a second RM included: we never select
 another game) with EM and a reconnection, and a message that parses but does
-not fit the game is logged, counted and ignored.
+not fit the game is logged as an error, counted by kind (the summary's
+``ignored_by_kind``) and ignored, so that it never poisons a later message:
+positions are checked before they are stored, the server's latest NOW that
+fits the game is the phase played (a NOW for the same turn in another position
+restates it), YES and REJ count only for what we sent, HLO only once per game
+(or when a rejoin asked for it), MIS only for units we have.  A server that
+stops reading is a lost connection (:mod:`bot.connection`).
 """
 
 from __future__ import annotations
