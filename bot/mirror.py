@@ -194,6 +194,7 @@ class GameMirror:
         current = self.position
         if current is not None and current.turn == turn:
             if actual == current:
+                self.resync = False  # the server confirmed where the game stands
                 return None
             if self._step is not None:
                 self._undo(self._step)
