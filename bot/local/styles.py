@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.jsonfiles import read_json_object
+from bot.jsonfiles import UnreadableFile, read_json_object
 from bot.local.record import received_texts
 from bot.mirror import replay_mirror
 from search.behaviour import LIBRARY_NAMES
@@ -77,7 +77,7 @@ def _labels(folder: Path) -> dict[str, str]:
     try:
         summary = read_json_object(folder / SUMMARY_FILE)
         return {str(p["power"]): str(p["label"]) for p in summary["players"] if p.get("power")}
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise StylesError(f"{folder / SUMMARY_FILE}: no players with their powers ({exc})") from exc
 
 
@@ -87,8 +87,8 @@ def styles(folders: Sequence[Path]) -> dict[str, LabelStyle]:
     for folder in game_folders(folders):
         try:
             lines = list(received_texts(folder / MESSAGES_FILE))
-        except OSError as exc:
-            raise StylesError(f"cannot read {folder / MESSAGES_FILE}: {exc}") from exc
+        except UnreadableFile as exc:
+            raise StylesError(str(exc)) from exc
         mirror = replay_mirror([lines])
         if mirror.game_map is None:
             raise StylesError(f"{folder / MESSAGES_FILE} records no map")
