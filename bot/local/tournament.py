@@ -255,7 +255,10 @@ def game_folder(folder: Path, index: int) -> Path:
 
 
 def load_settings(folder: Path) -> TournamentSettings | None:
-    """The settings saved in ``folder``, or None if it holds no tournament yet."""
+    """The settings saved in ``folder``, or None if it holds no tournament yet.
+
+    TournamentError (naming the file and what is wrong) if they cannot be read.
+    """
     path = folder / SETTINGS_FILE
     if not path.exists() and not path.is_symlink():
         return None

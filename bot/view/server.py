@@ -83,7 +83,9 @@ class HostCheck:
     """ASGI middleware: only requests whose ``Host`` is one of ``allowed`` reach the app.
 
     No ``Host`` header gets 400, another host 421 (Misdirected Request): this
-    is what keeps a DNS-rebinding page away from the game.
+    is what keeps a DNS-rebinding page away from the game.  Starlette's
+    ``TrustedHostMiddleware`` compares the name alone; here the port counts
+    too, so a page served by another program on this machine is refused as well.
     """
 
     def __init__(self, app: ASGIApp, allowed: frozenset[str]) -> None:

@@ -99,3 +99,21 @@ def test_bad_parameters_get_400_and_one_line_never_a_traceback(
     time.sleep(0.5)  # the server's log, if it had one, would be written by now
     output = "".join(view.lines)  # type: ignore[attr-defined]
     assert "Traceback" not in output and "Exception" not in output, output
+
+
+@pytest.mark.timeout(60)
+def test_a_host_bound_explicitly_is_served_too(tmp_path: Path) -> None:
+    """``daide-mcts game --view``'s server, bound to another loopback address by its caller."""
+    from bot.view.server import ViewServer
+    from bot.view.sources import load_run
+
+    write_run_folder(tmp_path / "run")
+    server = ViewServer(load_run(tmp_path / "run"), host="127.0.0.2")
+    url = server.start_in_thread()
+    try:
+        assert url == f"http://127.0.0.2:{server.port}/"
+        for host in (f"127.0.0.2:{server.port}", f"localhost:{server.port}"):
+            assert _request(url, "/api/game", host)[0] == 200
+        assert _request(url, "/api/game", f"127.0.0.3:{server.port}")[0] == 421
+    finally:
+        server.stop()
