@@ -68,16 +68,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def load_runs(paths: list[Path]) -> list[Run]:
     """Each path's run (a tournament folder or an arena JSON file); UserError if unreadable."""
+    from bot.local.schemas import read_arena_run
     from bot.local.tournament import TournamentError, tournament_run
-    from search.comparison import ComparisonError, arena_run
+    from search.comparison import ComparisonError
 
     runs: list[Run] = []
     for path in paths:
         try:
             if path.is_dir():
                 runs.append(tournament_run(path))
-            elif path.is_file():
-                runs.append(arena_run(path))
+            elif path.exists() or path.is_symlink():
+                runs.append(read_arena_run(path))
             else:
                 raise UserError(f"{path}: no such tournament folder or arena file")
         except (TournamentError, ComparisonError) as exc:

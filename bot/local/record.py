@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from bot.jsonfiles import read_lines
 from bot.local.lineup import Seat
 from protocol.messages import Adm, Drw, Message, Now, Sco, Slo, Smr
 from protocol.values import UNOWNED, Season, Turn
@@ -45,17 +46,25 @@ MessageListener = Callable[[str, str, str, Message | None], None]
 """Hears ``(source, direction, text, parsed message or None)`` for every message recorded."""
 
 
+MAX_MESSAGE_LINE = 256 * 1024
+"""The longest line of ``messages.daide`` read back: a DAIDE message is at most 32 KiB of
+tokens (:data:`protocol.decoder.DEFAULT_MAX_LENGTH`), a few times that as text."""
+
+MAX_MESSAGES_BYTES = 256 * 1024 * 1024
+"""The largest ``messages.daide`` read back (a century-long game records a few megabytes)."""
+
+
 def received_texts(path: Path) -> Iterator[str]:
     """The DAIDE text of every message a run folder's ``messages.daide`` records as received.
 
     Lines are ``<unix time> <source> <in|out> <DAIDE text>`` (see :class:`GameRecorder`);
-    others are skipped.  OSError if the file cannot be read.
+    others are skipped.  :class:`bot.jsonfiles.UnreadableFile` (naming the file) if it
+    is not a regular file, is too big or holds a line too long for a DAIDE message.
     """
-    with open(path, encoding="utf-8", errors="replace") as lines:
-        for line in lines:
-            parts = line.rstrip("\n").split(" ", 3)
-            if len(parts) == 4 and parts[2] == "in":
-                yield parts[3]
+    for line in read_lines(path, max_line=MAX_MESSAGE_LINE, limit=MAX_MESSAGES_BYTES):
+        parts = line.split(" ", 3)
+        if len(parts) == 4 and parts[2] == "in":
+            yield parts[3]
 
 
 def player_from_admin(text: str) -> tuple[str, str] | None:
