@@ -4,7 +4,7 @@
   tournament's ``games/game-NNN``): the server's messages in
   ``messages.daide``, and who played which power from ``summary.json``;
 * :func:`check_reachable` and :func:`watch` join a running DAIDE server as an
-  observer (:class:`bot.local.observer.Observer`) and feed every message to
+  observer (:class:`bot.observer.Observer`) and feed every message to
   a :class:`~bot.view.timeline.Timeline` as it arrives.
 
 Problems a user can cause (a folder that holds no game, a file in it that is
@@ -22,8 +22,8 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from bot.jsonfiles import UnreadableFile, read_json_model
-from bot.local.observer import Observer
-from bot.local.record import received_texts
+from bot.messagelog import received_texts
+from bot.observer import Observer
 from bot.view.timeline import Timeline
 from protocol.errors import LanguageError
 from protocol.messages import Message, parse_text
