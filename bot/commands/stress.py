@@ -1,14 +1,14 @@
-"""``daide-mcts stress``: scripted deadline stress tests on a real Parlance and a hostile server.
+"""daide-mcts stress: scripted deadline stress tests on a real Parlance and a hostile server.
 
-Runs the scenarios of :mod:`bot.stress.scenarios` one after the other, prints
-a table (missed orders, the margin between each bot's last submission and
-the deadline as the server saw it, CPU share and peak memory per bot) and
-saves everything as JSON.  Exits 1 if any scenario missed an order or failed
-a check.  Examples::
+Runs the scenarios of the stress suite one after the other, prints a table
+(missed orders, the margin between each bot's last submission and the
+deadline as the server saw it, CPU share and peak memory per bot) and saves
+everything as JSON.  Exits 1 if any scenario missed an order or failed a
+check.  Examples:
 
     daide-mcts stress                                   # the full default set
-    daide-mcts stress --short --strategy dumbbot         # the CI version
-    daide-mcts stress --scenario long-game               # peak memory per year, 20 years
+    daide-mcts stress --short --strategy dumbbot        # the CI version
+    daide-mcts stress --scenario long-game              # peak memory per year, 20 years
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ import sys
 import time
 from pathlib import Path
 
+from bot.errors import UserError
 from bot.stress.scenarios import DEFAULT_SET, FULL, short
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``stress`` subcommand."""
     p = subparsers.add_parser(
         "stress",
@@ -60,7 +61,6 @@ def run(args: argparse.Namespace) -> int:
     """Run the chosen scenarios; 0 if every one passed."""
     from dataclasses import replace
 
-    from bot.cli import UserError
     from bot.servers.parlance import ParlanceUnavailableError, install
     from bot.settings import BotSettings
     from bot.stress.report import table, yearly_table
