@@ -60,7 +60,7 @@ def check_definition(definition: MapDefinition) -> MapLayout:
     homes = _check_centres(definition, set(powers))
     provinces = _check_provinces(definition, homes)
     entries = _check_entries(definition.adjacencies, set(provinces))
-    coasts = {
+    coasts: set[FleetLocation] = {
         (entry.province, adj.coast)
         for entry in entries.values()
         for adj in entry.entries

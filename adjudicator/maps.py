@@ -140,10 +140,10 @@ class GameMap:
         fleet_adj: list[tuple[int, ...]] = [()] * self.num_locations
         has_army = [False] * n
         has_fleet = [False] * n
-        for prov, dests in layout.army_moves.items():
+        for prov, army_dests in layout.army_moves.items():
             pid = self.province_index[prov]
             has_army[pid] = True
-            army_adj[pid] = tuple(sorted(self.province_index[d] for d in dests))
+            army_adj[pid] = tuple(sorted(self.province_index[d] for d in army_dests))
         for where, fleet_dests in layout.fleet_moves.items():
             has_fleet[self.province_index[where[0]]] = True
             fleet_adj[location_index[where]] = tuple(sorted(location_index[d] for d in fleet_dests))
