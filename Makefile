@@ -34,6 +34,7 @@ $(CHROMIUM_STAMP): $(STAMP)
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 # The game provisions its own server: Parlance (installed on first use), or MILA's
@@ -44,6 +45,7 @@ game: $(STAMP)
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) .local .pytest_cache .ruff_cache

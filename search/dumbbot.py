@@ -60,14 +60,8 @@ from adjudicator.orders import (
 )
 from adjudicator.position import WINTER, Position
 from search import speedups
-from search.values import (
-    DEFAULT_WEIGHTS,
-    DumbBotWeights,
-    ProvinceValues,
-    dumbbot_values,
-    select_index,
-    tables_for,
-)
+from search.tables import DEFAULT_WEIGHTS, DumbBotWeights, tables_for
+from search.values import ProvinceValues, dumbbot_values, select_index
 
 STALLED_ROUNDS = 10
 """Rounds in which no unit gets an order before a waiting cycle is broken by force."""

@@ -24,7 +24,8 @@ from random import Random
 from adjudicator.orders import BUILD, DISBAND_ORDER, REMOVE, RETREAT, WAIVE_ORDER, EngineOrder
 from adjudicator.position import Position
 from search.dumbbot import build_nodes, dumbbot_builds, dumbbot_removals
-from search.values import DEFAULT_WEIGHTS, DumbBotWeights, dumbbot_values
+from search.tables import DEFAULT_WEIGHTS, DumbBotWeights
+from search.values import dumbbot_values
 
 
 class PhaseHeuristics:

@@ -50,27 +50,3 @@ def play_phase(
         if due and policy is not None:
             builds[power] = policy.adjustment_orders(pos, power, rng)
     return adjudicate_adjustments(pos, builds).position
-
-
-def play_until(
-    pos: Position,
-    policies: Sequence[Policy | None],
-    rng: Random,
-    final_year: int,
-    max_phases: int = 10_000,
-) -> Position:
-    """Play phases until the position reaches winter of ``final_year`` (or later), or a solo.
-
-    Returns the first position at or after ``WIN final_year`` — the end of the
-    game under a BANDANA-style final year — with centre ownership updated.
-    """
-    from adjudicator.phases import solo_winner
-
-    for _ in range(max_phases):
-        if pos.ended_by(final_year):
-            return pos
-        before = pos.year
-        pos = play_phase(pos, policies, rng)
-        if (pos.year != before or pos.is_adjustment) and solo_winner(pos) >= 0:
-            return pos
-    return pos

@@ -8,7 +8,7 @@ Examples::
 Seven players, one per power, dealt to the powers at random each game (seeded).
 Each game ends at winter of ``--final-year`` (a draw among the survivors, as
 BANDANA's final year) or earlier with a solo.  The core is
-:func:`search.arena.run_arena`; this command parses flags, draws a progress
+:func:`bot.measure.arena.run_arena`; this command parses flags, draws a progress
 bar on standard error and prints (and optionally saves) the results.
 """
 
@@ -32,7 +32,7 @@ from rich.progress import (
 )
 
 from bot.errors import UserError
-from search.arena import ArenaProgress, run_arena
+from bot.measure.arena import ArenaProgress, run_arena
 from search.registry import PolicySpecError, parse_spec, valid_specs
 
 SEATS = 7

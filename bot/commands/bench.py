@@ -1,8 +1,10 @@
 """``daide-mcts bench NAME``: run a benchmark that prints figures.
 
-Benchmarks live beside the code they measure (``<package>/benchmark.py``,
-function ``main(argv) -> int``); this command only dispatches to them.  Their
-figures, with the command that produced them, go into BENCHMARKS.md.
+Each benchmark is a module with a function ``main(argv) -> int``: those of the
+pure cores in :mod:`bot.measure` (``bench_*``), the protocol's and the bot's
+tooling's beside the code they measure (``benchmark.py``); this command only
+dispatches to them.  Their figures, with the command that produced them, go into
+BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -12,9 +14,18 @@ import importlib
 
 BENCHMARKS = {
     "protocol": ("protocol.benchmark", "decode/encode throughput on a captured game"),
-    "adjudicator": ("adjudicator.benchmark", "movement phases per second, against MILA's engine"),
-    "search": ("search.mcts.benchmark", "MCTS rollouts and iterations per second, 1 and 2 workers"),
-    "heuristics": ("search.bench_heuristics", "DumbBot's and RandomBot's milliseconds per call"),
+    "adjudicator": (
+        "bot.measure.bench_adjudicator",
+        "movement phases per second, against MILA's engine",
+    ),
+    "search": (
+        "bot.measure.bench_search",
+        "MCTS rollouts and iterations per second, 1 and 2 workers",
+    ),
+    "heuristics": (
+        "bot.measure.bench_heuristics",
+        "DumbBot's and RandomBot's milliseconds per call",
+    ),
     "telemetry": ("bot.telemetry.benchmark", "emit cost, MQTT publishing rate, event-loop lag"),
     "cluster": ("bot.cluster.benchmark", "games per hour: --parallel against --ray, locally"),
 }

@@ -8,7 +8,7 @@ final year) or until a solo (the map's winning count with a strict lead,
 declared when the winner has just grown, as Parlance does).
 
 The metrics (supply centres, solos, BANDANA points, rank, the centre curve)
-live in :mod:`search.metrics`, shared with the server games of ``bot.local``;
+live in :mod:`bot.measure.metrics`, shared with the server games of ``bot.local``;
 their names are re-exported here.
 """
 
@@ -22,7 +22,7 @@ from random import Random
 from adjudicator.maps import GameMap, standard_map
 from adjudicator.phases import solo_winner
 from adjudicator.position import SEASONS, WINTER, initial_position
-from search.metrics import (
+from bot.measure.metrics import (
     POINTS_BY_SURVIVORS,
     SOLO_POINTS,
     GameRecord,
@@ -145,7 +145,7 @@ class ArenaResult:
 
     @property
     def standings(self) -> Standings:
-        """The games summed up per label, seat and power (:class:`search.metrics.Standings`)."""
+        """The games summed up per label, seat and power (see :mod:`bot.measure.metrics`)."""
         return Standings(self.lineup, self.games)
 
     @property

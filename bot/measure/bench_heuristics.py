@@ -1,4 +1,4 @@
-"""Speed figures for the heuristic players: ``python -m search.bench_heuristics``.
+"""Speed figures for the heuristic players: ``python -m bot.measure.bench_heuristics``.
 
 Prints milliseconds per movement call of DumbBot and RandomBot from the
 opening and from a mid-game position (seven DumbBots play from 1901 to spring
@@ -27,7 +27,8 @@ from search.policy import Policy
 from search.randombot import RandomBot
 from search.simulate import play_phase
 from search.speedups import compiled_map, kernel
-from search.values import PROXIMITY_CACHE, tables_for
+from search.tables import tables_for
+from search.values import PROXIMITY_CACHE
 
 
 def sample_positions(seed: int = 0) -> dict[str, Position]:

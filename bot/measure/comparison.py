@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from search.metrics import GameRecord
+from bot.measure.metrics import GameRecord
 
 Z95 = 1.96
 """The normal quantile of a two-sided 95% interval."""

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from search.comparison import (
+from bot.measure.comparison import (
     ComparisonError,
     Run,
     arena_run,
@@ -25,7 +25,7 @@ from search.comparison import (
     standing,
     stratified,
 )
-from search.metrics import GameRecord
+from bot.measure.metrics import GameRecord
 
 POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
 
