@@ -1,9 +1,9 @@
 """``daide-mcts bench NAME``: run a benchmark that prints figures.
 
 Each benchmark is a module with a function ``main(argv) -> int``: those of the
-pure cores in :mod:`bot.measure` (``bench_*``), the protocol's and the bot's
-tooling's beside the code they measure (``benchmark.py``); this command only
-dispatches to them.  Their figures, with the command that produced them, go into
+pure cores (protocol, adjudicator, search) in :mod:`bot.measure` (``bench_*``),
+those of the bot's tooling beside the code they measure (``benchmark.py``); this
+command only dispatches to them.  Their figures, with the command that produced them, go into
 BENCHMARKS.md.
 """
 
@@ -13,7 +13,7 @@ import argparse
 import importlib
 
 BENCHMARKS = {
-    "protocol": ("protocol.benchmark", "decode/encode throughput on a captured game"),
+    "protocol": ("bot.measure.bench_protocol", "decode/encode throughput on a captured game"),
     "adjudicator": (
         "bot.measure.bench_adjudicator",
         "movement phases per second, against MILA's engine",

@@ -3,8 +3,10 @@
 * :mod:`bot.measure.metrics` — a game's record and the thesis's scoring, standings;
 * :mod:`bot.measure.arena` — seven players in one process, games scored and summed up;
 * :mod:`bot.measure.comparison` — two runs compared with confidence intervals;
-* :mod:`bot.measure.bench_adjudicator`, :mod:`bot.measure.bench_search`,
-  :mod:`bot.measure.bench_heuristics` — the speed figures of ``daide-mcts bench``.
+* :mod:`bot.measure.bench_protocol`, :mod:`bot.measure.bench_adjudicator`,
+  :mod:`bot.measure.bench_search`, :mod:`bot.measure.bench_heuristics` — the pure
+  cores' speed figures of ``daide-mcts bench``.
 
-The searching itself lives in :mod:`search`; nothing there imports this package.
+What they measure lives in :mod:`protocol`, :mod:`adjudicator` and :mod:`search`;
+nothing there imports this package.
 """
