@@ -50,7 +50,7 @@ EngineOrder = tuple[Any, ...]
 a convoyed move or a retreat a nested tuple of ids (so the items are typed ``Any``)."""
 
 Orders = dict[int, EngineOrder]
-"""One power's movement or retreat orders: engine-form orders keyed by the unit's province."""
+"""Movement or retreat orders in engine form, keyed by the province of the unit ordered."""
 
 # Result codes, in the order of their DAIDE tokens.
 SUC = 0

@@ -28,11 +28,11 @@ class Policy(Protocol):
 
     name: str
 
-    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """Orders for ``power``'s units, keyed by unit province (missing units hold)."""
         ...
 
-    def retreat_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def retreat_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """Orders for ``power``'s dislodged units, keyed by province (missing ones disband)."""
         ...
 

@@ -7,7 +7,7 @@ from random import Random
 
 from adjudicator.adjustments import adjudicate_adjustments
 from adjudicator.movement import next_position
-from adjudicator.orders import EngineOrder
+from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import MOVEMENT_SEASONS, RETREAT_SEASONS, Position
 from adjudicator.retreats import adjudicate_retreats
 from search.policy import Policy
@@ -17,7 +17,7 @@ def play_phase(
     pos: Position,
     policies: Sequence[Policy | None],
     rng: Random,
-    record: dict[int, EngineOrder] | None = None,
+    record: Orders | None = None,
 ) -> Position:
     """Adjudicate the phase ``pos`` is in, with ``policies[power]`` choosing each power's orders.
 
@@ -27,7 +27,7 @@ def play_phase(
     """
     season = pos.season
     if season in MOVEMENT_SEASONS:
-        orders: dict[int, EngineOrder] = {}
+        orders: Orders = {}
         powers_present = {u[0] for u in pos.units.values()}
         for power in powers_present:
             policy = policies[power]
@@ -37,7 +37,7 @@ def play_phase(
             record.update(orders)
         return next_position(pos, orders)
     if season in RETREAT_SEASONS:
-        retreats: dict[int, EngineOrder] = {}
+        retreats: Orders = {}
         for power in {d[0] for d in pos.dislodged.values()}:
             policy = policies[power]
             if policy is not None:

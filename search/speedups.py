@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import Any
 
 from adjudicator import speedups as switch
-from adjudicator.orders import EngineOrder
+from adjudicator.orders import Orders
 from adjudicator.position import Position
 from search.tables import DumbBotWeights, MapTables
 
@@ -50,7 +50,7 @@ class Kernel:
     def __init__(self, cmap: Any, cweights: Any) -> None:
         assert COMPILED is not None
         self.values: Callable[[Position, int, bool], Any] = partial(COMPILED.values, cmap, cweights)
-        self.movement_orders: Callable[[Position, int, Random], dict[int, EngineOrder]] = partial(
+        self.movement_orders: Callable[[Position, int, Random], Orders] = partial(
             COMPILED.movement_orders, cmap, cweights
         )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from adjudicator.maps import ARMY, SEA, GameMap
+from adjudicator.maps import ARMY, FLEET, SEA, GameMap
 
 PROXIMITY_DEPTH = 10
 """How many proximity levels DumbBot computes (0 to 9)."""
@@ -100,7 +100,19 @@ def tables_for(game_map: GameMap) -> MapTables:
     return tables
 
 
-def _build_tables(m: GameMap) -> MapTables:
+@dataclass(frozen=True)
+class _Nodes:
+    """A map's nodes: each one's province, unit type and location; the nodes of each place."""
+
+    prov: tuple[int, ...]
+    type: tuple[int, ...]
+    loc: tuple[int, ...]
+    of: tuple[tuple[int, ...], tuple[int, ...]]
+    by_prov: tuple[tuple[int, ...], ...]
+
+
+def _nodes(m: GameMap) -> _Nodes:
+    """The army node of each land province, then the fleet node of each of its coasts."""
     node_prov: list[int] = []
     node_type: list[int] = []
     node_loc: list[int] = []
@@ -119,10 +131,21 @@ def _build_tables(m: GameMap) -> MapTables:
             fleet_node[loc] = len(node_prov)
             here.append(len(node_prov))
             node_prov.append(prov)
-            node_type.append(1)
+            node_type.append(FLEET)
             node_loc.append(loc)
         prov_nodes.append(tuple(here))
-    node_of = (tuple(army_node), tuple(fleet_node))
+    return _Nodes(
+        prov=tuple(node_prov),
+        type=tuple(node_type),
+        loc=tuple(node_loc),
+        of=(tuple(army_node), tuple(fleet_node)),
+        by_prov=tuple(prov_nodes),
+    )
+
+
+def _build_tables(m: GameMap) -> MapTables:
+    nodes = _nodes(m)
+    node_prov, node_type, node_loc, node_of = nodes.prov, nodes.type, nodes.loc, nodes.of
     n = len(node_prov)
     num_powers = m.num_powers
 
@@ -152,11 +175,11 @@ def _build_tables(m: GameMap) -> MapTables:
     return MapTables(
         map=m,
         num_nodes=n,
-        node_prov=tuple(node_prov),
-        node_type=tuple(node_type),
-        node_loc=tuple(node_loc),
+        node_prov=node_prov,
+        node_type=node_type,
+        node_loc=node_loc,
         node_of=node_of,
-        prov_nodes=tuple(prov_nodes),
+        prov_nodes=nodes.by_prov,
         sum_getters=tuple(getters),
         multi_groups=tuple(multi),
         touch_offsets=tuple(touch),

@@ -164,38 +164,14 @@ def base_values(
     sizes = [weights.size(c) for c in counts]
     neutral = weights.size_constant
     owners = pos.owners
-    units = pos.units
-    dislodged = pos.dislodged
     tables = tables_for(m)
-    reach = tables.reach
-    node_of = tables.node_of
     base = [0] * m.num_provinces
     defence = [0] * m.num_provinces
     my_homes = m.homes[power]
     for sc in m.supply_centres:
         owner = owners[sc]
         if owner == power:
-            d = 0
-            for q in tables.neighbour_provs[sc]:
-                unit = units.get(q)
-                if unit is not None:
-                    other = unit[0]
-                    if (
-                        other != power
-                        and sizes[other] > d
-                        and sc in reach[node_of[unit[1]][unit[2]]]
-                    ):
-                        d = sizes[other]
-                if dislodged:
-                    du = dislodged.get(q)
-                    if du is not None:
-                        other = du[0]
-                        if (
-                            other != power
-                            and sizes[other] > d
-                            and sc in reach[node_of[du[1]][du[2]]]
-                        ):
-                            d = sizes[other]
+            d = _largest_threat(pos, tables, sizes, power, sc)
             if sc in my_homes:
                 d = d * weights.home_defence_weight if d else -weights.home_vacation_weight
             defence[sc] = d
@@ -208,9 +184,31 @@ def base_values(
                 attack *= weights.home_attack_weight
             base[sc] = attack * attack_weight
     if weights.base_unit_weight:
-        for prov, unit in units.items():
+        for prov, unit in pos.units.items():
             base[prov] += sizes[unit[0]] * weights.base_unit_weight // 100 * attack_weight
     return base, defence
+
+
+def _largest_threat(pos: Position, tables: MapTables, sizes: list[int], power: int, sc: int) -> int:
+    """The size of the largest enemy with a unit (dislodged ones too) able to move into ``sc``."""
+    units = pos.units
+    dislodged = pos.dislodged
+    reach = tables.reach
+    node_of = tables.node_of
+    d = 0
+    for q in tables.neighbour_provs[sc]:
+        unit = units.get(q)
+        if unit is not None:
+            other = unit[0]
+            if other != power and sizes[other] > d and sc in reach[node_of[unit[1]][unit[2]]]:
+                d = sizes[other]
+        if dislodged:
+            du = dislodged.get(q)
+            if du is not None:
+                other = du[0]
+                if other != power and sizes[other] > d and sc in reach[node_of[du[1]][du[2]]]:
+                    d = sizes[other]
+    return d
 
 
 def unit_counts_near(pos: Position) -> list[int]:

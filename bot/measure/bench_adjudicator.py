@@ -35,13 +35,14 @@ from adjudicator.orders import (
     SUPPORT_HOLD,
     SUPPORT_MOVE,
     EngineOrder,
+    Orders,
 )
 from adjudicator.position import FALL, Position, initial_position
 from adjudicator.randomorders import battle_orders
 from adjudicator.retreats import adjudicate_retreats
 from adjudicator.rules import JUDGE_NAMES
 
-Phase = tuple[Position, dict[int, EngineOrder]]
+Phase = tuple[Position, Orders]
 
 MILA_POWERS = {
     "AUS": "AUSTRIA", "ENG": "ENGLAND", "FRA": "FRANCE", "GER": "GERMANY",

@@ -20,7 +20,7 @@ from random import Random
 
 from adjudicator import speedups
 from adjudicator.maps import standard_map
-from adjudicator.orders import EngineOrder
+from adjudicator.orders import Orders
 from adjudicator.position import SPRING, Position, initial_position
 from search.dumbbot import DumbBot
 from search.policy import Policy
@@ -62,7 +62,7 @@ def ms_per_call(policy: Policy, pos: Position, calls: int, rng: Random, repeats:
 class _Forgetful(DumbBot):
     """DumbBot whose compiled code forgets the board it valued last before every call."""
 
-    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """DumbBot's orders, valued from scratch."""
         compiled_map(tables_for(pos.map)).forget()
         return super().movement_orders(pos, power, rng)

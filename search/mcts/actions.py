@@ -33,7 +33,7 @@ from random import Random
 from typing import Protocol
 
 from adjudicator.legal import complete_with_holds
-from adjudicator.orders import EngineOrder
+from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
 from search.mcts.rules import UnitOptions, possible_orders
 from search.mcts.weights import RegionWeights
@@ -46,7 +46,7 @@ DEFAULT_CAP = 5000
 """Most actions one node hands out."""
 
 
-def as_action(orders: dict[int, EngineOrder]) -> Action:
+def as_action(orders: Orders) -> Action:
     """An order dict as an :data:`Action`."""
     return tuple(sorted(orders.items()))
 
