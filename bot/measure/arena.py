@@ -201,6 +201,18 @@ class ArenaResult:
         return "\n".join(lines)
 
 
+def _check_arena(m: GameMap, lineup: Sequence[str], games: int, final_year: int) -> None:
+    """Raise :class:`ValueError` unless the lineup fills the map and the run can be played."""
+    if len(lineup) != m.num_powers:
+        raise ValueError(
+            f"the lineup needs {m.num_powers} players, one per power; got {len(lineup)}"
+        )
+    if games < 1:
+        raise ValueError("play at least one game")
+    if final_year < initial_position(m).year:
+        raise ValueError(f"the final year must be {initial_position(m).year} or later")
+
+
 def run_arena(
     lineup: Sequence[str],
     *,
@@ -223,26 +235,13 @@ def run_arena(
     lineup that does not fit the map.
     """
     m = standard_map()
-    if len(lineup) != m.num_powers:
-        raise ValueError(
-            f"the lineup needs {m.num_powers} players, one per power; got {len(lineup)}"
-        )
-    if games < 1:
-        raise ValueError("play at least one game")
-    if final_year < initial_position(m).year:
-        raise ValueError(f"the final year must be {initial_position(m).year} or later")
+    _check_arena(m, lineup, games, final_year)
     if policies is None:
         policies = [
-            make_policy(
-                spec,
-                budget=budget,
-                seed=seed + i,
-                workers=workers,
-                final_year=final_year,
-                cpu_clock=cpu_clock,
-            )
+            make_policy(spec, budget=budget, seed=seed + i, workers=workers,
+                        final_year=final_year, cpu_clock=cpu_clock)
             for i, spec in enumerate(lineup)
-        ]
+        ]  # fmt: skip
     began = time.perf_counter()
     records: list[GameRecord] = []
     for index in range(games):
