@@ -1,10 +1,10 @@
-"""``daide-mcts bench NAME``: run a benchmark that prints figures.
+"""daide-mcts bench NAME: run a benchmark that prints figures.
 
-Each benchmark is a module with a function ``main(argv) -> int``: those of the
-pure cores (protocol, adjudicator, search) in :mod:`bot.measure` (``bench_*``),
-those of the bot's tooling beside the code they measure (``benchmark.py``); this
-command only dispatches to them.  Their figures, with the command that produced them, go into
-BENCHMARKS.md.
+Each benchmark is a module with a function main(argv) -> int: those of the
+pure cores (protocol, adjudicator, search) in bot.measure (bench_*), those of
+the bot's tooling beside the code they measure (benchmark.py); this command
+only dispatches to them.  Their figures, with the command that produced them,
+go into BENCHMARKS.md.
 """
 
 from __future__ import annotations
