@@ -49,7 +49,7 @@ $(MOSQUITTO_STAMP): $(FULL_STAMP)
 $(CHROMIUM_STAMP): $(FULL_STAMP)
 	$(BIN)/python -m bot.servers.chromium
 
-test: setup ## set up everything, then ruff and the whole test suite
+test: setup ## set up everything, then ruff, mypy and the whole test suite
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -61,7 +61,7 @@ test: setup ## set up everything, then ruff and the whole test suite
 game: $(GAME_STAMP) ## install the core and charts only, then play one local seven-bot game
 	$(BIN)/daide-mcts game
 
-lint: setup ## ruff's checks and formatting
+lint: setup ## ruff's checks and formatting, mypy's types
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
