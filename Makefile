@@ -49,9 +49,10 @@ $(MOSQUITTO_STAMP): $(FULL_STAMP)
 $(CHROMIUM_STAMP): $(FULL_STAMP)
 	$(BIN)/python -m bot.servers.chromium
 
-test: setup ## set up everything, then ruff and the whole test suite
+test: setup ## set up everything, then ruff, mypy and the whole test suite
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 # The game provisions its own server: Parlance (installed on first use), or MILA's
@@ -60,9 +61,10 @@ test: setup ## set up everything, then ruff and the whole test suite
 game: $(GAME_STAMP) ## install the core and charts only, then play one local seven-bot game
 	$(BIN)/daide-mcts game
 
-lint: setup ## ruff's checks and formatting
+lint: setup ## ruff's checks and formatting, mypy's types
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # Every benchmark of `daide-mcts bench`, each with short settings: a smoke run that shows
 # the figures' shape in a few minutes.  The figures worth quoting come from longer runs

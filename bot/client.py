@@ -55,7 +55,9 @@ import structlog
 
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.errors import AdjudicatorError
-from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER, EngineOrder
+from adjudicator.legal import complete_with_disbands as _complete_retreats
+from adjudicator.legal import complete_with_holds as _complete
+from adjudicator.orders import Orders
 from adjudicator.position import PhaseKind, Position
 from adjudicator.rules import CivilDisorderRule
 from bot import __version__
@@ -143,8 +145,6 @@ FIRST_BACKOFF = 0.1
 """First wait before reconnecting (seconds); it doubles up to ``MAX_BACKOFF``."""
 
 log = structlog.get_logger("daide-mcts")
-
-Orders = dict[int, EngineOrder]
 
 
 @dataclass
@@ -1061,16 +1061,6 @@ def _measure_late(clock: PhaseClock) -> Callable[[ThinkJob], None]:
             clock.answer_arrived(job.answered_at, job.stop_at)
 
     return measure
-
-
-def _complete(pos: Position, power: int, orders: Orders) -> Orders:
-    """``orders`` for every unit of ``power`` (HLD where missing), nothing for others."""
-    return {p: orders.get(p, HOLD_ORDER) for p, u in pos.units.items() if u[0] == power}
-
-
-def _complete_retreats(pos: Position, power: int, orders: Orders) -> Orders:
-    """``orders`` for every dislodged unit of ``power`` (DSB where missing)."""
-    return {p: orders.get(p, DISBAND_ORDER) for p, d in pos.dislodged.items() if d[0] == power}
 
 
 def _excerpt(text: str) -> str:

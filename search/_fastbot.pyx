@@ -9,7 +9,7 @@ oracle the tests hold this one to).  :mod:`search.speedups` decides which path
 runs.
 
 * :class:`CMap` — a map's node tables as C arrays (built once per map);
-* :class:`CWeights` — one :class:`~search.values.DumbBotWeights` as C
+* :class:`CWeights` — one :class:`~search.tables.DumbBotWeights` as C
   integers, with the check that its values cannot overflow 64 bits on a map;
 * :func:`values` — a :class:`CValues` (the interface of
   :class:`~search.values.ProvinceValues`) for one power in one phase;
@@ -46,7 +46,7 @@ SOURCE_HASH = SOURCE_SHA256.decode("ascii")
 """The SHA-256 of the source this module was built from (see adjudicator.speedups.load)."""
 
 cdef enum:
-    DEPTH = 10  # proximity levels (search.values.PROXIMITY_DEPTH)
+    DEPTH = 10  # proximity levels (search.tables.PROXIMITY_DEPTH)
     STALLED = 10  # search.dumbbot.STALLED_ROUNDS
     HOLD = 0
     MOVE = 1
@@ -125,9 +125,9 @@ _NOT_IN_VALUES = frozenset({"play_alternative", "alternative_difference_modifier
 
 
 cdef class CMap:
-    """A map's DumbBot tables as C arrays (see :class:`search.values.MapTables`).
+    """A map's DumbBot tables as C arrays (see :class:`search.tables.MapTables`).
 
-    Built from the map and its :class:`~search.values.MapTables`; node ids are
+    Built from the map and its :class:`~search.tables.MapTables`; node ids are
     the tables' own.  Every index is checked as the arrays are built (``ValueError``
     if one is out of range, or a move leads to a place with no node of its unit
     type), so the unchecked C reads below stay inside the arrays.
@@ -259,7 +259,7 @@ cdef class CMap:
 
 
 cdef class CWeights:
-    """One :class:`~search.values.DumbBotWeights` as C integers.
+    """One :class:`~search.tables.DumbBotWeights` as C integers.
 
     ``ValueError`` if a proximity table is not :data:`DEPTH` long.
     :meth:`fits` says whether every value on a map stays exact in 64 bits.

@@ -34,7 +34,7 @@ from protocol.values import (
     UnitPosition,
     UnitType,
 )
-from search.values import tables_for
+from search.tables import tables_for
 
 STANDARD = standard_definition()
 ARMY, FLEET = UnitType.ARMY, UnitType.FLEET

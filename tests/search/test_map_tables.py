@@ -25,7 +25,8 @@ from adjudicator.speedups import pure_python
 from search import speedups
 from search.dumbbot import DumbBot
 from search.simulate import play_phase
-from search.values import DEFAULT_WEIGHTS, MapTables, dumbbot_values, tables_for
+from search.tables import DEFAULT_WEIGHTS, MapTables, tables_for
+from search.values import dumbbot_values
 from tests.adjudicator.mutated_maps import CASES, reaction
 
 PHASES = 5
