@@ -8,9 +8,14 @@ MOSQUITTO_STAMP := .local/mosquitto/.installed
 CHROMIUM_STAMP := .local/chromium/.installed
 EXTRAS := test,view,charts,mapgen,cluster,ratings
 
-.PHONY: setup test game lint bench clean
+.PHONY: setup docker-engine test game lint bench clean compose
 
-setup: $(STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP)
+setup: $(STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP) docker-engine
+
+# Docker for games in containers: docker.io, docker-compose and debootstrap installed when
+# missing (as root on Debian/Ubuntu), a dockerd started when none answers (data root .local/docker).
+docker-engine:
+	@sh docker/engine.sh
 
 # The compiled extensions (Cython, setup.py) are rebuilt when their sources change.
 $(STAMP): pyproject.toml setup.py adjudicator/_fastmove.pyx search/_fastbot.pyx
@@ -47,3 +52,9 @@ lint: setup
 
 clean:
 	rm -rf $(VENV) .local .pytest_cache .ruff_cache
+
+# A seven-bot game in containers (docs/containers.md): builds the images (offline too),
+# plays, prints the result table, writes runs/compose-<date>-<time>/ and tears down.
+# Settings from the environment or make's command line: make compose FINAL_YEAR=1901 BOT2=random
+compose: setup
+	$(BIN)/python -m bot.local.compose
