@@ -320,7 +320,8 @@ def ensure_bases(note: Note, tags: Sequence[str] = tuple(STAND_INS)) -> dict[str
     with ThreadPoolExecutor(max_workers=max(1, len(suites))) as pool:
         for done in [pool.submit(_suite_root, suite, note) for suite in suites]:
             done.result()
-    for tag in missing:
-        make_stand_in(tag, note)
-        how[tag] = "stand-in"
+    with ThreadPoolExecutor(max_workers=max(1, len(missing))) as pool:
+        for done in [pool.submit(make_stand_in, tag, note) for tag in missing]:
+            done.result()
+    how.update((tag, "stand-in") for tag in missing)
     return how
