@@ -13,15 +13,21 @@ MOSQUITTO_STAMP := .local/mosquitto/.installed
 CHROMIUM_STAMP := .local/chromium/.installed
 GAME_EXTRAS := charts
 ALL_EXTRAS := test,view,charts,mapgen,cluster,ratings,mila
+
 # The compiled extensions (Cython, setup.py) are rebuilt when their sources change.
 SOURCES := pyproject.toml setup.py adjudicator/_fastmove.pyx search/_fastbot.pyx
 
-.PHONY: help setup test game lint bench clean
+.PHONY: help setup docker-engine test game lint bench clean compose
 
-setup: $(FULL_STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP) ## the venv with every extra, Parlance, mosquitto and Chromium
+setup: $(FULL_STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP) docker-engine ## the venv with every extra, Parlance, mosquitto, Chromium and a Docker engine
 
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-6s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+# Docker for games in containers: docker.io, docker-compose and debootstrap installed when
+# missing (as root on Debian/Ubuntu), a dockerd started when none answers (data root .local/docker).
+docker-engine:
+	@sh docker/engine.sh
 
 $(VENV_STAMP):
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "daide-mcts needs Python 3.11+ (found %s)" % sys.version.split()[0]'
@@ -79,3 +85,9 @@ bench: setup ## run every benchmark once with short settings
 
 clean: ## remove the venv, the local servers and the caches
 	rm -rf $(VENV) .local .pytest_cache .ruff_cache
+
+# A seven-bot game in containers (docs/containers.md): builds the images (offline too),
+# plays, prints the result table, writes runs/compose-<date>-<time>/ and tears down.
+# Settings from the environment or make's command line: make compose FINAL_YEAR=1901 BOT2=random
+compose: setup ## play one seven-bot game in containers (settings: FINAL_YEAR, MTL, BOT1..BOT7 ...)
+	$(BIN)/python -m bot.local.compose
