@@ -22,8 +22,9 @@ or TME; a message from another game), replays it from a
 ``counters``
     the client's error counters say what was ignored: a message that does not
     parse shows in ``bad_messages``, one that contradicts the game in
-    ``ignored_messages``, a wire error in ``wire_errors``; the unchanged game
-    counts nothing.
+    ``ignored_messages`` (and under its kind in ``ignored_by_kind``, when the
+    summary has it), a wire error in ``wire_errors``; the unchanged game counts
+    nothing.
 
 Cases are numbered; case ``i`` of seed ``s`` is always the same mutation, so
 a failure reproduces with ``daide-mcts stress --fuzz-case i --seed s``.
@@ -39,10 +40,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.stress.fuzz_mutations import KINDS, Expect, Kind, Mutation, mutate
+from bot.stress.fuzz_mutations import KINDS, Expect, Item, Kind, Mutation, mutate
 from bot.stress.fuzz_server import ReplayServer, Trace, game_actions_before_joining
 from bot.stress.fuzz_stream import GameStream, recorded_game
 from bot.stress.fuzz_worker import ClientOutcome, ClientWorker, Outcome
+from protocol.messages import Off, Smr
 
 DEFAULT_STRATEGY = "random"
 """The client's movement strategy in the fuzzer: it answers at once, so cases are quick."""
@@ -69,6 +71,9 @@ ERROR_COUNTERS = {
     Expect.VIOLATION: "wire_errors",
 }
 """The client summary's counter that must show each kind of bad message."""
+
+COUNTS_BY_KIND = "ignored_by_kind"
+"""The client summary's counts of ignored messages by kind (``{"NOW": 2}``), where it has them."""
 
 
 @dataclass
@@ -160,15 +165,34 @@ def _counters(mutation: Mutation, trace: Trace, client: ClientOutcome) -> list[s
     if client.outcome in (Outcome.DIED, Outcome.HUNG) or not summary:
         return None
     problems: list[str] = []
-    delivered = {item.expect for item in trace.delivered}
+    read = read_before_the_end(trace)
+    delivered = {item.expect for item in read}
     for expect, counter in ERROR_COUNTERS.items():
         if expect in delivered and not _count(summary, counter):
             problems.append(f"a {expect} message was delivered but {counter} is 0")
+    by_kind = summary.get(COUNTS_BY_KIND)
+    if isinstance(by_kind, dict):  # the client counts what it ignored per kind of message
+        for command in sorted({i.command for i in read if i.expect is Expect.IGNORE}):
+            if not by_kind.get(command):
+                problems.append(
+                    f"{command} that contradicts the game was delivered but "
+                    f"{COUNTS_BY_KIND} has no {command}: {by_kind}"
+                )
     if mutation.kind is Kind.CLEAN:
         counted = {c: _count(summary, c) for c in ERROR_COUNTERS.values() if _count(summary, c)}
         if counted:
             problems.append(f"the unchanged game counted errors: {counted}")
     return problems
+
+
+def read_before_the_end(trace: Trace) -> list[Item]:
+    """The messages delivered up to the game's end (SMR, OFF): the client reads no further."""
+    read: list[Item] = []
+    for item in trace.delivered:
+        read.append(item)
+        if isinstance(item.message, Smr | Off) and item.expect in (Expect.ACCEPT, Expect.ANY):
+            break
+    return read
 
 
 def _count(summary: dict[str, Any], counter: str) -> int:

@@ -348,9 +348,14 @@ class _Draft:
         raise LookupError(phase)
 
     def after_hlo(self) -> int:
-        """A random step index after the game's HLO (where an injected message may go)."""
+        """A random step index after the game's HLO and before its last message.
+
+        That is where an injected message may go: the client stops reading once
+        the game is over (SMR), so a message after the last one might go unread.
+        """
         first = self.step_of(self.stream.hlo) + 1
-        return self.rng.randrange(first, len(self.steps) + 1)
+        last = self.step_of(len(self.stream.body) - 1)
+        return self.rng.randrange(first, last + 1)
 
     def place(self, item: Item, recorded: int) -> str:
         """Send ``item`` instead of, before or after the recorded message ``recorded``."""
@@ -729,7 +734,7 @@ def _hlo(d: _Draft) -> str:
 
 
 def _mis(d: _Draft) -> str:
-    phase = d.rng.choice(d.stream.phases)
+    phase = d.rng.choice([p for p in d.stream.phases if not p.after_end])
     power = d.stream.power
     how = d.rng.choice(("absent unit", "other power", "wrong form", "empty"))
     expect = Expect.IGNORE

@@ -8,7 +8,8 @@ then sends the script's body as it comes, message by message.  At each
 for that phase: it is done when the client's last ``SUB`` is a complete set
 of legal orders (checked as a server checks them, against the recorded
 position) and, in a movement phase, a ``GOF`` followed it; or when the
-recorded deadline has passed.  It answers ``SUB`` with ``THX`` and ``MIS`` as
+recorded deadline has passed (the phase then counts as ordered if that last
+``SUB`` was complete and legal).  It answers ``SUB`` with ``THX`` and ``MIS`` as
 Parlance does, ``GOF`` and ``NOT (GOF)`` with ``YES``, and a rejoining client's
 ``IAM``, ``HLO``, ``SCO``, ``NOW`` and ``TME`` with the game as it stands in
 the recording.
@@ -31,7 +32,15 @@ from dataclasses import dataclass, field
 
 from adjudicator.validation import OrderBook
 from bot.session import GAME_ACTIONS
-from bot.stress.fuzz_mutations import AwaitOrders, Barrier, Expect, Item, Script, item_of
+from bot.stress.fuzz_mutations import (
+    AwaitOrders,
+    Barrier,
+    Expect,
+    Item,
+    Script,
+    base_script,
+    item_of,
+)
 from bot.stress.fuzz_stream import GAME_END, GameStream, Phase
 from protocol.decoder import Decoder, Role
 from protocol.errors import LanguageError, ProtocolViolation
@@ -150,10 +159,16 @@ class _Orders:
     gof: bool = False
     """A GOF came after the last SUB (and no NOT (GOF) after it)."""
 
-    def done(self, movement: bool) -> bool:
-        return self.complete and self.legal and (self.gof or not movement)
+    @property
+    def ordered(self) -> bool:
+        """The last SUB was a complete set of legal orders."""
+        return self.complete and self.legal
 
-    def describe(self, movement: bool) -> str:
+    def finished(self, movement: bool) -> bool:
+        """Ordered, and nothing more will come: in a movement phase, the client said GOF."""
+        return self.ordered and (self.gof or not movement)
+
+    def describe(self) -> str:
         if not self.subs:
             return "no SUB"
         refused = [n for n in self.notes if not n.endswith("( MBV )")]
@@ -162,8 +177,6 @@ class _Orders:
             parts.append("last one incomplete")
         if refused:
             parts.append("refused: " + ", ".join(refused[:3]))
-        if movement and self.complete and self.legal and not self.gof:
-            parts.append("no GOF after it")
         return "; ".join(parts)
 
 
@@ -215,6 +228,8 @@ class ReplayServer:
         self._deadline: float | None = None
         self._hurry = False
         self._power_id = stream.power_id
+        self._recorded = base_script(stream)
+        self._answered: set[type[Message]] = set()
 
     # --- lifecycle -----------------------------------------------------------------------
 
@@ -385,7 +400,7 @@ class ReplayServer:
         patience = phase.seconds if owed and not hurried else SETTLE
         started = time.monotonic()
         self._deadline = started + patience
-        while needs and not gone and not book.done(movement):
+        while needs and not gone and not book.finished(movement):
             remaining = self._deadline - time.monotonic()
             if remaining <= 0:
                 break
@@ -393,7 +408,7 @@ class ReplayServer:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), remaining)
         self._deadline = None
-        done = not needs or book.done(movement)
+        done = not needs or book.ordered
         if owed and not done:
             self._hurry = True  # the case has failed: the rest only tests survival, quickly
         self.trace.phases.append(
@@ -404,7 +419,7 @@ class ReplayServer:
                 reason,
                 needs,
                 done,
-                book.describe(movement) if needs else "nothing to order",
+                book.describe() if needs else "nothing to order",
                 round(time.monotonic() - started, 3),
                 hurried,
             )
@@ -472,9 +487,9 @@ class ReplayServer:
         if isinstance(m, Nme):
             if link.joined or self._cursor >= stream.hlo:  # the game has begun: no new player
                 return [item_of(Rej(m))]
-            return [self._echo(item, m) for item in self.script.replies(m)]
+            return [self._echo(item, m) for item in self._handshake(m)]
         if isinstance(m, Mdf) and m.definition is None:
-            return list(self.script.replies(m))
+            return self._handshake(m)
         if isinstance(m, Yes) and isinstance(m.message, Map):
             self._ready.set()
             return []
@@ -513,6 +528,15 @@ class ReplayServer:
         if isinstance(m, Huh | Prn | Snd):
             return []
         return [item_of(Rej(m))]
+
+    def _handshake(self, request: Message) -> list[Item]:
+        """The script's replies the first time; the recorded ones when the client asks again.
+
+        A changed reply is one fault: a client that rejoined after it is not sent it again.
+        """
+        script = self._recorded if type(request) in self._answered else self.script
+        self._answered.add(type(request))
+        return list(script.replies(request))
 
     @staticmethod
     def _echo(item: Item, request: Nme) -> Item:

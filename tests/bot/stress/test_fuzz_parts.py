@@ -155,6 +155,16 @@ def test_the_checks_of_each_invariant() -> None:
     bad = Trace(delivered=[item_of(parse_text("REJ ( DRW )"), Expect.IGNORE)])
     assert check(rej, bad, ended).held[Invariant.COUNTERS] is False
     assert check(rej, bad, counted).held[Invariant.COUNTERS] is True
+    # Where the summary counts ignored messages by kind, the REJ must be among them.
+    elsewhere = ClientOutcome(
+        Outcome.ENDED, summary={"ignored_messages": 1, "ignored_by_kind": {"NOW": 1}}
+    )
+    result = check(rej, bad, elsewhere)
+    assert result.held[Invariant.COUNTERS] is False and "has no REJ" in result.problems[0]
+    by_kind = ClientOutcome(
+        Outcome.ENDED, summary={"ignored_messages": 1, "ignored_by_kind": {"REJ": 1}}
+    )
+    assert check(rej, bad, by_kind).held[Invariant.COUNTERS] is True
 
 
 class _RudeClient:
