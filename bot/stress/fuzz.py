@@ -10,7 +10,8 @@ or TME; a message from another game), replays it from a
 
 ``survives``
     the client's process never dies (no signal, no exception, no hang, and it
-    does not give up while the game goes on);
+    does not give up while the game goes on, unless it refused the map with
+    ``REJ (MAP)``: leaving a game it cannot play is a clean stop);
 ``quiet``
     nothing is sent before the handshake: no message before the server's RM,
     no order, GOF or DRW before the HLO (or the YES to a rejoin's IAM), no
@@ -44,7 +45,7 @@ from bot.stress.fuzz_mutations import KINDS, Expect, Item, Kind, Mutation, mutat
 from bot.stress.fuzz_server import ReplayServer, Trace, game_actions_before_joining
 from bot.stress.fuzz_stream import GameStream, recorded_game
 from bot.stress.fuzz_worker import ClientOutcome, ClientWorker, Outcome
-from protocol.messages import Off, Smr
+from protocol.messages import Map, Off, Rej, Smr
 
 DEFAULT_STRATEGY = "random"
 """The client's movement strategy in the fuzzer: it answers at once, so cases are quick."""
@@ -132,10 +133,14 @@ def check(mutation: Mutation, trace: Trace, client: ClientOutcome) -> CaseResult
 
 
 def _survives(trace: Trace, client: ClientOutcome) -> list[str]:
+    refused_map = any(
+        isinstance(c.message, Rej) and isinstance(c.message.message, Map) for c in trace.received
+    )
     problems = [p for p in trace.problems if "connect" in p or "come back" in p]
     if client.outcome in (Outcome.DIED, Outcome.RAISED, Outcome.HUNG):
         problems.append(f"the client {client.outcome}: {client.detail}")
-    elif client.outcome == Outcome.GAVE_UP and not trace.finished:
+    elif client.outcome == Outcome.GAVE_UP and not trace.finished and not refused_map:
+        # Refusing a map it cannot play on (REJ (MAP)) and leaving is a clean stop.
         problems.append(f"the client gave up while the game went on: {client.detail}")
     return problems
 

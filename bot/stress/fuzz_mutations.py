@@ -743,6 +743,7 @@ def _mis(d: _Draft) -> str:
     elif how == "other power":
         theirs = [u for u in phase.position.unit_positions() if u.unit.power != power]
         changed = Mis((d.rng.choice(theirs),))
+        expect = Expect.ANY  # not about us at all: dropping it without a count is fine
     elif how == "wrong form":
         if phase.position.is_adjustment:
             changed = Mis((d.rng.choice(phase.position.unit_positions()),))

@@ -525,7 +525,7 @@ class ReplayServer:
             return [item_of(Yes(m))]
         if isinstance(m, Drw) or (isinstance(m, Not) and isinstance(m.message, Drw)):
             return [item_of(Yes(m))]
-        if isinstance(m, Huh | Prn | Snd):
+        if isinstance(m, Huh | Prn | Snd | Rej):
             return []
         return [item_of(Rej(m))]
 

@@ -21,7 +21,7 @@ from bot.stress.fuzz_mutations import (
     item_of,
     mutate,
 )
-from bot.stress.fuzz_server import PhaseVerdict, ReplayServer, Trace
+from bot.stress.fuzz_server import ClientMessage, PhaseVerdict, ReplayServer, Trace
 from bot.stress.fuzz_stream import (
     GAME_PATH,
     StreamError,
@@ -33,7 +33,7 @@ from bot.stress.fuzz_stream import (
 from bot.stress.fuzz_worker import ClientOutcome, ClientWorker, Outcome
 from bot.stress.hostile import RESERVED_TOKEN
 from protocol.decoder import Decoder
-from protocol.messages import Map, Mdf, Message, Smr, Sub, Yes, parse_text
+from protocol.messages import Map, Mdf, Message, Rej, Smr, Sub, Yes, parse_text
 from protocol.wire import DiplomacyMessage, encode_initial, encode_message
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -141,6 +141,10 @@ def test_the_checks_of_each_invariant() -> None:
     gave_up = ClientOutcome(Outcome.GAVE_UP, "giving up", {"x": 1})
     assert check(clean, Trace(finished=True), gave_up).held[Invariant.SURVIVES] is True
     assert check(clean, Trace(finished=False), gave_up).held[Invariant.SURVIVES] is False
+    refused = Rej(Map("standard"))
+    said = ClientMessage(0.0, 1, refused.to_text(), refused, True, False)
+    left = check(clean, Trace(received=[said], finished=False), gave_up)
+    assert left.held[Invariant.SURVIVES] is True  # it refused the map: a clean stop
 
     missed = check(clean, Trace(phases=[_verdict(True, False)]), ended)
     assert missed.held[Invariant.ORDERS] is False and "SPR 1901" in missed.problems[0]
