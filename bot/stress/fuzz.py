@@ -53,6 +53,9 @@ DEFAULT_STRATEGY = "random"
 CLIENT_TIMEOUT = 120.0
 """Seconds a case's client may take before it counts as hung."""
 
+CASES_PER_WORKER = 100
+"""Cases a client worker process plays before a fresh one takes over (bounds what it keeps)."""
+
 STOP_GRACE = 0.5
 """Seconds the replay server keeps going after its client ended first."""
 
@@ -332,13 +335,16 @@ async def run_fuzz(
     async def drain() -> None:
         worker = ClientWorker()
         await worker.start()
+        played = 0
         try:
             while not queue.empty():
                 case = queue.get_nowait()
-                if not worker.alive:
+                if not worker.alive or played >= CASES_PER_WORKER:
                     await worker.close()
                     worker = ClientWorker()
                     await worker.start()
+                    played = 0
+                played += 1
                 result = await run_case(stream, case, seed, worker, strategy)
                 results[case] = result
                 if on_case is not None:

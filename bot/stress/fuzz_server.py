@@ -188,6 +188,7 @@ class _Link:
         self.writer = writer
         self.greeted = False
         self.joined = False
+        self.accepted_map = False
         self.closed = asyncio.Event()
         self.clean_close = False
 
@@ -309,7 +310,7 @@ class ReplayServer:
         try:
             await asyncio.wait_for(self._linked.wait(), RECONNECT_WAIT)
             until = time.monotonic() + RECONNECT_WAIT
-            while self._link is not None and not self._link.joined:
+            while not self._back_in(self._link):
                 if time.monotonic() >= until:
                     break
                 self._changed.clear()
@@ -320,6 +321,12 @@ class ReplayServer:
             self.trace.left_early = True
             return False
         return self._link is not None and not self._link.closed.is_set()
+
+    def _back_in(self, link: _Link | None) -> bool:
+        """The client is back in the game on ``link`` (or it closed again: no use waiting)."""
+        if link is None or link.closed.is_set() or link.joined:
+            return True
+        return self._cursor < self.stream.hlo and link.accepted_map  # not begun: a new player
 
     async def _await_close(self) -> None:
         link = self._link
@@ -491,6 +498,7 @@ class ReplayServer:
         if isinstance(m, Mdf) and m.definition is None:
             return self._handshake(m)
         if isinstance(m, Yes) and isinstance(m.message, Map):
+            link.accepted_map = True
             self._ready.set()
             return []
         if isinstance(m, Iam):
