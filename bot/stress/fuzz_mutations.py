@@ -28,10 +28,10 @@ ord           an ORD: for a unit that is not on the board, for another turn, its
               result flipped
 hlo           a second HLO mid-game: another power, another passcode, other time
               limits, an observer's
-mis           a MIS nobody asked for, once the client has sent its orders: for a unit
+mis           a MIS nobody asked for, once the client has ordered the phase: for a unit
               we do not have, another power's unit, a count in a movement phase, an
               empty one
-rej           a REJ of something never sent: IAM (the issue's ``REJ (IAM (FRA) (1234))``),
+rej           a REJ of something never sent: ``REJ (IAM (power) (1234))``, a REJ of the
               NME long after it was accepted, OBS, DRW, HST
 tme           a TME: zero, one second, the largest number, negative, the clock stopped
 foreign       a message from another real game, anywhere after the HLO
@@ -190,12 +190,22 @@ class Barrier:
 
 @dataclass(frozen=True)
 class AwaitOrders:
-    """The server waits here until the client has sent a SUB for ``phase`` (or for a while)."""
+    """The server waits here until the client has ordered ``phase`` (or for a while)."""
 
     phase: int
 
 
-Step = Item | Barrier | AwaitOrders
+@dataclass(frozen=True)
+class Pause:
+    """The server waits ``seconds`` here: time for the client to react to what came before."""
+
+    seconds: float
+
+
+REACTION = 0.5
+"""Seconds given to the client to answer a message it should ignore (a MIS it was not owed)."""
+
+Step = Item | Barrier | AwaitOrders | Pause
 
 
 @dataclass(frozen=True)
@@ -753,7 +763,7 @@ def _mis(d: _Draft) -> str:
         changed = Mis()
         expect = Expect.ANY
     at = d.barrier_of(phase.index)
-    d.steps[at:at] = [AwaitOrders(phase.index), item_of(changed, expect)]
+    d.steps[at:at] = [AwaitOrders(phase.index), item_of(changed, expect), Pause(REACTION)]
     return f"MIS in {phase.turn} ({how}): {changed}"
 
 

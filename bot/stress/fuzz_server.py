@@ -37,6 +37,7 @@ from bot.stress.fuzz_mutations import (
     Barrier,
     Expect,
     Item,
+    Pause,
     Script,
     base_script,
     item_of,
@@ -273,6 +274,9 @@ class ReplayServer:
             if isinstance(step, AwaitOrders):
                 await self._await_orders(self.stream.phases[step.phase])
                 continue
+            if isinstance(step, Pause):
+                await asyncio.sleep(step.seconds)
+                continue
             if self.trace.left_early or not await self._ensure_link():
                 continue
             self._deliver(step)
@@ -387,12 +391,13 @@ class ReplayServer:
         return True, "its NOW arrived"
 
     async def _await_orders(self, phase: Phase) -> None:
-        """Until the client's first SUB of ``phase`` (at most half its deadline)."""
+        """Until the client has ordered ``phase`` (and said GOF), or half its deadline passed."""
         book = self._books.setdefault(phase.index, _Orders())
         if self.trace.left_early or not phase.needs_orders(self._power_id):
             return
+        movement = phase.position.is_movement
         until = time.monotonic() + phase.seconds / 2
-        while not book.subs and (remaining := until - time.monotonic()) > 0:
+        while not book.finished(movement) and (remaining := until - time.monotonic()) > 0:
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), remaining)
