@@ -147,8 +147,8 @@ def mila_games(corpus: list[Phase]) -> list[tuple[Any, dict[str, list[str]]]]:
         by_power: dict[str, list[str]] = {name: [] for name in MILA_POWERS.values()}
         for prov in pos.units:
             by_power[MILA_POWERS[m.powers[pos.units[prov][0]]]].append(mila_unit(pos, prov))
-        for power, units in by_power.items():
-            game.set_units(power, units, reset=True)
+        for power_name, units in by_power.items():
+            game.set_units(power_name, units, reset=True)
         for power in range(m.num_powers):
             owned = [
                 MILA_PROVINCES.get(m.provinces[sc], m.provinces[sc])
@@ -162,8 +162,8 @@ def mila_games(corpus: list[Phase]) -> list[tuple[Any, dict[str, list[str]]]]:
             game.set_current_phase(f"S{pos.year}M")
         mila_orders: dict[str, list[str]] = {name: [] for name in MILA_POWERS.values()}
         for prov, order in orders.items():
-            power = MILA_POWERS[m.powers[pos.units[prov][0]]]
-            mila_orders[power].append(mila_order(pos, prov, order))
+            mila_power = MILA_POWERS[m.powers[pos.units[prov][0]]]
+            mila_orders[mila_power].append(mila_order(pos, prov, order))
         out.append((game, mila_orders))
     return out
 

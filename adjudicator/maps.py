@@ -95,6 +95,7 @@ class GameMap:
     fleet_destinations: tuple[dict[int, tuple[int, ...]], ...]
     neighbours: tuple[tuple[int, ...], ...]
     distance: tuple[tuple[int, ...], ...]
+    fleet_distance: tuple[tuple[int, ...], ...]
     win_centres: int
 
     @classmethod

@@ -47,6 +47,7 @@ from adjudicator.orders import (
 )
 from adjudicator.phases import after_movement
 from adjudicator.position import Position
+from adjudicator.routes import is_sea_chain, sea_chains
 
 _UNRESOLVED = 0
 _GUESSING = 1
@@ -252,11 +253,11 @@ class _Resolver:
                 self.kind[f] == CONVOY and self.matched[f] and self.orders[f][1] == army
                 for f in path
             )
-            if not ok or not _is_chain(m, army, dest, path):
+            if not ok or not is_sea_chain(m, army, dest, path):
                 return []
             return [tuple(path)]
         seas = {f for f in convoying if m.kind[f] == SEA}
-        return _all_routes(m, army, dest, seas)
+        return sea_chains(m, army, dest, seas)
 
     def _maybe_convoy_by_intent(self, p: int) -> None:
         """Apply DATC 4.A.3 d to an army moving to an adjacent province.
@@ -564,39 +565,3 @@ class _Resolver:
                 return True
         used[p] = routes[0]
         return False
-
-
-def _is_chain(m: object, army: int, dest: int, path: tuple[int, ...]) -> bool:
-    """Whether ``path`` is a sequence of adjacent seas from ``army``'s coast to ``dest``."""
-    from adjudicator.maps import GameMap
-
-    assert isinstance(m, GameMap)
-    if not path:
-        return False
-    prev = army
-    for f in path:
-        if m.kind[f] != SEA or f not in m.neighbours[prev]:
-            return False
-        prev = f
-    return dest in m.neighbours[prev]
-
-
-def _all_routes(m: object, army: int, dest: int, seas: set[int]) -> list[tuple[int, ...]]:
-    """Every simple chain of the given sea provinces from ``army`` to ``dest``, shortest first."""
-    from adjudicator.maps import GameMap
-
-    assert isinstance(m, GameMap)
-    if not seas or army == dest:
-        return []
-    found: list[tuple[int, ...]] = []
-    stack: list[tuple[int, ...]] = [(f,) for f in m.neighbours[army] if f in seas]
-    while stack:
-        route = stack.pop()
-        here = route[-1]
-        if dest in m.neighbours[here]:
-            found.append(route)
-        for f in m.neighbours[here]:
-            if f in seas and f not in route:
-                stack.append((*route, f))
-    found.sort(key=len)
-    return found

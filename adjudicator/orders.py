@@ -27,6 +27,8 @@ only legal ones); legality is checked where orders come from outside (see
 
 from __future__ import annotations
 
+from typing import Any
+
 HOLD = 0
 MOVE = 1
 SUPPORT_HOLD = 2
@@ -43,8 +45,9 @@ HOLD_ORDER = (HOLD,)
 DISBAND_ORDER = (DISBAND,)
 WAIVE_ORDER = (WAIVE,)
 
-EngineOrder = tuple[int, ...]
-"""One order in engine form (see the module docstring)."""
+EngineOrder = tuple[Any, ...]
+"""One order in engine form (see the module docstring): an order code, then ints, and for
+a convoyed move or a retreat a nested tuple of ids (so the items are typed ``Any``)."""
 
 # Result codes, in the order of their DAIDE tokens.
 SUC = 0

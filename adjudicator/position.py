@@ -218,7 +218,7 @@ class Position:
         """The units as NOW lists them, dislodged ones with their MRT lists."""
         m = self.map
 
-        def order(item: tuple[int, tuple[int, ...]]) -> tuple[int, int, str]:
+        def order(item: tuple[int, UnitTuple | DislodgedTuple]) -> tuple[int, int, str]:
             return (item[1][0], item[1][1], m.provinces[item[0]])
 
         out = [UnitPosition(self.unit_value(u)) for _, u in sorted(self.units.items(), key=order)]
@@ -261,12 +261,12 @@ class Position:
         listed: set[int] = set()
         for power_name, provs in centres:
             power = NOBODY if power_name == UNOWNED else _power_id(m, power_name)
-            for prov in provs:
-                pid = _province_id(m, prov)
+            for prov_name in provs:
+                pid = _province_id(m, prov_name)
                 if not m.is_supply[pid]:
-                    raise PositionError(f"{prov} is not a supply centre")
+                    raise PositionError(f"{prov_name} is not a supply centre")
                 if pid in listed:
-                    raise PositionError(f"supply centre {prov} is listed twice")
+                    raise PositionError(f"supply centre {prov_name} is listed twice")
                 listed.add(pid)
                 owners[pid] = power
         season = SEASON_INDEX[turn.season]

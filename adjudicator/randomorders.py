@@ -81,5 +81,6 @@ def _backs(pos: Position, orders: dict[int, EngineOrder], support: EngineOrder) 
         return not moving
     if support[0] != SUPPORT_MOVE or not moving:
         return False
-    dest = pos.map.loc_province[target[1]] if target[0] == MOVE else target[1]
-    return dest == support[2]
+    dest: int = pos.map.loc_province[target[1]] if target[0] == MOVE else target[1]
+    supported: int = support[2]
+    return dest == supported

@@ -53,7 +53,8 @@ def is_current(module: ModuleType) -> bool:
     source = source_of(module)
     if not source.exists():
         return True
-    return hashlib.sha256(source.read_bytes()).hexdigest() == module.SOURCE_HASH
+    built_from: str = module.SOURCE_HASH
+    return hashlib.sha256(source.read_bytes()).hexdigest() == built_from
 
 
 def load(name: str) -> ModuleType | None:

@@ -49,6 +49,7 @@ from adjudicator.orders import (
     EngineOrder,
 )
 from adjudicator.position import MOVEMENT_SEASONS, RETREAT_SEASONS, Position, UnitTuple
+from adjudicator.routes import sea_chains
 from protocol.values import (
     Build,
     Convoy,
@@ -102,20 +103,7 @@ def geometric_routes(pos: Position, army_prov: int, dest: int) -> list[tuple[int
     if dest == army_prov or m.kind[dest] != COASTAL:
         return []
     seas = {p for p, u in pos.units.items() if m.kind[p] == SEA and u[1] == FLEET}
-    if not seas:
-        return []
-    found: list[tuple[int, ...]] = []
-    stack: list[tuple[int, ...]] = [(f,) for f in m.neighbours[army_prov] if f in seas]
-    while stack:
-        route = stack.pop()
-        here = route[-1]
-        if dest in m.neighbours[here]:
-            found.append(route)
-        for f in m.neighbours[here]:
-            if f in seas and f not in route:
-                stack.append((*route, f))
-    found.sort(key=len)
-    return found
+    return sea_chains(m, army_prov, dest, seas)
 
 
 def minimal_routes(routes: list[tuple[int, ...]]) -> list[tuple[int, ...]]:

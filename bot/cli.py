@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from bot import __version__
+from bot.errors import UserError
 
 BROKEN_PIPE_EXIT = 141
 """The exit code when the output's reader went away (128 + SIGPIPE, as a shell reports it)."""
@@ -31,15 +32,10 @@ COMMANDS = (
     "bot.commands.tournament",
     "bot.commands.ratings",
     "bot.commands.compare",
-    "bot.commands.openings",
     "bot.commands.watch",
     "bot.commands.view",
     "bot.commands.stress",
 )
-
-
-class UserError(Exception):
-    """A problem the user can fix (bad input, missing server); printed without a traceback."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,8 +77,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run the imported module's main, so that ``python -m bot.cli`` catches the same
-    # UserError class the commands raise (they import it from ``bot.cli``).
-    from bot.cli import main as imported_main
-
-    sys.exit(imported_main())
+    sys.exit(main())

@@ -32,7 +32,13 @@ and plays the phase again from the server's state.  Nothing the server sends
 can crash it: a message that does not parse is answered with HUH/PRN as the
 syntax prescribes, a protocol violation (a second RM included: we never select
 another game) with EM and a reconnection, and a message that parses but does
-not fit the game is logged, counted and ignored.
+not fit the game is logged as an error, counted by kind (the summary's
+``ignored_by_kind``) and ignored, so that it never poisons a later message:
+positions are checked before they are stored, the server's latest NOW that
+fits the game is the phase played (a NOW for the same turn in another position
+restates it), YES and REJ count only for what we sent, HLO only once per game
+(or when a rejoin asked for it), MIS only for units we have.  A server that
+stops reading is a lost connection (:mod:`bot.connection`).
 """
 
 from __future__ import annotations
@@ -50,17 +56,17 @@ import structlog
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.errors import AdjudicatorError
 from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER, EngineOrder
-from adjudicator.position import SEASON_INDEX, PhaseKind, Position
+from adjudicator.position import PhaseKind, Position
 from adjudicator.rules import CivilDisorderRule
+from bot import __version__
 from bot.connection import Connection, ConnectionLost
-from bot.fieldbook import GameOpenings
 from bot.logs import GameLog
 from bot.mirror import GameMirror
 from bot.orderbook import OrderBook, ThxVerdict
 from bot.phase import PhaseState
 from bot.procstats import ResourceMonitor
 from bot.session import Session, SessionNotReady
-from bot.settings import BotSettings
+from bot.settings import BotSettings, make_telemetry
 from bot.telemetry.events import (
     Centres,
     Connected,
@@ -73,7 +79,7 @@ from bot.telemetry.events import (
     SearchStats,
     phase_of,
 )
-from bot.telemetry.publisher import Telemetry, make_telemetry, search_fields
+from bot.telemetry.publisher import Telemetry, search_fields
 from bot.thinker import Thinker, ThinkerError, ThinkJob
 from bot.timebudget import PhaseClock, TimeBudget
 from bot.worker_protocol import Answer, Failed, Progress
@@ -153,7 +159,9 @@ class GameSummary:
     ``bad_messages`` counts messages that did not parse or that the server
     did not understand (HUH/PRN); ``ignored_messages`` those that parsed but
     did not fit the game (a stale NOW, an ORD for a unit that does not exist,
-    a THX for an order we never sent); ``wire_errors`` the protocol
+    a THX for an order we never sent, a SCO that does not fit the map, an
+    answer to something we never sent, a second HLO), and ``ignored_by_kind``
+    counts them by message (``{"NOW": 2, "REJ": 1}``); ``wire_errors`` the protocol
     violations by the server (answered with EM, then a reconnection);
     ``held_back`` game actions not sent because the session had not joined;
     ``stale_worker_messages`` and ``stale_helper_answers`` search messages
@@ -178,6 +186,7 @@ class GameSummary:
     reconnections: int = 0
     bad_messages: int = 0
     ignored_messages: int = 0
+    ignored_by_kind: dict[str, int] = field(default_factory=dict)
     wire_errors: int = 0
     held_back: int = 0
     searched_phases: int = 0
@@ -238,7 +247,6 @@ class DaideClient:
         self._resources = ResourceMonitor()
         self._ever_joined = False
         self._worker_restarts = 0
-        self.openings = GameOpenings(settings.openings) if settings.openings else None
         self._handlers: dict[type[Message], Handler] = {
             Now: self._on_now,
             Ord: self._on_ord,
@@ -361,9 +369,9 @@ class DaideClient:
             self._replaying = True
             self._send(Iam(self.power, self.passcode))
         elif s.observe:
-            self._send(Obs(s.name, s.version))
+            self._send(Obs(s.name, __version__))
         else:
-            self._send(Nme(s.name, s.version))
+            self._send(Nme(s.name, __version__))
 
     def _joined(self) -> None:
         if self.session is not None:
@@ -435,15 +443,21 @@ class DaideClient:
             self.game_log.write("held_back", reason=str(exc))
         except (AdjudicatorError, ProtocolError, ValueError, KeyError, IndexError) as exc:
             # A message that parses but makes no sense for our game: log it, keep playing.
-            self.summary.ignored_messages += 1
+            self._count_ignored(message)
             log.error("could not handle message", error=repr(exc), text=_excerpt(text))
             self.game_log.write("handler_error", error=repr(exc), text=text)
 
     def _ignore(self, why: str, message: Message) -> None:
         """Count and log a message that parsed but does not fit the game as we know it."""
-        self.summary.ignored_messages += 1
-        log.warning("message ignored", reason=why, message=_excerpt(str(message)))
+        self._count_ignored(message)
+        log.error("message ignored", reason=why, message=_excerpt(str(message)))
         self.game_log.write("ignored", reason=why, text=str(message))
+
+    def _count_ignored(self, message: Message) -> None:
+        kind = type(message).__name__.upper()
+        counts = self.summary.ignored_by_kind
+        self.summary.ignored_messages += 1
+        counts[kind] = counts.get(kind, 0) + 1
 
     def _on_ord(self, m: Ord) -> None:
         if m.entry is None:
@@ -457,13 +471,26 @@ class DaideClient:
             )
 
     def _on_sco(self, m: Sco) -> None:
-        if m.centres is not None:
+        if m.centres is None:
+            self._ignore("SCO without centres (a request: servers do not send it)", m)
+            return
+        try:
             self.mirror.on_sco(m.centres)
-            self.telemetry.emit(Centres, counts={p: len(c) for p, c in m.centres})
+        except AdjudicatorError as exc:
+            self._ignore(f"SCO does not fit the map: {exc}", m)
+            return
+        self.telemetry.emit(Centres, counts={p: len(c) for p, c in m.centres})
 
     def _on_tme(self, m: Tme) -> None:
-        if m.seconds is not None and self.phase is not None:
-            self.phase.clock.time_left(m.seconds, time.monotonic())
+        phase = self.phase
+        if m.seconds is None or phase is None:
+            return
+        limit = self.budget.limits.get(phase.position.kind) or 0
+        if limit > 0 and not 0 <= m.seconds <= limit:
+            # The time left cannot pass the phase's limit from HLO (nor be negative).
+            self._ignore(f"TME of {m.seconds} s in a phase of at most {limit:g} s", m)
+            return
+        phase.clock.time_left(m.seconds, time.monotonic())
 
     def _on_map(self, m: Map) -> None:
         self.map_name = m.name or "standard"
@@ -529,6 +556,10 @@ class DaideClient:
             log.info("server notice", message=m.to_text())
 
     def _on_hlo(self, m: Hlo) -> None:
+        problem = self._hlo_problem(m)
+        if problem is not None:
+            self._ignore(problem, m)
+            return
         self.hlo = m
         self.power = m.power
         self.passcode = m.passcode
@@ -553,7 +584,28 @@ class DaideClient:
         )
         self._joined()
 
+    def _hlo_problem(self, m: Hlo) -> str | None:
+        """Why an HLO cannot be taken: one per game, unless we asked (a rejoin), for our power."""
+        asked = self.session is not None and self.session.take(Hlo())
+        if m.power is None:
+            return "HLO without a power (a request: servers do not send it)"
+        if self.hlo is not None and not asked:
+            return f"a second HLO (we play {self.power}); we did not ask for one"
+        ours = (self.power, self.passcode)
+        if None not in ours and (m.power, m.passcode) != ours:
+            return f"HLO for {m.power} ({m.passcode}) while we play {self.power}"
+        return None
+
+    def _answers_ours(self, m: Yes | Rej) -> bool:
+        """Whether a YES or REJ answers a message we sent on this connection (else ignore it)."""
+        if self.session is not None and self.session.take(m.message):
+            return True
+        self._ignore("an answer to a message we did not send (or that was answered)", m)
+        return False
+
     def _on_yes(self, m: Yes) -> None:
+        if not self._answers_ours(m):
+            return
         inner = m.message
         if isinstance(inner, Iam):
             log.info("rejoined", power=inner.power)
@@ -567,35 +619,38 @@ class DaideClient:
             self._joined()
 
     def _on_rej(self, m: Rej) -> None:
+        if not self._answers_ours(m):
+            return
         inner = m.message
         log.warning("server refused", message=inner.to_text())
         if isinstance(inner, Nme | Obs) and not self._ever_joined:
             raise FatalClientError(f"the server refused to let us join: {m.to_text()}")
-        if isinstance(inner, Iam):
+        if isinstance(inner, Iam) and self.session is not None and not self.session.joined:
             # The passcode or the power is not accepted: try as a new player.
             self.power = None
             self.passcode = None
+            self.hlo = None
             self._replaying = False
-            self._send(Nme(self.settings.name, self.settings.version))
+            self._send(Nme(self.settings.name, __version__))
 
     # --- phases ----------------------------------------------------------------------------
 
     def _on_now(self, m: Now) -> None:
+        """The server's latest well-formed NOW that fits the game is the phase we play."""
         if m.turn is None:
+            self._ignore("NOW without a turn (a request: servers do not send it)", m)
             return
         received = time.monotonic()
-        current = self.mirror.position
-        if (
-            current is not None
-            and not self.mirror.resync
-            and _turn_order(m.turn) < _turn_order(current.turn)
-        ):
-            self._ignore(f"NOW for {m.turn} after {current.turn}", m)
+        problem = self.mirror.now_problem(m.turn, m.units)
+        if problem is not None:
+            self._ignore(problem, m)
             return
-        report = self.mirror.on_now(m.turn, m.units)
+        try:
+            report = self.mirror.on_now(m.turn, m.units)
+        except AdjudicatorError as exc:
+            self._ignore(f"NOW does not fit the game: {exc}", m)
+            return
         self._copy_shadow_counts()
-        if self.openings is not None:
-            self.openings.record(self.mirror, self.power)
         if report is not None:
             if not report.ok:
                 log.error(
@@ -612,16 +667,24 @@ class DaideClient:
         if self.game_over or self.settings.observe or self.power is None or pos is None:
             return
         phase = self.phase
-        if phase is not None and phase.turn == m.turn:
+        if phase is not None and phase.turn == m.turn and phase.position == pos:
             # The same phase again: after a rejoin, play it again; otherwise a duplicate.
             if phase.running or not self._replaying:
                 return
             self._replaying = False
-            phase.position = pos
             phase.book.position = pos
             if phase.complete:
                 self._resend_orders(phase)
                 return
+        elif phase is not None and phase.turn == m.turn:
+            # The same turn in another position: the server's latest NOW is the phase.
+            log.warning("the server restated the phase", turn=str(m.turn))
+            self.game_log.write("phase_restated", turn=str(m.turn))
+            self._end_phase(phase, restated=True)
+            self._replaying = False
+            counted = phase.counted
+            phase = self.phase = self._new_phase(m.turn, pos, received, clock=phase.clock)
+            phase.counted = counted
         else:
             if phase is not None:
                 self._end_phase(phase)
@@ -629,8 +692,11 @@ class DaideClient:
             phase = self.phase = self._new_phase(m.turn, pos, received)
         phase.task = asyncio.create_task(self._play_phase(phase), name=f"phase {m.turn}")
 
-    def _new_phase(self, turn: Turn, pos: Position, received: float) -> PhaseState:
-        clock = self.budget.phase(pos.kind, received)
+    def _new_phase(
+        self, turn: Turn, pos: Position, received: float, clock: PhaseClock | None = None
+    ) -> PhaseState:
+        """A new phase to play; ``clock`` is kept when the server restates the phase."""
+        clock = clock or self.budget.phase(pos.kind, received)
         self.budget.rtt.forget()
         book = OrderBook(self.power or "", pos, self.mirror.rule)
         finished_year = self._resources.new_year(pos.year, self._worker_pid)
@@ -645,11 +711,15 @@ class DaideClient:
         )
         return PhaseState(turn, pos, clock, book)
 
-    def _end_phase(self, phase: PhaseState) -> None:
-        """The phase is over: stop playing it, keep its last margin and a resource reading."""
+    def _end_phase(self, phase: PhaseState, restated: bool = False) -> None:
+        """The phase is over: stop playing it, keep its last margin and a resource reading.
+
+        A phase the server ``restated`` (same turn, another position) goes on
+        under a new state: its margin is not kept.
+        """
         phase.stop()
         self._cancel_job(phase)
-        if phase.last_margin is not None:
+        if phase.last_margin is not None and not restated:
             self.summary.phase_margins.append(phase.last_margin)
         self.game_log.write(
             "resources", turn=str(phase.turn), **self._resources.sample(self._worker_pid)
@@ -725,7 +795,6 @@ class DaideClient:
                     power,
                     clock.stop_search_at(),
                     clock.collect_helpers_by(),
-                    tuple(self.mirror.movements),
                 )
                 job.on_late_answer = _measure_late(clock)
                 phase.job = job
@@ -843,7 +912,9 @@ class DaideClient:
                 self._submit(phase, orders)
             return
         units = [(u.unit, u.retreats is not None) for u in m.units]
-        missing = phase.book.on_mis_units(units)
+        missing, ignored = phase.book.on_mis_units(units)
+        if ignored is not None:
+            self._ignore(ignored, m)
         if missing is not None:
             log.warning("server says orders are missing", count=len(missing))
             self._submit(phase, missing)
@@ -916,9 +987,6 @@ class DaideClient:
         game_map = self.mirror.game_map
         if self.thinker is not None and game_map is not None:
             self.thinker.use_map(game_map.definition, game_map.name)
-            book = self.openings.book_for(game_map) if self.openings is not None else None
-            if book is not None:
-                self.thinker.use_book(book)
 
     def _finish(self) -> None:
         if not self.game_over:
@@ -933,8 +1001,6 @@ class DaideClient:
             self.phase = None
         self._copy_resources()
         self._copy_shadow_counts()
-        if self.openings is not None:
-            self.openings.record(self.mirror, self.power, final=True)
         log.info("game finished", summary=self.summary.as_dict())
         self.game_log.write("summary", **self.summary.as_dict())
         self.telemetry.emit(GameOver, **self.summary.as_dict())
@@ -993,8 +1059,3 @@ def _excerpt(text: str) -> str:
     if len(text) <= CONSOLE_TEXT:
         return text
     return f"{text[:CONSOLE_TEXT]}... ({len(text)} characters)"
-
-
-def _turn_order(turn: Turn) -> tuple[int, int]:
-    """A sortable key for a phase: (year, season in playing order)."""
-    return (turn.year, SEASON_INDEX[turn.season])

@@ -16,14 +16,20 @@ CLOSED     the connection ended                          nothing
 Orders and game actions (SUB, GOF, NOT (GOF), DRW) sent before the session
 is joined would reach the server as the wrong player or before it knows us:
 :meth:`Session.send` refuses them with :class:`SessionNotReady`.
+
+The session also remembers what it sent that the server may answer (YES,
+REJ, or for a bare HLO an HLO): :meth:`Session.take` says whether an answer
+is to something of that kind we sent and that was not answered yet, so that
+an answer to something never sent changes nothing.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from enum import Enum
 
 from bot.connection import Connection, ConnectionLost
-from protocol.messages import Drw, Gof, Message, Not, Sub
+from protocol.messages import Drw, Gof, Huh, Message, Not, Prn, Rej, Sub, Yes
 
 
 class Stage(Enum):
@@ -39,6 +45,13 @@ GAME_ACTIONS = (Sub, Gof, Not, Drw)
 """Messages that act in the game as our power: only sent in a joined session."""
 
 
+NOT_ANSWERED = (Yes, Rej, Huh, Prn)
+"""Messages we send that are themselves answers: the server never answers them."""
+
+AWAITED_MAX = 64
+"""How many unanswered messages a session remembers (the oldest are forgotten first)."""
+
+
 class SessionNotReady(Exception):
     """A game action was about to be sent before the session joined the game."""
 
@@ -50,6 +63,7 @@ class Session:
         self.conn = conn
         self.rejoin = rejoin
         self.stage = Stage.OPENED
+        self._awaited: deque[Message] = deque(maxlen=AWAITED_MAX)
 
     @property
     def joined(self) -> bool:
@@ -83,4 +97,22 @@ class Session:
             raise SessionNotReady(f"{message.to_text()} before the server's RM")
         if isinstance(message, GAME_ACTIONS) and not self.joined:
             raise SessionNotReady(f"{message.to_text()} before the session joined the game")
-        return self.conn.send(message)
+        text = self.conn.send(message)
+        if not isinstance(message, NOT_ANSWERED):
+            self._awaited.append(message)
+        return text
+
+    def take(self, message: Message) -> bool:
+        """Whether ``message`` was sent on this session and not answered yet; it is now.
+
+        A server may quote our message back in its own spelling (a name, a
+        version string), so a sent message of the same kind answers too: the
+        oldest one still waiting.
+        """
+        sent = next((m for m in self._awaited if m == message), None)
+        if sent is None:
+            sent = next((m for m in self._awaited if type(m) is type(message)), None)
+        if sent is None:
+            return False
+        self._awaited.remove(sent)
+        return True

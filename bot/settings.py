@@ -8,13 +8,16 @@ A bad value is a :class:`SettingsError` with a message naming the setting.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LogFormat
 from bot.telemetry.mqtt_url import parse_mqtt_url
+from bot.telemetry.publisher import MqttTelemetry, Telemetry
 
 DEFAULT_PORT = 16713
 
@@ -42,7 +45,6 @@ class BotSettings(BaseSettings):
     host: str = Field("127.0.0.1", description="DAIDE server host")
     port: int = Field(DEFAULT_PORT, ge=1, le=65535, description="DAIDE server port")
     name: str = Field("daide-mcts", description="name sent in NME (letters, digits, _)")
-    version: str = Field("0.1", description="version sent in NME")
     strategy: str = Field(
         "mcts", description="how to choose movement orders: mcts, mcts:<variant>, dumbbot, random"
     )
@@ -60,11 +62,6 @@ class BotSettings(BaseSettings):
         0.5, ge=0, le=60, description="least seconds to keep between last submission and deadline"
     )
     observe: bool = Field(False, description="join as an observer (OBS) instead of a player")
-    openings: Path | None = Field(
-        None,
-        description="the field book: the other players' openings in earlier games, read by "
-        "variants that use it (mcts:db); this game's are added after its first year",
-    )
     rejoin_power: str | None = Field(None, description="rejoin as this power (IAM)")
     rejoin_passcode: int | None = Field(None, description="passcode for IAM")
     reconnect_attempts: int = Field(8, ge=0, le=1000, description="reconnections before giving up")
@@ -80,6 +77,12 @@ class BotSettings(BaseSettings):
     )
     telemetry_queue: int = Field(
         1000, ge=1, le=1_000_000, description="telemetry events kept while the broker is away"
+    )
+    log_level: str = Field(
+        DEFAULT_LOG_LEVEL, description=f"console log level: {', '.join(LOG_LEVELS)}"
+    )
+    log_format: LogFormat = Field(
+        LogFormat.CONSOLE, description="console log lines: console (key=value) or json"
     )
 
     @field_validator("workers", mode="before")
@@ -102,7 +105,14 @@ class BotSettings(BaseSettings):
             return max(1, min(MAX_WORKERS, available_cores()))
         return self.workers
 
-    @field_validator("name", "version")
+    @field_validator("log_level")
+    @classmethod
+    def _log_level(cls, value: str) -> str:
+        if value.lower() not in LOG_LEVELS:
+            raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
+        return value.lower()
+
+    @field_validator("name")
     @classmethod
     def _daide_text(cls, value: str) -> str:
         if not value or not all(c.isalnum() or c in "_.-" for c in value) or not value.isascii():
@@ -148,3 +158,22 @@ def load_settings(**overrides: object) -> BotSettings:
             for err in exc.errors()
         )
         raise SettingsError(problems) from None
+
+
+def make_telemetry(
+    settings: BotSettings, power_of: Callable[[], str | None] = lambda: None
+) -> Telemetry:
+    """The telemetry the settings ask for: off, or MQTT to ``settings.telemetry``.
+
+    The game is ``settings.game_id`` or, by default, the DAIDE server's ``host:port``.
+    """
+    if not settings.telemetry:
+        return Telemetry()
+    return MqttTelemetry(
+        parse_mqtt_url(settings.telemetry),
+        game=settings.game_id or f"{settings.host}:{settings.port}",
+        name=settings.name,
+        power_of=power_of,
+        observer=settings.observe,
+        maxsize=settings.telemetry_queue,
+    )

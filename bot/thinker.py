@@ -52,14 +52,12 @@ from bot.worker_protocol import (
     Shutdown,
     Think,
     ToWorker,
-    UseBook,
     UseMap,
 )
 from protocol.values import MapDefinition
 from search.choosers import SearchRequest, make_chooser
 from search.mcts.inbox import PipeInbox
 from search.mcts.parallel import die_with_parent, quiet_collector
-from search.openings import FieldBook
 
 WORKER_NICENESS = 5
 """How much the search worker yields the CPU to the client process (``os.nice``).
@@ -165,7 +163,11 @@ class Thinker:
         :meth:`close`, at this process's exit, or with this process.
         """
         method = "fork" if _fork_is_safe() else "spawn"
-        ctx = multiprocessing.get_context(method)
+        ctx = (
+            multiprocessing.get_context("fork")
+            if method == "fork"
+            else multiprocessing.get_context("spawn")
+        )
         parent, child = ctx.Pipe(duplex=True)
         self._proc = ctx.Process(
             target=_worker_main,
@@ -194,17 +196,12 @@ class Thinker:
         self.map_name = name
         self._send(UseMap(definition, name))
 
-    def use_book(self, book: FieldBook) -> None:
-        """The field's openings from earlier games: the jobs from now on may use them."""
-        self._send(UseBook(book))
-
     def think(
         self,
         pos: Position,
         power: int,
         stop_at: float,
         collect_by: float,
-        context: object = None,
     ) -> ThinkJob:
         """Start choosing ``power``'s orders for ``pos``: search until ``stop_at``."""
         if self._conn is None or not self.alive:
@@ -214,7 +211,7 @@ class Thinker:
         self._next_id += 1
         job = ThinkJob(self._next_id, stop_at, collect_by)
         self._jobs[job.job_id] = job
-        self._send(Think(job.job_id, pos.to_data(), power, stop_at, collect_by, context))
+        self._send(Think(job.job_id, pos.to_data(), power, stop_at, collect_by))
         return job
 
     def retime(self, job: ThinkJob, stop_at: float, collect_by: float) -> None:
@@ -354,7 +351,6 @@ def _worker_main(
     inbox: PipeInbox[ToWorker] = PipeInbox(conn, Shutdown())
     game_map: GameMap | None = None
     map_error = "none given"
-    book: FieldBook | None = None
 
     def send(message: JobMessage | Ready) -> None:
         with contextlib.suppress(OSError, BrokenPipeError):
@@ -366,9 +362,6 @@ def _worker_main(
             message = inbox.next()
             if isinstance(message, Shutdown):
                 return
-            if isinstance(message, UseBook):
-                book = message.book
-                continue
             if isinstance(message, UseMap):
                 try:
                     game_map = GameMap.from_definition(message.definition, message.name)
@@ -390,9 +383,7 @@ def _worker_main(
 
             try:
                 pos = Position.from_data(game_map, job.position)
-                request = SearchRequest(
-                    pos, job.power, job.stop_at, job.collect_by, job.context, book
-                )
+                request = SearchRequest(pos, job.power, job.stop_at, job.collect_by)
                 chooser(request, rng, report, control.should_stop)
             except Exception as exc:
                 send(Failed(job.job_id, f"{type(exc).__name__}: {exc}"))

@@ -19,7 +19,6 @@ from typing import Any
 from adjudicator.orders import EngineOrder
 from adjudicator.position import PositionData
 from protocol.values import MapDefinition
-from search.openings import FieldBook
 
 Orders = dict[int, EngineOrder]
 
@@ -33,20 +32,12 @@ class UseMap:
 
 
 @dataclass(frozen=True, slots=True)
-class UseBook:
-    """The field's openings from earlier games (:mod:`search.openings`): later jobs use them."""
-
-    book: FieldBook
-
-
-@dataclass(frozen=True, slots=True)
 class Think:
     """Choose ``power``'s orders in ``position``.
 
     The search stops at ``stop_at`` and the worker stops waiting for its
     helpers at ``collect_by`` (monotonic readings; the same clock in both
-    processes).  ``context`` is extra game knowledge for the strategy
-    (e.g. what the opponents have been ordering), plain picklable data.
+    processes).
     """
 
     job_id: int
@@ -54,7 +45,6 @@ class Think:
     power: int
     stop_at: float
     collect_by: float
-    context: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +101,7 @@ class Ready:
     seconds: float
 
 
-ToWorker = UseMap | UseBook | Think | Retime | Cancel | Shutdown
+ToWorker = UseMap | Think | Retime | Cancel | Shutdown
 JobMessage = Progress | Answer | Failed
 """What the worker says about a job."""
 FromWorker = JobMessage | Ready

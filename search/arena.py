@@ -7,10 +7,6 @@ winter of the final year (centre ownership updated, BANDANA's draw at the
 final year) or until a solo (the map's winning count with a strict lead,
 declared when the winner has just grown, as Parlance does).
 
-Players that learn from the game (:class:`search.policy.GameObserver`) are
-told when each game starts and, after every movement phase, every power's
-orders, as a server's ``ORD`` messages tell the live bot.
-
 The metrics (supply centres, solos, BANDANA points, rank, the centre curve)
 live in :mod:`search.metrics`, shared with the server games of ``bot.local``;
 their names are re-exported here.
@@ -24,7 +20,6 @@ from dataclasses import asdict, dataclass
 from random import Random
 
 from adjudicator.maps import GameMap, standard_map
-from adjudicator.orders import EngineOrder
 from adjudicator.phases import solo_winner
 from adjudicator.position import SEASONS, WINTER, initial_position
 from search.metrics import (
@@ -40,7 +35,7 @@ from search.metrics import (
     summarise,
     summary_table,
 )
-from search.policy import GameObserver, Policy
+from search.policy import Policy
 from search.registry import make_policy
 
 __all__ = [
@@ -94,9 +89,6 @@ def play_game(
     policies: list[Policy | None] = [None] * m.num_powers
     for policy, power in zip(seat_policies, seat_powers, strict=True):
         policies[power] = policy
-    observers = [p for p in seat_policies if isinstance(p, GameObserver)]
-    for observer in observers:
-        observer.start_game()
     pos = initial_position(m)
     counts = pos.centre_counts()
     years = [pos.year - 1]
@@ -105,12 +97,7 @@ def play_game(
     solo: int | None = None
     while not pos.ended_by(final_year):
         year, season = pos.year, pos.season
-        played: dict[int, EngineOrder] = {}
-        before = pos
-        pos = play_phase(pos, policies, rng, played)
-        if observers and before.is_movement:
-            for observer in observers:
-                observer.observe(before, played)
+        pos = play_phase(pos, policies, rng)
         if on_phase is not None:
             on_phase(f"{SEASONS[season].value} {year}")
         if season != WINTER and (pos.season == WINTER or pos.year != year):

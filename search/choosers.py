@@ -18,7 +18,6 @@ from typing import Any, Protocol
 
 from adjudicator.orders import EngineOrder
 from adjudicator.position import Position
-from search.openings import FieldBook
 
 Orders = dict[int, EngineOrder]
 Report = Callable[[Orders, dict[str, Any], bool], None]
@@ -30,18 +29,13 @@ class SearchRequest:
     """Choose ``power``'s orders in ``position``.
 
     The search stops at ``stop_at`` and stops waiting for root-parallel
-    helpers at ``collect_by`` (monotonic readings).  ``context`` is extra game
-    knowledge for strategies that use it (plain data; None when there is none);
-    ``book`` the field's openings from earlier games (:mod:`search.openings`),
-    when the bot keeps one.
+    helpers at ``collect_by`` (monotonic readings).
     """
 
     position: Position
     power: int
     stop_at: float
     collect_by: float
-    context: object = None
-    book: FieldBook | None = None
 
 
 class Chooser(Protocol):

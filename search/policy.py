@@ -3,14 +3,13 @@
 A policy chooses one power's orders for one phase, in engine form (see
 :mod:`adjudicator.orders`), from a position and a seeded random generator.
 Policies hold no per-game state that a copied position would invalidate, so
-the same object can play inside thousands of rollouts.  A player that learns
-from the game it plays is also a :class:`GameObserver`.
+the same object can play inside thousands of rollouts.
 """
 
 from __future__ import annotations
 
 from random import Random
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 from adjudicator.orders import EngineOrder
 from adjudicator.position import Position
@@ -31,22 +30,4 @@ class Policy(Protocol):
 
     def adjustment_orders(self, pos: Position, power: int, rng: Random) -> list[EngineOrder]:
         """Builds/waives or removals for ``power`` (missing ones are waived / made by the rules)."""
-        ...
-
-
-@runtime_checkable
-class GameObserver(Protocol):
-    """A player that learns from the game it plays: told when a game starts and what was ordered.
-
-    In-process games (:mod:`search.arena`) call :meth:`start_game` before each
-    game and :meth:`observe` after each movement phase, with every power's
-    orders as the server's ``ORD`` would report them.
-    """
-
-    def start_game(self) -> None:
-        """Forget the previous game."""
-        ...
-
-    def observe(self, pos: Position, orders: dict[int, EngineOrder]) -> None:
-        """Every unit's order (missing ones held) in the movement phase ``pos``."""
         ...

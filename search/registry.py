@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from search import mcts
 from search.dumbbot import DumbBot
+from search.mcts.variants import VariantError
 from search.policy import Policy
 from search.randombot import RandomBot
 
 SPECS = {
     "dumbbot": "David Norman's DumbBot (Parang's constants)",
     "random": "random legal orders, sometimes supporting a friendly unit",
-    "mcts[:VARIANT]": "Monte Carlo Tree Search (search.mcts), e.g. mcts:v8",
+    "mcts[:VARIANT[/KEY=VALUE...]]": "Monte Carlo Tree Search (search.mcts): VARIANT dm "
+    "(the default) or v1-v8, KEY a setting (search.mcts.variants.OVERRIDES), e.g. mcts:dm/cp=0.5",
 }
 """The spec forms and what each plays, for help texts and error messages."""
 
@@ -58,25 +60,6 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     raise UnknownPolicyError(f"unknown player {spec!r}; valid specs: {valid_specs()}")
 
 
-def uses_openings(spec: str) -> bool:
-    """Whether the player ``spec`` plays the enemies' openings from a field book (``mcts:db``).
-
-    False for a spec that is not a player (the caller reports that itself).
-    """
-    try:
-        kind, variant = parse_spec(spec)
-    except UnknownPolicyError:
-        return False
-    if kind != "mcts":
-        return False
-    from search.mcts.variants import DEFAULT_VARIANT, get_variant
-
-    try:
-        return get_variant(variant or DEFAULT_VARIANT).uses_book
-    except KeyError:
-        return False
-
-
 def make_policy(
     spec: str,
     *,
@@ -102,5 +85,5 @@ def make_policy(
         return mcts.make_policy(
             variant or mcts.DEFAULT_VARIANT, budget, seed, workers, final_year, cpu_clock
         )
-    except KeyError as exc:
-        raise UnknownPolicyError(str(exc.args[0])) from None
+    except VariantError as exc:
+        raise UnknownPolicyError(str(exc)) from None

@@ -43,3 +43,115 @@ def test_protocol_does_not_depend_on_rules_or_search() -> None:
 def test_adjudicator_does_not_depend_on_search() -> None:
     for f in (ROOT / "adjudicator").rglob("*.py"):
         assert "search" not in _imports(f), f
+
+
+# --- import graph: no cycles, counting every import (in functions and TYPE_CHECKING too) ---
+
+PACKAGES = ("protocol", "adjudicator", "search", "bot")
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _package_of(name: str) -> str:
+    return name if MODULES[name].name == "__init__.py" else name.rpartition(".")[0]
+
+
+def _targets(name: str, path: Path) -> set[str]:
+    """The project modules ``name`` imports anywhere in its text."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    package = _package_of(name)
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                sub = f"{module}.{alias.name}"
+                out.add(sub if sub in MODULES else module)
+    return {target for target in out if target in MODULES and target != name}
+
+
+GRAPH = {name: _targets(name, path) for name, path in MODULES.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def _layer(name: str) -> str:
+    """A module's node in the layer graph: its sub-package (``bot.local``), or itself when
+    it sits directly in one of the four packages (``bot.settings``, ``search.values``)."""
+    package = _package_of(name)
+    return package if "." in package else name
+
+
+def test_the_graph_reads_the_code() -> None:
+    assert "bot.client" in GRAPH["bot.commands.play"]
+    assert "adjudicator.maps" in GRAPH["adjudicator.position"]
+
+
+def test_no_import_cycles_between_modules() -> None:
+    assert _cycles(GRAPH) == []
+
+
+def test_no_import_cycles_between_layers() -> None:
+    """No sub-package imports back into what imports it (no upward arrows)."""
+    layers: dict[str, set[str]] = {}
+    for name, targets in GRAPH.items():
+        for target in targets:
+            if _layer(name) != _layer(target):
+                layers.setdefault(_layer(name), set()).add(_layer(target))
+    assert _cycles(layers) == []
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []

@@ -184,6 +184,15 @@ def test_the_bots_wait_for_the_server_and_stop_with_the_game(compose: dict[str, 
     assert "listener 1883" in (ROOT / mounted).read_text()
 
 
+def test_ports_are_published_on_the_hosts_loopback_only(compose: dict[str, Any]) -> None:
+    published = [
+        (name, str(port))
+        for name, service in compose["services"].items()
+        for port in service.get("ports", [])
+    ]
+    assert published == [("broker", "127.0.0.1:1883:1883")]
+
+
 # --- the Dockerfiles -----------------------------------------------------------------------------
 
 

@@ -7,13 +7,12 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.cluster.options import check_address
+from bot.errors import UserError
 from bot.local.tournament import TournamentRun, TournamentSettings
 
 
 def check_ray_flags(args: argparse.Namespace) -> None:
     """UserError for cluster flags that cannot work (a bad address, a non-positive number...)."""
-    from bot.cli import UserError
-
     problem = check_address(args.ray)
     if problem is not None:
         raise UserError(f"--ray: {problem}")
@@ -33,7 +32,6 @@ def run_on_cluster(
     out: TextIO,
 ) -> TournamentRun:
     """Run the tournament on the Ray cluster ``args.ray``; UserError for a cluster problem."""
-    from bot.cli import UserError
     from bot.cluster.driver import ClusterError, run_on_ray
 
     try:

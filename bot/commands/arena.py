@@ -1,15 +1,14 @@
-"""``daide-mcts arena``: play whole games in-process and print the thesis's metrics.
+"""daide-mcts arena: play whole games in-process and print the thesis's metrics.
 
-Examples::
+For example:
 
     daide-mcts arena dumbbot dumbbot dumbbot dumbbot dumbbot dumbbot dumbbot --games 20
     daide-mcts arena mcts:v8 --fill dumbbot --games 30 --budget 5 --json runs/v8.json
 
 Seven players, one per power, dealt to the powers at random each game (seeded).
-Each game ends at winter of ``--final-year`` (a draw among the survivors, as
-BANDANA's final year) or earlier with a solo.  The core is
-:func:`search.arena.run_arena`; this command parses flags, draws a progress
-bar on standard error and prints (and optionally saves) the results.
+Each game ends at winter of --final-year (a draw among the survivors, as
+BANDANA's final year) or earlier with a solo.  The command parses flags, draws
+a progress bar on standard error and prints (and optionally saves) the results.
 """
 
 from __future__ import annotations
@@ -31,13 +30,14 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from bot.errors import UserError
 from search.arena import ArenaProgress, run_arena
 from search.registry import PolicySpecError, parse_spec, valid_specs
 
 SEATS = 7
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``arena`` subcommand."""
     p = subparsers.add_parser(
         "arena",
@@ -142,8 +142,6 @@ class ProgressBar:
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Check the flags, play the games, print the report (to stdout by default) and the JSON."""
-    from bot.cli import UserError
-
     out = out or sys.stdout  # looked up now, not at import (tests capture stdout)
 
     try:

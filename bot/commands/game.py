@@ -1,9 +1,9 @@
-"""``daide-mcts game``: play one local seven-bot game and show it live.
+"""daide-mcts game: play one local seven-bot game and show it live.
 
 With no arguments: starts a Parlance server on loopback (MILA's DAIDE server
 if Parlance cannot run here), launches one MCTS bot and six DumbBots of ours,
 each its own process, plays to the winter of 1905 and prints the result.
-Examples::
+For example:
 
     daide-mcts game
     daide-mcts game --lineup mcts:v8,dumbbot,random --final-year 1903 --mtl 5
@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from bot.errors import UserError
 from bot.local.bandana import (
     BANDANA_DIR_ENV,
     BandanaInstall,
@@ -47,7 +48,7 @@ from bot.local.runner import SERVER_CHOICES
 from protocol.messages import Message
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``game`` subcommand."""
     p = subparsers.add_parser(
         "game",
@@ -111,13 +112,6 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
         "--telemetry", metavar="URL", help="passed to every bot of ours: mqtt://host:port/prefix"
     )
     p.add_argument(
-        "--openings",
-        type=Path,
-        metavar="FILE",
-        help="the field book our seats that use one (mcts:db) read and add to "
-        "(tournament default: openings.json in its folder; game: none)",
-    )
-    p.add_argument(
         "--bandana-dir",
         type=Path,
         metavar="DIR",
@@ -128,8 +122,6 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
 
 def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
     """The lineup the flags ask for (default: one MCTS bot and six DumbBots); UserError if unfit."""
-    from bot.cli import UserError
-
     try:
         if args.lineup is None:
             seats = build_lineup(DEFAULT_LINEUP)
@@ -143,8 +135,6 @@ def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
 
 def bandana_from_args(args: argparse.Namespace, seats: tuple[Seat, ...]) -> BandanaInstall | None:
     """The folder of BANDANA's jars when the lineup has BANDANA seats (else None); UserError."""
-    from bot.cli import UserError
-
     bots = tuple(s.spec for s in seats if s.kind == "bandana")
     if not bots:
         return None
@@ -156,8 +146,6 @@ def bandana_from_args(args: argparse.Namespace, seats: tuple[Seat, ...]) -> Band
 
 def deadlines_from_args(args: argparse.Namespace) -> Deadlines:
     """The deadlines the flags ask for; UserError if out of range."""
-    from bot.cli import UserError
-
     for flag in ("mtl", "rtl", "btl"):
         value = getattr(args, flag)
         if not 1 <= value <= 3600:
@@ -167,21 +155,14 @@ def deadlines_from_args(args: argparse.Namespace) -> Deadlines:
 
 def check_common(args: argparse.Namespace) -> None:
     """Flags every local game shares; UserError if unusable."""
-    from bot.cli import UserError
-
     if not FIRST_YEAR <= args.final_year <= 2100:
         raise UserError(f"--final-year must be between {FIRST_YEAR} and 2100")
     if args.telemetry is not None and not args.telemetry.startswith(("mqtt://", "mqtts://")):
         raise UserError("--telemetry must be an mqtt://host:port/prefix URL")
 
 
-def fresh_folder(path: Path | None, prefix: str, may_hold: frozenset[str] = frozenset()) -> Path:
-    """``path`` if it is new or empty, or a new dated folder under runs/; else UserError.
-
-    A folder holding only files named in ``may_hold`` counts as empty.
-    """
-    from bot.cli import UserError
-
+def fresh_folder(path: Path | None, prefix: str) -> Path:
+    """``path`` if it is new or empty, or a new dated folder under runs/; else UserError."""
     if path is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = Path("runs") / f"{prefix}-{stamp}"
@@ -189,9 +170,7 @@ def fresh_folder(path: Path | None, prefix: str, may_hold: frozenset[str] = froz
         while path.exists():
             k += 1
             path = Path("runs") / f"{prefix}-{stamp}-{k}"
-    elif path.exists() and (
-        not path.is_dir() or any(child.name not in may_hold for child in path.iterdir())
-    ):
+    elif path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UserError(f"--out: {path} exists and is not an empty folder")
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -203,7 +182,6 @@ def fresh_folder(path: Path | None, prefix: str, may_hold: frozenset[str] = froz
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the game; exit 0 if it ended cleanly with a result, 1 otherwise."""
     out = out or sys.stdout  # looked up now: the default would pin the stream of import time
-    from bot.cli import UserError
     from bot.local.runner import GameConfig, GameError, run_game
     from bot.local.view import make_view
 
@@ -220,7 +198,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         server=args.server,
         telemetry=args.telemetry,
         bandana=bandana,
-        openings=args.openings,
     )
     view = make_view(out)
     browser_view = _start_browser_view(folder, out) if args.view else None
@@ -266,8 +243,6 @@ class _BrowserView:
 
 def _start_browser_view(folder: Path, out: TextIO) -> _BrowserView:
     """Serve the page from a background thread and print its URL; UserError without [view]."""
-    from bot.cli import UserError
-
     try:
         view = _BrowserView(folder)
     except ImportError as exc:

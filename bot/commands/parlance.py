@@ -1,14 +1,15 @@
-"""``daide-mcts parlance``: install Parlance locally and run a server by hand."""
+"""daide-mcts parlance: install Parlance locally and run a server by hand."""
 
 from __future__ import annotations
 
 import argparse
 import time
 
+from bot.errors import UserError
 from bot.servers.parlance import ParlanceServer, ParlanceUnavailableError, install
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``parlance`` subcommand."""
     p = subparsers.add_parser(
         "parlance",
@@ -26,8 +27,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Install (idempotent) and, if asked, serve."""
-    from bot.cli import UserError
-
     try:
         inst = install()
     except ParlanceUnavailableError as exc:

@@ -1,12 +1,12 @@
-"""``daide-mcts play``: connect to a DAIDE server and play one game.
+"""daide-mcts play: connect to a DAIDE server and play one game.
 
 Besides its own flags it accepts BANDANA's agent arguments, so it can be
-listed in a BANDANA TournamentRunner command line as is::
+listed in a BANDANA TournamentRunner command line as is:
 
     daide-mcts play -name MCTS1 -log logs/ -fy 1905
 
-(the game server is then localhost:16713 unless ``--host``/``--port`` say
-otherwise).  Every flag also has an environment variable ``DAIDE_MCTS_<NAME>``.
+(the game server is then localhost:16713 unless --host/--port say
+otherwise).  Every flag also has an environment variable DAIDE_MCTS_<NAME>.
 """
 
 from __future__ import annotations
@@ -20,13 +20,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.errors import UserError
+from bot.logs import add_log_arguments
 from bot.settings import BotSettings, SettingsError, load_settings
 
 if TYPE_CHECKING:
     from bot.client import DaideClient, GameSummary
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` subcommand."""
     p = subparsers.add_parser(
         "play",
@@ -48,7 +50,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "--strategy",
         "--variant",
         dest="strategy",
-        help="movement strategy: mcts, mcts:<variant>, dumbbot, random (default mcts)",
+        help="movement strategy: mcts (default; the variant dm), mcts:VARIANT with VARIANT "
+        "dm or the thesis's v1 to v8, settings overridden as mcts:dm/cp=0.5/years=full "
+        "(cp, final, years, widen, resample, double), dumbbot, random",
     )
     p.add_argument(
         "--workers",
@@ -82,13 +86,6 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         help="least seconds between last submission and deadline (default 0.5)",
     )
     p.add_argument("--observe", action="store_true", default=None, help="watch (OBS) instead")
-    p.add_argument(
-        "--openings",
-        type=Path,
-        metavar="FILE",
-        help="the field book of the other players' openings, kept across games: "
-        "mcts:db plays the enemies' first year from it; this game's openings are added",
-    )
     p.add_argument("--power", dest="rejoin_power", help="rejoin as this power (with --passcode)")
     p.add_argument("--passcode", type=int, dest="rejoin_passcode", help="passcode for rejoining")
     p.add_argument("--seed", type=int, help="random seed")
@@ -102,7 +99,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         help="the game's name in telemetry topics (default: the server's host:port)",
     )
     p.add_argument("--summary-json", type=Path, help="write the game summary here at the end")
-    p.add_argument("--log-level", default="info", help="console log level (default info)")
+    add_log_arguments(p)
 
 
 def settings_from_args(args: argparse.Namespace) -> BotSettings:
@@ -118,13 +115,14 @@ def settings_from_args(args: argparse.Namespace) -> BotSettings:
         think_time=args.think_time,
         min_margin=args.min_margin,
         observe=args.observe,
-        openings=getattr(args, "openings", None),
         rejoin_power=args.rejoin_power,
         rejoin_passcode=args.rejoin_passcode,
         seed=args.seed,
         rules=getattr(args, "rules", None),
         telemetry=args.telemetry,
         game_id=getattr(args, "game_id", None),
+        log_level=args.log_level,
+        log_format=args.log_format,
     )
 
 
@@ -155,7 +153,6 @@ async def play_until_stopped(client: DaideClient) -> GameSummary:
 
 def run(args: argparse.Namespace) -> int:
     """Play one game; exit 0 when it ended cleanly, 1 otherwise."""
-    from bot.cli import UserError
     from bot.client import DaideClient, FatalClientError
     from bot.logs import GameLog, configure_logging, game_log_path
     from search.choosers import check_strategy
@@ -173,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
             check_strategy(settings.strategy, settings.search_workers)
         except PolicySpecError as exc:
             raise UserError(f"--strategy {settings.strategy}: {exc}") from exc
-    configure_logging(args.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     # This process values each position once (quick orders, builds); the proximity memo,
     # made for the search's replays, would only fill up over a long game (the search
     # worker keeps its own).

@@ -1,9 +1,9 @@
-"""``daide-mcts ratings FOLDER...``: rate every player label of one or more tournaments.
+"""daide-mcts ratings FOLDER...: rate every player label of one or more tournaments.
 
 Each finished game ranks its seats by supply centres; openskill's
 Plackett-Luce model turns the rankings into a skill belief per player label
 (mu, with its uncertainty sigma), sorted by mu - 3 sigma.  Labels are matched
-across folders, so tournaments with different lineups rate together::
+across folders, so tournaments with different lineups rate together:
 
     daide-mcts ratings runs/v8-vs-dumbbot
     daide-mcts ratings runs/t1 runs/t2 runs/t3 --out runs/ratings
@@ -20,10 +20,12 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from bot.errors import UserError
+
 NEEDS_OPENSKILL = "ratings need openskill: pip install 'daide-mcts[ratings]'"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``ratings`` subcommand."""
     p = subparsers.add_parser(
         "ratings",
@@ -43,7 +45,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Rate, print and save; exit 0."""
     out = out or sys.stdout
-    from bot.cli import UserError
 
     try:
         from bot.local.ratings import (

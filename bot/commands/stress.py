@@ -1,19 +1,19 @@
-"""``daide-mcts stress``: scripted deadline stress tests on a real Parlance and a hostile server.
+"""daide-mcts stress: scripted deadline stress tests on a real Parlance and a hostile server.
 
-Runs the scenarios of :mod:`bot.stress.scenarios` one after the other, prints
-a table (missed orders, the margin between each bot's last submission and
-the deadline as the server saw it, CPU share and peak memory per bot) and
-saves everything as JSON.  Exits 1 if any scenario missed an order or failed
-a check.  With ``--fuzz N`` it runs the hostile-server fuzzer instead
-(:mod:`bot.stress.fuzz`): N seeded mutations of a recorded Parlance game, each
-replayed to the real client, with a table of the invariants held and violated
-per kind of mutation; it exits 1 if any was violated.  Examples::
+Runs the scenarios of the stress suite one after the other, prints a table
+(missed orders, the margin between each bot's last submission and the
+deadline as the server saw it, CPU share and peak memory per bot) and saves
+everything as JSON.  Exits 1 if any scenario missed an order or failed a
+check.  With --fuzz N it runs the hostile-server fuzzer instead: N seeded
+mutations of a recorded Parlance game, each replayed to the real client, and
+a table of the invariants held and violated per kind of mutation; it exits 1
+if any was violated.  Examples:
 
     daide-mcts stress                                   # the full default set
-    daide-mcts stress --short --strategy dumbbot         # the CI version
-    daide-mcts stress --scenario long-game               # peak memory per year, 20 years
-    daide-mcts stress --fuzz 300 --seed 1                # 300 fuzz cases
-    daide-mcts stress --fuzz-case 17 --seed 1            # one fuzz case again
+    daide-mcts stress --short --strategy dumbbot        # the CI version
+    daide-mcts stress --scenario long-game              # peak memory per year, 20 years
+    daide-mcts stress --fuzz 300 --seed 1               # 300 fuzz cases
+    daide-mcts stress --fuzz-case 17 --seed 1           # one fuzz case again
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ import sys
 import time
 from pathlib import Path
 
+from bot.errors import UserError
 from bot.stress.scenarios import DEFAULT_SET, FULL, short
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``stress`` subcommand."""
     p = subparsers.add_parser(
         "stress",
@@ -84,7 +85,6 @@ def run(args: argparse.Namespace) -> int:
     if args.fuzz is not None or args.fuzz_case:
         return run_fuzz_cases(args)
 
-    from bot.cli import UserError
     from bot.servers.parlance import ParlanceUnavailableError, install
     from bot.settings import BotSettings
     from bot.stress.report import table, yearly_table
@@ -155,7 +155,6 @@ MAX_FUZZ_CLIENTS = 64
 
 def run_fuzz_cases(args: argparse.Namespace) -> int:
     """``--fuzz N`` / ``--fuzz-case I``: run the fuzzer, print its table; 0 if nothing failed."""
-    from bot.cli import UserError
     from bot.stress.fuzz import DEFAULT_STRATEGY, CaseResult, run_fuzz
     from bot.stress.fuzz_stream import StreamError, recorded_game
     from search.choosers import check_strategy

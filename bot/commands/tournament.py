@@ -1,12 +1,12 @@
-"""``daide-mcts tournament``: many local games of one lineup, with the thesis's metrics.
+r"""daide-mcts tournament: many local games of one lineup, with the thesis's metrics.
 
-Each game runs as ``daide-mcts game`` does (its own server, seven bot
-processes); the server assigns the powers at random (or, with ``--powers
-rotate``, every seat plays every power once in each block of seven games)
-and each game records who got which.  Results per seat and per player label — average supply
-centres, solo victories, BANDANA points and average rank, each with its
-spread over the games — go to CSV, JSON, a markdown table and a PNG chart.
-Examples::
+Each game runs as daide-mcts game does (its own server, seven bot
+processes); the server assigns the powers at random (or, with --powers
+rotate, every seat plays every power once in each block of seven games)
+and each game records who got which.  Results per seat and per player
+label (average supply centres, solo victories, BANDANA points and average
+rank, each with its spread over the games) go to CSV, JSON, a markdown
+table and a PNG chart.  Examples:
 
     daide-mcts tournament --games 20 --lineup mcts:v8,dumbbot --out runs/v8-vs-dumbbot
     daide-mcts tournament --out runs/v8-vs-dumbbot          # resume it after Ctrl-C
@@ -18,8 +18,8 @@ Examples::
 A tournament folder can be continued: run the command again with the same
 --out (the settings are read from it; flags given must match them, except
 --games, which may grow) and the finished games are kept.  With --ray the
-games are played on a Ray cluster instead, each as one task on some node
-(see bot.cluster); the folder fills the same way.
+games are played on a Ray cluster instead, each as one task on some node;
+the folder fills the same way.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from bot.commands.game import (
     fresh_folder,
     seats_from_args,
 )
+from bot.errors import UserError
 from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ RESUMABLE = ("lineup", "final_year", "mtl", "rtl", "btl", "seed", "server", "pow
 """Flags a resumed tournament takes from its folder when they are not given."""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``tournament`` subcommand."""
     p = subparsers.add_parser(
         "tournament",
@@ -82,7 +83,6 @@ def _merge_saved(
     args: argparse.Namespace, folder: Path
 ) -> tuple[TournamentSettings | None, int | None]:
     """Fill the flags not given from the saved tournament; UserError if a given one differs."""
-    from bot.cli import UserError
     from bot.local.tournament import TournamentError, load_settings, saved_games
 
     try:
@@ -115,10 +115,8 @@ def _merge_saved(
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play (or continue) the tournament; exit 0 when every game ended cleanly."""
     out = out or sys.stdout  # looked up now: the default would pin the stream of import time
-    from bot.cli import UserError
     from bot.local.lineup import parse_lineup
     from bot.local.tournament import (
-        OPENINGS_FILE,
         TournamentError,
         TournamentSettings,
         focus_lines,
@@ -167,11 +165,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             "BANDANA's seats cannot play on a Ray cluster: their jars are on this "
             "machine only; run this tournament without --ray"
         )
-    if args.ray is not None and args.openings is not None:
-        raise UserError(
-            "--openings: a field book is one file on this machine; the nodes of a Ray "
-            "cluster cannot share it; run this tournament without --ray"
-        )
     bandana = bandana_from_args(args, settings.seats)
     games = args.games if args.games is not None else saved_count
     if games is None:
@@ -185,7 +178,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
         check_ray_flags(args)
     if saved is None:
-        folder = fresh_folder(args.out, "tournament", frozenset({OPENINGS_FILE}))
+        folder = fresh_folder(args.out, "tournament")
     cores = os.cpu_count() or 1
     if args.ray is None and args.parallel > cores:
         out.write(
@@ -206,7 +199,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 telemetry=args.telemetry,
                 stream=out,
                 bandana=bandana,
-                openings=args.openings,
             )
     except TournamentError as exc:
         raise UserError(str(exc)) from exc

@@ -1,12 +1,12 @@
-"""``daide-mcts watch mqtt://host:port/prefix``: the live state of every bot publishing there.
+"""daide-mcts watch mqtt://host:port/prefix: the live state of every bot publishing there.
 
 Subscribes to everything under the prefix and shows one row per bot of every
 game: game, power, name, phase, supply centres, the margin of its last
 submission, search iterations, status, and events lost.  On a terminal the
 table is redrawn as events arrive; otherwise each event is printed as one
-line (except the many order results; ``--json`` prints every event), and the
-table once at the end.  Ctrl-C ends it; so do ``--exit-after N``
-(after N game_over events, one per bot) and ``--timeout``.
+line (except the many order results; --json prints every event), and the
+table once at the end.  Ctrl-C ends it; so do --exit-after N
+(after N game_over events, one per bot) and --timeout.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from bot.errors import UserError
 from bot.telemetry.events import OrderResult
 from bot.telemetry.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url
 from bot.telemetry.publisher import MQTT_LOG
@@ -32,7 +33,7 @@ REDRAW_INTERVAL = 0.25
 """Least seconds between two redraws of the table on a terminal."""
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``watch`` subcommand."""
     p = subparsers.add_parser(
         "watch",
@@ -61,8 +62,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Watch until Ctrl-C, the game-over count, or the timeout."""
-    from bot.cli import UserError
-
     try:
         target = parse_mqtt_url(args.url)
     except MqttUrlError as exc:

@@ -15,7 +15,6 @@ from adjudicator.rules import DEFAULT_CIVIL_DISORDER
 from bot.local.bandana import BandanaInstall
 from bot.local.lineup import Seat
 from bot.servers.parlance import ParlanceInstall
-from search.registry import uses_openings
 
 FIRST_YEAR = 1901
 """The first year of a standard game."""
@@ -84,12 +83,10 @@ def play_arguments(
     log_dir: Path | str | None = None,
     summary: Path | str | None = None,
     rules: str | None = None,
-    openings: Path | str | None = None,
 ) -> list[str]:
     """The ``daide-mcts`` arguments that play ``seat`` (a seat of ours) on ``host:port``.
 
-    ``rules`` is the server's civil-disorder rule when it is not Parlance's;
-    ``openings`` the field book the seat reads and adds to.
+    ``rules`` is the server's civil-disorder rule when it is not Parlance's.
     """
     if seat.kind != "ours":
         raise ValueError(f"seat {seat.name} is not one of ours")
@@ -116,8 +113,6 @@ def play_arguments(
         args += ["--telemetry", telemetry]
     if rules is not None and rules != DEFAULT_CIVIL_DISORDER.value:
         args += ["--rules", rules]
-    if openings is not None:
-        args += ["--openings", str(openings)]
     args += ["--log-level", BOT_LOG_LEVEL]
     return args
 
@@ -140,12 +135,10 @@ def seat_argv(
     summary: Path | None = None,
     rules: str | None = None,
     bandana: BandanaInstall | None = None,
-    openings: Path | None = None,
 ) -> list[str]:
     """The argv of any seat: ``daide-mcts play``, a Parang or BANDANA bot, or its own command.
 
-    A BANDANA seat logs into ``log_dir`` (the current folder if None).  A seat
-    of ours whose strategy uses a field book gets ``openings``.
+    A BANDANA seat logs into ``log_dir`` (the current folder if None).
     """
     if seat.kind == "ours":
         return ours_argv(
@@ -159,7 +152,6 @@ def seat_argv(
                 log_dir=log_dir,
                 summary=summary,
                 rules=rules,
-                openings=openings if uses_openings(seat.spec) else None,
             )
         )
     if seat.kind == "parang":

@@ -32,8 +32,6 @@ class GameConfig:
     power_slots: tuple[int, ...] | None = None
     """Seat ``i`` plays the ``power_slots[i]``-th power of the server's order (Parlance,
     unshuffled: the seats join in that order); None: the server deals the powers."""
-    openings: Path | None = None
-    """The field book our seats read and add to when their strategy uses one (``mcts:db``)."""
 
     def time_limit(self) -> float:
         """Seconds after which a game that has not ended is stopped (every deadline, 1.5 times)."""
@@ -50,7 +48,6 @@ class GameConfig:
             "bandana_dir": None if self.bandana is None else str(self.bandana.folder),
             "lineup": [asdict(s) for s in self.seats],
             "power_slots": None if self.power_slots is None else list(self.power_slots),
-            "openings": None if self.openings is None else str(self.openings),
         }
 
 

@@ -4,7 +4,9 @@
 a DAIDE server on loopback — Parlance, or MILA's server when Parlance cannot
 run here (no Python 2.7), saying so — join it as an observer, launch one
 process per seat, follow the game in the live view, stop everything when the
-game is over (or when something goes wrong), and write the run folder:
+game is over (or when something goes wrong), and write the run folder.  The
+server and the seats also end when the runner itself is killed
+(:mod:`bot.servers.lifeline`).  The run folder:
 
 ``messages.daide``
     every message the observer sent and received (on MILA's server, which
@@ -47,11 +49,12 @@ from bot.local.launch import (
     seat_argv,
 )
 from bot.local.lineup import describe
-from bot.local.observer import Observer, ObserverRefusedError
 from bot.local.outcome import GameConfig, GameOutcome
 from bot.local.record import GameRecorder, MessageListener
 from bot.local.view import LineView, View, format_elapsed
+from bot.observer import Observer, ObserverRefusedError
 from bot.paths import local_dir
+from bot.servers.lifeline import SEAT_SIGNAL, die_with_parent
 from bot.servers.mila import MilaServer, MilaUnavailableError
 from bot.servers.parlance import (
     PARLANCE_VERSION,
@@ -258,7 +261,6 @@ class _Game:
             summary=self.bots_dir / f"{seat.name}.json",
             rules=server.rules,
             bandana=self.config.bandana,
-            openings=self.config.openings,
         )
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         cwd: Path | None = None
@@ -281,6 +283,7 @@ class _Game:
                 cwd=cwd,
                 env=env,
                 start_new_session=True,  # Ctrl-C reaches the runner, which stops them in order
+                preexec_fn=die_with_parent(SEAT_SIGNAL),  # and a killed runner takes them along
             )
         except OSError as exc:
             raise GameError(f"cannot start seat {seat.name} ({argv[0]}): {exc}") from exc

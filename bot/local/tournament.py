@@ -38,22 +38,20 @@ from rich.live import Live
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 
-from bot.jsonfiles import CorruptJSON, read_json_object, write_json_object
+from bot.jsonfiles import CorruptJSON, read_json_model, write_json_object
 from bot.local.bandana import BandanaInstall
 from bot.local.chart import standings_chart
 from bot.local.launch import Deadlines
 from bot.local.lineup import Seat
 from bot.local.record import LiveState
 from bot.local.runner import GameConfig, GameError, GameOutcome, play_game, run_until_done
+from bot.local.schemas import GameEntryShape, TournamentShape
 from bot.local.view import BAR_WIDTH, format_elapsed, progress_bar
 from search.comparison import ComparisonError, Run, checked, focus_label, standing
 from search.metrics import GameRecord, Standings, markdown_table
-from search.registry import uses_openings
 
 SETTINGS_FILE = "tournament.json"
 GAME_FILE = "game.json"
-OPENINGS_FILE = "openings.json"
-"""The tournament's field book (:mod:`bot.fieldbook`), when a seat's strategy uses one."""
 START_ATTEMPTS = 2
 """Times a game that never started (a seat left before it began) is played before giving up."""
 
@@ -112,10 +110,6 @@ class TournamentSettings:
                 f"powers must be one of {', '.join(POWER_DEALS)}, not {self.powers!r}"
             )
 
-    def uses_openings(self) -> bool:
-        """Whether a seat of ours plays from a field book (then the games share one)."""
-        return any(s.kind == "ours" and uses_openings(s.spec) for s in self.seats)
-
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready."""
         return {
@@ -149,13 +143,8 @@ class TournamentSettings:
         index: int,
         telemetry: str | None,
         bandana: BandanaInstall | None = None,
-        openings: Path | None = None,
     ) -> GameConfig:
-        """The settings of game ``index`` (its own seeds).
-
-        ``bandana`` runs BANDANA's seats; ``openings`` is the field book of the
-        seats that use one.
-        """
+        """The settings of game ``index`` (its own seeds); ``bandana`` runs BANDANA's seats."""
         seed = None if self.seed is None else self.seed + index * SEED_STRIDE
         slots = None
         if self.powers == POWERS_ROTATE:
@@ -169,7 +158,6 @@ class TournamentSettings:
             telemetry=telemetry,
             bandana=bandana,
             power_slots=slots,
-            openings=openings,
         )
 
 
@@ -231,9 +219,18 @@ class GameEntry:
 def read_game(marker: Path) -> GameEntry:
     """The finished game saved in ``marker`` (a ``game.json``); TournamentError if it is not one."""
     try:
-        return GameEntry.from_dict(read_json_object(marker))
-    except ValueError as exc:
-        raise TournamentError(f"{marker} is not a finished game: {exc!r}") from None
+        shape = read_json_model(marker, GameEntryShape)
+    except CorruptJSON as exc:
+        raise TournamentError(f"{exc} (not a finished game)") from None
+    return GameEntry(
+        index=shape.index,
+        record=shape.record.value(),
+        seat_powers=dict(shape.seat_powers),
+        result=shape.result,
+        end=shape.end,
+        server=shape.server,
+        seconds=shape.seconds,
+    )
 
 
 def game_folder(folder: Path, index: int) -> Path:
@@ -245,15 +242,18 @@ def game_folder(folder: Path, index: int) -> Path:
 
 
 def load_settings(folder: Path) -> TournamentSettings | None:
-    """The settings saved in ``folder``, or None if it holds no tournament yet."""
+    """The settings saved in ``folder``, or None if it holds no tournament yet.
+
+    TournamentError (naming the file and what is wrong) if they cannot be read.
+    """
     path = folder / SETTINGS_FILE
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None
     try:
-        data = read_json_object(path)
+        shape = read_json_model(path, TournamentShape)
     except CorruptJSON as exc:
         raise TournamentError(f"cannot read the tournament's settings: {exc}") from None
-    return TournamentSettings.from_dict(data.get("settings", data))
+    return TournamentSettings.from_dict(shape.settings.model_dump())
 
 
 def prepare(folder: Path, settings: TournamentSettings, games: int) -> dict[int, GameEntry]:
@@ -289,8 +289,8 @@ def prepare(folder: Path, settings: TournamentSettings, games: int) -> dict[int,
 def saved_games(folder: Path) -> int | None:
     """How many games the tournament in ``folder`` was asked to play, if it says."""
     try:
-        return int(read_json_object(folder / SETTINGS_FILE)["games"])
-    except (KeyError, TypeError, ValueError):
+        return read_json_model(folder / SETTINGS_FILE, TournamentShape).games
+    except CorruptJSON:
         return None
 
 
@@ -603,13 +603,10 @@ async def play_tournament(
     telemetry: str | None = None,
     stream: TextIO | None = None,
     bandana: BandanaInstall | None = None,
-    openings: Path | None = None,
 ) -> TournamentRun:
     """Play the games ``folder`` does not hold yet, ``parallel`` at a time; write the results.
 
-    ``bandana`` is the folder of BANDANA's jars, for lineups with BANDANA's bots;
-    ``openings`` the field book of the seats that use one (default: :data:`OPENINGS_FILE`
-    in ``folder``).
+    ``bandana`` is the folder of BANDANA's jars, for lineups with BANDANA's bots.
     """
     import io
 
@@ -622,10 +619,6 @@ async def play_tournament(
     failures: dict[int, str] = {}
     todo = [k for k in range(games) if k not in entries]
     gate = asyncio.Semaphore(max(1, parallel))
-    if not settings.uses_openings():
-        openings = None
-    elif openings is None:
-        openings = folder / OPENINGS_FILE
 
     async def one(index: int) -> None:
         async with gate:
@@ -635,7 +628,7 @@ async def play_tournament(
                 for attempt in range(1, START_ATTEMPTS + 1):
                     shutil.rmtree(game_folder(folder, index), ignore_errors=True)
                     outcome = await play_game(
-                        settings.game_config(index, telemetry, bandana, openings),
+                        settings.game_config(index, telemetry, bandana),
                         game_folder(folder, index),
                         sink,
                         index=index,
@@ -687,7 +680,6 @@ def run_tournament(
     telemetry: str | None = None,
     stream: TextIO | None = None,
     bandana: BandanaInstall | None = None,
-    openings: Path | None = None,
 ) -> TournamentRun:
     """Blocking :func:`play_tournament` (KeyboardInterrupt on Ctrl-C or SIGTERM, after clean-up)."""
     return run_until_done(
@@ -699,6 +691,5 @@ def run_tournament(
             telemetry=telemetry,
             stream=stream,
             bandana=bandana,
-            openings=openings,
         )
     )

@@ -5,21 +5,39 @@ server on a private web port, creates one no-press standard game for seven
 players, and opens the game's DAIDE server on ``P``.  :class:`MilaServer`
 runs that in a subprocess (its own tornado loop and working folder) for the
 tests and the local game runner.
+
+MILA listens on every interface and creates an ``admin`` account whose
+password is ``password`` (and a bot account whose password is published in
+its source).  This launcher binds every socket MILA opens to ``--host``
+(loopback by default) and gives both accounts a random password that is never
+written down, so nobody can sign in with them.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, ClassVar
+from typing import IO, Any, ClassVar
 
 from bot.servers.ports import free_port
 from bot.servers.process import ServerProcess
+
+LOOPBACK = "127.0.0.1"
+"""Where the server listens unless told otherwise."""
+
+BCRYPT_MIN_ROUNDS = 4
+"""bcrypt's lowest cost factor."""
+
+SECRET_BYTES = 32
+"""Random bytes in the password of each of MILA's built-in accounts."""
+MILA_EXTRA = "mila"
+"""The optional extra that installs MILA's ``diplomacy`` package."""
 
 
 class MilaUnavailableError(RuntimeError):
@@ -38,7 +56,7 @@ class MilaServer(ServerProcess):
     what: ClassVar[str] = "MILA's DAIDE server"
 
     deadline: int = 5
-    host: str = "127.0.0.1"
+    host: str = LOOPBACK
     port: int = 0
     players: int = 7
     _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
@@ -52,12 +70,13 @@ class MilaServer(ServerProcess):
             import diplomacy  # noqa: F401 - only checking that it is installed
         except ImportError as exc:
             raise MilaUnavailableError(
-                "MILA's diplomacy package is not installed (pip install diplomacy==1.1.2)"
+                f"MILA's DAIDE server needs the {MILA_EXTRA} extra, which is not installed: "
+                f"pip install 'daide-mcts[{MILA_EXTRA}]'"
             ) from exc
         workdir = self._prepare("mila-")
         self.log_path = workdir / "server.log"
         argv = [
-            sys.executable, "-m", "bot.servers.mila",
+            sys.executable, "-m", "bot.servers.mila", "--host", self.host,
             "--daide-port", str(self.port), "--deadline", str(self.deadline),
             "--players", str(self.players),
         ]  # fmt: skip
@@ -66,12 +85,56 @@ class MilaServer(ServerProcess):
         return self
 
 
-def serve(daide_port: int, deadline: int, players: int) -> None:
-    """Run MILA's server with one game and its DAIDE port until killed."""
+def listen_only_on(host: str) -> None:
+    """Make every tornado server of this process bind to ``host`` (MILA's bind to all interfaces).
+
+    MILA's web server (``Application.listen``) and its DAIDE servers
+    (``TCPServer.listen``) both end in ``TCPServer.listen`` with no address;
+    an address other than ``host`` asked for explicitly is refused.
+    """
+    from tornado.tcpserver import TCPServer
+
+    listen = TCPServer.listen
+
+    def listen_on_host(
+        self: TCPServer, port: int, address: str | None = None, *args: Any, **kwargs: Any
+    ) -> None:
+        if address not in (None, "", host):
+            raise ValueError(f"MILA asked to listen on {address!r}; this server serves {host} only")
+        listen(self, port, host, *args, **kwargs)
+
+    TCPServer.listen = listen_on_host  # type: ignore[method-assign]
+
+
+ADMIN_ACCOUNT = "admin"
+"""MILA's built-in administrator (its password is ``password``)."""
+
+
+def lock_default_accounts(server: Any) -> None:
+    """Give MILA's built-in accounts a random password nobody knows (bcrypt, as MILA hashes).
+
+    They are the administrator and MILA's bot account, whose password is in
+    its source; replaced rather than removed, so nobody can register them anew.
+    """
+    import bcrypt
+    from diplomacy.server.user import User
+    from diplomacy.utils.constants import PRIVATE_BOT_USERNAME
+
+    for name in (ADMIN_ACCOUNT, PRIVATE_BOT_USERNAME):
+        secret = secrets.token_urlsafe(SECRET_BYTES).encode()
+        # A random secret needs no slow hash: the lowest bcrypt cost keeps start-up quick.
+        hashed = bcrypt.hashpw(secret, bcrypt.gensalt(BCRYPT_MIN_ROUNDS)).decode()
+        server.users.replace_user(name, User(username=name, password_hash=hashed))
+
+
+def serve(daide_port: int, deadline: int, players: int, host: str = LOOPBACK) -> None:
+    """Run MILA's server on ``host`` with one game and its DAIDE port until killed."""
     from diplomacy import Map, Server
     from diplomacy.server.server_game import ServerGame
     from tornado import gen
     from tornado.ioloop import IOLoop
+
+    listen_only_on(host)
 
     def load_standard_map_only(self: Server) -> None:
         # MILA loads every map it ships at start-up, generating convoy-path caches for
@@ -85,9 +148,10 @@ def serve(daide_port: int, deadline: int, players: int) -> None:
             "aliases": available.aliases.copy(),
         }
 
-    Server._load_available_maps = load_standard_map_only  # type: ignore[method-assign]
-    web_port = free_port()
+    Server._load_available_maps = load_standard_map_only
+    web_port = free_port(host)
     server = Server()
+    lock_default_accounts(server)
     loop = IOLoop.current()
 
     @gen.coroutine
@@ -113,11 +177,12 @@ def serve(daide_port: int, deadline: int, players: int) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line of the server subprocess."""
     parser = argparse.ArgumentParser(description="MILA's DAIDE server for one game")
+    parser.add_argument("--host", default=LOOPBACK, help="the address every port binds to")
     parser.add_argument("--daide-port", type=int, required=True)
     parser.add_argument("--deadline", type=int, default=5)
     parser.add_argument("--players", type=int, default=7)
     args = parser.parse_args(argv)
-    serve(args.daide_port, args.deadline, args.players)
+    serve(args.daide_port, args.deadline, args.players, args.host)
     return 0
 
 

@@ -109,8 +109,8 @@ class MosquittoBroker(ServerProcess):
         """The ``mqtt://host:port/prefix`` URL that reaches this broker."""
         return f"mqtt://{self.host}:{self.port}/{prefix}"
 
-    @property
-    def log_path(self) -> Path | None:
+    @property  # read-only here: keep_log is off, so stop() never moves the log
+    def log_path(self) -> Path | None:  # type: ignore[override]
         """Where the broker's output goes."""
         return None if self._workdir is None else self._workdir / "mosquitto.log"
 

@@ -21,6 +21,7 @@ from types import TracebackType
 from typing import IO, ClassVar
 
 from bot.paths import local_dir
+from bot.servers.lifeline import SEAT_SIGNAL, die_with_parent
 from bot.servers.process import ServerProcess
 
 PARLANCE_VERSION = "1.4.1"
@@ -232,6 +233,7 @@ class ParangBots:
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
+                    preexec_fn=die_with_parent(SEAT_SIGNAL),
                 )
             )
         return self

@@ -5,8 +5,10 @@ a fresh port (never in TIME_WAIT), a private working folder, output to a log
 file, a wait until the port accepts connections (failing with the server's
 own output if it never does or dies first), and on stop a polite terminate
 then a kill, the log copied out of the folder when it should outlive it, and
-the folder removed.  :class:`ServerProcess` holds that once; each server's
-class is a dataclass with the attributes it names and only says how it starts.
+the folder removed.  A server also dies with the process that started it
+(:mod:`bot.servers.lifeline`), so a killed game leaves no server behind.
+:class:`ServerProcess` holds that once; each server's class is a dataclass
+with the attributes it names and only says how it starts.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, ClassVar, Self
 
+from bot.servers.lifeline import SERVER_SIGNAL, die_with_parent
 from bot.servers.ports import free_port, wait_listening
 
 
@@ -64,6 +67,7 @@ class ServerProcess:
                 stdin=subprocess.DEVNULL,
                 stdout=self._log,
                 stderr=subprocess.STDOUT,
+                preexec_fn=die_with_parent(SERVER_SIGNAL),
             )
         except OSError as exc:
             self._terminate()

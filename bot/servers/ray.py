@@ -6,7 +6,8 @@ exactly as long as that process tree), in its own session, with every port
 fresh, its own temporary folder, a CPU limit, and a loopback address of its
 own.  Other Ray clusters may run on the same machine, so a node is stopped by
 signalling *its* process tree only — never with ``ray stop``, which stops
-every Ray process of the machine.
+every Ray process of the machine.  A node also stops when the process that
+started it dies (:mod:`bot.servers.lifeline`).
 
 Ray rewrites ``127.0.0.1`` and ``localhost`` to the machine's outward address
 when several nodes form a cluster, so the nodes take other loopback addresses
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from bot.servers.lifeline import die_with_parent
 from bot.servers.ports import free_port, wait_listening
 
 STARTED = "Ray runtime started"
@@ -195,6 +197,8 @@ class RayNode:
                 stdout=self._log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                # ``ray start`` stops its node's processes on SIGTERM (SIGKILL would orphan them)
+                preexec_fn=die_with_parent(signal.SIGTERM),
             )
         except OSError as exc:
             self.stop()

@@ -625,8 +625,7 @@ class HostileServer:
                 session.write(encode_message(reply))
             return
         self._event("msg", message)
-        reply = self._answer(message)
-        for out in reply:
+        for out in self._answer(message):
             session.write(encode_message(out))
 
     def _answer(self, m: Message) -> list[Message]:
@@ -705,7 +704,7 @@ class HostileServer:
         if pos.is_adjustment:
             if isinstance(missing, int) and missing:
                 replies.append(Mis(count=-missing))
-        elif missing:
+        elif not isinstance(missing, int) and missing:
             replies.append(
                 Mis(tuple(u for u in pos.unit_positions() if _province(u.unit) in missing))
             )

@@ -23,7 +23,7 @@ reading, so an older watcher can read a newer bot's events.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -236,7 +236,7 @@ def parse_event(payload: bytes | str) -> Event:
 
 def phase_of(season: str) -> Phase:
     """The kind of phase a DAIDE season token names (SPR/FAL movement, SUM/AUT retreat, WIN)."""
-    return cast(Phase, SEASON_INDEX[Season(season)].kind.value)
+    return SEASON_INDEX[Season(season)].kind.value
 
 
 def event_schemas() -> dict[str, Any]:

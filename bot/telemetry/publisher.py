@@ -30,9 +30,8 @@ from typing import Any
 import aiomqtt
 import structlog
 
-from bot.settings import BotSettings
 from bot.telemetry.events import OBSERVER, UNASSIGNED, Event
-from bot.telemetry.mqtt_url import MqttTarget, parse_mqtt_url, topic_level
+from bot.telemetry.mqtt_url import MqttTarget, topic_level
 
 DEFAULT_QUEUE = 1000
 """Events kept while the broker is slow or away (a bot sends about 70 per game year)."""
@@ -288,25 +287,6 @@ class MqttTelemetry(Telemetry):
         else:
             log.debug("telemetry broker still unreachable", error=str(exc), retry_in=retry_in)
         self._failing = True
-
-
-def make_telemetry(
-    settings: BotSettings, power_of: Callable[[], str | None] = lambda: None
-) -> Telemetry:
-    """The telemetry the settings ask for: off, or MQTT to ``settings.telemetry``.
-
-    The game is ``settings.game_id`` or, by default, the DAIDE server's ``host:port``.
-    """
-    if not settings.telemetry:
-        return Telemetry()
-    return MqttTelemetry(
-        parse_mqtt_url(settings.telemetry),
-        game=settings.game_id or f"{settings.host}:{settings.port}",
-        name=settings.name,
-        power_of=power_of,
-        observer=settings.observe,
-        maxsize=settings.telemetry_queue,
-    )
 
 
 def search_fields(stats: dict[str, Any]) -> dict[str, Any]:

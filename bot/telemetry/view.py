@@ -67,13 +67,16 @@ class WatchState:
         """Take one message; the event it held, or None (counted in ``invalid``) if not valid."""
         levels = topic[len(self.prefix) + 1 :].split("/") if topic.startswith(self.prefix) else []
         if len(levels) != 3:
-            return self._bad(f"topic {topic!r} is not {self.prefix}/<game>/<power>/<event>")
+            self._bad(f"topic {topic!r} is not {self.prefix}/<game>/<power>/<event>")
+            return None
         try:
             event = parse_event(payload)
         except BadEventError as exc:
-            return self._bad(f"{topic}: {exc}")
+            self._bad(f"{topic}: {exc}")
+            return None
         if levels[2] != event.event or levels[0] != event.game:
-            return self._bad(f"{topic}: payload is a {event.event} event of game {event.game}")
+            self._bad(f"{topic}: payload is a {event.event} event of game {event.game}")
+            return None
         self.events += 1
         self._update(event)
         return event
@@ -81,7 +84,6 @@ class WatchState:
     def _bad(self, problem: str) -> None:
         self.invalid += 1
         self.last_problem = problem
-        return None
 
     def _update(self, event: Event) -> None:
         key = (event.game, event.run)

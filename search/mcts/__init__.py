@@ -1,9 +1,10 @@
-"""Monte Carlo Tree Search for no-press Diplomacy: the thesis's V1-V8 and our variants.
+"""Monte Carlo Tree Search for no-press Diplomacy: the thesis's V1-V8 and ``dm``.
 
 * :mod:`search.mcts.uct` — the generic UCT search (any :class:`~search.mcts.uct.Domain`);
 * :mod:`search.mcts.domain` — Diplomacy as a domain (nodes at movement phases);
-* :mod:`search.mcts.config` / :mod:`search.mcts.variants` — a variant is a bundle of
-  policies; V1-V8 and ours by name;
+* :mod:`search.mcts.config` / :mod:`search.mcts.variants` — a variant is a frozen
+  :class:`~search.mcts.config.SearchSettings`; V1-V8 and ``dm`` by name, with
+  overridden settings (``dm/cp=0.5``);
 * :mod:`search.mcts.actions`, :mod:`search.mcts.rules`, :mod:`search.mcts.weights`,
   :mod:`search.mcts.players` — candidate actions, the thesis's order rules and region
   weights, rollout players and enemy models;

@@ -35,7 +35,7 @@ from random import Random
 from adjudicator import speedups
 from adjudicator.position import Position
 from search.bench_heuristics import sample_positions
-from search.mcts.domain import make_domain
+from search.mcts.domain import DiplomacyDomain
 from search.mcts.parallel import RootParallel
 from search.mcts.player import think
 from search.mcts.tree import horizon
@@ -54,7 +54,7 @@ def rollouts_per_second(
 ) -> float:
     """How many of ``variant``'s rollouts from ``pos`` run in a second of ``clock``."""
     v = get_variant(variant)
-    domain = make_domain(v, power, horizon(pos, v, FINAL_YEAR), pos.map.num_powers)
+    domain = DiplomacyDomain(v, power, horizon(pos, v, FINAL_YEAR), pos.map.num_powers)
     rng = Random(0)
     count = 0
     began = clock()

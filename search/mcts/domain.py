@@ -11,9 +11,8 @@ ownership is updated then), at a solo, or when we have nothing left.  A
 rollout plays on with the variant's rollout players until that end or, with
 ``rollout_years``, until winter of the last year it may look at.  The reward
 is our centre count at the end divided by the map's winning count (18),
-capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated.
-A variant with a ``leaf`` evaluation values a rollout that stops before the
-end of the game with it instead (``rollout_years=0``: no rollout at all).
+capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated
+(a rollout that stops before the end of the game is valued the same way).
 """
 
 from __future__ import annotations
@@ -25,8 +24,7 @@ from adjudicator.movement import next_position
 from adjudicator.phases import solo_winner
 from adjudicator.position import FALL, SPRING, Position
 from search.mcts.actions import Action, Sources
-from search.mcts.config import Variant
-from search.mcts.players import EnemyModel
+from search.mcts.config import SearchSettings
 from search.mcts.uct import Node
 from search.policy import Policy
 from search.simulate import play_phase
@@ -38,9 +36,9 @@ def game_over(pos: Position, final_year: int) -> bool:
 
 
 class DiplomacyDomain:
-    """The game of one power (``us``) under one :class:`Variant`, to ``final_year``."""
+    """The game of one power (``us``) under one variant's settings, to ``final_year``."""
 
-    def __init__(self, variant: Variant, us: int, final_year: int, num_powers: int) -> None:
+    def __init__(self, variant: SearchSettings, us: int, final_year: int, num_powers: int) -> None:
         self.variant = variant
         self.us = us
         self.final_year = final_year
@@ -59,13 +57,9 @@ class DiplomacyDomain:
         orders.update(action)
         return self.to_next_movement(next_position(pos, orders), rng)
 
-    def enemy_model(self) -> EnemyModel:
-        """Who plays the enemies' movements in the tree: the variant's model."""
-        return self.variant.enemies
-
     def enemy_orders(self, node: Node[Position, Action], rng: Random) -> dict[int, tuple[int, ...]]:
-        """The enemies' orders at ``node`` from :meth:`enemy_model` (once per node if fixed)."""
-        model = self.enemy_model()
+        """The enemies' orders at ``node`` from the variant's model (once per node if fixed)."""
+        model = self.variant.enemies
         if model.fixed and node.data is not None:
             return node.data  # type: ignore[return-value]
         orders = model.orders(node.state, self.us, rng)
@@ -98,20 +92,7 @@ class DiplomacyDomain:
 
     def rollout(self, state: Position, rng: Random) -> float:
         """Play on with the rollout players; the reward (see the module docstring)."""
-        end = self.play_out(state, rng)
-        if self.variant.leaf is not None and not self.terminal(end):
-            return self.variant.leaf(end)[self.us]
-        return self.reward(end)
-
-    def values(self, pos: Position) -> list[float]:
-        """Every power's reward in ``pos``, by the variant's ``leaf`` values before the end."""
-        if self.variant.leaf is not None and not self.terminal(pos):
-            return self.variant.leaf(pos)
-        winner = solo_winner(pos)
-        if winner >= 0:
-            return [1.0 if p == winner else 0.0 for p in range(pos.map.num_powers)]
-        win = pos.map.win_centres
-        return [min(1.0, c / win) for c in pos.centre_counts()]
+        return self.reward(self.play_out(state, rng))
 
     def play_out(self, state: Position, rng: Random) -> Position:
         """The position where a rollout from ``state`` ends (its horizon, or the game's end)."""
@@ -141,10 +122,3 @@ class DiplomacyDomain:
         if winner >= 0:
             return 1.0 if winner == self.us else 0.0
         return min(1.0, counts[self.us] / pos.map.win_centres)
-
-
-def make_domain(variant: Variant, us: int, final_year: int, num_powers: int) -> DiplomacyDomain:
-    """The domain ``variant`` searches: from its ``domain`` factory, else a plain one."""
-    if variant.domain is not None:
-        return variant.domain(variant, us, final_year, num_powers)
-    return DiplomacyDomain(variant, us, final_year, num_powers)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import dataclasses
 import gc
 import multiprocessing
 import os
@@ -44,8 +43,6 @@ from search.mcts.actions import Action
 from search.mcts.inbox import PipeInbox
 from search.mcts.tree import new_search
 from search.mcts.variants import get_variant
-from search.openings import FieldBook
-from search.opponents import OpponentStats
 
 RootStats = list[tuple[Action, int, float]]
 """A tree's root edges: ``(action, visits, total reward)``."""
@@ -103,8 +100,6 @@ class HelperJob:
     seed: int
     iterations: int | None
     stop_at: float | None
-    opponents: OpponentStats | None = None
-    book: FieldBook | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,14 +210,8 @@ class RootParallel:
         *,
         iterations: int | None,
         stop_at: float | None,
-        opponents: OpponentStats | None = None,
-        book: FieldBook | None = None,
     ) -> int:
-        """Start every helper searching ``pos`` (helper ``i`` with ``seeds[i]``); the job's id.
-
-        ``opponents`` are the statistics of the game so far, for a variant that
-        observes; ``book`` the field's openings, for a variant that uses them.
-        """
+        """Start every helper searching ``pos`` (helper ``i`` with ``seeds[i]``); the job's id."""
         self.start()
         self._next_id += 1
         job_id = self._next_id
@@ -231,7 +220,7 @@ class RootParallel:
         for i, conn in enumerate(self._conns):
             job = HelperJob(
                 job_id, m.definition, m.name, data, power, variant, final_year, seeds[i],
-                iterations, stop_at, opponents, book,
+                iterations, stop_at,
             )  # fmt: skip
             try:
                 conn.send(job)
@@ -321,10 +310,6 @@ def _helper_main(conn: Connection) -> None:
             cached = maps[job.map_name] = (job.definition, game_map)
         pos = Position.from_data(cached[1], job.position)
         variant = get_variant(job.variant)
-        if job.opponents is not None:
-            variant = dataclasses.replace(variant, opponents=job.opponents)
-        if job.book is not None:
-            variant = dataclasses.replace(variant, book=job.book)
         search = new_search(pos, job.power, variant, job.final_year, Random(job.seed))
         if job.iterations is not None or job.stop_at is not None:
             search.run(

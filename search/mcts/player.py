@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable
 from random import Random
@@ -25,18 +24,13 @@ from search.choosers import Report, SearchRequest
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
 from search.mcts.actions import Action
-from search.mcts.config import Variant
+from search.mcts.config import SearchSettings
 from search.mcts.parallel import POLL_EVERY, RootParallel, merge, pick
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
-from search.mcts.variants import get_variant
-from search.openings import FieldBook
-from search.opponents import OpponentStats, OpponentTracker
+from search.mcts.variants import DEFAULT_VARIANT, get_variant
 
 Orders = dict[int, EngineOrder]
-
-OBSERVER_SEED = 1905
-"""Seed of the DumbBot draws that compare each power's orders with DumbBot's."""
 
 HELPER_GRACE = 0.25
 """Seconds past the stop time to wait for the helpers' statistics when no one says otherwise."""
@@ -53,7 +47,7 @@ def _orders(pos: Position, power: int, action: Action | None) -> Orders:
 def think(
     pos: Position,
     power: int,
-    variant: Variant,
+    variant: SearchSettings,
     final_year: int | None,
     rng: Random,
     *,
@@ -91,8 +85,7 @@ def think(
     if parallel is not None:
         job_id = parallel.submit(
             pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds,
-            iterations=iterations, stop_at=deadline, opponents=variant.opponents,
-            book=variant.book,
+            iterations=iterations, stop_at=deadline,
         )  # fmt: skip
     reported: list[Action | None] = [None]
     next_report = [began]
@@ -145,13 +138,9 @@ def think(
     return orders, stats
 
 
-def _stats(search: Mcts[Position, Action], variant: Variant, began: float) -> dict[str, Any]:
+def _stats(search: Mcts[Position, Action], variant: SearchSettings, began: float) -> dict[str, Any]:
     out: dict[str, Any] = {"variant": variant.name, **search.stats().as_dict()}
     out["elapsed"] = round(time.monotonic() - began, 4)
-    if variant.opponents is not None:
-        out["observed_phases"] = variant.opponents.phases
-    if variant.book is not None:
-        out["book_games"] = variant.book.games
     return out
 
 
@@ -159,14 +148,12 @@ class MctsPlayer:
     """An MCTS player for in-process games: ``budget`` seconds (or ``iterations``) per move.
 
     With ``cpu_clock`` the budget is CPU time of this process, so that
-    strength measured on a loaded machine stays comparable.  It is a
-    :class:`~search.policy.GameObserver`: for a variant that ``observes``, the
-    orders it is shown feed :attr:`opponents`, given to every search.
+    strength measured on a loaded machine stays comparable.
     """
 
     def __init__(
         self,
-        variant: Variant,
+        variant: SearchSettings,
         *,
         budget: float | None = 5.0,
         iterations: int | None = None,
@@ -186,44 +173,16 @@ class MctsPlayer:
         self.final_year = final_year
         self.parallel = RootParallel(workers - 1) if workers > 1 else None
         self.last_stats: dict[str, Any] = {}
-        self.opponents: OpponentStats | None = None
         self._phases = PhaseHeuristics()
         self._fallback = DumbBot()
-        self._observing = Random(OBSERVER_SEED)
-        self.book: FieldBook | None = None
-        self._game: list[tuple[Position, Orders]] = []
-        self._played: set[int] = set()
-
-    def start_game(self) -> None:
-        """Forget what the last game showed of the other powers (its openings go to the book)."""
-        self.opponents = None
-        if self._game:
-            book = self.book or FieldBook.empty(self._game[0][0].map.name)
-            self.book = book.with_game(self._game, self._played)
-        self._game = []
-        self._played = set()
-
-    def observe(self, pos: Position, orders: Orders) -> None:
-        """Learn from one movement phase's orders, if the variant uses them."""
-        if self.variant.observes:
-            stats = self.opponents or OpponentStats.empty(pos.map.num_powers)
-            self.opponents = stats.observe(pos, orders, self._observing)
-        if self.variant.uses_book:
-            self._game.append((pos.copy(), dict(orders)))
 
     def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """The search's orders (DumbBot's if the search found no action in time)."""
         deadline = None if self.budget is None else self.clock() + self.budget
-        variant = self.variant
-        self._played.add(power)
-        if self.opponents is not None:
-            variant = dataclasses.replace(variant, opponents=self.opponents)
-        if self.book is not None:
-            variant = dataclasses.replace(variant, book=self.book)
         orders, self.last_stats = think(
             pos,
             power,
-            variant,
+            self.variant,
             self.final_year,
             rng,
             deadline=deadline,
@@ -279,12 +238,9 @@ class AnytimeChooser:
     """
 
     def __init__(self, strategy: str, workers: int, final_year: int | None = None) -> None:
-        from search.mcts.variants import DEFAULT_VARIANT
-
         _, _, name = strategy.partition(":")
         self.variant = get_variant(name or DEFAULT_VARIANT)
         self.final_year = final_year
-        self.tracker = OpponentTracker()
         self.parallel = RootParallel(workers - 1) if workers > 1 else None
         if self.parallel is not None:
             self.parallel.start()  # warm before the first movement phase
@@ -296,26 +252,11 @@ class AnytimeChooser:
         report: Report,
         should_stop: Callable[[], bool],
     ) -> None:
-        """Search until the request's stop time, merge helpers, report the final set.
-
-        A variant that ``observes`` learns the other powers' play from the
-        request's context: the game's movement phases so far, as
-        :data:`~search.opponents.Observed` (the client's mirror sends them).
-        A variant that ``uses_book`` plays the enemies' openings from the
-        request's book when it is of this map.
-        """
-        variant = self.variant
-        if variant.observes and isinstance(request.context, list | tuple):
-            stats = self.tracker.update(request.position.map, request.context)
-            if stats is not None:
-                variant = dataclasses.replace(variant, opponents=stats)
-        book = request.book
-        if variant.uses_book and book is not None and book.map_name == request.position.map.name:
-            variant = dataclasses.replace(variant, book=book)
+        """Search until the request's stop time, merge helpers, report the final set."""
         think(
             request.position,
             request.power,
-            variant,
+            self.variant,
             self.final_year,
             rng,
             deadline=request.stop_at,

@@ -6,12 +6,12 @@ from random import Random
 
 from adjudicator.position import Position
 from search.mcts.actions import Action
-from search.mcts.config import Variant
-from search.mcts.domain import make_domain
+from search.mcts.config import SearchSettings
+from search.mcts.domain import DiplomacyDomain
 from search.mcts.uct import Mcts
 
 
-def horizon(pos: Position, variant: Variant, final_year: int | None) -> int:
+def horizon(pos: Position, variant: SearchSettings, final_year: int | None) -> int:
     """The last year the search looks at: the final year, or the variant's lookahead past it."""
     ahead = pos.year + variant.lookahead_years - 1
     if final_year is None or final_year < pos.year:
@@ -20,11 +20,11 @@ def horizon(pos: Position, variant: Variant, final_year: int | None) -> int:
 
 
 def new_search(
-    pos: Position, power: int, variant: Variant, final_year: int | None, rng: Random
+    pos: Position, power: int, variant: SearchSettings, final_year: int | None, rng: Random
 ) -> Mcts[Position, Action]:
     """A fresh tree for ``power`` at ``pos`` (a movement phase) under ``variant``."""
-    domain = make_domain(variant, power, horizon(pos, variant, final_year), pos.map.num_powers)
-    return (variant.search or Mcts)(
+    domain = DiplomacyDomain(variant, power, horizon(pos, variant, final_year), pos.map.num_powers)
+    return Mcts(
         domain,
         pos,
         rng,

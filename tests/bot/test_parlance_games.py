@@ -57,27 +57,3 @@ def test_seven_bots_propose_the_draw_at_the_final_year(parlance_server, run_bot)
         assert summary["result"] == "DRW", summary
         assert summary["smr"].startswith("SMR ( ")
     assert len({s["power"] for s in summaries}) == 7
-
-
-def test_a_learning_bot_sees_every_movement_phase_before_it(
-    parlance_server, parang_bots, run_bot
-) -> None:
-    """``mcts:dl`` learns from the ORD lines: each search knows the movement phases so far.
-
-    With two workers the helper searches with the same statistics (its answers are
-    merged into the final one).
-    """
-    server = parlance_server(MTL=4, RTL=2, BTL=2, draw=2)
-    bot = run_bot(server.port, "--strategy", "mcts:dl", "--workers", "2",
-                  "--final-year", "1902", "--seed", "3")  # fmt: skip
-    parang_bots(server, 6)
-    summary = bot.wait(timeout=240)
-    _check_clean(summary)
-    finals = [r for r in bot.game_log() if r["kind"] == "search" and r["final"]]
-    # On a loaded machine one final answer may come too late to be logged.
-    assert len(finals) >= summary["searched_phases"] - 1 >= 3, summary
-    assert all(r["stats"]["variant"] == "dl" and r["stats"]["workers"] == 2 for r in finals)
-    # One search job per movement phase: job n knows the n - 1 phases before it.
-    assert finals[0]["job"] == 1 and "observed_phases" not in finals[0]["stats"], finals[0]
-    for r in finals[1:]:
-        assert r["stats"]["observed_phases"] == r["job"] - 1, r

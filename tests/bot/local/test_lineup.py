@@ -134,19 +134,6 @@ def test_play_arguments_are_the_play_command_of_the_seat() -> None:
         seat_argv(parang, "h", 1, final_year=1903, parlance=None)
 
 
-@pytest.mark.parametrize(
-    ("spec", "given"), [("mcts:db", True), ("mcts:dm", False), ("mcts", False)]
-)
-def test_only_a_seat_that_plays_from_a_field_book_is_given_the_book(spec: str, given: bool) -> None:
-    seat = Seat(spec, "ours", spec, spec.replace(":", "-"))
-    argv = seat_argv(
-        seat, "h", 1, final_year=1903, parlance=None, openings=Path("/t/openings.json")
-    )
-    assert ("--openings" in argv) is given
-    if given:
-        assert argv[argv.index("--openings") + 1] == "/t/openings.json"
-
-
 def test_the_server_ends_the_game_at_the_final_year() -> None:
     options = parlance_options(Deadlines(7, 3, 2), 1905)
     assert options == {"MTL": 7, "RTL": 3, "BTL": 2, "draw": 5}

@@ -20,7 +20,6 @@ from bot.local.launch import Deadlines
 from bot.local.lineup import parse_lineup
 from bot.local.tournament import (
     GAME_FILE,
-    OPENINGS_FILE,
     GameEntry,
     TournamentError,
     TournamentSettings,
@@ -253,58 +252,13 @@ def test_each_block_of_rotated_games_is_a_latin_square(seed: int | None) -> None
     assert len(pairs) > 7
 
 
-@pytest.mark.slow
-def test_a_seat_that_plays_from_a_field_book_learns_the_field_from_game_to_game(
-    tmp_path: Path,
-) -> None:
-    """``mcts:db`` seats share the tournament's ``openings.json``: game 2 searches with game 1's."""
-    out = tmp_path / "book"
-    code = main(
-        [
-            "tournament", "--games", "2", "--lineup", "mcts:db", "--fill", "dumbbot",
-            "--final-year", "1901", "--mtl", "2", "--rtl", "1", "--btl", "1", "--seed", "6",
-            "--out", str(out),
-        ]
-    )  # fmt: skip
-    assert code == 0
-    book = json.loads((out / OPENINGS_FILE).read_text())
-    assert book["games"] == 2 and book["map"] == "standard"
-    seasons = {(e["season"], e["year"]) for e in book["entries"]}
-    assert seasons == {(0, 1901), (2, 1901)}  # spring and fall of the first year
-    for k, known in enumerate((0, 1)):
-        logs = list((game_folder(out, k) / "bots" / "mcts-db").glob("*.jsonl"))
-        finals = [
-            r
-            for line in logs[0].read_text().splitlines()
-            if (r := json.loads(line))["kind"] == "search" and r["final"]
-        ]
-        assert finals and all(r["stats"]["book_games"] == known for r in finals), finals
-        argv = json.loads((game_folder(out, k) / "bots" / "mcts-db.argv").read_text())
-        assert argv[argv.index("--openings") + 1] == str(out / OPENINGS_FILE)
-    dumbbot_argv = json.loads((game_folder(out, 0) / "bots" / "dumbbot-1.argv").read_text())
-    assert "--openings" not in dumbbot_argv
-
-
-def test_a_new_tournament_folder_may_hold_the_book_to_start_from(tmp_path: Path) -> None:
+def test_a_tournament_starts_in_an_empty_folder_only(tmp_path: Path) -> None:
     from bot.cli import UserError
     from bot.commands.game import fresh_folder
 
-    allowed = frozenset({OPENINGS_FILE})
     start = tmp_path / "next"
     start.mkdir()
-    (start / OPENINGS_FILE).write_text("{}")
-    assert fresh_folder(start, "tournament", allowed) == start
-    with pytest.raises(UserError, match="not an empty folder"):
-        fresh_folder(start, "game")
+    assert fresh_folder(start, "tournament") == start
     (start / "notes.txt").write_text("mine")
     with pytest.raises(UserError, match="not an empty folder"):
-        fresh_folder(start, "tournament", allowed)
-
-
-def test_a_field_book_is_not_for_a_ray_cluster(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    args = ["tournament", "--games", "1", "--lineup", "mcts:db", "--out", str(tmp_path / "r")]
-    book = ["--openings", str(tmp_path / "field.json")]
-    assert main([*args, *book, "--ray", "ray://127.0.0.1:1"]) == 2
-    assert "cannot share it" in capsys.readouterr().err
+        fresh_folder(start, "tournament")

@@ -11,7 +11,7 @@ import aiomqtt
 import pytest
 
 from bot.servers.ports import free_port
-from bot.settings import SettingsError, load_settings
+from bot.settings import SettingsError, load_settings, make_telemetry
 from bot.telemetry.benchmark import main as benchmark
 from bot.telemetry.events import (
     EVENT_TYPES,
@@ -26,7 +26,7 @@ from bot.telemetry.events import (
     phase_of,
 )
 from bot.telemetry.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url, topic_level
-from bot.telemetry.publisher import MqttTelemetry, Telemetry, make_telemetry, search_fields
+from bot.telemetry.publisher import MqttTelemetry, Telemetry, search_fields
 from protocol.values import Build, Hold, Location, Season, Turn, Unit, UnitType
 from tests.bot.conftest import ROOT
 from tests.bot.mqtt_recorder import MqttRecorder

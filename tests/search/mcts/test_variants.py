@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import functools
+import dataclasses
+import re
 import time
 from random import Random
 
@@ -12,6 +13,7 @@ from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from search.choosers import SearchRequest
 from search.mcts.actions import ThesisActions, WeightedActions
+from search.mcts.config import SearchSettings
 from search.mcts.parallel import RootParallel, merge, pick
 from search.mcts.player import AnytimeChooser, MctsPlayer, think
 from search.mcts.players import (
@@ -25,7 +27,14 @@ from search.mcts.players import (
     WEIGHT_GREEDY_PLAYER,
 )
 from search.mcts.tree import new_search
-from search.mcts.variants import DEFAULT_VARIANT, VARIANTS, get_variant
+from search.mcts.variants import (
+    DEFAULT_VARIANT,
+    VARIANTS,
+    SettingError,
+    UnknownVariantError,
+    VariantError,
+    get_variant,
+)
 from search.registry import UnknownPolicyError, make_policy
 from tests.search.test_randombot import assert_legal, positions_of
 
@@ -53,12 +62,14 @@ def test_the_thesis_variants_are_configured_as_written() -> None:
     assert [n for n in THESIS if v[n].double_expansion] == ["v6"]
     assert v["v7"].rollout_us is WEIGHT_GREEDY_PLAYER
     assert set(v["v8"].rollout_enemies) == {RANDOM_PLAYER, WEIGHT_GREEDY_PLAYER, EXPECTED_PLAYER}
-    assert DEFAULT_VARIANT in VARIANTS
+    assert DEFAULT_VARIANT == "dm"
+    assert list(VARIANTS) == [*THESIS, "dm"]
 
 
 def test_unknown_variants_are_refused_by_name() -> None:
-    with pytest.raises(KeyError, match="v1"):
-        get_variant("v9")
+    for retired in ("v9", "db", "dl", "erule=rm"):
+        with pytest.raises(UnknownVariantError, match="v1"):
+            get_variant(retired)
     with pytest.raises(UnknownPolicyError):
         make_policy("mcts:nonsense")
     assert isinstance(make_policy("mcts:V8", budget=1.0), MctsPlayer)
@@ -170,34 +181,63 @@ def test_variant_settings_can_be_overridden_by_name() -> None:
     assert v.name == "dm/cp=0.1/final=mean/years=full/widen=off/resample=off/double=on"
     assert (v.cp, v.final, v.rollout_years, v.widening) == (0.1, "mean", None, None)
     assert (v.resample, v.double_expansion) == (False, True)
-    assert get_variant("v5/years=2").rollout_years == 2
+    assert v.actions is get_variant("dm").actions  # what no setting names is the variant's
+    assert (get_variant("v5/years=2").rollout_years, get_variant("v5/years=2").lookahead_years) == (
+        2,
+        2,
+    )
+    assert get_variant("dm/years=0").rollout_years == 0
     assert get_variant("dm/widen=1.5:0.25").widening == (1.5, 0.25)
     assert get_variant(v.name) == v  # rebuilt from its name (as helper processes do)
-    for bad in ("dm/cp", "dm/cp=x", "dm/speed=9", "dm/final=best", "dm/years=-1", "dm/double=y"):
-        with pytest.raises(KeyError, match="setting"):
-            get_variant(bad)
     assert make_policy("mcts:dm/cp=0.5").name == "mcts:dm/cp=0.5"
 
 
-@pytest.mark.parametrize(
-    ("name", "keywords"),
-    [
-        ("eq/arms=3/erule=rm", {"arms": 3, "rule": "rm"}),
-        ("at/floor=0.5/ecp=0.1/radius=1", {"floor": 0.5, "enemy_cp": 0.1, "radius": 1}),
-        ("dl/lroll=off", {"rollouts": False}),
-        ("dl/lroll=on", {"rollouts": True}),
-    ],
-)
-def test_domain_settings_reach_the_domain(name: str, keywords: dict[str, object]) -> None:
-    domain = get_variant(name).domain
-    assert isinstance(domain, functools.partial)
-    assert keywords.items() <= domain.keywords.items()
+@pytest.mark.parametrize("bad", ["dm/cp", "dm/speed=9", "dm/arms=3", "dm/=1"])
+def test_an_unknown_setting_is_refused_with_the_settings_named(bad: str) -> None:
+    with pytest.raises(SettingError, match="unknown MCTS variant setting") as caught:
+        get_variant(bad)
+    assert "cp:" in str(caught.value) and "widen:" in str(caught.value)
+    with pytest.raises(UnknownPolicyError, match="setting"):
+        make_policy(f"mcts:{bad}")
 
 
 @pytest.mark.parametrize(
     "bad",
-    ["dm/arms=2", "dl/arms=3", "eq/lroll=on", "dl/lroll=maybe", "eq/erule=x", "eq/arms=-1"],
+    [
+        "dm/cp=x",
+        "dm/cp=-1",
+        "dm/cp=nan",
+        "dm/final=best",
+        "dm/years=-1",
+        "dm/years=1.5",
+        "dm/double=y",
+        "dm/resample=yes",
+        "dm/widen=2",
+        "dm/widen=a:b",
+    ],
 )
-def test_a_domain_setting_the_domain_does_not_take_is_refused(bad: str) -> None:
-    with pytest.raises(KeyError, match="setting"):
+def test_a_bad_value_is_refused_naming_the_setting(bad: str) -> None:
+    value = bad.partition("=")[2]
+    with pytest.raises(SettingError, match=re.escape(f"bad value {value!r} for the MCTS variant")):
         get_variant(bad)
+
+
+def test_every_error_of_a_variant_name_is_a_value_error() -> None:
+    assert issubclass(UnknownVariantError, VariantError) and issubclass(SettingError, VariantError)
+    assert issubclass(VariantError, ValueError)
+    with pytest.raises(UnknownVariantError, match="choose one of v1, v2"):
+        get_variant("eq")
+
+
+def test_a_variant_is_frozen_settings_and_holds_no_game_data() -> None:
+    dm = get_variant("dm")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        dm.cp = 0.1  # type: ignore[misc]
+    assert [f.name for f in dataclasses.fields(SearchSettings)] == [
+        "name", "description", "actions", "enemies", "phases", "rollout_us", "rollout_enemies",
+        "cp", "final", "resample", "double_expansion", "widening", "rollout_years",
+        "lookahead_years",
+    ]  # fmt: skip
+    player = MctsPlayer(dm, budget=None, iterations=5, final_year=1902)
+    player.movement_orders(initial_position(M), 0, Random(0))
+    assert player.variant is dm  # playing changes nothing in the settings it plays by
