@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from random import Random
+from typing import Any
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.maps import SEA
@@ -326,11 +327,12 @@ class _Draft:
         ]
         return found
 
-    def container(self, slot: _Slot) -> list:  # type: ignore[type-arg]
+    def container(self, slot: _Slot) -> list[Any]:
         return self.steps if slot.request is None else self.handshake[slot.request]
 
     def get(self, slot: _Slot) -> Item:
-        return self.container(slot)[slot.index]  # type: ignore[no-any-return]
+        item: Item = self.container(slot)[slot.index]
+        return item
 
     def pick(self, slots: list[_Slot]) -> _Slot:
         """A slot, the message kind first drawn evenly (there are far more ORD than HLO)."""
@@ -425,7 +427,7 @@ def _reorder(d: _Draft) -> str:
     return f"reorder: {_label(second)} before {_label(first)}"
 
 
-def _next_item(container: list, index: int) -> int | None:  # type: ignore[type-arg]
+def _next_item(container: list[Any], index: int) -> int | None:
     for j in range(index + 1, len(container)):
         if isinstance(container[j], Item):
             return j
@@ -547,9 +549,9 @@ def _mutate_map(definition: MapDefinition, rng: Random) -> tuple[str, tuple[int,
             group = rng.choice(groups)
             gone = rng.choice(group.destinations)
             kept = tuple(x for x in group.destinations if x != gone)
-            changed = dataclasses.replace(group, destinations=kept)
+            shortened = dataclasses.replace(group, destinations=kept)
             adj[p] = dataclasses.replace(
-                entry, entries=tuple(changed if g is group else g for g in entry.entries)
+                entry, entries=tuple(shortened if g is group else g for g in entry.entries)
             )
             how = f"{name} no longer lists {gone} ({gone} still lists {name})"
     changed = dataclasses.replace(
