@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot.stress.fuzz_mutations import KINDS, Expect, Item, Kind, Mutation, mutate
+from bot.stress.fuzz_mutations import KINDS, Kind, Mutation, mutate
+from bot.stress.fuzz_script import Expect, Item
 from bot.stress.fuzz_server import ReplayServer, Trace, game_actions_before_joining
 from bot.stress.fuzz_stream import GameStream, recorded_game
 from bot.stress.fuzz_worker import ClientOutcome, ClientWorker, Outcome

@@ -4,7 +4,7 @@
 through our protocol package.  It answers the client's handshake with the
 recorded replies (``NME`` with ``YES`` and ``MAP``, ``MDF`` with the map),
 then sends the script's body as it comes, message by message.  At each
-:class:`~bot.stress.fuzz_mutations.Barrier` it waits for the client's orders
+:class:`~bot.stress.fuzz_script.Barrier` it waits for the client's orders
 for that phase: it is done when the client's last ``SUB`` is a complete set
 of legal orders (checked as a server checks them, against the recorded
 position) and, in a movement phase, a ``GOF`` followed it; or when the
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.validation import OrderBook
 from bot.session import GAME_ACTIONS
-from bot.stress.fuzz_mutations import (
+from bot.stress.fuzz_script import (
     AwaitOrders,
     Barrier,
     Expect,

@@ -11,16 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.stress.fuzz import Invariant, check
-from bot.stress.fuzz_mutations import (
-    KINDS,
-    Expect,
-    Item,
-    Kind,
-    base_script,
-    case_kind,
-    item_of,
-    mutate,
-)
+from bot.stress.fuzz_mutations import KINDS, Kind, case_kind, mutate
+from bot.stress.fuzz_script import Expect, Item, base_script, item_of
 from bot.stress.fuzz_server import ClientMessage, PhaseVerdict, ReplayServer, Trace
 from bot.stress.fuzz_stream import (
     GAME_PATH,
