@@ -55,7 +55,9 @@ import structlog
 
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.errors import AdjudicatorError
-from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER, EngineOrder
+from adjudicator.legal import complete_with_disbands as _complete_retreats
+from adjudicator.legal import complete_with_holds as _complete
+from adjudicator.orders import Orders
 from adjudicator.position import PhaseKind, Position
 from adjudicator.rules import CivilDisorderRule
 from bot import __version__
@@ -143,8 +145,6 @@ FIRST_BACKOFF = 0.1
 """First wait before reconnecting (seconds); it doubles up to ``MAX_BACKOFF``."""
 
 log = structlog.get_logger("daide-mcts")
-
-Orders = dict[int, EngineOrder]
 
 
 @dataclass
@@ -497,10 +497,29 @@ class DaideClient:
         self._send(Mdf())
 
     def _on_mdf(self, m: Mdf) -> None:
-        if m.definition is not None:
-            self.mirror.on_map(m.definition, self.map_name or "standard")
+        """Take the server's map, or refuse one we cannot play on and leave (never crash).
+
+        Once a game is under way, a different or unusable map is ignored: the
+        game goes on on the map it began on.
+        """
+        if m.definition is None:
+            return
+        name = self.map_name or "standard"
+        current = self.mirror.game_map
+        if current is not None and self.mirror.position is not None:
+            if m.definition != current.definition:
+                self._ignore("a new map in the middle of the game", m)
+                return
+        else:
+            try:
+                self.mirror.on_map(m.definition, name)
+            except AdjudicatorError as exc:  # the map is not usable (MapError)
+                log.error("the server's map is not usable", map=name, error=str(exc))
+                self.game_log.write("bad_map", map=name, error=str(exc))
+                self._send(Rej(Map(name)))
+                raise FatalClientError(f"the server's map {name} is not usable: {exc}") from None
             self._give_map()
-            self._send(Yes(Map(self.map_name or "standard")))
+        self._send(Yes(Map(name)))
 
     def _on_ccd(self, m: Ccd) -> None:
         if m.power == self.power and m.turn is not None:
@@ -1042,16 +1061,6 @@ def _measure_late(clock: PhaseClock) -> Callable[[ThinkJob], None]:
             clock.answer_arrived(job.answered_at, job.stop_at)
 
     return measure
-
-
-def _complete(pos: Position, power: int, orders: Orders) -> Orders:
-    """``orders`` for every unit of ``power`` (HLD where missing), nothing for others."""
-    return {p: orders.get(p, HOLD_ORDER) for p, u in pos.units.items() if u[0] == power}
-
-
-def _complete_retreats(pos: Position, power: int, orders: Orders) -> Orders:
-    """``orders`` for every dislodged unit of ``power`` (DSB where missing)."""
-    return {p: orders.get(p, DISBAND_ORDER) for p, d in pos.dislodged.items() if d[0] == power}
 
 
 def _excerpt(text: str) -> str:

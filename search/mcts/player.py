@@ -18,9 +18,9 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from adjudicator.orders import HOLD_ORDER, EngineOrder
+from adjudicator.legal import complete_with_holds
+from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
-from search.choosers import Report, SearchRequest
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
 from search.mcts.actions import Action
@@ -29,8 +29,7 @@ from search.mcts.parallel import POLL_EVERY, RootParallel, merge, pick
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import DEFAULT_VARIANT, get_variant
-
-Orders = dict[int, EngineOrder]
+from search.policy import Report, SearchRequest
 
 HELPER_GRACE = 0.25
 """Seconds past the stop time to wait for the helpers' statistics when no one says otherwise."""
@@ -40,8 +39,7 @@ REPORT_EVERY = 0.25
 
 
 def _orders(pos: Position, power: int, action: Action | None) -> Orders:
-    chosen = dict(action) if action is not None else {}
-    return {p: chosen.get(p, HOLD_ORDER) for p, u in pos.units.items() if u[0] == power}
+    return complete_with_holds(pos, power, dict(action) if action is not None else {})
 
 
 def think(
@@ -87,30 +85,13 @@ def think(
             pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds,
             iterations=iterations, stop_at=deadline,
         )  # fmt: skip
-    reported: list[Action | None] = [None]
-    next_report = [began]
-    stopped = [False]
-
-    def stop() -> bool:
-        stopped[0] = stopped[0] or (should_stop is not None and should_stop())
-        return stopped[0]
-
-    def progress(tree: Mcts[Position, Action]) -> None:
-        now = time.monotonic()
-        if report is None or now < next_report[0]:
-            return
-        best = tree.best()
-        if best is not None and best.action != reported[0]:
-            reported[0] = best.action
-            next_report[0] = now + REPORT_EVERY
-            report(_orders(pos, power, best.action), _stats(tree, variant, began), False)
-
+    stop = _StopSignal(should_stop)
     if iterations is not None or deadline is not None:
         search.run(
             iterations=iterations,
             deadline=deadline,
             should_stop=stop,
-            on_progress=progress,
+            on_progress=_Progress(pos, power, variant, began, report),
             progress_every=POLL_EVERY,
             clock=clock,
         )
@@ -118,24 +99,84 @@ def think(
     action = search.best()
     chosen = action.action if action is not None else None
     if parallel is not None and job_id is not None:
-        if stopped[0]:
-            parallel.stop(job_id)
         if collect_by is None:
             collect_by = began + 3600.0 if deadline is None else deadline + HELPER_GRACE
-        if stopped[0]:
-            collect_by = min(collect_by, time.monotonic() + HELPER_GRACE)
-        helpers = parallel.collect(job_id, collect_by)
-        own = [(e.action, e.visits, e.total) for e in search.root.edges]
-        merged = merge([own, *(h.stats for h in helpers)])
-        chosen = pick(merged, variant.final) or chosen
-        stats["workers"] = 1 + len(helpers)
-        stats["merged_iterations"] = sum(v for v, _ in merged.values())
-        stats["helper_job"] = job_id
-        stats["stale_helper_answers"] = parallel.stale
+        merged = _merge_helpers(search, variant, parallel, job_id, collect_by, stop.stopped, stats)
+        chosen = merged or chosen
     orders = _orders(pos, power, chosen)
     if report_final and report is not None:
         report(orders, stats, True)
     return orders, stats
+
+
+class _StopSignal:
+    """``should_stop`` asked at each poll, remembered once it has said yes."""
+
+    def __init__(self, should_stop: Callable[[], bool] | None) -> None:
+        self.should_stop = should_stop
+        self.stopped = False
+
+    def __call__(self) -> bool:
+        self.stopped = self.stopped or (self.should_stop is not None and self.should_stop())
+        return self.stopped
+
+
+class _Progress:
+    """Reports a new best order set to ``report``, at most once every ``REPORT_EVERY`` seconds."""
+
+    def __init__(
+        self,
+        pos: Position,
+        power: int,
+        variant: SearchSettings,
+        began: float,
+        report: Report | None,
+    ) -> None:
+        self.pos = pos
+        self.power = power
+        self.variant = variant
+        self.began = began
+        self.report = report
+        self.reported: Action | None = None
+        self.next_report = began
+
+    def __call__(self, tree: Mcts[Position, Action]) -> None:
+        now = time.monotonic()
+        if self.report is None or now < self.next_report:
+            return
+        best = tree.best()
+        if best is not None and best.action != self.reported:
+            self.reported = best.action
+            self.next_report = now + REPORT_EVERY
+            stats = _stats(tree, self.variant, self.began)
+            self.report(_orders(self.pos, self.power, best.action), stats, False)
+
+
+def _merge_helpers(
+    search: Mcts[Position, Action],
+    variant: SearchSettings,
+    parallel: RootParallel,
+    job_id: int,
+    collect_by: float,
+    stopped: bool,
+    stats: dict[str, Any],
+) -> Action | None:
+    """The choice over our root statistics merged with the helpers' that answer by ``collect_by``.
+
+    A search stopped early stops its helpers and waits for them only ``HELPER_GRACE``
+    more; what was merged goes into ``stats``.
+    """
+    if stopped:
+        parallel.stop(job_id)
+        collect_by = min(collect_by, time.monotonic() + HELPER_GRACE)
+    helpers = parallel.collect(job_id, collect_by)
+    own = [(e.action, e.visits, e.total) for e in search.root.edges]
+    merged = merge([own, *(h.stats for h in helpers)])
+    stats["workers"] = 1 + len(helpers)
+    stats["merged_iterations"] = sum(v for v, _ in merged.values())
+    stats["helper_job"] = job_id
+    stats["stale_helper_answers"] = parallel.stale
+    return pick(merged, variant.final)
 
 
 def _stats(search: Mcts[Position, Action], variant: SearchSettings, began: float) -> dict[str, Any]:
