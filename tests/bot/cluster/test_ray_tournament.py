@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+import bot
 from bot.local.tournament import GAME_FILE, game_folder
 from bot.servers.ray import RayNode, process_tree
 
@@ -44,14 +44,14 @@ def _tournament(cwd: Path, *args: str, timeout: float = 300) -> subprocess.Compl
 
 
 def _other_build(tmp_path: Path) -> Path:
-    """A copy of the bots' source with another version: what an out-of-date node would run."""
+    """A copy of the bots' source with one change: what an out-of-date node would run."""
     copy = tmp_path / "other-build"
     for package in ("protocol", "adjudicator", "search", "bot"):
         shutil.copytree(
             ROOT / package, copy / package, ignore=shutil.ignore_patterns("__pycache__")
         )
-    init = copy / "bot" / "__init__.py"
-    init.write_text(re.sub(r'__version__ = ".*"', '__version__ = "0.0.1"', init.read_text()))
+    changed = copy / "search" / "dumbbot.py"
+    changed.write_text(changed.read_text() + "\n# a change this node was not given\n")
     return copy
 
 
@@ -74,9 +74,11 @@ def test_a_node_with_another_daide_mcts_is_refused(
         *SHORT, "--final-year", "1901", "--out", str(tmp_path / "t"),
     )  # fmt: skip
     assert run.returncode == 2, run.stdout + run.stderr
+    refusal = f"node {other.host} ({os.uname().nodename}) refused: daide-mcts code "
+    assert refusal in run.stdout, run.stdout
     assert (
-        f"node {other.host} ({os.uname().nodename}) refused: daide-mcts 0.0.1 there, "
-        f"0.1.0 here; install the same daide-mcts on every node" in run.stdout
+        f"(both {bot.__version__}; the sources or the dependencies' versions differ); "
+        "install the same daide-mcts on every node" in run.stdout
     ), run.stdout
     assert "each game reserves 2 CPUs (--cpus-per-game) and no accepted node" in run.stderr
 
