@@ -55,7 +55,7 @@ from bot.local.view import LineView, View, format_elapsed
 from bot.measure.metrics import GameRecord
 from bot.observer import Observer, ObserverRefusedError
 from bot.paths import local_dir
-from bot.servers.lifeline import SEAT_SIGNAL, die_with_parent
+from bot.servers.lifeline import SEAT_SIGNAL, tied
 from bot.servers.mila import MilaServer, MilaUnavailableError
 from bot.servers.parlance import (
     PARLANCE_VERSION,
@@ -276,14 +276,13 @@ class _Game:
         (self.bots_dir / f"{seat.name}.argv").write_text(json.dumps(argv) + "\n")
         try:
             self.procs[seat.name] = await asyncio.create_subprocess_exec(
-                *argv,
+                *tied(argv, SEAT_SIGNAL),  # a killed runner takes them along
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 cwd=cwd,
                 env=env,
                 start_new_session=True,  # Ctrl-C reaches the runner, which stops them in order
-                preexec_fn=die_with_parent(SEAT_SIGNAL),  # and a killed runner takes them along
             )
         except OSError as exc:
             raise GameError(f"cannot start seat {seat.name} ({argv[0]}): {exc}") from exc

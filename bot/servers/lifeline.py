@@ -2,26 +2,30 @@
 
 A server or bot started by ``daide-mcts game`` must not outlive it: when the
 game runner is killed (``kill -9``, the machine's OOM killer), nobody is left
-to stop its children.  :func:`die_with_parent` gives ``subprocess.Popen`` (or
-``asyncio.create_subprocess_exec``) a ``preexec_fn`` that asks Linux to send
-the child a signal when its parent goes (``PR_SET_PDEATHSIG``); the setting
-survives the ``exec`` of the child's program.
+to stop its children.  :func:`tied` wraps a child's command line in a tiny
+launcher that asks Linux to send it a signal when its parent goes
+(``PR_SET_PDEATHSIG``), then ``exec``s the program; the setting survives the
+``exec``.
+
+A launcher rather than a ``preexec_fn``: with a ``preexec_fn`` Python must
+``fork()`` (not ``vfork()``), and libraries that register fork handlers (gRPC,
+which Ray loads) then run them in the child, which can break it before its
+``exec``.
 
 The kernel's "parent" is the *thread* that started the child: start servers
 from a thread that lives as long as they should (the main thread, or an
 executor thread kept until the event loop closes, as ``asyncio.to_thread``'s
-are).  Elsewhere than Linux the function returns None and nothing changes.
+are).  Elsewhere than Linux the command line is returned as it is.
 """
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import functools
+import errno
 import os
+import shutil
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Sequence
 
 PR_SET_PDEATHSIG = 1
 """``prctl`` option: the signal the calling process gets when its parent dies (<linux/prctl.h>)."""
@@ -32,33 +36,33 @@ SERVER_SIGNAL = signal.SIGKILL
 SEAT_SIGNAL = signal.SIGTERM
 """What a bot gets when its starter dies: bots of ours then write their records and leave."""
 
+LAUNCHER = (
+    "import ctypes, os, sys\n"
+    f"ctypes.CDLL(None).prctl({PR_SET_PDEATHSIG}, int(sys.argv[1]), 0, 0, 0)\n"
+    "if os.getppid() != int(sys.argv[2]):\n"
+    "    os._exit(1)\n"
+    "os.execv(sys.argv[3], sys.argv[4:])\n"
+)
+"""The launcher's program: the signal, the expected parent, the executable, then argv.
+If the parent is already gone when it runs, it exits at once."""
 
-@functools.cache
-def _prctl() -> Callable[..., int] | None:
-    """The C library's ``prctl``, looked up once in the parent (never between fork and exec)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    with contextlib.suppress(OSError, AttributeError):
-        prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
-        return prctl
-    return None
 
+def tied(argv: Sequence[str], sig: signal.Signals = SERVER_SIGNAL) -> list[str]:
+    """``argv`` run so that the child gets ``sig`` when this process (thread) dies.
 
-def die_with_parent(sig: signal.Signals = SERVER_SIGNAL) -> Callable[[], None] | None:
-    """A ``preexec_fn`` that makes the child get ``sig`` when this process (thread) dies.
-
-    If this process has already died when the child runs it (it was killed
-    between the fork and the ``prctl``), the child exits at once.  None where
-    the kernel has no such setting.
+    The program is looked up on ``PATH`` here, so a missing one raises
+    :class:`FileNotFoundError` as ``subprocess`` would.  The child's ``argv`` (and so
+    its ``/proc/PID/cmdline``) is ``argv`` itself once the launcher has ``exec``ed it.
     """
-    prctl = _prctl()
-    if prctl is None:
-        return None
-    parent = os.getpid()
-
-    def preexec() -> None:
-        prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
-        if os.getppid() != parent:
-            os._exit(1)
-
-    return preexec
+    if not argv:
+        raise ValueError("an empty command line")
+    if not sys.platform.startswith("linux"):
+        return list(argv)
+    program = argv[0]
+    executable = program if os.sep in program else shutil.which(program)
+    if executable is None:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), program)
+    return [
+        sys.executable, "-I", "-S", "-c", LAUNCHER,
+        str(int(sig)), str(os.getpid()), executable, *argv,
+    ]  # fmt: skip

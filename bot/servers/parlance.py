@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import IO, ClassVar
 
 from bot.paths import local_dir
-from bot.servers.lifeline import SEAT_SIGNAL, die_with_parent
+from bot.servers.lifeline import SEAT_SIGNAL, tied
 from bot.servers.process import ServerProcess
 
 PARLANCE_VERSION = "1.4.1"
@@ -227,13 +227,12 @@ class ParangBots:
         for _ in range(self.count):
             self._procs.append(
                 subprocess.Popen(
-                    self.install.command(self.bot, f"{self.host}:{self.port}"),
+                    tied(self.install.command(self.bot, f"{self.host}:{self.port}"), SEAT_SIGNAL),
                     cwd=self._home,
                     env=self.install.env(self._home),
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
-                    preexec_fn=die_with_parent(SEAT_SIGNAL),
                 )
             )
         return self

@@ -21,7 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, ClassVar, Self
 
-from bot.servers.lifeline import SERVER_SIGNAL, die_with_parent
+from bot.servers.lifeline import SERVER_SIGNAL, tied
 from bot.servers.ports import free_port, wait_listening
 
 
@@ -61,13 +61,12 @@ class ServerProcess:
         self._log = open(log_path, "ab")  # noqa: SIM115 - closed in _terminate()
         try:
             self._proc = subprocess.Popen(
-                list(argv),
+                tied(argv, SERVER_SIGNAL),
                 cwd=self._workdir,
                 env=None if env is None else dict(env),
                 stdin=subprocess.DEVNULL,
                 stdout=self._log,
                 stderr=subprocess.STDOUT,
-                preexec_fn=die_with_parent(SERVER_SIGNAL),
             )
         except OSError as exc:
             self._terminate()

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from bot.servers.lifeline import die_with_parent
+from bot.servers.lifeline import tied
 from bot.servers.ports import free_port, wait_listening
 
 STARTED = "Ray runtime started"
@@ -191,14 +191,14 @@ class RayNode:
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
         try:
             self._proc = subprocess.Popen(
-                argv,
+                # ``ray start`` stops its node's processes on SIGTERM (SIGKILL would orphan them)
+                tied(argv, signal.SIGTERM),
                 env={**os.environ, **self.env},
                 stdin=subprocess.DEVNULL,
                 stdout=self._log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
                 # ``ray start`` stops its node's processes on SIGTERM (SIGKILL would orphan them)
-                preexec_fn=die_with_parent(signal.SIGTERM),
             )
         except OSError as exc:
             self.stop()

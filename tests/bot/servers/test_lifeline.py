@@ -1,4 +1,4 @@
-"""A child started with :func:`die_with_parent` ends when its parent is killed (SIGKILL)."""
+"""A child started through :func:`tied` ends when its parent is killed (SIGKILL)."""
 
 from __future__ import annotations
 
@@ -18,12 +18,10 @@ GRACE = 5.0
 PARENT = textwrap.dedent(
     """
     import signal, subprocess, sys, threading
-    from bot.servers.lifeline import die_with_parent
+    from bot.servers.lifeline import tied
     tie = sys.argv[1] == "tied"
     children = [
-        subprocess.Popen(
-            ["sleep", "600"], preexec_fn=die_with_parent(sig) if tie else None
-        ).pid
+        subprocess.Popen(tied(["sleep", "600"], sig) if tie else ["sleep", "600"]).pid
         for sig in (signal.SIGKILL, signal.SIGTERM)
     ]
     print(*children, flush=True)
