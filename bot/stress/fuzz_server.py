@@ -43,6 +43,7 @@ from bot.stress.fuzz_script import (
     item_of,
 )
 from bot.stress.fuzz_stream import GAME_END, GameStream, Phase
+from bot.stress.listening import ScriptedListener
 from protocol.decoder import Decoder, Role
 from protocol.errors import LanguageError, ProtocolViolation
 from protocol.messages import (
@@ -210,7 +211,7 @@ class _Link:
                 self.writer.close()
 
 
-class ReplayServer:
+class ReplayServer(ScriptedListener):
     """Replays ``script`` (a mutation of ``stream``) to the client that connects."""
 
     def __init__(self, stream: GameStream, script: Script, host: str = "127.0.0.1") -> None:
@@ -235,27 +236,9 @@ class ReplayServer:
 
     # --- lifecycle -----------------------------------------------------------------------
 
-    async def start(self) -> ReplayServer:
-        """Listen; ``port`` then holds the port to point the client at."""
-        self._server = await asyncio.start_server(self._accept, self.host, 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-        return self
-
-    async def stop(self) -> None:
-        """Close the connection and stop listening."""
+    def _drop_client(self) -> None:
         if self._link is not None:
             self._link.close()
-        if self._server is not None:
-            self._server.close()
-            with contextlib.suppress(Exception):
-                await self._server.wait_closed()
-            self._server = None
-
-    async def __aenter__(self) -> ReplayServer:
-        return await self.start()
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.stop()
 
     # --- the replay ----------------------------------------------------------------------
 

@@ -49,6 +49,7 @@ from adjudicator.maps import standard_map
 from adjudicator.position import Position, initial_position
 from adjudicator.standard import standard_definition
 from adjudicator.validation import OrderBook
+from bot.stress.listening import ScriptedListener
 from protocol.decoder import Decoder, Role
 from protocol.errors import ErrorCode, LanguageError, ProtocolViolation
 from protocol.expression import flatten
@@ -236,7 +237,7 @@ class _Session:
             self.writer.close()
 
 
-class HostileServer:
+class HostileServer(ScriptedListener):
     """A scripted DAIDE server that plays a real game and misbehaves on purpose.
 
     ``faults`` are committed one per movement phase, in order; the game lasts
@@ -293,27 +294,9 @@ class HostileServer:
 
     # --- lifecycle ---------------------------------------------------------------------
 
-    async def start(self) -> HostileServer:
-        """Listen; ``port`` then holds the port to point the bot at."""
-        self._server = await asyncio.start_server(self._accept, self.host, self.port)
-        self.port = self._server.sockets[0].getsockname()[1]
-        return self
-
-    async def stop(self) -> None:
-        """Close the listening socket and the bot's connection."""
+    def _drop_client(self) -> None:
         if self._session is not None:
             self._session.close()
-        if self._server is not None:
-            self._server.close()
-            with contextlib.suppress(Exception):
-                await self._server.wait_closed()
-            self._server = None
-
-    async def __aenter__(self) -> HostileServer:
-        return await self.start()
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.stop()
 
     async def run(self, join_timeout: float = 60.0) -> HostileReport:
         """Wait for the bot, play the whole game, and return the report."""
