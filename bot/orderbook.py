@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from adjudicator.adjustments import civil_disorder_removals
-from adjudicator.convert import adjustment_value
+from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.orders import REMOVE, WAIVE_ORDER, EngineOrder
 from adjudicator.position import Position
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER, CivilDisorderRule
@@ -71,6 +71,17 @@ class OrderBook:
     def power_id(self) -> int:
         """Our power's id on the position's map."""
         return self.position.map.power_index[self.power]
+
+    def choose(self, orders: dict[int, EngineOrder]) -> list[Order]:
+        """A movement or retreat set in engine form is chosen: the complete set to submit.
+
+        The book remembers it (:attr:`engine`); an order refused earlier this
+        phase is replaced by its safe order (:meth:`without_refused`).
+        """
+        pos = self.position
+        value = movement_value if pos.is_movement else retreat_value
+        self.engine = dict(orders)
+        return self.without_refused([value(pos, p, o) for p, o in sorted(orders.items())])
 
     def record(self, orders: list[Order]) -> list[Order]:
         """``orders`` are being submitted as the phase's complete set; returns them."""

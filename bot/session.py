@@ -15,14 +15,15 @@ CLOSED     the connection ended                          nothing
 
 Orders and game actions (SUB, GOF, NOT (GOF), DRW) sent before the session
 is joined would reach the server as the wrong player or before it knows us:
-:meth:`Session.send` refuses them with :class:`SessionNotReady`.
+:meth:`Session.check` refuses them with :class:`SessionNotReady`.  The
+session holds no socket: the client core asks it before each message and the
+shell writes what the core allowed.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 
-from bot.connection import Connection, ConnectionLost
 from protocol.messages import Drw, Gof, Message, Not, Sub
 
 
@@ -43,11 +44,14 @@ class SessionNotReady(Exception):
     """A game action was about to be sent before the session joined the game."""
 
 
+class NotConnected(Exception):
+    """A message was about to be sent on a connection that is gone."""
+
+
 class Session:
     """The life of one connection; ``rejoin`` says whether it greets with IAM."""
 
-    def __init__(self, conn: Connection, rejoin: bool) -> None:
-        self.conn = conn
+    def __init__(self, rejoin: bool) -> None:
         self.rejoin = rejoin
         self.stage = Stage.OPENED
 
@@ -70,17 +74,16 @@ class Session:
         """The connection is over."""
         self.stage = Stage.CLOSED
 
-    def send(self, message: Message) -> str:
-        """Send ``message`` if this stage allows it; its text (for the game log).
+    def check(self, message: Message) -> None:
+        """Raise unless this stage allows sending ``message``.
 
-        Raises :class:`SessionNotReady` for anything before the RM and for a
-        game action before the session joined, :class:`ConnectionLost` when
-        the connection is gone.
+        :class:`SessionNotReady` for anything before the RM and for a game
+        action before the session joined; :class:`NotConnected` when the
+        connection is gone.
         """
-        if self.stage is Stage.CLOSED or self.conn.closed:
-            raise ConnectionLost("not connected")
+        if self.stage is Stage.CLOSED:
+            raise NotConnected("not connected")
         if self.stage is Stage.OPENED:
             raise SessionNotReady(f"{message.to_text()} before the server's RM")
         if isinstance(message, GAME_ACTIONS) and not self.joined:
             raise SessionNotReady(f"{message.to_text()} before the session joined the game")
-        return self.conn.send(message)
