@@ -75,6 +75,10 @@ class Driver:
         out = self.feed(ev.ConnectionOpened(self.now, "127.0.0.1", 16713))
         return out + self.feed(ev.ServerMessage(self.now, RepresentationMessage()))
 
+    def open_rm(self) -> list[Action]:
+        """The server's RM on the connection just opened."""
+        return self.feed(ev.ServerMessage(self.now, RepresentationMessage()))
+
     def say(self, *messages: Message) -> list[Action]:
         """The server sends ``messages`` (now)."""
         out: list[Action] = []
