@@ -1,49 +1,79 @@
 # daide-mcts — set-up, tests, the main job.  Every target sets up what it needs.
+# `make help` lists the targets.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# One stamp per install set: `make game` installs the core and the charts only;
+# `make setup` (and so `make test`) adds every other extra to the same environment.
+VENV_STAMP := $(VENV)/.created
+GAME_STAMP := $(VENV)/.installed-game
+FULL_STAMP := $(VENV)/.installed-all
 PARLANCE_STAMP := .local/parlance/site/.installed-1.4.1-1.4.1
 MOSQUITTO_STAMP := .local/mosquitto/.installed
 CHROMIUM_STAMP := .local/chromium/.installed
-EXTRAS := test,view,charts,mapgen,cluster,ratings
-
-.PHONY: setup test game lint bench clean
-
-setup: $(STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP)
-
+GAME_EXTRAS := charts
+ALL_EXTRAS := test,view,charts,mapgen,cluster,ratings,mila
 # The compiled extensions (Cython, setup.py) are rebuilt when their sources change.
-$(STAMP): pyproject.toml setup.py adjudicator/_fastmove.pyx search/_fastbot.pyx
+SOURCES := pyproject.toml setup.py adjudicator/_fastmove.pyx search/_fastbot.pyx
+
+.PHONY: help setup test game lint bench clean
+
+setup: $(FULL_STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP) ## the venv with every extra, Parlance, mosquitto and Chromium
+
+help: ## list the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-6s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(VENV_STAMP):
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "daide-mcts needs Python 3.11+ (found %s)" % sys.version.split()[0]'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[$(EXTRAS)]'
-	touch $(STAMP)
+	touch $(VENV_STAMP)
 
-$(PARLANCE_STAMP): $(STAMP)
+$(GAME_STAMP): $(VENV_STAMP) $(SOURCES)
+	$(BIN)/pip install --quiet -e '.[$(GAME_EXTRAS)]'
+	touch $(GAME_STAMP)
+
+# Everything the game has and more, so it counts as the game's install too.
+$(FULL_STAMP): $(VENV_STAMP) $(SOURCES)
+	$(BIN)/pip install --quiet -e '.[$(ALL_EXTRAS)]'
+	touch $(FULL_STAMP) $(GAME_STAMP)
+
+$(PARLANCE_STAMP): $(FULL_STAMP)
 	$(BIN)/python -m bot.servers.parlance
 
 # Debian's mosquitto (the MQTT broker of the telemetry tests), unpacked into .local/mosquitto.
-$(MOSQUITTO_STAMP): $(STAMP)
+$(MOSQUITTO_STAMP): $(FULL_STAMP)
 	$(BIN)/python -m bot.servers.mosquitto
 
 # Debian's Chromium (headless shell) for the viewer's browser tests, unpacked into .local/chromium.
-$(CHROMIUM_STAMP): $(STAMP)
+$(CHROMIUM_STAMP): $(FULL_STAMP)
 	$(BIN)/python -m bot.servers.chromium
 
-test: setup
+test: setup ## set up everything, then ruff and the whole test suite
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q
 
 # The game provisions its own server: Parlance (installed on first use), or MILA's
-# server when no Python 2.7 can be found, so it needs only the packages.
-game: $(STAMP)
+# server when no Python 2.7 can be found (that needs the mila extra), so it needs only
+# the packages.
+game: $(GAME_STAMP) ## install the core and charts only, then play one local seven-bot game
 	$(BIN)/daide-mcts game
 
-lint: setup
+lint: setup ## ruff's checks and formatting
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-clean:
+# Every benchmark of `daide-mcts bench`, each with short settings: a smoke run that shows
+# the figures' shape in a few minutes.  The figures worth quoting come from longer runs
+# on an idle machine (see `daide-mcts bench NAME --help`).
+bench: setup ## run every benchmark once with short settings
+	$(BIN)/daide-mcts bench protocol --runs 3 --repeat 3
+	$(BIN)/daide-mcts bench adjudicator --size 100 --runs 2 --mila-size 20
+	$(BIN)/daide-mcts bench search --seconds 1 --repeats 1
+	$(BIN)/daide-mcts bench heuristics --calls 50
+	$(BIN)/daide-mcts bench telemetry --events 1000 --repeat 2
+	$(BIN)/daide-mcts bench cluster --games 2 --runs 1 --big 100
+
+clean: ## remove the venv, the local servers and the caches
 	rm -rf $(VENV) .local .pytest_cache .ruff_cache

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import time
 
+from bot import __version__
 from bot.connection import Connection, ConnectionLost
 from bot.core import events as ev
 from bot.core import notes
@@ -344,7 +345,7 @@ def core_settings(settings: BotSettings) -> CoreSettings:
     """The plain values the core needs from the bot's settings."""
     return CoreSettings(
         name=settings.name,
-        version=settings.version,
+        version=__version__,
         final_year=settings.final_year,
         think_time=settings.think_time,
         min_margin=settings.min_margin,

@@ -8,21 +8,40 @@ nothing already written.
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import sys
 import time
+from enum import StrEnum
 from pathlib import Path
 from typing import IO, Any
 
 import structlog
 
 
-def configure_logging(level: str = "info", json_output: bool = False) -> None:
-    """Set up structlog for this process (console key=value, or JSON lines)."""
+class LogFormat(StrEnum):
+    """How console log lines look: ``key=value`` for people, or one JSON object per line."""
+
+    CONSOLE = "console"
+    JSON = "json"
+
+
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+"""The console log levels, least severe first (the standard library's level names)."""
+
+DEFAULT_LOG_LEVEL = "info"
+
+
+def configure_logging(
+    level: str = DEFAULT_LOG_LEVEL, log_format: LogFormat = LogFormat.CONSOLE
+) -> None:
+    """Set up structlog for this process; ValueError for a level not in :data:`LOG_LEVELS`."""
+    if level.lower() not in LOG_LEVELS:
+        raise ValueError(f"log level {level!r} is not one of {', '.join(LOG_LEVELS)}")
     renderer: Any = (
         structlog.processors.JSONRenderer()
-        if json_output
+        if log_format is LogFormat.JSON
         else structlog.dev.ConsoleRenderer(colors=False)
     )
     structlog.configure(
@@ -32,10 +51,27 @@ def configure_logging(level: str = "info", json_output: bool = False) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(
-            logging.getLevelNamesMapping().get(level.upper(), logging.INFO)
+            logging.getLevelNamesMapping()[level.upper()]
         ),
         logger_factory=structlog.PrintLoggerFactory(sys.stderr),
         cache_logger_on_first_use=False,
+    )
+
+
+def add_log_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``--log-level`` and ``--log-format`` flags; argparse rejects other values."""
+    parser.add_argument(
+        "--log-level",
+        type=str.lower,
+        choices=LOG_LEVELS,
+        help=f"console log level: {', '.join(LOG_LEVELS)} (default {DEFAULT_LOG_LEVEL})",
+    )
+    parser.add_argument(
+        "--log-format",
+        type=str.lower,
+        choices=[f.value for f in LogFormat],
+        help="console log lines: console (key=value) or json (one JSON object per line; "
+        "default console)",
     )
 
 

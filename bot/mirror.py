@@ -9,23 +9,34 @@ always goes on from the server's truth.
 
 A phase whose ORD lines do not cover every unit cannot be checked and is only
 counted as skipped: MILA's DAIDE server sends each power its own orders only.
+
+What the server sends is validated before it is stored, so that one message
+that contradicts the game never poisons the ones after it: a SCO must fit the
+map (:meth:`GameMirror.on_sco` raises and keeps the last good one), and
+:meth:`GameMirror.now_problem` says why a NOW cannot be the game's current
+phase: it names a phase the server has already reported results for (ORD), it
+replays a NOW already left behind, or it is more than a year ahead.  Any other
+NOW that fits the map is the current phase, even one for the same turn as the
+last: the server's latest NOW wins (a wrong one is put right by the next).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from adjudicator.daide import adjudicate_phase
 from adjudicator.errors import AdjudicatorError
 from adjudicator.maps import GameMap
-from adjudicator.position import Position
+from adjudicator.position import SEASON_INDEX, Position
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER, CivilDisorderRule
 from protocol.values import (
     Build,
     Convoy,
     MapDefinition,
     OrderResult,
+    Season,
     SupportHold,
     SupportMove,
     Turn,
@@ -34,6 +45,18 @@ from protocol.values import (
 )
 
 Centres = tuple[tuple[str, tuple[str, ...]], ...]
+
+MAX_YEARS_AHEAD = 1
+"""How many years past the current phase a NOW may be (one NOW lost in between at most)."""
+
+RECENT_NOWS = 16
+"""How many NOWs left behind are remembered, to tell a replay of one from a new phase."""
+
+SCO_CHECK_TURN = Turn(Season.SPRING, 1901)
+"""The turn a SCO is checked against the map with (any movement turn would do)."""
+
+NowKey = tuple[Turn, frozenset[UnitPosition]]
+"""What identifies a NOW's content: its turn and its units in any order."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +97,12 @@ class GameMirror:
     """The server has ended the game (DRW or SLO): the NOW that follows names the phase
     it stopped in, which may be one the game would have skipped (Parlance stops in a
     winter without builds or removals)."""
+    reported: Turn | None = None
+    """The latest phase the server reported results for (an ORD line for the phase we
+    were in): a NOW for it or an earlier phase is stale."""
+    _recent: deque[NowKey] = field(default_factory=lambda: deque(maxlen=RECENT_NOWS))
+    _current_key: NowKey | None = None
+    _step: _Step | None = None
 
     def on_map(self, definition: MapDefinition, name: str) -> GameMap:
         """Build the map from MDF."""
@@ -103,11 +132,19 @@ class GameMirror:
                     )
                 if not present:
                     return f"ORD for {unit}, which is not on the board"
+            self.reported = entry.turn
         self.pending.append(entry)
         return None
 
     def on_sco(self, centres: Centres) -> None:
-        """Record supply-centre ownership (it belongs to the NOW that follows)."""
+        """Record supply-centre ownership (it belongs to the NOW that follows).
+
+        Raises :class:`~adjudicator.errors.PositionError` (and keeps the last
+        good ownership) if ``centres`` do not fit the map: an unknown power or
+        province, a province that is no supply centre, a centre listed twice.
+        """
+        if self.game_map is not None:
+            Position.from_values(self.game_map, SCO_CHECK_TURN, (), centres)
         self.pending_centres = centres
         self.centres = centres
 
@@ -115,19 +152,51 @@ class GameMirror:
         """The server ended the game (DRW or SLO); its last NOW may name a phase it stopped in."""
         self.ended = True
 
+    def now_problem(self, turn: Turn, units: tuple[UnitPosition, ...]) -> str | None:
+        """Why a NOW for ``turn`` cannot be the current phase, or None if it can.
+
+        After a reconnection (``resync``) any NOW is taken.  Otherwise a NOW is
+        refused if the server has already reported results for its phase or a
+        later one, if it repeats a NOW already left behind for an earlier phase,
+        or if it is more than ``MAX_YEARS_AHEAD`` years after the current one.
+        """
+        current = self.position
+        if current is None or self.resync:
+            return None
+        if self.reported is not None and _turn_order(turn) <= _turn_order(self.reported):
+            return f"NOW for {turn}: the server has reported the results of {self.reported}"
+        if _turn_order(turn) < _turn_order(current.turn) and _now_key(turn, units) in self._recent:
+            return f"NOW for {turn} repeats one left behind (the phase is {current.turn})"
+        if turn.year > current.year + MAX_YEARS_AHEAD:
+            return f"NOW for {turn}, more than {MAX_YEARS_AHEAD} year after {current.turn}"
+        return None
+
     def on_now(self, turn: Turn, units: tuple[UnitPosition, ...]) -> ShadowReport | None:
         """Take the server's new position; shadow-check the phase just processed, if any.
 
         The new position is taken whatever the shadow check finds, even when
         our engine fails on the phase (that counts as a mismatch).  Raises
-        :class:`~adjudicator.errors.AdjudicatorError` only if the server's own
-        NOW or SCO does not fit the map (the caller logs it and waits).
+        :class:`~adjudicator.errors.AdjudicatorError` (and changes nothing) if
+        the NOW does not fit the map.  A NOW for the current turn with the same
+        position changes nothing; one with another position replaces it, and
+        the shadow check of the step into it is done again against the new one.
         """
         if self.game_map is None or self.centres is None:
             self.pending.clear()
             return None
         actual = Position.from_values(self.game_map, turn, units, self.centres)
+        current = self.position
+        if current is not None and current.turn == turn:
+            if actual == current:
+                self.resync = False  # the server confirmed where the game stands
+                return None
+            if self._step is not None:
+                self._undo(self._step)
+        elif self._current_key is not None:
+            self._recent.append(self._current_key)
+        self._current_key = _now_key(turn, units)
         previous, pending, resync = self.position, self.pending, self.resync
+        step = self._step = _Step(previous, pending, resync)
         self.position = actual
         self.pending = []
         self.pending_centres = None
@@ -136,17 +205,32 @@ class GameMirror:
             return None
         if not self._complete(previous, pending):
             self.skipped += 1
+            step.skipped = True
             return None
         try:
-            return self._check(previous, actual, pending)
+            report = self._check(previous, actual, pending)
         except Exception as exc:  # our engine's failure must never cost the phase
             self.mismatches += 1
-            return ShadowReport(
+            report = ShadowReport(
                 previous.turn,
                 (f"shadow adjudication failed: {type(exc).__name__}: {exc}",),
                 "",
                 _describe(actual),
             )
+        step.report = report
+        return report
+
+    def _undo(self, step: _Step) -> None:
+        """Take back the step into a position that a NOW for the same turn replaces."""
+        self.position = step.previous
+        self.pending = list(step.pending) + self.pending
+        self.resync = step.resync
+        if step.skipped:
+            self.skipped -= 1
+        if step.report is not None:
+            self.checked -= 1
+            if not step.report.ok:
+                self.mismatches -= 1
 
     def mark_resync(self) -> None:
         """After a reconnection some results may be lost: skip the next shadow check."""
@@ -218,6 +302,29 @@ class GameMirror:
         while pos.turn != target and _nothing_to_decide(pos):
             pos = adjudicate_phase(pos, [], self.rule).position
         return pos
+
+
+@dataclass
+class _Step:
+    """The mirror's last step to a new position, kept for a NOW that replaces it.
+
+    It holds the position before, the ORD lines the step consumed, and what it counted.
+    """
+
+    previous: Position | None
+    pending: list[OrderResult]
+    resync: bool
+    skipped: bool = False
+    report: ShadowReport | None = None
+
+
+def _turn_order(turn: Turn) -> tuple[int, int]:
+    """A sortable key for a phase: (year, season in playing order)."""
+    return (turn.year, SEASON_INDEX[turn.season])
+
+
+def _now_key(turn: Turn, units: Sequence[UnitPosition]) -> NowKey:
+    return (turn, frozenset(units))
 
 
 def _same_effect(server: OrderResult, ours: tuple[str, ...]) -> bool:

@@ -10,7 +10,8 @@ replaces a power's orders on each SUB where Parlance merges them.
   submission already dropped it, or the server accepted that very order
   earlier this phase (MILA refuses a repeated build it already holds);
 * a MIS is answered with orders for the units it lists that we have not
-  ordered (MILA lists retreating units even when their order was accepted),
+  ordered (MILA lists retreating units even when their order was accepted);
+  a unit it lists that we do not have in this phase gets no order,
   and in winter with waives or extra removals, once, unless our set already
   covers what the rules ask (MILA does not count waives);
 * a THX for an order we never sent in this phase is ignored;
@@ -133,15 +134,30 @@ class OrderBook:
             return Disband(unit)
         return None
 
-    def on_mis_units(self, units: list[tuple[Unit, bool]]) -> list[Order] | None:
-        """MIS listed ``(unit, dislodged)``: the complete set with the missing ones, or None."""
+    def on_mis_units(self, units: list[tuple[Unit, bool]]) -> tuple[list[Order] | None, str | None]:
+        """MIS listed ``(unit, dislodged)``: the complete set with the missing ones, or None.
+
+        Also returns why part of the MIS was ignored (it named units of ours that
+        the phase does not have, or dislodged ones outside a retreat phase), or None.
+        """
+        ours = [(unit, dislodged) for unit, dislodged in units if unit.power == self.power]
+        present = {
+            (up.unit, up.retreats is not None)
+            for up in self.position.unit_positions()
+            if up.unit.power == self.power
+        }
+        absent = [unit for unit, dislodged in ours if (unit, dislodged) not in present]
         ordered = {getattr(o, "unit", None) for o in self.current}
         missing: list[Order] = [
             Disband(unit) if dislodged else Hold(unit)
-            for unit, dislodged in units
-            if unit.power == self.power and unit not in ordered
+            for unit, dislodged in ours
+            if (unit, dislodged) in present and unit not in ordered
         ]
-        return [*self.current, *missing] if missing else None
+        ignored = None
+        if absent:
+            names = ", ".join(str(u) for u in absent)
+            ignored = f"MIS for units we do not have in {self.position.turn}: {names}"
+        return ([*self.current, *missing] if missing else None), ignored
 
     def on_mis_count(self, count: int) -> tuple[list[Order] | None, str | None]:
         """Winter MIS with ``count`` (removals due > 0, builds open < 0).

@@ -15,16 +15,22 @@ CLOSED     the connection ended                          nothing
 
 Orders and game actions (SUB, GOF, NOT (GOF), DRW) sent before the session
 is joined would reach the server as the wrong player or before it knows us:
-:meth:`Session.check` refuses them with :class:`SessionNotReady`.  The
-session holds no socket: the client core asks it before each message and the
-shell writes what the core allowed.
+:meth:`Session.send` refuses them with :class:`SessionNotReady`.  The session
+holds no socket: the client core asks it before each message, and the shell
+writes what the core allowed.
+
+The session also remembers what it sent that the server may answer (YES,
+REJ, or for a bare HLO an HLO): :meth:`Session.take` says whether an answer
+is to something of that kind we sent and that was not answered yet, so that
+an answer to something never sent changes nothing.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from enum import Enum
 
-from protocol.messages import Drw, Gof, Message, Not, Sub
+from protocol.messages import Drw, Gof, Huh, Message, Not, Prn, Rej, Sub, Yes
 
 
 class Stage(Enum):
@@ -38,6 +44,12 @@ class Stage(Enum):
 
 GAME_ACTIONS = (Sub, Gof, Not, Drw)
 """Messages that act in the game as our power: only sent in a joined session."""
+
+NOT_ANSWERED = (Yes, Rej, Huh, Prn)
+"""Messages we send that are themselves answers: the server never answers them."""
+
+AWAITED_MAX = 64
+"""How many unanswered messages a session remembers (the oldest are forgotten first)."""
 
 
 class SessionNotReady(Exception):
@@ -54,6 +66,7 @@ class Session:
     def __init__(self, rejoin: bool) -> None:
         self.rejoin = rejoin
         self.stage = Stage.OPENED
+        self._awaited: deque[Message] = deque(maxlen=AWAITED_MAX)
 
     @property
     def joined(self) -> bool:
@@ -74,8 +87,8 @@ class Session:
         """The connection is over."""
         self.stage = Stage.CLOSED
 
-    def check(self, message: Message) -> None:
-        """Raise unless this stage allows sending ``message``.
+    def send(self, message: Message) -> None:
+        """``message`` is about to be sent: raise unless this stage allows it; remember it.
 
         :class:`SessionNotReady` for anything before the RM and for a game
         action before the session joined; :class:`NotConnected` when the
@@ -87,3 +100,20 @@ class Session:
             raise SessionNotReady(f"{message.to_text()} before the server's RM")
         if isinstance(message, GAME_ACTIONS) and not self.joined:
             raise SessionNotReady(f"{message.to_text()} before the session joined the game")
+        if not isinstance(message, NOT_ANSWERED):
+            self._awaited.append(message)
+
+    def take(self, message: Message) -> bool:
+        """Whether ``message`` was sent on this session and not answered yet; it is now.
+
+        A server may quote our message back in its own spelling (a name, a
+        version string), so a sent message of the same kind answers too: the
+        oldest one still waiting.
+        """
+        sent = next((m for m in self._awaited if m == message), None)
+        if sent is None:
+            sent = next((m for m in self._awaited if type(m) is type(message)), None)
+        if sent is None:
+            return False
+        self._awaited.remove(sent)
+        return True

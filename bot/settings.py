@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LogFormat
 from bot.telemetry.mqtt_url import parse_mqtt_url
 from bot.telemetry.publisher import MqttTelemetry, Telemetry
 
@@ -44,7 +45,6 @@ class BotSettings(BaseSettings):
     host: str = Field("127.0.0.1", description="DAIDE server host")
     port: int = Field(DEFAULT_PORT, ge=1, le=65535, description="DAIDE server port")
     name: str = Field("daide-mcts", description="name sent in NME (letters, digits, _)")
-    version: str = Field("0.1", description="version sent in NME")
     strategy: str = Field(
         "mcts", description="how to choose movement orders: mcts, mcts:<variant>, dumbbot, random"
     )
@@ -78,6 +78,12 @@ class BotSettings(BaseSettings):
     telemetry_queue: int = Field(
         1000, ge=1, le=1_000_000, description="telemetry events kept while the broker is away"
     )
+    log_level: str = Field(
+        DEFAULT_LOG_LEVEL, description=f"console log level: {', '.join(LOG_LEVELS)}"
+    )
+    log_format: LogFormat = Field(
+        LogFormat.CONSOLE, description="console log lines: console (key=value) or json"
+    )
 
     @field_validator("workers", mode="before")
     @classmethod
@@ -99,7 +105,14 @@ class BotSettings(BaseSettings):
             return max(1, min(MAX_WORKERS, available_cores()))
         return self.workers
 
-    @field_validator("name", "version")
+    @field_validator("log_level")
+    @classmethod
+    def _log_level(cls, value: str) -> str:
+        if value.lower() not in LOG_LEVELS:
+            raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
+        return value.lower()
+
+    @field_validator("name")
     @classmethod
     def _daide_text(cls, value: str) -> str:
         if not value or not all(c.isalnum() or c in "_.-" for c in value) or not value.isascii():

@@ -15,12 +15,10 @@ bring (a power's mean differs from another's by up to four centres).
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from search.metrics import GameRecord
 
@@ -106,18 +104,6 @@ class Run:
             if i not in focus:
                 groups[lab] = (*groups.get(lab, ()), i)
         return groups
-
-
-def arena_run(path: Path) -> Run:
-    """The run saved by ``arena --json PATH``; ComparisonError if it is not one."""
-    try:
-        data = json.loads(path.read_text())
-        lineup = tuple(str(label) for label in data["lineup"])
-        games = tuple(GameRecord.from_dict(g) for g in data["games"])
-        seed = int(data["seed"])
-    except (OSError, KeyError, TypeError, ValueError, RecursionError) as exc:
-        raise ComparisonError(f"{path} is not an arena run: {exc!r}") from None
-    return checked(Run(str(path), lineup, seed, games))
 
 
 def checked(run: Run) -> Run:

@@ -1,15 +1,14 @@
-"""``daide-mcts arena``: play whole games in-process and print the thesis's metrics.
+"""daide-mcts arena: play whole games in-process and print the thesis's metrics.
 
-Examples::
+For example:
 
     daide-mcts arena dumbbot dumbbot dumbbot dumbbot dumbbot dumbbot dumbbot --games 20
     daide-mcts arena mcts:v8 --fill dumbbot --games 30 --budget 5 --json runs/v8.json
 
 Seven players, one per power, dealt to the powers at random each game (seeded).
-Each game ends at winter of ``--final-year`` (a draw among the survivors, as
-BANDANA's final year) or earlier with a solo.  The core is
-:func:`search.arena.run_arena`; this command parses flags, draws a progress
-bar on standard error and prints (and optionally saves) the results.
+Each game ends at winter of --final-year (a draw among the survivors, as
+BANDANA's final year) or earlier with a solo.  The command parses flags, draws
+a progress bar on standard error and prints (and optionally saves) the results.
 """
 
 from __future__ import annotations

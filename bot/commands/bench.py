@@ -1,8 +1,8 @@
-"""``daide-mcts bench NAME``: run a benchmark that prints figures.
+"""daide-mcts bench NAME: run a benchmark that prints figures.
 
-Benchmarks live beside the code they measure (``<package>/benchmark.py``,
-function ``main(argv) -> int``); this command only dispatches to them.  Their
-figures, with the command that produced them, go into BENCHMARKS.md.
+Benchmarks live beside the code they measure (a module with a function
+main(argv) -> int); this command only dispatches to them.  Their figures,
+with the command that produced them, go into BENCHMARKS.md.
 """
 
 from __future__ import annotations

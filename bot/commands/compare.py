@@ -1,21 +1,21 @@
-"""``daide-mcts compare RUN... [--against RUN...]``: a label's centres and margins.
+"""daide-mcts compare RUN... [--against RUN...]: a label's centres and margins.
 
-A RUN is a tournament folder or a file written by ``arena --json``.  Runs of
+A RUN is a tournament folder or a file written by arena --json.  Runs of
 one lineup pool: the focus label (the one holding the fewest seats, or
-``--label``) gets its mean centres with a 95% interval, and its margin over
-every other label (its centres minus that label's mean, game by game)::
+--label) gets its mean centres with a 95% interval, and its margin over
+every other label (its centres minus that label's mean, game by game):
 
     daide-mcts compare runs/rot-dm-2027 runs/rot-dm-2028
 
-With ``--against``, the games both sets dealt alike (same seed, same game
-number, the two focus labels on the same power: ``--powers rotate``
+With --against, the games both sets dealt alike (same seed, same game
+number, the two focus labels on the same power: --powers rotate
 tournaments, arenas) are compared game by game, which removes most of the
-spread the powers bring::
+spread the powers bring:
 
     daide-mcts compare runs/rot-dlr-2027 --against runs/rot-dm-2027
 
-``--year 1901`` compares the centres held at the end of that year instead of at
-the game's end.  ``--json FILE`` also saves the figures.
+--year 1901 compares the centres held at the end of that year instead of at
+the game's end.  --json FILE also saves the figures.
 """
 
 from __future__ import annotations
@@ -68,16 +68,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def load_runs(paths: list[Path]) -> list[Run]:
     """Each path's run (a tournament folder or an arena JSON file); UserError if unreadable."""
+    from bot.local.schemas import read_arena_run
     from bot.local.tournament import TournamentError, tournament_run
-    from search.comparison import ComparisonError, arena_run
+    from search.comparison import ComparisonError
 
     runs: list[Run] = []
     for path in paths:
         try:
             if path.is_dir():
                 runs.append(tournament_run(path))
-            elif path.is_file():
-                runs.append(arena_run(path))
+            elif path.exists() or path.is_symlink():
+                runs.append(read_arena_run(path))
             else:
                 raise UserError(f"{path}: no such tournament folder or arena file")
         except (TournamentError, ComparisonError) as exc:

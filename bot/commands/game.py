@@ -1,9 +1,9 @@
-"""``daide-mcts game``: play one local seven-bot game and show it live.
+"""daide-mcts game: play one local seven-bot game and show it live.
 
 With no arguments: starts a Parlance server on loopback (MILA's DAIDE server
 if Parlance cannot run here), launches one MCTS bot and six DumbBots of ours,
 each its own process, plays to the winter of 1905 and prints the result.
-Examples::
+For example:
 
     daide-mcts game
     daide-mcts game --lineup mcts:v8,dumbbot,random --final-year 1903 --mtl 5

@@ -1,4 +1,4 @@
-"""``daide-mcts parlance``: install Parlance locally and run a server by hand."""
+"""daide-mcts parlance: install Parlance locally and run a server by hand."""
 
 from __future__ import annotations
 

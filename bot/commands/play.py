@@ -1,12 +1,12 @@
-"""``daide-mcts play``: connect to a DAIDE server and play one game.
+"""daide-mcts play: connect to a DAIDE server and play one game.
 
 Besides its own flags it accepts BANDANA's agent arguments, so it can be
-listed in a BANDANA TournamentRunner command line as is::
+listed in a BANDANA TournamentRunner command line as is:
 
     daide-mcts play -name MCTS1 -log logs/ -fy 1905
 
-(the game server is then localhost:16713 unless ``--host``/``--port`` say
-otherwise).  Every flag also has an environment variable ``DAIDE_MCTS_<NAME>``.
+(the game server is then localhost:16713 unless --host/--port say
+otherwise).  Every flag also has an environment variable DAIDE_MCTS_<NAME>.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.errors import UserError
+from bot.logs import add_log_arguments
 from bot.settings import BotSettings, SettingsError, load_settings
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         help="the game's name in telemetry topics (default: the server's host:port)",
     )
     p.add_argument("--summary-json", type=Path, help="write the game summary here at the end")
-    p.add_argument("--log-level", default="info", help="console log level (default info)")
+    add_log_arguments(p)
 
 
 def settings_from_args(args: argparse.Namespace) -> BotSettings:
@@ -120,6 +121,8 @@ def settings_from_args(args: argparse.Namespace) -> BotSettings:
         rules=getattr(args, "rules", None),
         telemetry=args.telemetry,
         game_id=getattr(args, "game_id", None),
+        log_level=args.log_level,
+        log_format=args.log_format,
     )
 
 
@@ -167,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
             check_strategy(settings.strategy, settings.search_workers)
         except PolicySpecError as exc:
             raise UserError(f"--strategy {settings.strategy}: {exc}") from exc
-    configure_logging(args.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     # This process values each position once (quick orders, builds); the proximity memo,
     # made for the search's replays, would only fill up over a long game (the search
     # worker keeps its own).

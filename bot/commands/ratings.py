@@ -1,9 +1,9 @@
-"""``daide-mcts ratings FOLDER...``: rate every player label of one or more tournaments.
+"""daide-mcts ratings FOLDER...: rate every player label of one or more tournaments.
 
 Each finished game ranks its seats by supply centres; openskill's
 Plackett-Luce model turns the rankings into a skill belief per player label
 (mu, with its uncertainty sigma), sorted by mu - 3 sigma.  Labels are matched
-across folders, so tournaments with different lineups rate together::
+across folders, so tournaments with different lineups rate together:
 
     daide-mcts ratings runs/v8-vs-dumbbot
     daide-mcts ratings runs/t1 runs/t2 runs/t3 --out runs/ratings

@@ -1,14 +1,14 @@
-"""``daide-mcts stress``: scripted deadline stress tests on a real Parlance and a hostile server.
+"""daide-mcts stress: scripted deadline stress tests on a real Parlance and a hostile server.
 
-Runs the scenarios of :mod:`bot.stress.scenarios` one after the other, prints
-a table (missed orders, the margin between each bot's last submission and
-the deadline as the server saw it, CPU share and peak memory per bot) and
-saves everything as JSON.  Exits 1 if any scenario missed an order or failed
-a check.  Examples::
+Runs the scenarios of the stress suite one after the other, prints a table
+(missed orders, the margin between each bot's last submission and the
+deadline as the server saw it, CPU share and peak memory per bot) and saves
+everything as JSON.  Exits 1 if any scenario missed an order or failed a
+check.  Examples:
 
     daide-mcts stress                                   # the full default set
-    daide-mcts stress --short --strategy dumbbot         # the CI version
-    daide-mcts stress --scenario long-game               # peak memory per year, 20 years
+    daide-mcts stress --short --strategy dumbbot        # the CI version
+    daide-mcts stress --scenario long-game              # peak memory per year, 20 years
 """
 
 from __future__ import annotations

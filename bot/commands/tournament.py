@@ -1,12 +1,12 @@
-"""``daide-mcts tournament``: many local games of one lineup, with the thesis's metrics.
+r"""daide-mcts tournament: many local games of one lineup, with the thesis's metrics.
 
-Each game runs as ``daide-mcts game`` does (its own server, seven bot
-processes); the server assigns the powers at random (or, with ``--powers
-rotate``, every seat plays every power once in each block of seven games)
-and each game records who got which.  Results per seat and per player label — average supply
-centres, solo victories, BANDANA points and average rank, each with its
-spread over the games — go to CSV, JSON, a markdown table and a PNG chart.
-Examples::
+Each game runs as daide-mcts game does (its own server, seven bot
+processes); the server assigns the powers at random (or, with --powers
+rotate, every seat plays every power once in each block of seven games)
+and each game records who got which.  Results per seat and per player
+label (average supply centres, solo victories, BANDANA points and average
+rank, each with its spread over the games) go to CSV, JSON, a markdown
+table and a PNG chart.  Examples:
 
     daide-mcts tournament --games 20 --lineup mcts:v8,dumbbot --out runs/v8-vs-dumbbot
     daide-mcts tournament --out runs/v8-vs-dumbbot          # resume it after Ctrl-C
@@ -18,8 +18,8 @@ Examples::
 A tournament folder can be continued: run the command again with the same
 --out (the settings are read from it; flags given must match them, except
 --games, which may grow) and the finished games are kept.  With --ray the
-games are played on a Ray cluster instead, each as one task on some node
-(see bot.cluster); the folder fills the same way.
+games are played on a Ray cluster instead, each as one task on some node;
+the folder fills the same way.
 """
 
 from __future__ import annotations

@@ -1,16 +1,16 @@
-"""``daide-mcts view``: the map of a game in the browser, recorded or live.
+"""daide-mcts view: the map of a game in the browser, recorded or live.
 
-Serves a page on 127.0.0.1 and prints its URL.  Examples::
+Serves a page on 127.0.0.1 and prints its URL.  Examples:
 
     daide-mcts view runs/game-20260101-120000          # a recorded game
     daide-mcts view runs/t1/games/game-003             # one game of a tournament
     daide-mcts view --host 127.0.0.1 --port 16713      # the game on that server, live
 
-A recorded game (a run folder of ``daide-mcts game``) can be stepped through
+A recorded game (a run folder of daide-mcts game) can be stepped through
 phase by phase: slider, previous/next buttons, the arrow keys, a play button.
 With --host/--port the viewer joins the server as an observer and the page
 follows the game as it is played.  Ctrl-C stops the server.  Needs the
-``view`` extra (``pip install 'daide-mcts[view]'``).
+view extra (pip install 'daide-mcts[view]').
 """
 
 from __future__ import annotations

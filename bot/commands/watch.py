@@ -1,12 +1,12 @@
-"""``daide-mcts watch mqtt://host:port/prefix``: the live state of every bot publishing there.
+"""daide-mcts watch mqtt://host:port/prefix: the live state of every bot publishing there.
 
 Subscribes to everything under the prefix and shows one row per bot of every
 game: game, power, name, phase, supply centres, the margin of its last
 submission, search iterations, status, and events lost.  On a terminal the
 table is redrawn as events arrive; otherwise each event is printed as one
-line (except the many order results; ``--json`` prints every event), and the
-table once at the end.  Ctrl-C ends it; so do ``--exit-after N``
-(after N game_over events, one per bot) and ``--timeout``.
+line (except the many order results; --json prints every event), and the
+table once at the end.  Ctrl-C ends it; so do --exit-after N
+(after N game_over events, one per bot) and --timeout.
 """
 
 from __future__ import annotations

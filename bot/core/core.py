@@ -14,68 +14,58 @@ Its parts each own their state once:
   action leaves before the session has joined (it is noted as held back);
 * the **mirror** (:mod:`bot.mirror`): the game as the server tells it, and the
   shadow adjudication;
-* the **phase** (:mod:`bot.phase`, :mod:`bot.orderbook`): the phase in play,
-  its order book (submissions, THX, MIS, recovery) and its search job;
+* the **player** (:mod:`bot.core.play`): the phase in play (:mod:`bot.phase`),
+  its order book (:mod:`bot.orderbook`: submissions, THX, MIS, recovery) and
+  its search job;
 * the **time budget** (:mod:`bot.timebudget`): the server's deadline and the
   measured delays in, one :class:`~bot.worker_protocol.SearchLimit` and the
   last submission time out.
 
-A movement phase: ``NOT (GOF)`` and a quick heuristic set at once; the search
-starts with the clock's limit and its improvements are submitted as they come
-(at most one SUB per ``RESUBMIT_INTERVAL``); its final answer, which arrives
-before the last submission time because the search stops a measured hand-over
-earlier, is submitted; then ``GOF``.  A TME or a new round-trip estimate that
-moves the limit retimes the job.  Retreats are random legal retreats; builds
-and removals follow the heuristic values.  Every SUB carries the phase's
-complete order set.
+This module keeps the session's rules and the game's messages; how a phase is
+played is :mod:`bot.core.play`'s.
 
 A lost connection abandons the phase (its job is cancelled); after the
 reconnection the core rejoins with ``IAM``, asks for HLO, SCO, NOW and TME,
 and plays the phase again from the server's state, or resends its orders if
 they were final.  A message that does not parse is answered with HUH/PRN, one
-that parses but does not fit the game is noted and ignored: nothing the
-server sends changes state it should not or stops the game.
+that parses but does not fit the game is noted as ignored (counted by kind)
+and changes nothing, so that it never poisons a later message: positions are
+checked before they are stored, the server's latest NOW that fits the game is
+the phase played (a NOW for the same turn in another position restates it),
+YES and REJ count only for what we sent, HLO only once per game (or when a
+rejoin asked for it), MIS only for units we have, TME only within the phase's
+limit.
 """
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from adjudicator.convert import adjustment_value, movement_value
 from adjudicator.errors import AdjudicatorError
-from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER
-from adjudicator.position import SEASON_INDEX, PhaseKind, Position
+from adjudicator.position import PhaseKind
 from adjudicator.rules import CivilDisorderRule
 from bot.core import events as ev
 from bot.core import notes
 from bot.core.actions import (
     Action,
-    CancelSearch,
     Disconnect,
     GiveUp,
-    Publish,
-    RetimeSearch,
-    ScheduleTick,
-    Send,
-    StartSearch,
     UseMap,
 )
+from bot.core.outbox import Outbox, kind
+from bot.core.play import PhasePlayer
 from bot.mirror import GameMirror, ShadowReport
-from bot.orderbook import OrderBook
-from bot.phase import PhaseState, SearchState
+from bot.phase import PhaseState
 from bot.session import NotConnected, Session, SessionNotReady
-from bot.timebudget import PhaseClock, TimeBudget
-from bot.worker_protocol import Answer, Failed, Orders, Progress, SearchLimit
+from bot.timebudget import TimeBudget
 from protocol.errors import LanguageError, ProtocolError
 from protocol.messages import (
     Adm,
     Ccd,
     Drw,
     Frm,
-    Gof,
     Hlo,
     Huh,
     Iam,
@@ -96,7 +86,6 @@ from protocol.messages import (
     Sco,
     Slo,
     Smr,
-    Sub,
     Sve,
     Thx,
     Tme,
@@ -105,10 +94,7 @@ from protocol.messages import (
     press_replies,
     reply_to_bad_message,
 )
-from protocol.values import Order, Turn
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
-from search.heuristics import PhaseHeuristics
-from search.registry import make_policy
 
 RESUBMIT_INTERVAL = 1.0
 """Least seconds between two submissions of search improvements in one phase."""
@@ -149,11 +135,18 @@ class BotCore:
 
     def __init__(self, settings: CoreSettings) -> None:
         self.settings = settings
+        self.out = Outbox()
         self.mirror = GameMirror(rule=CivilDisorderRule(settings.rules))
         self.rng = Random(settings.seed)
         self.budget = TimeBudget(think_time=settings.think_time, min_margin=settings.min_margin)
-        self.session: Session | None = None
-        self.phase: PhaseState | None = None
+        self.player = PhasePlayer(
+            self.out,
+            self.budget,
+            self.rng,
+            self.mirror.rule,
+            settings.final_year,
+            settings.iterations,
+        )
         self.power: str | None = settings.rejoin_power
         self.passcode: int | None = settings.rejoin_passcode
         self.hlo: Hlo | None = None
@@ -161,13 +154,6 @@ class BotCore:
         self.result: str | None = None
         self.game_over = False
         self.ever_joined = False
-        self._replaying = False
-        self._quick_policy: Any = None
-        self._heuristics = PhaseHeuristics()
-        self._next_job = 0
-        self._cancelled: dict[int, float] = {}  # job id -> its stop time, answer still due
-        self._now = 0.0
-        self._out: list[Action] = []
         self._handlers: dict[type[Message], Any] = {
             Now: self._on_now,
             Ord: self._on_ord,
@@ -199,31 +185,41 @@ class BotCore:
 
     def handle(self, event: ev.Event) -> list[Action]:
         """Take one event; the actions it calls for, in the order to carry them out."""
-        self._now = event.at
-        self._out = []
+        self.out.begin(event.at)
         try:
             if isinstance(event, ev.ServerMessage):
                 self._on_wire(event)
             elif isinstance(event, ev.Tick):
-                self._advance()
+                self.player.advance()
             elif isinstance(event, ev.SearchMessage):
-                self._on_search(event)
+                self.player.search_message(event.message)
             elif isinstance(event, ev.SearchUnavailable):
-                self._on_search_unavailable(event)
+                self.player.search_unavailable(event)
             elif isinstance(event, ev.ConnectionOpened):
                 self._on_opened(event)
             elif isinstance(event, ev.ConnectionLost):
                 self._on_lost()
             elif isinstance(event, ev.Closing):
-                self._on_closing()
+                self.player.end()
         except SessionNotReady as exc:
             self._note(notes.HeldBack(str(exc)))
         except NotConnected:
             pass  # the shell notices the loss and tells us; the phase is played again
         except Exception as exc:  # a bug of ours must not cost the game: safe orders instead
-            self._on_bug(exc)
-        out, self._out = self._out, []
-        return out
+            if self.player.phase is None:
+                self._note(notes.HandlerError(repr(exc), "", "CORE"))
+            self.player.failed(exc)
+        return self.out.take()
+
+    @property
+    def session(self) -> Session | None:
+        """The session of the connection in use (None before the first connection)."""
+        return self.out.session
+
+    @property
+    def phase(self) -> PhaseState | None:
+        """The phase in play (the player's)."""
+        return self.player.phase
 
     @property
     def joined(self) -> bool:
@@ -243,41 +239,25 @@ class BotCore:
             return None
         return game_map.power_index.get(self.power)
 
-    def _on_bug(self, exc: Exception) -> None:
-        phase = self.phase
-        if phase is None:
-            self._note(notes.HandlerError(repr(exc), "", "CORE"))
-            return
-        self._note(notes.PhaseFailed(phase.turn, repr(exc)))
-        self._stop_search(phase)
-        phase.active = False
-        with contextlib.suppress(SessionNotReady, NotConnected):
-            self._recover_orders()
-
-    # --- actions ------------------------------------------------------------------------------
-
     def _note(self, note: notes.Note) -> None:
-        self._out.append(Publish(note))
+        self.out.note(note)
 
     def _send(self, message: Message) -> None:
-        if self.session is None:
-            raise NotConnected("not connected")
-        self.session.check(message)
-        self._out.append(Send(message))
+        self.out.send(message)
 
-    def _tick_at(self, at: float) -> None:
-        self._out.append(ScheduleTick(at))
+    def _ignore(self, why: str, message: Message) -> None:
+        self.out.ignore(why, message)
 
     # --- the connection --------------------------------------------------------------------
 
     def _on_opened(self, event: ev.ConnectionOpened) -> None:
-        self.session = Session(self.can_rejoin)
-        self._note(notes.Connected(event.host, event.port, self.session.rejoin))
+        session = self.out.session = Session(self.can_rejoin)
+        self._note(notes.Connected(event.host, event.port, session.rejoin))
 
     def _on_lost(self) -> None:
         if self.session is not None:
             self.session.close()
-        self._abandon_phase()
+        self.player.abandon()
 
     def _on_wire(self, event: ev.ServerMessage) -> None:
         wire = event.wire
@@ -291,17 +271,17 @@ class BotCore:
             self._on_dm(wire)
         elif isinstance(wire, FinalMessage):
             self._note(notes.ServerClosed())
-            self._out.append(Disconnect(final=False))
+            self.out.act(Disconnect(final=False))
         elif isinstance(wire, ErrorMessage):
             self._note(notes.ServerError(wire.code, wire.description))
-            self._out.append(Disconnect(final=False))
+            self.out.act(Disconnect(final=False))
 
     def _greet(self) -> None:
         """Say who we are: IAM to rejoin, OBS to watch, NME to play."""
         s = self.settings
         if self.session is not None and self.session.rejoin and self.can_rejoin:
             self.mirror.mark_resync()
-            self._replaying = True
+            self.player.replaying = True
             self._send(Iam(self.power, self.passcode))  # type: ignore[arg-type]
         elif s.observe:
             self._send(Obs(s.name, s.version))
@@ -336,11 +316,7 @@ class BotCore:
                 handler(message)
         except MESSAGE_ERRORS as exc:
             # A message that parses but makes no sense for our game: note it, keep playing.
-            self._note(notes.HandlerError(repr(exc), text, _kind(message)))
-
-    def _ignore(self, why: str, message: Message) -> None:
-        """Note a message that parsed but does not fit the game as we know it."""
-        self._note(notes.MessageIgnored(why, str(message), _kind(message)))
+            self._note(notes.HandlerError(repr(exc), text, kind(message)))
 
     # --- the server's game messages ------------------------------------------------------------
 
@@ -355,14 +331,22 @@ class BotCore:
             self._note(notes.OrderResulted(entry.turn, entry.order, tuple(entry.result)))
 
     def _on_sco(self, m: Sco) -> None:
-        if m.centres is not None:
+        if m.centres is None:
+            self._ignore("SCO without centres (a request: servers do not send it)", m)
+            return
+        try:
             self.mirror.on_sco(m.centres)
-            self._note(notes.CentresCounted({p: len(c) for p, c in m.centres}))
+        except AdjudicatorError as exc:
+            self._ignore(f"SCO does not fit the map: {exc}", m)
+            return
+        self._note(notes.CentresCounted({p: len(c) for p, c in m.centres}))
 
     def _on_tme(self, m: Tme) -> None:
-        if m.seconds is not None and self.phase is not None:
-            self.phase.clock.time_left(m.seconds, self._now)
-            self._advance()
+        if m.seconds is None:
+            return
+        problem = self.player.time_left(m.seconds)
+        if problem is not None:
+            self._ignore(problem, m)
 
     def _on_map(self, m: Map) -> None:
         self.map_name = m.name or DEFAULT_MAP
@@ -372,7 +356,7 @@ class BotCore:
         if m.definition is not None:
             name = self.map_name or DEFAULT_MAP
             self.mirror.on_map(m.definition, name)
-            self._out.append(UseMap(m.definition, name))
+            self.out.act(UseMap(m.definition, name))
             self._send(Yes(Map(name)))
 
     def _on_ccd(self, m: Ccd) -> None:
@@ -410,7 +394,7 @@ class BotCore:
 
     def _on_huh(self, m: Huh | Prn) -> None:
         self._note(notes.NotUnderstood(m.to_text()))
-        self._recover_orders()
+        self.player.recover()
 
     def _on_adm(self, m: Adm) -> None:
         self._note(notes.ServerNotice(m.text, sender=m.name))
@@ -419,6 +403,10 @@ class BotCore:
         self._note(notes.ServerNotice(m.to_text()))
 
     def _on_hlo(self, m: Hlo) -> None:
+        problem = self._hlo_problem(m)
+        if problem is not None:
+            self._ignore(problem, m)
+            return
         self.hlo = m
         self.power = m.power
         self.passcode = m.passcode
@@ -442,7 +430,28 @@ class BotCore:
         )
         self._joined()
 
+    def _hlo_problem(self, m: Hlo) -> str | None:
+        """Why an HLO cannot be taken: one per game, unless we asked (a rejoin), for our power."""
+        asked = self.session is not None and self.session.take(Hlo())
+        if m.power is None:
+            return "HLO without a power (a request: servers do not send it)"
+        if self.hlo is not None and not asked:
+            return f"a second HLO (we play {self.power}); we did not ask for one"
+        ours = (self.power, self.passcode)
+        if None not in ours and (m.power, m.passcode) != ours:
+            return f"HLO for {m.power} ({m.passcode}) while we play {self.power}"
+        return None
+
+    def _answers_ours(self, m: Yes | Rej) -> bool:
+        """Whether a YES or REJ answers a message we sent on this connection (else ignore it)."""
+        if self.session is not None and self.session.take(m.message):
+            return True
+        self._ignore("an answer to a message we did not send (or that was answered)", m)
+        return False
+
     def _on_yes(self, m: Yes) -> None:
+        if not self._answers_ours(m):
+            return
         inner = m.message
         if isinstance(inner, Iam):
             self._note(notes.Rejoined(inner.power))
@@ -455,53 +464,43 @@ class BotCore:
             self._joined()
 
     def _on_rej(self, m: Rej) -> None:
+        if not self._answers_ours(m):
+            return
         inner = m.message
         self._note(notes.Refused(inner.to_text()))
         if isinstance(inner, Nme | Obs) and not self.ever_joined:
-            self._out.append(GiveUp(f"the server refused to let us join: {m.to_text()}"))
+            self.out.act(GiveUp(f"the server refused to let us join: {m.to_text()}"))
             return
-        if isinstance(inner, Iam):
+        if isinstance(inner, Iam) and not self.joined:
             # The passcode or the power is not accepted: try as a new player.
             self.power = None
             self.passcode = None
-            self._replaying = False
+            self.hlo = None
+            self.player.replaying = False
             self._send(Nme(self.settings.name, self.settings.version))
 
     # --- phases --------------------------------------------------------------------------------
 
     def _on_now(self, m: Now) -> None:
+        """The server's latest well-formed NOW that fits the game is the phase we play."""
         if m.turn is None:
+            self._ignore("NOW without a turn (a request: servers do not send it)", m)
             return
-        current = self.mirror.position
-        if (
-            current is not None
-            and not self.mirror.resync
-            and _turn_order(m.turn) < _turn_order(current.turn)
-        ):
-            self._ignore(f"NOW for {m.turn} after {current.turn}", m)
+        problem = self.mirror.now_problem(m.turn, m.units)
+        if problem is not None:
+            self._ignore(problem, m)
             return
-        report = self.mirror.on_now(m.turn, m.units)
+        try:
+            report = self.mirror.on_now(m.turn, m.units)
+        except AdjudicatorError as exc:
+            self._ignore(f"NOW does not fit the game: {exc}", m)
+            return
         self._note_shadow(report)
         pos = self.mirror.position
         if self.game_over or self.settings.observe or self.power is None or pos is None:
             return
-        phase = self.phase
-        if phase is not None and phase.turn == m.turn:
-            # The same phase again: after a rejoin, play it again; otherwise a duplicate.
-            if phase.active or not self._replaying:
-                return
-            phase.book.position = pos
-            if phase.complete:
-                self._resend_orders(phase)
-            else:
-                self._play(phase)
-        else:
-            if phase is not None:
-                self._end_phase(phase)
-            phase = self.phase = self._new_phase(m.turn, pos)
-            self._play(phase)
-        # Played (a game action held back before the rejoin raised past this line).
-        self._replaying = False
+        if self.power_id is not None:
+            self.player.on_position(m.turn, pos, self.power)
 
     def _note_shadow(self, report: ShadowReport | None) -> None:
         mirror = self.mirror
@@ -517,321 +516,21 @@ class BotCore:
             )
         self._note(notes.ShadowTotals(mirror.checked, mirror.mismatches, mirror.skipped))
 
-    def _new_phase(self, turn: Turn, pos: Position, clock: PhaseClock | None = None) -> PhaseState:
-        clock = clock or self.budget.phase(pos.kind, self._now)
-        self.budget.rtt.forget()
-        book = OrderBook(self.power or "", pos, self.mirror.rule)
-        deadline_in = clock.margin_at(self._now)
-        self._note(notes.PhaseStarted(turn, None if deadline_in is None else round(deadline_in, 3)))
-        return PhaseState(turn, clock, book)
-
-    def _end_phase(self, phase: PhaseState, restated: bool = False) -> None:
-        """The phase is over: stop playing it and note its last margin."""
-        self._stop_search(phase)
-        phase.active = False
-        self._note(notes.PhaseEnded(phase.turn, phase.last_margin, restated))
-
-    def _abandon_phase(self) -> None:
-        """The connection is gone: stop playing; the phase is played again after the rejoin."""
-        if self.phase is not None:
-            self._stop_search(self.phase)
-            self.phase.active = False
-
-    def _stop_search(self, phase: PhaseState) -> None:
-        search = phase.search
-        if search is not None and not search.done:
-            self._cancelled[search.job_id] = search.limit.stop_at
-            self._out.append(CancelSearch(search.job_id))
-        phase.search = None
-
-    def _play(self, phase: PhaseState) -> None:
-        """Play ``phase`` from its start (again, after a rejoin)."""
-        power = self.power_id
-        if power is None:
-            return
-        pos = phase.position
-        try:
-            final = self.settings.final_year
-            if final is not None and pos.ended_by(final):
-                # The final year has been played out (BANDANA's -fy): offer the draw.
-                self._send(Drw())
-            if pos.is_movement:
-                if any(u[0] == power for u in pos.units.values()):
-                    self._start_movement(phase, power)  # ends with GOF, maybe later
-                    return
-            elif pos.is_retreat:
-                if any(d[0] == power for d in pos.dislodged.values()):
-                    orders = self._heuristics.retreat_orders(pos, power, self.rng)
-                    self._submit_engine(phase, _complete_retreats(pos, power, orders))
-            elif pos.adjustments()[power] != 0:
-                chosen = self._heuristics.adjustment_orders(pos, power, self.rng)
-                self._submit(phase, [adjustment_value(pos, power, o) for o in chosen])
-            # No GOF outside movement: on MILA a GOF that completes a phase leaks into the
-            # next one (README "Servers"), and Parlance needs none there.
-            self._complete(phase)
-        except (SessionNotReady, NotConnected):
-            self._stop_search(phase)
-            phase.active = False  # played again when the session can take it
-            raise
-        except Exception as exc:  # a bug in our own play must not cost the phase
-            self._on_bug(exc)
-
-    def _complete(self, phase: PhaseState) -> None:
-        phase.complete = True
-        phase.active = False
-        if not phase.counted:
-            phase.counted = True
-            self._note(notes.PhasePlayed(phase.turn))
-
-    def _limit(self, clock: PhaseClock) -> SearchLimit:
-        return SearchLimit(
-            clock.stop_search_at(), clock.collect_helpers_by(), self.settings.iterations
-        )
-
-    def _start_movement(self, phase: PhaseState, power: int) -> None:
-        pos = phase.position
-        phase.active = True
-        self._send(Not(Gof()))
-        self._submit_engine(phase, self._quick_orders(pos, power))
-        self._next_job += 1
-        limit = self._limit(phase.clock)
-        phase.search = SearchState(self._next_job, limit, last_sent=self._now)
-        self._out.append(StartSearch(self._next_job, pos, power, limit))
-        self._note(notes.SearchStarted(phase.turn, self._next_job, limit.stop_at))
-        self._advance()
-
-    def _on_search_unavailable(self, event: ev.SearchUnavailable) -> None:
-        phase = self.phase
-        if phase is None or phase.search is None or phase.search.job_id != event.job_id:
-            return
-        self._note(notes.SearchUnavailable(phase.turn, event.job_id, event.error))
-        phase.search = None
-        self._finish_movement(phase)
-
-    def _on_search(self, event: ev.SearchMessage) -> None:
-        message = event.message
-        phase = self.phase
-        search = phase.search if phase is not None else None
-        if phase is None or search is None or message.job_id != search.job_id:
-            self._stale(message)
-            return
-        if isinstance(message, Failed):
-            search.failed = True
-            self._note(notes.SearchFailed(phase.turn, message.error))
-        else:
-            final = isinstance(message, Answer)
-            search.best = message
-            if message.orders:
-                power = self.power_id
-                if power is not None:
-                    search.pending = _complete(phase.position, power, message.orders)
-            self._note(notes.SearchReport(phase.turn, message.job_id, final, message.stats))
-            if isinstance(message, Answer):
-                search.answer = message
-                self.budget.handover.add(self._now - search.limit.stop_at)
-        self._advance()
-
-    def _stale(self, message: Progress | Answer | Failed) -> None:
-        """A message about a job we no longer wait for: dropped, its lateness still measured."""
-        self._note(notes.StaleSearchMessage(message.job_id))
-        if isinstance(message, Progress):
-            return
-        stop_at = self._cancelled.pop(message.job_id, None)
-        if isinstance(message, Answer) and stop_at is not None:
-            self.budget.handover.add(self._now - stop_at)
-
-    def _advance(self) -> None:
-        """Move the movement phase on: submit what is due, retime, finish, or wait."""
-        phase = self.phase
-        if phase is None or not phase.active or not phase.position.is_movement:
-            return
-        search = phase.search
-        if search is None:
-            self._finish_movement(phase)
-            return
-        now = self._now
-        due = search.done or now - search.last_sent >= RESUBMIT_INTERVAL
-        if search.pending is not None and due:
-            if search.pending != phase.book.engine:
-                self._submit_engine(phase, search.pending)
-                search.last_sent = now
-            search.pending = None
-        submit_by = phase.clock.submit_by()
-        if search.done or now >= submit_by:
-            self._finish_movement(phase)
-            return
-        self._retime(phase, search)
-        wake = submit_by
-        if search.pending is not None:
-            wake = min(wake, search.last_sent + RESUBMIT_INTERVAL)
-        self._tick_at(wake)
-
-    def _retime(self, phase: PhaseState, search: SearchState) -> None:
-        limit = self._limit(phase.clock)
-        if abs(limit.stop_at - search.limit.stop_at) < RETIME_THRESHOLD:
-            return
-        search.limit = limit
-        self._out.append(RetimeSearch(search.job_id, limit))
-        self._note(notes.SearchRetimed(phase.turn, search.job_id, limit.stop_at))
-
-    def _finish_movement(self, phase: PhaseState) -> None:
-        """The last submission time has come (or the search is done): final set, then GOF."""
-        search = phase.search
-        power = self.power_id
-        if search is not None:
-            best = search.best
-            if search.answer is None and best is not None and best.orders and power is not None:
-                latest = _complete(phase.position, power, best.orders)
-                if latest != phase.book.engine:
-                    self._submit_engine(phase, latest)
-            stale = search.answer.stats.get("stale_helper_answers") if search.answer else None
-            self._note(
-                notes.FinalAnswer(
-                    phase.turn,
-                    search.job_id,
-                    search.answer is not None,
-                    stale if isinstance(stale, int) else None,
-                )
-            )
-            self._stop_search(phase)
-        pos = phase.position
-        chosen = tuple(str(movement_value(pos, p, o)) for p, o in sorted(phase.book.engine.items()))
-        self._note(notes.OrdersChosen(phase.turn, chosen))
-        self._send(Gof())
-        self._complete(phase)
-
-    def _quick_orders(self, pos: Position, power: int) -> Orders:
-        """A sensible order set in milliseconds: DumbBot's, or all holds if that fails."""
-        try:
-            if self._quick_policy is None:
-                self._quick_policy = make_policy("dumbbot", seed=self.rng.randrange(1 << 30))
-            orders = self._quick_policy.movement_orders(pos, power, self.rng)
-            return _complete(pos, power, orders)
-        except Exception as exc:  # a heuristic's bug must not cost the phase
-            self._note(notes.QuickOrdersFailed(repr(exc)))
-            return _complete(pos, power, {})
-
-    # --- submitting, and the server's answers to our orders -------------------------------------
-
-    def _submit(self, phase: PhaseState, orders: list[Order]) -> None:
-        """Submit ``orders`` as the phase's complete set (some servers replace on SUB)."""
-        if not orders:
-            return
-        self._send(Sub(tuple(orders)))
-        phase.book.record(orders)
-        self.budget.rtt.sent(self._now, len(orders))
-        margin = phase.clock.margin_at(self._now)
-        if margin is not None:
-            margin = round(margin, 4)
-            phase.last_margin = margin
-        self._note(notes.OrdersSubmitted(phase.turn, tuple(orders), margin))
-
-    def _submit_engine(self, phase: PhaseState, orders: Orders) -> None:
-        """Submit a movement or retreat set in engine form (never an order refused before)."""
-        self._submit(phase, phase.book.choose(orders))
-
     def _on_thx(self, m: Thx) -> None:
-        phase = self.phase
-        if phase is None:
-            self._ignore("THX outside a phase", m)
-            return
-        verdict = phase.book.on_thx(m.order, m.note)
-        if verdict.ignored is not None:
-            self._ignore(verdict.ignored, m)
-            return
-        self.budget.rtt.answered(self._now)
-        if verdict.refused:
-            self._note(notes.OrderRefused(m.order, m.note))
-        if verdict.resubmit is not None:
-            self._submit(phase, verdict.resubmit)
-        self._advance()
+        self.player.on_thx(m)
 
     def _on_mis(self, m: Mis) -> None:
-        """The server lacks orders: complete our set (once per phase for builds/removals)."""
-        phase = self.phase
+        """The server lacks orders: the player completes our set."""
         current = self.mirror.position
-        if phase is None or self.game_over or current is None or phase.turn != current.turn:
-            return
-        pos = phase.position
-        if (m.count is not None) != pos.is_adjustment:
-            if m.count or m.units:
-                self._ignore(f"MIS of the wrong form for {pos.turn}", m)
-            return
-        if m.count is not None:
-            orders, ignored = phase.book.on_mis_count(m.count)
-            if ignored is not None:
-                self._ignore(ignored, m)
-            if orders is not None:
-                self._note(notes.OrdersMissing(m.count, adjustments=True))
-                self._submit(phase, orders)
-            return
-        units = [(u.unit, u.retreats is not None) for u in m.units]
-        missing = phase.book.on_mis_units(units)
-        if missing is not None:
-            self._note(notes.OrdersMissing(len(missing)))
-            self._submit(phase, missing)
-
-    def _recover_orders(self) -> None:
-        """Resubmit a complete, safe order set for the current phase (once per phase)."""
-        phase = self.phase
-        power = self.power_id
-        if phase is None or power is None:
-            return
-        pos = phase.position
-
-        def safe_set() -> list[Order]:
-            if pos.is_movement:
-                units = _complete(pos, power, {})
-            elif pos.is_retreat:
-                units = _complete_retreats(pos, power, {})
-            else:
-                return []
-            return phase.book.choose(units)
-
-        orders = phase.book.recovery(safe_set)
-        if orders is not None:
-            self._submit(phase, orders)
-
-    def _resend_orders(self, phase: PhaseState) -> None:
-        """After a rejoin in a phase we had finished: make sure the server has our orders."""
-        if phase.book.current:
-            self._submit(phase, list(phase.book.current))
-        if phase.position.is_movement:
-            self._send(Gof())
+        if not self.game_over:
+            self.player.on_mis(m, None if current is None else current.turn)
 
     # --- the end --------------------------------------------------------------------------------
-
-    def _on_closing(self) -> None:
-        if self.phase is not None:
-            self._end_phase(self.phase)
-            self.phase = None
 
     def _finish(self) -> None:
         if self.game_over:
             return
         self.game_over = True
-        if self.phase is not None:
-            self._end_phase(self.phase)
-            self.phase = None
+        self.player.end()
         self._note(notes.GameEnded())
-        self._out.append(Disconnect(final=True))
-
-
-def _complete(pos: Position, power: int, orders: Orders) -> Orders:
-    """``orders`` for every unit of ``power`` (HLD where missing), nothing for others."""
-    return {p: orders.get(p, HOLD_ORDER) for p, u in pos.units.items() if u[0] == power}
-
-
-def _complete_retreats(pos: Position, power: int, orders: Orders) -> Orders:
-    """``orders`` for every dislodged unit of ``power`` (DSB where missing)."""
-    return {p: orders.get(p, DISBAND_ORDER) for p, d in pos.dislodged.items() if d[0] == power}
-
-
-def _kind(message: Message) -> str:
-    """A message's name as the counters use it (``NOW``, ``REJ``)."""
-    return type(message).__name__.upper()
-
-
-def _turn_order(turn: Turn) -> tuple[int, int]:
-    """A sortable key for a phase: (year, season in playing order)."""
-    return (turn.year, SEASON_INDEX[turn.season])
+        self.out.act(Disconnect(final=True))

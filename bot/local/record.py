@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 from bot.local.lineup import Seat
+from bot.messagelog import player_from_admin
 from protocol.messages import Adm, Drw, Message, Now, Sco, Slo, Smr
 from protocol.values import UNOWNED, Season, Turn
 from search.metrics import GameRecord
@@ -24,47 +25,12 @@ from search.metrics import GameRecord
 FIRST_YEAR = 1901
 SEASON_INDEX = {s: i for i, s in enumerate(Season)}
 
-_POWERS_REPLY = re.compile(r"^([A-Za-z][A-Za-z ]*?) \(\d+\): (.*) \(([^()]*)\), from ")
 _PLAYER_COUNT = re.compile(r"\bHave (\d+) players?\b")
 """Parlance's admin messages on every join and leave: "... has connected. Have 5 players and"."""
 
 
-POWER_TOKENS = {
-    "Austria": "AUS",
-    "England": "ENG",
-    "France": "FRA",
-    "Germany": "GER",
-    "Italy": "ITA",
-    "Russia": "RUS",
-    "Turkey": "TUR",
-}
-"""Parlance names the standard powers in full in its admin messages."""
-
-
 MessageListener = Callable[[str, str, str, Message | None], None]
 """Hears ``(source, direction, text, parsed message or None)`` for every message recorded."""
-
-
-def received_texts(path: Path) -> Iterator[str]:
-    """The DAIDE text of every message a run folder's ``messages.daide`` records as received.
-
-    Lines are ``<unix time> <source> <in|out> <DAIDE text>`` (see :class:`GameRecorder`);
-    others are skipped.  OSError if the file cannot be read.
-    """
-    with open(path, encoding="utf-8", errors="replace") as lines:
-        for line in lines:
-            parts = line.rstrip("\n").split(" ", 3)
-            if len(parts) == 4 and parts[2] == "in":
-                yield parts[3]
-
-
-def player_from_admin(text: str) -> tuple[str, str] | None:
-    """``(power, player name)`` from Parlance's answer to ``Server: powers``, else None."""
-    match = _POWERS_REPLY.match(text)
-    if match is None or match.group(2) == "None":
-        return None
-    full = match.group(1)
-    return POWER_TOKENS.get(full, full[:3].upper()), match.group(2)
 
 
 @dataclass(frozen=True)

@@ -49,10 +49,10 @@ from bot.local.launch import (
     seat_argv,
 )
 from bot.local.lineup import describe
-from bot.local.observer import Observer, ObserverRefusedError
 from bot.local.outcome import GameConfig, GameOutcome
 from bot.local.record import GameRecorder, MessageListener
 from bot.local.view import LineView, View, format_elapsed
+from bot.observer import Observer, ObserverRefusedError
 from bot.paths import local_dir
 from bot.servers.lifeline import SEAT_SIGNAL, die_with_parent
 from bot.servers.mila import MilaServer, MilaUnavailableError

@@ -38,13 +38,14 @@ from rich.live import Live
 from rich.progress_bar import ProgressBar
 from rich.table import Table
 
-from bot.jsonfiles import CorruptJSON, read_json_object, write_json_object
+from bot.jsonfiles import CorruptJSON, read_json_model, write_json_object
 from bot.local.bandana import BandanaInstall
 from bot.local.chart import standings_chart
 from bot.local.launch import Deadlines
 from bot.local.lineup import Seat
 from bot.local.record import LiveState
 from bot.local.runner import GameConfig, GameError, GameOutcome, play_game, run_until_done
+from bot.local.schemas import GameEntryShape, TournamentShape
 from bot.local.view import BAR_WIDTH, format_elapsed, progress_bar
 from search.comparison import ComparisonError, Run, checked, focus_label, standing
 from search.metrics import GameRecord, Standings, markdown_table
@@ -218,9 +219,18 @@ class GameEntry:
 def read_game(marker: Path) -> GameEntry:
     """The finished game saved in ``marker`` (a ``game.json``); TournamentError if it is not one."""
     try:
-        return GameEntry.from_dict(read_json_object(marker))
-    except ValueError as exc:
-        raise TournamentError(f"{marker} is not a finished game: {exc!r}") from None
+        shape = read_json_model(marker, GameEntryShape)
+    except CorruptJSON as exc:
+        raise TournamentError(f"{exc} (not a finished game)") from None
+    return GameEntry(
+        index=shape.index,
+        record=shape.record.value(),
+        seat_powers=dict(shape.seat_powers),
+        result=shape.result,
+        end=shape.end,
+        server=shape.server,
+        seconds=shape.seconds,
+    )
 
 
 def game_folder(folder: Path, index: int) -> Path:
@@ -232,15 +242,18 @@ def game_folder(folder: Path, index: int) -> Path:
 
 
 def load_settings(folder: Path) -> TournamentSettings | None:
-    """The settings saved in ``folder``, or None if it holds no tournament yet."""
+    """The settings saved in ``folder``, or None if it holds no tournament yet.
+
+    TournamentError (naming the file and what is wrong) if they cannot be read.
+    """
     path = folder / SETTINGS_FILE
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None
     try:
-        data = read_json_object(path)
+        shape = read_json_model(path, TournamentShape)
     except CorruptJSON as exc:
         raise TournamentError(f"cannot read the tournament's settings: {exc}") from None
-    return TournamentSettings.from_dict(data.get("settings", data))
+    return TournamentSettings.from_dict(shape.settings.model_dump())
 
 
 def prepare(folder: Path, settings: TournamentSettings, games: int) -> dict[int, GameEntry]:
@@ -276,8 +289,8 @@ def prepare(folder: Path, settings: TournamentSettings, games: int) -> dict[int,
 def saved_games(folder: Path) -> int | None:
     """How many games the tournament in ``folder`` was asked to play, if it says."""
     try:
-        return int(read_json_object(folder / SETTINGS_FILE)["games"])
-    except (KeyError, TypeError, ValueError):
+        return read_json_model(folder / SETTINGS_FILE, TournamentShape).games
+    except CorruptJSON:
         return None
 
 

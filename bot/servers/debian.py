@@ -12,6 +12,7 @@ which packages, which binary, and which error to raise.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -28,7 +29,7 @@ MARKER = ".installed"
 APT_TIMEOUT = 600
 """Seconds one apt call may take (a large package on a slow mirror)."""
 
-TOOLS = ("apt-get", "apt-cache", "dpkg-deb", "dpkg-query")
+TOOLS = ("apt-get", "apt-cache", "dpkg", "dpkg-deb", "dpkg-query")
 
 
 @dataclass(frozen=True)
@@ -132,8 +133,13 @@ def unpack_packages(
     return candidate
 
 
-def packages_to_fetch(roots: Sequence[str], error: type[Exception]) -> list[str]:
-    """``roots`` and, transitively, the ``lib*`` packages they need that are not installed."""
+def packages_to_fetch(
+    roots: Sequence[str], error: type[Exception], *, admindir: Path | None = None
+) -> list[str]:
+    """``roots`` and, transitively, the ``lib*`` packages they need that are not installed.
+
+    ``admindir`` is dpkg's database folder to ask (default: the system's).
+    """
     wanted = list(roots)
     queue = list(roots)
     seen = set(roots)
@@ -142,7 +148,7 @@ def packages_to_fetch(roots: Sequence[str], error: type[Exception]) -> list[str]
             if dep in seen or not dep.startswith("lib"):
                 continue
             seen.add(dep)
-            if is_installed(dep):
+            if is_installed(dep, admindir=admindir):
                 continue
             wanted.append(dep)
             queue.append(dep)
@@ -165,12 +171,45 @@ def depends(package: str, error: type[Exception]) -> list[str]:
     return [n for n in names if not n.startswith("<")]
 
 
-def is_installed(package: str) -> bool:
-    """True when dpkg has ``package`` installed on this machine."""
+@functools.cache
+def machine_architecture() -> str:
+    """The name dpkg gives this machine's architecture (``amd64``, ``arm64`` ...)."""
     out = subprocess.run(
-        ["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True, timeout=60
+        ["dpkg", "--print-architecture"], capture_output=True, text=True, timeout=60, check=True
     )
-    return out.returncode == 0 and out.stdout.strip().endswith(" installed")
+    return out.stdout.strip()
+
+
+ARCHITECTURE_INDEPENDENT = "all"
+"""dpkg's architecture of packages that suit every machine (data, scripts)."""
+
+
+def is_installed(
+    package: str, *, admindir: Path | None = None, architecture: str | None = None
+) -> bool:
+    """True when dpkg has ``package`` installed for this machine's architecture.
+
+    On a multi-arch machine another architecture's copy (``libopus0:i386``
+    beside Wine) does not count: the programs we unpack load native libraries.
+    ``admindir`` is dpkg's database folder to ask (default: the system's);
+    ``architecture`` defaults to :func:`machine_architecture`.
+    """
+    wanted = {architecture or machine_architecture(), ARCHITECTURE_INDEPENDENT}
+    database = [f"--admindir={admindir}"] if admindir is not None else []
+    out = subprocess.run(
+        ["dpkg-query", *database, "-W", "-f=${Status} ${Architecture}\\n", package],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if out.returncode != 0:
+        return False
+    # One line per architecture the package is known for: "install ok installed amd64".
+    for line in out.stdout.splitlines():
+        status, _, arch = line.rpartition(" ")
+        if arch in wanted and status.endswith(" installed"):
+            return True
+    return False
 
 
 def _download(

@@ -36,6 +36,8 @@ BCRYPT_MIN_ROUNDS = 4
 
 SECRET_BYTES = 32
 """Random bytes in the password of each of MILA's built-in accounts."""
+MILA_EXTRA = "mila"
+"""The optional extra that installs MILA's ``diplomacy`` package."""
 
 
 class MilaUnavailableError(RuntimeError):
@@ -68,7 +70,8 @@ class MilaServer(ServerProcess):
             import diplomacy  # noqa: F401 - only checking that it is installed
         except ImportError as exc:
             raise MilaUnavailableError(
-                "MILA's diplomacy package is not installed (pip install diplomacy==1.1.2)"
+                f"MILA's DAIDE server needs the {MILA_EXTRA} extra, which is not installed: "
+                f"pip install 'daide-mcts[{MILA_EXTRA}]'"
             ) from exc
         workdir = self._prepare("mila-")
         self.log_path = workdir / "server.log"

@@ -4,11 +4,12 @@
   tournament's ``games/game-NNN``): the server's messages in
   ``messages.daide``, and who played which power from ``summary.json``;
 * :func:`check_reachable` and :func:`watch` join a running DAIDE server as an
-  observer (:class:`bot.local.observer.Observer`) and feed every message to
+  observer (:class:`bot.observer.Observer`) and feed every message to
   a :class:`~bot.view.timeline.Timeline` as it arrives.
 
-Problems a user can cause (a folder that holds no game, a server that does
-not answer) raise :class:`ViewSourceError` with a one-line reason.
+Problems a user can cause (a folder that holds no game, a file in it that is
+not what it should be, a server that does not answer) raise
+:class:`ViewSourceError` with a one-line reason.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.jsonfiles import read_json_object
-from bot.local.observer import Observer
-from bot.local.record import received_texts
+from pydantic import BaseModel, Field
+
+from bot.jsonfiles import UnreadableFile, read_json_model
+from bot.messagelog import received_texts
+from bot.observer import Observer
 from bot.view.timeline import Timeline
 from protocol.errors import LanguageError
 from protocol.messages import Message, parse_text
@@ -32,16 +35,16 @@ CONNECT_TIMEOUT = 5.0
 
 
 class ViewSourceError(Exception):
-    """The game cannot be shown: no such run folder, no game in it, server unreachable."""
+    """The game cannot be shown: no run folder, no game or a corrupt file in it, no server."""
 
 
 def load_run(folder: Path) -> Timeline:
-    """The game recorded in ``folder``; ViewSourceError if there is none."""
+    """The game recorded in ``folder``; ViewSourceError if there is none or a file is unreadable."""
     if not folder.is_dir():
         raise ViewSourceError(f"{folder} is not a folder")
     path = folder / MESSAGES_FILE
-    if not path.is_file():
-        if (folder / "tournament.json").is_file():
+    if not path.exists() and not path.is_symlink():
+        if (folder / "tournament.json").exists():
             raise ViewSourceError(
                 f"{folder} is a tournament: give one of its games, e.g. {folder}/games/game-001"
             )
@@ -50,11 +53,12 @@ def load_run(folder: Path) -> Timeline:
     try:
         for text in received_texts(path):
             timeline.feed(_parse(text), text)
-    except OSError as exc:
-        raise ViewSourceError(f"cannot read {path}: {exc}") from exc
+        players = _players(folder / SUMMARY_FILE)
+    except UnreadableFile as exc:
+        raise ViewSourceError(str(exc)) from None
     if not timeline.phases:
         raise ViewSourceError(f"{path} records no phase of a game (no NOW from the server)")
-    timeline.players.update(_players(folder / SUMMARY_FILE))
+    timeline.players.update(players)
     timeline.over = True
     return timeline
 
@@ -66,18 +70,33 @@ def _parse(text: str) -> Message | None:
         return None
 
 
+class _Player(BaseModel):
+    """A seat of ``summary.json`` as the viewer reads it (other fields are ignored)."""
+
+    seat: str
+    label: str
+    power: str | None = None
+
+
+class _Summary(BaseModel):
+    """The part of a run folder's ``summary.json`` the viewer reads: who played what."""
+
+    players: list[_Player] = Field(default_factory=list)
+
+
 def _players(path: Path) -> dict[str, str]:
-    """Power → ``seat (player)`` from a run folder's summary, when it has one."""
-    try:
-        summary = read_json_object(path)
-        players = summary["players"]
-        return {
-            str(p["power"]): f"{p['seat']} ({p['label']})" if p["label"] != p["seat"] else p["seat"]
-            for p in players
-            if p.get("power")
-        }
-    except (ValueError, KeyError, TypeError):
+    """Power → ``seat (player)`` from a run folder's summary; none if it has no summary.
+
+    UnreadableFile (naming the file) if the summary is there but is not one.
+    """
+    if not path.exists() and not path.is_symlink():
         return {}
+    summary = read_json_model(path, _Summary)
+    return {
+        p.power: f"{p.seat} ({p.label})" if p.label != p.seat else p.seat
+        for p in summary.players
+        if p.power
+    }
 
 
 async def check_reachable(host: str, port: int, timeout: float = CONNECT_TIMEOUT) -> None:

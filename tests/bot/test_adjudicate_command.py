@@ -14,13 +14,23 @@ from hypothesis import strategies as st
 
 from adjudicator.daide import adjudicate_text
 from bot.cli import main
-from bot.commands.adjudicate import adjudicate_line
+from bot.commands.adjudicate import MAX_LINE_BYTES, adjudicate_line, input_lines
 from protocol.tokens import STANDARD
 
 NOW = "NOW ( SPR 1901 ) ( ENG FLT LON ) ( FRA FLT BRE )"
 SCO = "SCO ( ENG LON ) ( FRA BRE )"
 ORDERS = ["( ENG FLT LON ) MTO ECH", "( FRA FLT BRE ) MTO ECH"]
 GOOD = json.dumps({"now": NOW, "sco": SCO, "orders": ORDERS})
+ERROR_TYPES = {
+    "LineTooLong",
+    "EncodingError",
+    "JSONError",
+    "RequestError",
+    "NotationError",
+    "RangeError",
+    "MapError",
+    "PositionError",
+}
 
 
 def test_a_good_line_gets_the_entry_points_answer() -> None:
@@ -64,6 +74,13 @@ BAD_LINES: list[tuple[str | bytes, str, str]] = [
      "NotationError", "supply centre"),
     ('{"now": "NOW ( SPR 99999 ) ( ENG AMY LON )", "sco": "SCO"}', "NotationError", "99999"),
     ('{"now": "NOW ( SPR 1901 ) ( ENG AMY LON", "sco": "SCO"}', "NotationError", "NOW"),
+    ('{"now": "NOW ( WIN 8191 ) ( ENG AMY LON )", "sco": "SCO ( ENG LON )"}', "RangeError", "8192"),
+    ('{"now": "NOW ( FAL 8191 ) ( ENG AMY LON )", "sco": "SCO ( ENG LON )"}', "RangeError", "8192"),
+    ('{"now": "NOW ( SPR 1901 )", "sco": "SCO", "turn": NaN}', "JSONError", "NaN"),
+    ('{"now": "NOW ( SPR 1901 )", "sco": "SCO", "turn": -Infinity}', "JSONError", "Infinity"),
+    ('{"now": "NOW ( SPR 1901 )", "sco": "SCO", "turn": 1e400}', "JSONError", "1e400"),
+    ('{"now": "NOW", "sco": "SCO", "turn": 1' + "0" * 5000 + "}", "JSONError", "too large"),
+    ("{" * 100_000, "JSONError", "JSON"),
     ('{"now": "NOW ( SPR 1901 ) ( ENG AMY LON )", "sco": "SCO", "orders": ["( ENG AMY LON ) MTO"]}',
      "NotationError", "ENG AMY LON"),
 ]  # fmt: skip
@@ -153,3 +170,96 @@ def test_an_in_memory_run_writes_json_lines() -> None:
 
     assert run(Args(), out) == 0  # type: ignore[arg-type]
     assert json.loads(out.getvalue()) == adjudicate_line(GOOD)
+
+
+def _console(stdin: bytes) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "adjudicate"],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        env={"LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def test_a_year_past_8191_is_a_one_line_error_and_the_stream_goes_on() -> None:
+    last = json.dumps({"now": "NOW ( WIN 8191 ) ( ENG AMY LON )", "sco": "SCO ( ENG LON )"})
+    proc = _console(last.encode() + b"\n" + GOOD.encode() + b"\n" + last.encode() + b"\n")
+    assert proc.returncode == 1
+    assert b"Traceback" not in proc.stderr and proc.stderr == b""
+    answers = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert [a.get("error_type") for a in answers] == ["RangeError", None, "RangeError"]
+    assert answers[1] == adjudicate_line(GOOD) and answers[2]["line"] == 3
+
+
+@pytest.mark.timeout(120)
+def test_a_huge_line_is_skipped_unread_and_the_next_one_answered() -> None:
+    huge = b'{"now": "' + b"( " * (5 * MAX_LINE_BYTES) + b'"}'
+    proc = _console(huge + b"\n" + GOOD.encode() + b"\n" + b"[" * (3 * MAX_LINE_BYTES))
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr
+    answers = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert [a.get("error_type") for a in answers] == ["LineTooLong", None, "LineTooLong"]
+    assert [a.get("line") for a in answers] == [1, None, 3]
+
+
+@FUZZ
+@given(st.lists(st.binary(max_size=40), max_size=12), st.integers(1, 30))
+def test_input_lines_never_hold_more_than_the_limit(parts: list[bytes], limit: int) -> None:
+    data = b"\n".join(parts)
+    got = list(input_lines(io.BytesIO(data), limit))
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    assert len(got) == len(lines)
+    for line, read in zip(lines, got, strict=True):
+        if len(line) > limit:
+            assert read is None
+        else:
+            assert read is not None and read.rstrip(b"\n") == line
+
+
+YEARS = ["1901", "8190", "8191", "8192", "-8193", "99999", "0", "-1"]
+odd_numbers = st.sampled_from(
+    ["NaN", "Infinity", "-Infinity", "1e400", "-1e999", "1" + "0" * 30, "9" * 4400, "1e-400"]
+)
+odd_json = st.one_of(
+    odd_numbers.map(lambda n: f'{{"now": "NOW ( SPR 1901 )", "sco": "SCO", "x": {n}}}'),
+    odd_numbers.map(lambda n: f'{{"now": {n}, "sco": "SCO"}}'),
+    st.integers(1, 200_000).map(lambda n: "[" * n),
+    st.integers(1, 200_000).map(lambda n: '{"a": ' * n),
+    st.integers(1, 2000).map(lambda n: json.dumps({"now": "NOW " + "( " * n, "sco": "SCO"})),
+    st.tuples(st.sampled_from(["SPR", "SUM", "FAL", "AUT", "WIN"]), st.sampled_from(YEARS)).map(
+        lambda t: json.dumps(
+            {
+                "now": f"NOW ( {t[0]} {t[1]} ) ( ENG AMY LON ) ( FRA FLT BRE )",
+                "sco": "SCO ( ENG LON )",
+            }
+        )
+    ),
+    soup.map(lambda text: json.dumps({"now": f"NOW {text}", "sco": f"SCO {text}"})),
+)
+odd_line = st.one_of(
+    odd_json.map(str.encode),
+    st.binary(max_size=300),
+    st.text(max_size=100).map(lambda t: t.encode("utf-8", "surrogatepass")),
+)
+
+
+@FUZZ
+@given(st.lists(odd_line, min_size=1, max_size=8))
+def test_every_odd_line_gets_one_answer_and_the_next_is_read(lines: list[bytes]) -> None:
+    stream = b"\n".join(lines) + b"\n"
+    out = io.StringIO()
+
+    class Args:
+        input = io.BytesIO(stream)
+
+    from bot.commands.adjudicate import run
+
+    run(Args(), out)  # type: ignore[arg-type]
+    expected = [line for line in stream.split(b"\n") if line.strip()]
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(answers) == len(expected)
+    for answer in answers:
+        assert answer.get("error_type") != "InternalError", answer
+        assert "now" in answer or answer["error_type"] in ERROR_TYPES

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import BROKEN_PIPE_EXIT, COMMANDS, build_parser
+from bot.servers.ports import free_port
 
 SCRIPT = Path(sys.executable).with_name("daide-mcts")
 NAMES = [name.rsplit(".", 1)[1] for name in COMMANDS]
@@ -82,3 +87,116 @@ def test_a_strategy_with_a_bad_setting_is_one_line_of_error() -> None:
     assert proc.returncode == 2, proc.stderr
     assert "unknown MCTS variant setting 'cq=1'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# --- --help as plain text ---------------------------------------------------------------
+
+REST_MARKUP = re.compile(r"``|::$|:(?:func|mod|class|meth|data):`", re.MULTILINE)
+"""reST that a terminal would print literally: inline literals, literal-block colons, roles."""
+
+JOINED = re.compile(r"\S {3,}(?!#)\S")
+"""Two lines run together: a wide gap inside an example that is not before its # comment."""
+
+
+def _is_example(line: str) -> bool:
+    """An example command: indented under the text that introduces it."""
+    return line[:1].isspace() and line.lstrip().startswith("daide-mcts ")
+
+
+def _examples(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if _is_example(line)]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_help_is_plain_text_with_one_example_per_line(name: str) -> None:
+    proc = _run(name, "--help")
+    assert proc.returncode == 0, proc.stderr
+    assert not REST_MARKUP.findall(proc.stdout), proc.stdout
+    lines = proc.stdout.splitlines()
+    for number, line in enumerate(lines):
+        if not _is_example(line):
+            continue
+        assert line.count("daide-mcts ") == 1, line
+        assert not JOINED.search(line.split("  #")[0].rstrip()), line
+        if line.endswith("\\"):  # a continued command goes on, indented, on the next line
+            assert lines[number + 1].startswith(" " * (len(line) - len(line.lstrip()) + 1))
+
+
+def test_the_tournament_examples_keep_their_lines() -> None:
+    examples = _examples(_run("tournament", "--help").stdout)
+    assert len(examples) == 5
+    assert examples[-1].endswith("--fill bandana:dbrane \\")
+
+
+def test_the_top_level_help_is_plain_text() -> None:
+    proc = _run("--help")
+    assert proc.returncode == 0 and not REST_MARKUP.findall(proc.stdout), proc.stdout
+
+
+# --- the version: the package's metadata, everywhere --------------------------------------
+
+
+def test_the_version_is_the_installed_package_version() -> None:
+    import bot
+
+    assert bot.__version__ == importlib.metadata.version("daide-mcts")
+    proc = _run("--version")
+    assert proc.returncode == 0
+    assert proc.stdout.strip() == f"daide-mcts {importlib.metadata.version('daide-mcts')}"
+
+
+# --- console logging flags ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "complaint"),
+    [
+        (["--log-level", "bogus"], {}, "argument --log-level: invalid choice: 'bogus'"),
+        (["--log-format", "xml"], {}, "argument --log-format: invalid choice: 'xml'"),
+        ([], {"DAIDE_MCTS_LOG_LEVEL": "bogus"}, "log_level: must be one of debug, info"),
+        ([], {"DAIDE_MCTS_LOG_FORMAT": "xml"}, "log_format: Input should be 'console' or 'json'"),
+    ],
+)
+def test_a_bad_log_setting_is_a_one_line_usage_error(
+    args: list[str], env: dict[str, str], complaint: str
+) -> None:
+    proc = subprocess.run(
+        [str(SCRIPT), "play", "--port", "1", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **env},
+    )
+    assert proc.returncode == 2
+    assert complaint in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def _play_nowhere(*args: str) -> subprocess.CompletedProcess[str]:
+    """``play`` against a port nobody listens on: it logs the lost connection, retries, ends."""
+    port = free_port()
+    return subprocess.run(
+        [str(SCRIPT), "play", "--port", str(port), "--strategy", "dumbbot", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "DAIDE_MCTS_RECONNECT_ATTEMPTS": "1"},
+    )
+
+
+def test_log_format_json_writes_structlogs_json_lines() -> None:
+    proc = _play_nowhere("--log-format", "json", "--log-level", "WARNING")
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.splitlines()
+    records = [json.loads(line) for line in lines[:-1]]  # the last line is the error
+    assert lines[-1].startswith("daide-mcts play: error: cannot connect to 127.0.0.1:")
+    assert [(r["event"], r["level"]) for r in records] == [("connection lost", "warning")]
+    assert records[0]["retry_in"] > 0 and records[0]["timestamp"].endswith("Z")
+
+
+def test_the_console_format_and_the_level_filter() -> None:
+    console = _play_nowhere()
+    assert "[warning  ] connection lost" in console.stderr, console.stderr
+    quiet = _play_nowhere("--log-level", "error", "--log-format", "json")
+    assert quiet.returncode == 2
+    assert quiet.stderr.splitlines()[0].startswith("daide-mcts play: error: cannot connect")

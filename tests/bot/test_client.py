@@ -9,6 +9,7 @@ fails on — and checks what the client sends, and when.
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from protocol.messages import (
     Hlo,
     Iam,
     Mis,
+    Nme,
     Not,
     Now,
     Off,
@@ -96,6 +98,15 @@ async def _until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
     while not condition():
         assert asyncio.get_running_loop().time() < until, "the client never got there"
         await asyncio.sleep(0.02)
+
+
+async def test_nme_names_the_installed_version(server, start_client):
+    """One version: the package's metadata, not a number written into the client."""
+    start_client("dumbbot")
+    link = await server.connection()
+    nme = await link.expect(Nme)
+    assert (nme.name, nme.version) == ("daide-mcts", importlib.metadata.version("daide-mcts"))
+    await link.aclose()
 
 
 async def test_nothing_is_sent_on_a_new_connection_before_the_rejoin_is_done(server, start_client):

@@ -127,16 +127,32 @@ def test_a_later_set_never_brings_back_a_refused_order() -> None:
 def test_mis_units_adds_holds_and_disbands_for_our_unordered_units_only() -> None:
     book = OrderBook("FRA", SPRING)
     book.record(FRA_SPRING[:2])
-    missing = book.on_mis_units(
+    missing, ignored = book.on_mis_units(
         [(unit("( FRA FLT BRE )"), False), (unit("( FRA AMY PAR )"), False),
          (unit("( GER AMY MUN )"), False)]
     )  # fmt: skip
-    assert missing == [*FRA_SPRING[:2], o("( FRA FLT BRE ) HLD")]
+    assert missing == [*FRA_SPRING[:2], o("( FRA FLT BRE ) HLD")] and ignored is None
+    assert missing is not None
     book.record(missing)
-    assert book.on_mis_units([(unit("( FRA FLT BRE )"), False)]) is None
+    assert book.on_mis_units([(unit("( FRA FLT BRE )"), False)]) == (None, None)
 
     retreat = OrderBook("FRA", RETREAT)
-    assert retreat.on_mis_units([(unit("( FRA AMY PAR )"), True)]) == [o("( FRA AMY PAR ) DSB")]
+    assert retreat.on_mis_units([(unit("( FRA AMY PAR )"), True)]) == (
+        [o("( FRA AMY PAR ) DSB")],
+        None,
+    )
+
+
+def test_mis_units_never_orders_a_unit_we_do_not_have() -> None:
+    book = OrderBook("FRA", SPRING)
+    book.record(FRA_SPRING[:2])
+    ghost = unit("( FRA FLT NAO )")
+    missing, ignored = book.on_mis_units([(ghost, False), (unit("( FRA FLT BRE )"), False)])
+    assert missing == [*FRA_SPRING[:2], o("( FRA FLT BRE ) HLD")]  # the real one only
+    assert ignored is not None and "FRA FLT NAO" in ignored
+    # A unit on the board named as dislodged outside a retreat phase is not ours to disband.
+    missing, ignored = book.on_mis_units([(unit("( FRA FLT BRE )"), True)])
+    assert missing is None and ignored is not None
 
 
 @pytest.mark.parametrize(

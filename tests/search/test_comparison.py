@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import asdict, replace
-from pathlib import Path
+from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from search.comparison import (
     ComparisonError,
     Run,
-    arena_run,
     at_year,
-    checked,
     estimate,
     focus_label,
     pair,
@@ -209,68 +203,3 @@ def test_a_year_replaces_the_final_counts_with_that_years() -> None:
     broken = Run("r", ("ours", "eng"), 1, (game(0, (1900, 1901), ((3, 3), (5,))),))
     with pytest.raises(ComparisonError, match="malformed curve"):
         at_year(broken, 1901)
-
-
-def test_arena_files_load_and_corrupt_ones_are_refused(tmp_path: Path) -> None:
-    game = _game(0, POWERS[:2], (5, 3))
-    path = tmp_path / "run.json"
-    path.write_text(
-        json.dumps({"lineup": ["mcts:dm", "dumbbot"], "seed": 3, "games": [asdict(game)]})
-    )
-    run = arena_run(path)
-    assert run.lineup == ("mcts:dm", "dumbbot") and run.seed == 3 and run.games == (game,)
-    bad = tmp_path / "bad.json"
-    no_game = '{"lineup": ["a"], "seed": 1, "games": [{}]}'
-    for text in ("", "[]", "{}", "[" * 100_000, no_game, "\xff\x00"):
-        bad.write_text(text)
-        with pytest.raises(ComparisonError, match="is not an arena run"):
-            arena_run(bad)
-    bad.write_text(json.dumps({"lineup": ["a"], "seed": 1, "games": [asdict(game)]}))
-    with pytest.raises(ComparisonError, match="has 2 seats, the lineup 1"):
-        arena_run(bad)
-    bad.write_text(json.dumps({"lineup": ["a"], "seed": 1, "games": []}))
-    with pytest.raises(ComparisonError, match="no finished game"):
-        arena_run(bad)
-    with pytest.raises(ComparisonError, match="is not an arena run"):
-        arena_run(tmp_path / "missing.json")
-    with pytest.raises(ComparisonError):
-        checked(Run("x", (), 1, ()))
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.binary(max_size=2000))
-def test_any_bytes_are_an_arena_run_or_a_comparison_error(data: bytes) -> None:
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "run.json"
-        path.write_bytes(data)
-        try:
-            run = arena_run(path)
-        except ComparisonError:
-            return
-        assert run.games
-
-
-@settings(max_examples=100, deadline=None)
-@given(
-    st.recursive(
-        st.none()
-        | st.booleans()
-        | st.integers()
-        | st.floats(allow_nan=False)
-        | st.text(max_size=5),
-        lambda inner: (
-            st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
-        ),
-        max_leaves=30,
-    )
-)
-def test_any_json_is_an_arena_run_or_a_comparison_error(value: object) -> None:
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "run.json"
-        path.write_text(json.dumps({"lineup": ["a", "b"], "seed": 1, "games": [value]}))
-        with pytest.raises(ComparisonError):
-            arena_run(path)

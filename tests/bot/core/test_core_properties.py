@@ -54,7 +54,11 @@ steps = st.lists(
 
 @dataclass
 class Model:
-    """What the server side knows, independently of the core."""
+    """What the server side knows, independently of the core.
+
+    ``joined`` is an upper bound: the server has said what lets a client join
+    (it may still be refused, a second HLO say).
+    """
 
     connected: bool = False
     greeted: bool = False
@@ -65,6 +69,7 @@ class Model:
     refused: dict[Turn, set[Order]] = field(default_factory=dict)
     job: int | None = None
     searching: Turn | None = None  # the turn of a search started on this connection
+    iam_sent: bool = False
     gof_turns: set[Turn] = field(default_factory=set)
 
 
@@ -87,6 +92,8 @@ def _check(d: Driver, model: Model, actions: list[Action]) -> None:
                     hopeless = {u for u in ours if Hold(u) in refused}
                     assert ours - hopeless <= ordered, "an incomplete set was submitted"
                 model.last_sub = message.orders
+            if isinstance(message, Iam):
+                model.iam_sent = True
             if isinstance(message, Gof) and phase is not None:
                 model.gof_turns.add(phase.turn)
         elif isinstance(action, ScheduleTick):
@@ -112,7 +119,7 @@ def _step(d: Driver, model: Model, step: Step) -> list[Action]:
     if kind == "lose":
         if not model.connected:
             return []
-        model.connected = model.greeted = model.joined = False
+        model.connected = model.greeted = model.joined = model.iam_sent = False
         model.searching = None
         return d.lose()
     if kind == "open":
@@ -130,9 +137,8 @@ def _step(d: Driver, model: Model, step: Step) -> list[Action]:
         model.joined = True
         return out + d.say(Hlo("FRA", PASSCODE, Variant.of(move_time_limit=5)))
     if kind == "yes_iam":
-        if d.core.power is None:
-            return []
-        model.joined = True
+        # An unsolicited YES (IAM) is ignored by the core: only an answer to ours joins.
+        model.joined = model.joined or model.iam_sent
         return d.say(Yes(Iam("FRA", PASSCODE)))
     if kind == "now":
         return d.show(FALL if value else SPRING)

@@ -148,6 +148,33 @@ def test_without_python2_the_game_falls_back_to_mila_and_says_so(tmp_path: Path)
     assert " dumbbot-1 in HLO " in messages and " dumbbot-1 in SMR " in messages
 
 
+WITHOUT_MILA = (
+    "import runpy, sys; "
+    "sys.modules['diplomacy'] = None; "  # what Python does for a package that is not installed
+    "runpy.run_module('bot.cli', run_name='__main__')"
+)
+
+
+def test_without_python2_or_the_mila_extra_the_game_names_the_extra(tmp_path: Path) -> None:
+    """The fallback's package is an extra: the one line of the error says which."""
+    out = tmp_path / "run"
+    proc = subprocess.run(
+        [sys.executable, "-c", WITHOUT_MILA, "game", "--lineup", "dumbbot", "--out", str(out)],
+        cwd=ROOT,
+        env=_without_python2(tmp_path),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "falling back to MILA's DAIDE server" in proc.stdout
+    assert proc.stderr.strip().splitlines() == [
+        "daide-mcts game: error: MILA's DAIDE server needs the mila extra, which is not "
+        "installed: pip install 'daide-mcts[mila]'"
+    ]
+
+
 @pytest.mark.slow
 def test_parang_needs_python2_and_the_game_says_so(tmp_path: Path) -> None:
     proc = run_cli(

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
+from bot import __version__
 from bot.connection import Connection, ConnectionLost
 from protocol.errors import LanguageError
 from protocol.messages import (
@@ -51,7 +52,7 @@ class Observer:
         on_message: MessageHandler,
         *,
         name: str = "daide-mcts-observer",
-        version: str = "0.1",
+        version: str = __version__,
         connect_timeout: float = 10.0,
     ) -> None:
         self.host = host
