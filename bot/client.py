@@ -50,6 +50,7 @@ from bot.settings import BotSettings, make_telemetry
 from bot.telemetry.publisher import Telemetry
 from bot.thinker import Thinker, ThinkerError
 from bot.worker_protocol import JobMessage
+from protocol.wire import WireMessage
 
 __all__ = ["DaideClient", "FatalClientError", "GameSummary"]
 
@@ -153,55 +154,75 @@ class DaideClient:
         self.stream.publish(notes.Stopping(reason))
 
     async def _connection(self) -> bool:
-        """One connection's life; returns whether it joined the game."""
+        """One connection's life; returns whether it joined the game.
+
+        The next server message is read only once the last one has been handled
+        (as a message arrives, so do its answers), while search messages and
+        ticks are handled as they come.
+        """
         assert self._events is not None
         s = self.settings
         conn = self._conn = await Connection.open(s.host, s.port, s.connect_timeout)
         self._closing, self._lost = None, None
         joined = False
-        reader = asyncio.create_task(self._read(conn), name="daide reader")
+        receiving: asyncio.Task[WireMessage] | None = None
+        waiting: asyncio.Task[ev.Event] | None = None
         try:
             self._feed(ev.ConnectionOpened(time.monotonic(), s.host, s.port))
             while self._closing is None and self._lost is None and not self.core.game_over:
-                event = await self._events.get()
-                if isinstance(event, ev.ConnectionLost):
-                    self._lost = event
-                    break
-                self._feed(event)
+                if receiving is None:
+                    receiving = asyncio.create_task(conn.receive(), name="daide receive")
+                if waiting is None:
+                    waiting = asyncio.create_task(self._events.get(), name="bot events")
+                done, _ = await asyncio.wait(
+                    {receiving, waiting}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if receiving in done:
+                    task, receiving = receiving, None
+                    try:
+                        wire = task.result()
+                    except ConnectionLost as lost:
+                        at = time.monotonic()
+                        violation = lost.violation is not None
+                        self._lost = ev.ConnectionLost(at, lost.reason, violation)
+                        break
+                    self._feed(ev.ServerMessage(time.monotonic(), wire))
+                else:
+                    assert waiting is not None
+                    event, waiting = waiting.result(), None
+                    if isinstance(event, ev.ConnectionLost):
+                        self._lost = event  # a send failed
+                        break
+                    self._feed(event)
                 joined = joined or self.core.joined
                 if self._give_up is not None:
                     raise FatalClientError(self._give_up)
         finally:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await reader
-            self._drop_server_events()
+            await self._stop_waiting(receiving, waiting)
             final = bool(self._closing) or self.core.game_over
             await conn.close(final=final)
             self._conn = None
             self._feed(ev.ConnectionLost(time.monotonic(), "connection closed"))
         return joined
 
-    async def _read(self, conn: Connection) -> None:
-        """Put the server's messages on the event queue until the connection ends."""
-        assert self._events is not None
-        try:
-            while True:
-                wire = await conn.receive()
-                self._events.put_nowait(ev.ServerMessage(time.monotonic(), wire))
-        except ConnectionLost as lost:
-            violation = lost.violation is not None
-            self._events.put_nowait(ev.ConnectionLost(time.monotonic(), lost.reason, violation))
-
-    def _drop_server_events(self) -> None:
-        """Forget what the old connection said (its messages and its loss); keep the rest."""
+    async def _stop_waiting(
+        self, receiving: asyncio.Task[WireMessage] | None, waiting: asyncio.Task[ev.Event] | None
+    ) -> None:
+        """The connection ends: stop reading it; an event already taken goes back in line."""
+        for task in (receiving, waiting):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if waiting is not None and waiting.done() and not waiting.cancelled():
+            self._queue(waiting.result())
         queue = self._events
         if queue is None:
             return
         kept = []
         while not queue.empty():
             event = queue.get_nowait()
-            if not isinstance(event, ev.ServerMessage | ev.ConnectionLost):
+            if not isinstance(event, ev.ConnectionLost):  # the old connection's
                 kept.append(event)
         for event in kept:
             queue.put_nowait(event)
