@@ -225,12 +225,12 @@ class _JobControl:
         self.limit = job.limit
         self.stopped = False
 
-    def current_limit(self) -> SearchLimit:
-        """The job's limit as last retimed (the helpers' too)."""
-        return self.limit
-
     def should_stop(self) -> bool:
-        """True from the job's cancel, a newer job or map, a shutdown or its stop time on."""
+        """True from the job's cancel, a newer job or map, or a shutdown on.
+
+        A retime only changes :attr:`limit`, which the search reads (its stop
+        time, earlier or later, is the search's to keep, helpers included).
+        """
         if self.stopped:
             return True
         for message in self.inbox.arrived():
@@ -242,7 +242,6 @@ class _JobControl:
             else:  # a newer job, a map or a shutdown: stop this one and handle that next
                 self.inbox.keep(message)
                 self.stopped = True
-        self.stopped = self.stopped or time.monotonic() >= self.limit.stop_at
         return self.stopped
 
 
@@ -317,7 +316,14 @@ def _worker_main(
             try:
                 pos = Position.from_data(game_map, job.position)
                 limit = job.limit
-                request = SearchRequest(pos, job.power, limit.stop_at, limit.collect_by)
+                request = SearchRequest(
+                    pos,
+                    job.power,
+                    limit.stop_at,
+                    limit.collect_by,
+                    limit.iterations,
+                    retimed=lambda c=control: (c.limit.stop_at, c.limit.collect_by),
+                )
                 chooser(request, rng, report, control.should_stop)
             except Exception as exc:
                 send(Failed(job.job_id, f"{type(exc).__name__}: {exc}"))

@@ -59,6 +59,7 @@ def think(
     report_final: bool = False,
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.monotonic,
+    retimed: Callable[[], tuple[float, float]] | None = None,
 ) -> tuple[Orders, dict[str, Any]]:
     """Search ``power``'s orders at ``pos``; ``(orders, statistics)``.
 
@@ -70,6 +71,10 @@ def think(
     and the root statistics of those that answer by ``collect_by`` (default:
     ``HELPER_GRACE`` after the deadline) are merged into the final choice;
     helpers need the wall clock.  Units with no order in the chosen action hold.
+
+    ``retimed()``, asked with ``should_stop``, gives the current stop and
+    collection times when they may move (the deadline moved): the search stops
+    at the new time, earlier or later, and its helpers are told.
 
     With ``report_final`` the final set also goes to ``report(orders, stats,
     True)``, before the tree is freed (freeing a large tree takes a tenth of
@@ -91,9 +96,20 @@ def think(
     next_report = [began]
     stopped = [False]
 
+    def refresh() -> None:
+        """Take a retime: the new stop and collection times, passed on to the helpers."""
+        nonlocal deadline, collect_by
+        if retimed is not None and deadline is not None:
+            new_stop, new_collect = retimed()
+            if new_stop != deadline:
+                deadline, collect_by = new_stop, new_collect
+                if parallel is not None and job_id is not None:
+                    parallel.retime(job_id, new_stop)
+
     def stop() -> bool:
         stopped[0] = stopped[0] or (should_stop is not None and should_stop())
-        return stopped[0]
+        refresh()
+        return stopped[0] or (deadline is not None and clock() >= deadline)
 
     def progress(tree: Mcts[Position, Action]) -> None:
         now = time.monotonic()
@@ -106,14 +122,21 @@ def think(
             report(_orders(pos, power, best.action), _stats(tree, variant, began), False)
 
     if iterations is not None or deadline is not None:
-        search.run(
-            iterations=iterations,
-            deadline=deadline,
-            should_stop=stop,
-            on_progress=progress,
-            progress_every=POLL_EVERY,
-            clock=clock,
-        )
+        while True:
+            search.run(
+                iterations=iterations,
+                deadline=deadline,
+                should_stop=stop,
+                on_progress=progress,
+                progress_every=POLL_EVERY,
+                clock=clock,
+            )
+            # A retime that moved the stop time later: search on until then.
+            if iterations is not None or stopped[0] or deadline is None:
+                break
+            refresh()
+            if clock() >= deadline:
+                break
     stats = _stats(search, variant, began)
     action = search.best()
     chosen = action.action if action is not None else None
@@ -260,8 +283,10 @@ class AnytimeChooser:
             self.final_year,
             rng,
             deadline=request.stop_at,
+            iterations=request.iterations,
             parallel=self.parallel,
             collect_by=request.collect_by,
+            retimed=request.retimed,
             report=report,
             report_final=True,
             should_stop=should_stop,
