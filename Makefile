@@ -13,15 +13,21 @@ MOSQUITTO_STAMP := .local/mosquitto/.installed
 CHROMIUM_STAMP := .local/chromium/.installed
 GAME_EXTRAS := charts
 ALL_EXTRAS := test,view,charts,mapgen,cluster,ratings,mila
+
 # The compiled extensions (Cython, setup.py) are rebuilt when their sources change.
 SOURCES := pyproject.toml setup.py adjudicator/_fastmove.pyx search/_fastbot.pyx
 
-.PHONY: help setup test game lint bench clean
+.PHONY: help setup docker-engine test game lint bench clean compose
 
-setup: $(FULL_STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP) ## the venv with every extra, Parlance, mosquitto and Chromium
+setup: $(FULL_STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP) docker-engine ## the venv with every extra, Parlance, mosquitto, Chromium and a Docker engine
 
 help: ## list the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-6s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+# Docker for games in containers: docker.io, docker-compose and debootstrap installed when
+# missing (as root on Debian/Ubuntu), a dockerd started when none answers (data root .local/docker).
+docker-engine:
+	@sh docker/engine.sh
 
 $(VENV_STAMP):
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "daide-mcts needs Python 3.11+ (found %s)" % sys.version.split()[0]'
@@ -49,9 +55,10 @@ $(MOSQUITTO_STAMP): $(FULL_STAMP)
 $(CHROMIUM_STAMP): $(FULL_STAMP)
 	$(BIN)/python -m bot.servers.chromium
 
-test: setup ## set up everything, then ruff and the whole test suite
+test: setup ## set up everything, then ruff, mypy and the whole test suite
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 # The game provisions its own server: Parlance (installed on first use), or MILA's
@@ -60,9 +67,10 @@ test: setup ## set up everything, then ruff and the whole test suite
 game: $(GAME_STAMP) ## install the core and charts only, then play one local seven-bot game
 	$(BIN)/daide-mcts game
 
-lint: setup ## ruff's checks and formatting
+lint: setup ## ruff's checks and formatting, mypy's types
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # Every benchmark of `daide-mcts bench`, each with short settings: a smoke run that shows
 # the figures' shape in a few minutes.  The figures worth quoting come from longer runs
@@ -77,3 +85,9 @@ bench: setup ## run every benchmark once with short settings
 
 clean: ## remove the venv, the local servers and the caches
 	rm -rf $(VENV) .local .pytest_cache .ruff_cache
+
+# A seven-bot game in containers (docs/containers.md): builds the images (offline too),
+# plays, prints the result table, writes runs/compose-<date>-<time>/ and tears down.
+# Settings from the environment or make's command line: make compose FINAL_YEAR=1901 BOT2=random
+compose: setup ## play one seven-bot game in containers (settings: FINAL_YEAR, MTL, BOT1..BOT7 ...)
+	$(BIN)/python -m bot.local.compose

@@ -292,7 +292,12 @@ cdef class _Resolver:
 
 
 cdef int _setup(_Resolver r, dict units, dict orders, tuple loc_province) except -2:
-    """Read the units and their orders; 0, or 1 if an order needs the Python resolver."""
+    """Read the units and their orders; 0, or 1 if an order needs the Python resolver.
+
+    Every province and location is checked before it indexes an array: a unit
+    outside the map is a ``ValueError``, an order naming a place the map lacks
+    goes to the Python resolver (which judges it as the rules say).
+    """
     cdef int n = r.n
     cdef int num_locations = len(loc_province)
     cdef int p, k, i, t, s, loc
@@ -300,6 +305,8 @@ cdef int _setup(_Resolver r, dict units, dict orders, tuple loc_province) except
     cdef Py_ssize_t size
     for key, unit in units.items():
         p = key
+        if not 0 <= p < n:
+            raise ValueError(f"a unit in province {p}, which the map lacks")
         r.units[r.num_units] = p
         r.num_units += 1
         r.power[p] = (<tuple> unit)[0]
@@ -314,8 +321,11 @@ cdef int _setup(_Resolver r, dict units, dict orders, tuple loc_province) except
             loc = order[1]
             if not 0 <= loc < num_locations:
                 return 1
+            t = loc_province[loc]
+            if not 0 <= t < n:
+                return 1
             r.dst_loc[p] = loc
-            r.dst[p] = loc_province[loc]
+            r.dst[p] = t
         elif k == SUPPORT_MOVE:
             t = order[1]
             r.into[p] = order[2]

@@ -22,6 +22,7 @@ from adjudicator.orders import (
     SUPPORT_MOVE,
     WAIVE_ORDER,
     EngineOrder,
+    Orders,
 )
 from adjudicator.position import Position
 from adjudicator.validation import geometric_routes
@@ -153,3 +154,13 @@ def adjustment_options(pos: Position, power: int) -> list[EngineOrder]:
     if due < 0:
         return removal_options(pos, power)
     return []
+
+
+def complete_with_holds(pos: Position, power: int, orders: Orders) -> Orders:
+    """``orders`` for every unit of ``power``, holding where one is missing; nothing for others."""
+    return {p: orders.get(p, HOLD_ORDER) for p, u in pos.units.items() if u[0] == power}
+
+
+def complete_with_disbands(pos: Position, power: int, orders: Orders) -> Orders:
+    """``orders`` for every dislodged unit of ``power``, disbanding where one is missing."""
+    return {p: orders.get(p, DISBAND_ORDER) for p, d in pos.dislodged.items() if d[0] == power}

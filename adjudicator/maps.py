@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 
-from adjudicator.errors import MapError
-from protocol.values import UNOWNED, Location, MapDefinition, UnitType
+from adjudicator.mapcheck import check_definition
+from protocol.values import Location, MapDefinition, UnitType
 
 ARMY = 0
 FLEET = 1
@@ -100,49 +100,37 @@ class GameMap:
 
     @classmethod
     def from_definition(cls, definition: MapDefinition, name: str = "standard") -> GameMap:
-        """Build the tables from an MDF's content; raises :class:`MapError` if inconsistent."""
+        """Build the tables from an MDF's content; :class:`MapError` if it is not a usable map.
+
+        The definition is checked completely first (:func:`~adjudicator.mapcheck.check_definition`,
+        which also says how one-sided adjacencies are read), so every index in the
+        tables is valid.
+        """
+        layout = check_definition(definition)
         self = cls.__new__(cls)
         self.name = name
         self.definition = definition
-        self.powers = tuple(sorted(set(definition.powers)))
-        if len(self.powers) != len(definition.powers):
-            raise MapError("a power is listed twice in the MDF")
+        self.powers = layout.powers
         self.power_index = {p: i for i, p in enumerate(self.powers)}
         self.num_powers = len(self.powers)
-
-        centres: dict[str, tuple[str, ...]] = {}
-        for owners, provs in definition.supply_centres:
-            for owner in owners:
-                if owner != UNOWNED and owner not in self.power_index:
-                    raise MapError(f"home centres listed for unknown power {owner}")
-            for prov in provs:
-                homes = tuple(o for o in owners if o != UNOWNED)
-                centres[prov] = tuple(sorted(set(centres.get(prov, ()) + homes)))
-        names = set(centres) | set(definition.non_supply_centres)
-        adj_by_prov = {entry.province: entry for entry in definition.adjacencies}
-        unknown = set(adj_by_prov) - names
-        if unknown:
-            raise MapError(f"adjacencies given for unlisted provinces: {sorted(unknown)}")
-        self.provinces = tuple(sorted(names))
+        self.provinces = layout.provinces
         self.province_index = {p: i for i, p in enumerate(self.provinces)}
         n = self.num_provinces = len(self.provinces)
 
-        # Locations: provinces first, then one per named coast.
+        # Locations: provinces first, then one per coast (by province, in the MDF's order).
         loc_province = list(range(n))
         loc_coast: list[str | None] = [None] * n
         location_index: dict[tuple[str, str | None], int] = {
             (p, None): i for i, p in enumerate(self.provinces)
         }
-        for prov in self.provinces:
-            entry = adj_by_prov.get(prov)
-            for adj in entry.entries if entry else ():
-                if adj.kind is UnitType.FLEET and adj.coast is not None:
-                    key = (prov, adj.coast)
-                    if key in location_index:
-                        raise MapError(f"coast {prov}/{adj.coast} defined twice")
-                    location_index[key] = len(loc_province)
-                    loc_province.append(self.province_index[prov])
-                    loc_coast.append(adj.coast)
+        coasts = sorted(
+            ((self.province_index[prov], coast) for prov, coast in layout.fleet_moves if coast),
+            key=lambda pair: pair[0],
+        )
+        for pid, coast in coasts:
+            location_index[(self.provinces[pid], coast)] = len(loc_province)
+            loc_province.append(pid)
+            loc_coast.append(coast)
         self.loc_province = tuple(loc_province)
         self.loc_coast = tuple(loc_coast)
         self.location_index = location_index
@@ -152,21 +140,13 @@ class GameMap:
         fleet_adj: list[tuple[int, ...]] = [()] * self.num_locations
         has_army = [False] * n
         has_fleet = [False] * n
-        for prov in self.provinces:
+        for prov, army_dests in layout.army_moves.items():
             pid = self.province_index[prov]
-            entry = adj_by_prov.get(prov)
-            for adj in entry.entries if entry else ():
-                if adj.kind is UnitType.ARMY:
-                    has_army[pid] = True
-                    army_adj[pid] = tuple(
-                        sorted({self._province_of(d, prov) for d in adj.destinations})
-                    )
-                else:
-                    has_fleet[pid] = True
-                    loc = location_index[(prov, adj.coast)]
-                    fleet_adj[loc] = tuple(
-                        sorted({self._location_of(d, prov) for d in adj.destinations})
-                    )
+            has_army[pid] = True
+            army_adj[pid] = tuple(sorted(self.province_index[d] for d in army_dests))
+        for where, fleet_dests in layout.fleet_moves.items():
+            has_fleet[self.province_index[where[0]]] = True
+            fleet_adj[location_index[where]] = tuple(sorted(location_index[d] for d in fleet_dests))
         self.army_adjacent = tuple(army_adj)
         self.fleet_adjacent = tuple(fleet_adj)
         self.kind = tuple(
@@ -180,6 +160,7 @@ class GameMap:
             tuple(coasts_of[p]) if coasts_of[p] else ((p,) if has_fleet[p] else ())
             for p in range(n)
         )
+        centres = layout.homes
         self.is_supply = tuple(p in centres for p in self.provinces)
         self.supply_centres = tuple(i for i, p in enumerate(self.provinces) if p in centres)
         self.home_powers = tuple(
@@ -215,18 +196,6 @@ class GameMap:
 
     def _all_locs(self, prov: int) -> list[int]:
         return [loc for loc in range(self.num_locations) if self.loc_province[loc] == prov]
-
-    def _province_of(self, location: Location, where: str) -> int:
-        try:
-            return self.province_index[location.province]
-        except KeyError:
-            raise MapError(f"{where} is adjacent to unknown province {location.province}") from None
-
-    def _location_of(self, location: Location, where: str) -> int:
-        try:
-            return self.location_index[(location.province, location.coast)]
-        except KeyError:
-            raise MapError(f"{where} is adjacent to unknown location {location}") from None
 
     def _fleet_bfs(self, start: int) -> tuple[int, ...]:
         """Fleet moves from location ``start`` to each province (``UNREACHABLE`` if none)."""

@@ -49,6 +49,9 @@ EngineOrder = tuple[Any, ...]
 """One order in engine form (see the module docstring): an order code, then ints, and for
 a convoyed move or a retreat a nested tuple of ids (so the items are typed ``Any``)."""
 
+Orders = dict[int, EngineOrder]
+"""Movement or retreat orders in engine form, keyed by the province of the unit ordered."""
+
 # Result codes, in the order of their DAIDE tokens.
 SUC = 0
 BNC = 1

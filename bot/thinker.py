@@ -57,9 +57,10 @@ from bot.worker_protocol import (
     UseMap,
 )
 from protocol.values import MapDefinition
-from search.choosers import SearchRequest, make_chooser
+from search.choosers import make_chooser
 from search.mcts.inbox import PipeInbox
 from search.mcts.parallel import die_with_parent, quiet_collector
+from search.policy import SearchRequest
 
 WORKER_NICENESS = 5
 """How much the search worker yields the CPU to the client process (``os.nice``).

@@ -17,11 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.orders import EngineOrder
+from adjudicator.orders import Orders
 from adjudicator.position import PositionData
 from protocol.values import MapDefinition
-
-Orders = dict[int, EngineOrder]
 
 
 @dataclass(frozen=True, slots=True)

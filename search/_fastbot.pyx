@@ -9,7 +9,7 @@ oracle the tests hold this one to).  :mod:`search.speedups` decides which path
 runs.
 
 * :class:`CMap` — a map's node tables as C arrays (built once per map);
-* :class:`CWeights` — one :class:`~search.values.DumbBotWeights` as C
+* :class:`CWeights` — one :class:`~search.tables.DumbBotWeights` as C
   integers, with the check that its values cannot overflow 64 bits on a map;
 * :func:`values` — a :class:`CValues` (the interface of
   :class:`~search.values.ProvinceValues`) for one power in one phase;
@@ -46,7 +46,7 @@ SOURCE_HASH = SOURCE_SHA256.decode("ascii")
 """The SHA-256 of the source this module was built from (see adjudicator.speedups.load)."""
 
 cdef enum:
-    DEPTH = 10  # proximity levels (search.values.PROXIMITY_DEPTH)
+    DEPTH = 10  # proximity levels (search.tables.PROXIMITY_DEPTH)
     STALLED = 10  # search.dumbbot.STALLED_ROUNDS
     HOLD = 0
     MOVE = 1
@@ -84,6 +84,29 @@ cdef int[::1] _ints(object values):
     return out
 
 
+cdef int _check(object values, Py_ssize_t bound, str what, int lowest=0) except -1:
+    """ValueError unless each of ``values`` lies in ``lowest .. bound - 1``."""
+    for value in values:
+        if not lowest <= value < bound:
+            raise ValueError(f"{what}: {value} is not in {lowest}..{bound - 1}")
+    return 0
+
+
+cdef int[::1] _indices(object values, Py_ssize_t bound, str what, int lowest=0):
+    """``values`` as C ints, each checked to lie in ``lowest .. bound - 1`` (ValueError if not).
+
+    Every table the compiled code indexes with is built through here (or
+    :func:`_check`): an index it has not checked never reaches a C array.
+    """
+    _check(values, bound, what, lowest)
+    return _ints(values)
+
+
+cdef void _check_length(object values, Py_ssize_t size, str what) except *:
+    if len(values) != size:
+        raise ValueError(f"{what}: {len(values)} entries, not {size}")
+
+
 cdef int[::1] _new_ints(Py_ssize_t n):
     import array
 
@@ -102,10 +125,12 @@ _NOT_IN_VALUES = frozenset({"play_alternative", "alternative_difference_modifier
 
 
 cdef class CMap:
-    """A map's DumbBot tables as C arrays (see :class:`search.values.MapTables`).
+    """A map's DumbBot tables as C arrays (see :class:`search.tables.MapTables`).
 
-    Built from the map and its :class:`~search.values.MapTables`; node ids are
-    the tables' own.
+    Built from the map and its :class:`~search.tables.MapTables`; node ids are
+    the tables' own.  Every index is checked as the arrays are built (``ValueError``
+    if one is out of range, or a move leads to a place with no node of its unit
+    type), so the unchecked C reads below stay inside the arrays.
     """
 
     cdef readonly object tables
@@ -121,21 +146,38 @@ cdef class CMap:
     def __init__(self, object game_map, object tables):
         cdef int n = tables.num_nodes
         cdef int np = game_map.num_provinces
+        cdef int nl = game_map.num_locations
         cdef int i, j
         self.tables = tables
         self.num_provinces = np
         self.num_nodes = n
         self.num_powers = game_map.num_powers
-        self.num_locations = game_map.num_locations
+        self.num_locations = nl
         self.num_centres = len(game_map.supply_centres)
-        self.node_prov = _ints(tables.node_prov)
-        self.node_type = _ints(tables.node_type)
-        self.node_loc = _ints(tables.node_loc)
         if self.num_powers > MAX_POWERS:
             raise ValueError(f"a map of more than {MAX_POWERS} powers")
-        self.node_of_army = _ints(tables.node_of[0])
-        self.node_of_fleet = _ints(tables.node_of[1])
-        self.loc_prov = _ints(game_map.loc_province)
+        for what, values, size in (
+            ("node provinces", tables.node_prov, n),
+            ("node types", tables.node_type, n),
+            ("node locations", tables.node_loc, n),
+            ("node adjacencies", tables.adjacency, n),
+            ("node reach", tables.reach, n),
+            ("army nodes", tables.node_of[0], nl),
+            ("fleet nodes", tables.node_of[1], nl),
+            ("location provinces", game_map.loc_province, nl),
+            ("neighbours", game_map.neighbours, np),
+            ("homes", game_map.homes, self.num_powers),
+        ):
+            _check_length(values, size, what)
+        self.node_prov = _indices(tables.node_prov, np, "node provinces")
+        self.node_type = _indices(tables.node_type, 2, "node types")
+        self.node_loc = _indices(tables.node_loc, nl, "node locations")
+        self.node_of_army = _indices(tables.node_of[0], n, "army nodes", -1)
+        self.node_of_fleet = _indices(tables.node_of[1], n, "fleet nodes", -1)
+        self.loc_prov = _indices(game_map.loc_province, np, "location provinces")
+        for i in range(n):
+            if self.node_of(self.node_type[i], self.node_loc[i]) != i:
+                raise ValueError(f"node {i} is not the node of its own location")
         # proximity: each node sums itself and one node per bordering province (the best
         # of that province's nodes when it borders several), as search.values does
         sums, sum_off, groups, grp_off, items, item_off = [], [0], [], [0], [], [0]
@@ -160,6 +202,10 @@ cdef class CMap:
             sum_off.append(len(sums))
             grp_off.append(len(groups))
             dests = game_map.adjacent(tables.node_type[i], tables.node_loc[i])
+            _check(dests, nl, "destinations")
+            for j in dests:
+                if self.node_of(self.node_type[i], j) < 0:
+                    raise ValueError(f"node {i} moves to location {j}, where it cannot stand")
             adj_locs.extend(dests)
             adj_off.append(len(adj_locs))
             widest = max(widest, len(dests))
@@ -170,34 +216,36 @@ cdef class CMap:
         if widest + 1 > MAX_OPTIONS:
             raise ValueError(f"a node with {widest} neighbours (at most {MAX_OPTIONS - 1})")
         self.growth = growth / 5.0
-        self.sum_idx = _ints(sums)
+        self.sum_idx = _indices(sums, n, "proximity terms")
         self.sum_off = _ints(sum_off)
         self.grp_off = _ints(grp_off)
-        self.item_idx = _ints(items)
+        self.item_idx = _indices(items, n, "proximity groups")
         self.item_off = _ints(item_off)
-        self.adj_loc = _ints(adj_locs)
+        self.adj_loc = _indices(adj_locs, nl, "destinations")
         self.adj_off = _ints(adj_off)
-        self.touch_prov = _ints(touch)
+        self.touch_prov = _indices(touch, np, "bordering provinces")
         self.touch_off = _ints(touch_off)
-        self.centres = _ints(game_map.supply_centres)
+        self.centres = _indices(game_map.supply_centres, np, "supply centres")
         nadj, nadj_off = [], [0]
         for i in range(n):
             nadj.extend(tables.adjacency[i])
             nadj_off.append(len(nadj))
-        self.nadj_idx = _ints(nadj)
+        self.nadj_idx = _indices(nadj, n, "neighbouring nodes")
         self.nadj_off = _ints(nadj_off)
         nbs, nb_off = [], [0]
         for i in range(np):
             nbs.extend(game_map.neighbours[i])
             nb_off.append(len(nbs))
-        self.nb_idx = _ints(nbs)
+        self.nb_idx = _indices(nbs, np, "neighbours")
         self.nb_off = _ints(nb_off)
         self.reach = _new_bytes(n * np)
         for i in range(n):
+            _check(tables.reach[i], np, "reach")
             for j in tables.reach[i]:
                 self.reach[i * np + j] = 1
         self.home = _new_bytes(self.num_powers * np)
         for i in range(self.num_powers):
+            _check(game_map.homes[i], np, "home centres")
             for j in game_map.homes[i]:
                 self.home[i * np + j] = 1
         self.shared = _Shared(self)
@@ -211,7 +259,7 @@ cdef class CMap:
 
 
 cdef class CWeights:
-    """One :class:`~search.values.DumbBotWeights` as C integers.
+    """One :class:`~search.tables.DumbBotWeights` as C integers.
 
     ``ValueError`` if a proximity table is not :data:`DEPTH` long.
     :meth:`fits` says whether every value on a map stays exact in 64 bits.
@@ -306,7 +354,11 @@ cdef class CWeights:
 
 
 cdef class _Board:
-    """One position read into C arrays: who stands where, and who owns what."""
+    """One position read into C arrays: who stands where, and who owns what.
+
+    ``ValueError`` if the position does not fit the map (a province, power or
+    place the map lacks): nothing unchecked is written into the arrays.
+    """
 
     cdef int *upow
     cdef int *unode
@@ -318,7 +370,7 @@ cdef class _Board:
 
     def __cinit__(self, CMap cm, object pos):
         cdef int np = cm.num_provinces
-        cdef int i, p
+        cdef int i, p, power, utype, loc
         cdef tuple u
         self.np = np
         self.upow = <int *> PyMem_Malloc(5 * np * sizeof(int))
@@ -331,23 +383,43 @@ cdef class _Board:
         for i in range(4 * np):
             self.upow[i] = -1
         owners = pos.owners
+        _check_length(owners, np, "owners")
         for i in range(np):
-            self.owner[i] = owners[i]
+            p = owners[i]
+            if not -1 <= p < cm.num_powers:
+                raise ValueError(f"province {i} owned by power {p}, which the map lacks")
+            self.owner[i] = p
         for key, value in (<dict> pos.units).items():
-            p = key
             u = <tuple> value
-            self.upow[p] = u[0]
-            self.unode[p] = cm.node_of(u[1], u[2])
+            p, power, utype, loc = key, u[0], u[1], u[2]
+            _check_unit(cm, p, power, utype, loc)
+            self.upow[p] = power
+            self.unode[p] = cm.node_of(utype, loc)
         dislodged = <dict> pos.dislodged
         self.any_dislodged = len(dislodged) > 0
         for key, value in dislodged.items():
-            p = key
             u = <tuple> value
-            self.dpow[p] = u[0]
-            self.dnode[p] = cm.node_of(u[1], u[2])
+            p, power, utype, loc = key, u[0], u[1], u[2]
+            _check_unit(cm, p, power, utype, loc)
+            self.dpow[p] = power
+            self.dnode[p] = cm.node_of(utype, loc)
 
     def __dealloc__(self):
         PyMem_Free(self.upow)
+
+
+cdef inline int _check_unit(CMap cm, int province, int power, int utype, int loc) except -1:
+    """``ValueError`` unless a unit of ``power`` and ``utype`` may stand at ``loc`` in
+    ``province`` on the map."""
+    if not 0 <= province < cm.num_provinces:
+        raise ValueError(f"a unit in province {province}, which the map lacks")
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"a unit of power {power}, which the map lacks")
+    if not (0 <= utype <= 1 and 0 <= loc < cm.num_locations):
+        raise ValueError(f"a unit of type {utype} at location {loc}, which the map lacks")
+    if cm.node_of(utype, loc) < 0 or cm.loc_prov[loc] != province:
+        raise ValueError(f"a unit of type {utype} at location {loc}, where it cannot stand")
+    return 0
 
 
 cdef class CValues:
@@ -381,18 +453,26 @@ cdef class CValues:
 
     def node_value(self, int node):
         """The value DumbBot gives ``node`` in this phase."""
+        if not 0 <= node < self.nn:
+            raise IndexError(f"no node {node} on this map")
         return self.vals[node]
 
     def value(self, int unit_type, int loc):
         """The value of location ``loc`` for a unit of ``unit_type``."""
-        return self.vals[self.cm.node_of(unit_type, loc)]
+        if unit_type not in (0, 1) or not 0 <= loc < self.cm.num_locations:
+            raise IndexError(f"no location {loc} for unit type {unit_type} on this map")
+        return self.node_value(self.cm.node_of(unit_type, loc))
 
     def strength(self, int prov):
         """Our units in or next to ``prov`` (a fleet next to two coasts counts twice)."""
+        if not 0 <= prov < self.np:
+            raise IndexError(f"no province {prov} on this map")
         return self.counts[prov * self.nw + self.power]
 
     def competition(self, int prov):
         """The most units any one other power has in or next to ``prov``."""
+        if not 0 <= prov < self.np:
+            raise IndexError(f"no province {prov} on this map")
         return self.comp[prov]
 
 

@@ -57,17 +57,12 @@ from adjudicator.orders import (
     SUPPORT_MOVE,
     WAIVE_ORDER,
     EngineOrder,
+    Orders,
 )
 from adjudicator.position import WINTER, Position
 from search import speedups
-from search.values import (
-    DEFAULT_WEIGHTS,
-    DumbBotWeights,
-    ProvinceValues,
-    dumbbot_values,
-    select_index,
-    tables_for,
-)
+from search.tables import DEFAULT_WEIGHTS, DumbBotWeights, tables_for
+from search.values import ProvinceValues, dumbbot_values, select_index
 
 STALLED_ROUNDS = 10
 """Rounds in which no unit gets an order before a waiting cycle is broken by force."""
@@ -89,7 +84,7 @@ class DumbBot:
 
     # --- movement -----------------------------------------------------------------------
 
-    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """Orders for every unit of ``power`` (see the module docstring)."""
         memo = self._compiled
         if memo[0] is not pos.map or memo[1] is not self.weights or memo[2] != switch.generation:
@@ -101,7 +96,7 @@ class DumbBot:
         if not ours:
             return {}
         values = dumbbot_values(pos, power, self.weights)
-        orders: dict[int, EngineOrder] = {}
+        orders: Orders = {}
         moving_into: dict[int, int] = {}
         waiting: dict[int, list[int]] = {}
         stalled = 0
@@ -130,7 +125,7 @@ class DumbBot:
         pos: Position,
         prov: int,
         values: ProvinceValues,
-        orders: dict[int, EngineOrder],
+        orders: Orders,
         moving_into: dict[int, int],
         waiting: dict[int, list[int]],
         rng: Random,
@@ -174,9 +169,7 @@ class DumbBot:
             del options[k]
             del scores[k]
 
-    def _replace_wasted_holds(
-        self, pos: Position, values: ProvinceValues, orders: dict[int, EngineOrder]
-    ) -> None:
+    def _replace_wasted_holds(self, pos: Position, values: ProvinceValues, orders: Orders) -> None:
         """Turn each hold into a support of the best neighbouring order (Parang's rule)."""
         m = pos.map
         units = pos.units
@@ -215,7 +208,7 @@ class DumbBot:
 
     # --- retreats -----------------------------------------------------------------------
 
-    def retreat_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def retreat_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """A retreat for each dislodged unit, weighted by value; disband when none is left."""
         ours = [p for p, d in pos.dislodged.items() if d[0] == power]
         if not ours:
@@ -225,7 +218,7 @@ class DumbBot:
         values = dumbbot_values(pos, power, self.weights)
         loc_province = pos.map.loc_province
         taken: set[int] = set()
-        orders: dict[int, EngineOrder] = {}
+        orders: Orders = {}
         for prov in ours:
             _, utype, _, options = pos.dislodged[prov]
             choices = list(options)

@@ -21,10 +21,19 @@ from __future__ import annotations
 
 from random import Random
 
-from adjudicator.orders import BUILD, DISBAND_ORDER, REMOVE, RETREAT, WAIVE_ORDER, EngineOrder
+from adjudicator.orders import (
+    BUILD,
+    DISBAND_ORDER,
+    REMOVE,
+    RETREAT,
+    WAIVE_ORDER,
+    EngineOrder,
+    Orders,
+)
 from adjudicator.position import Position
 from search.dumbbot import build_nodes, dumbbot_builds, dumbbot_removals
-from search.values import DEFAULT_WEIGHTS, DumbBotWeights, dumbbot_values
+from search.tables import DEFAULT_WEIGHTS, DumbBotWeights
+from search.values import dumbbot_values
 
 
 class PhaseHeuristics:
@@ -38,7 +47,7 @@ class PhaseHeuristics:
         self.weights = weights
         self.randomised = randomised
 
-    def retreat_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def retreat_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """A random retreat for each of ``power``'s dislodged units, none to the same province."""
         return random_retreats(pos, power, rng)
 
@@ -56,13 +65,13 @@ class PhaseHeuristics:
         return []
 
 
-def random_retreats(pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+def random_retreats(pos: Position, power: int, rng: Random) -> Orders:
     """Uniformly random legal retreats for ``power``, avoiding self-bounces; else disband."""
     loc_province = pos.map.loc_province
     ours = sorted(p for p, d in pos.dislodged.items() if d[0] == power)
     rng.shuffle(ours)
     taken: set[int] = set()
-    orders: dict[int, EngineOrder] = {}
+    orders: Orders = {}
     for prov in ours:
         free = [loc for loc in pos.dislodged[prov][3] if loc_province[loc] not in taken]
         if free:

@@ -27,6 +27,7 @@ from adjudicator.orders import (
     SUPPORT_MOVE,
     WAIVE_ORDER,
     EngineOrder,
+    Orders,
 )
 from adjudicator.position import Position
 
@@ -39,14 +40,14 @@ class RandomBot:
     def __init__(self, support_probability: float = 0.3) -> None:
         self.support_probability = support_probability
 
-    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """A random hold, move or friendly support for each unit of ``power``."""
         m = pos.map
         loc_province = m.loc_province
         units = pos.units
         ours = pos.units_of(power)
         rng.shuffle(ours)
-        orders: dict[int, EngineOrder] = {}
+        orders: Orders = {}
         for prov in ours:
             _, utype, loc = units[prov]
             if orders and rng.random() < self.support_probability:
@@ -67,9 +68,9 @@ class RandomBot:
             orders[prov] = HOLD_ORDER if k == len(dests) else (MOVE, dests[k])
         return orders
 
-    def retreat_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def retreat_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """A uniformly random legal retreat (or disband) for each dislodged unit."""
-        orders: dict[int, EngineOrder] = {}
+        orders: Orders = {}
         for prov in sorted(pos.dislodged):
             dpower, _, _, options = pos.dislodged[prov]
             if dpower == power:

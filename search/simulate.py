@@ -7,7 +7,7 @@ from random import Random
 
 from adjudicator.adjustments import adjudicate_adjustments
 from adjudicator.movement import next_position
-from adjudicator.orders import EngineOrder
+from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import MOVEMENT_SEASONS, RETREAT_SEASONS, Position
 from adjudicator.retreats import adjudicate_retreats
 from search.policy import Policy
@@ -17,7 +17,7 @@ def play_phase(
     pos: Position,
     policies: Sequence[Policy | None],
     rng: Random,
-    record: dict[int, EngineOrder] | None = None,
+    record: Orders | None = None,
 ) -> Position:
     """Adjudicate the phase ``pos`` is in, with ``policies[power]`` choosing each power's orders.
 
@@ -27,7 +27,7 @@ def play_phase(
     """
     season = pos.season
     if season in MOVEMENT_SEASONS:
-        orders: dict[int, EngineOrder] = {}
+        orders: Orders = {}
         powers_present = {u[0] for u in pos.units.values()}
         for power in powers_present:
             policy = policies[power]
@@ -37,7 +37,7 @@ def play_phase(
             record.update(orders)
         return next_position(pos, orders)
     if season in RETREAT_SEASONS:
-        retreats: dict[int, EngineOrder] = {}
+        retreats: Orders = {}
         for power in {d[0] for d in pos.dislodged.values()}:
             policy = policies[power]
             if policy is not None:
@@ -50,27 +50,3 @@ def play_phase(
         if due and policy is not None:
             builds[power] = policy.adjustment_orders(pos, power, rng)
     return adjudicate_adjustments(pos, builds).position
-
-
-def play_until(
-    pos: Position,
-    policies: Sequence[Policy | None],
-    rng: Random,
-    final_year: int,
-    max_phases: int = 10_000,
-) -> Position:
-    """Play phases until the position reaches winter of ``final_year`` (or later), or a solo.
-
-    Returns the first position at or after ``WIN final_year`` — the end of the
-    game under a BANDANA-style final year — with centre ownership updated.
-    """
-    from adjudicator.phases import solo_winner
-
-    for _ in range(max_phases):
-        if pos.ended_by(final_year):
-            return pos
-        before = pos.year
-        pos = play_phase(pos, policies, rng)
-        if (pos.year != before or pos.is_adjustment) and solo_winner(pos) >= 0:
-            return pos
-    return pos

@@ -18,14 +18,12 @@ from collections.abc import Callable
 from functools import partial
 from random import Random
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from adjudicator import speedups as switch
-from adjudicator.orders import EngineOrder
+from adjudicator.orders import Orders
 from adjudicator.position import Position
-
-if TYPE_CHECKING:
-    from search.values import DumbBotWeights, MapTables
+from search.tables import DumbBotWeights, MapTables
 
 COMPILED: ModuleType | None = switch.load("search._fastbot")
 """The compiled extension (``search._fastbot``), or None when it was not built."""
@@ -52,7 +50,7 @@ class Kernel:
     def __init__(self, cmap: Any, cweights: Any) -> None:
         assert COMPILED is not None
         self.values: Callable[[Position, int, bool], Any] = partial(COMPILED.values, cmap, cweights)
-        self.movement_orders: Callable[[Position, int, Random], dict[int, EngineOrder]] = partial(
+        self.movement_orders: Callable[[Position, int, Random], Orders] = partial(
             COMPILED.movement_orders, cmap, cweights
         )
 

@@ -44,175 +44,12 @@ times faster and runs instead when it was built (see :mod:`search.speedups`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from operator import itemgetter, mul
 from random import Random
 
-from adjudicator.maps import ARMY, SEA, GameMap
 from adjudicator.position import AUTUMN, FALL, SPRING, SUMMER, WINTER, Position
 from search import speedups
-
-PROXIMITY_DEPTH = 10
-"""How many proximity levels DumbBot computes (0 to 9)."""
-
-
-@dataclass(frozen=True)
-class DumbBotWeights:
-    """DumbBot's constants; the defaults are the original DumbBot's (as Parang lists them).
-
-    The ``home_*`` and ``base_unit_weight`` knobs are Parang extensions whose
-    defaults disable them (they are kept so the formula is complete).
-    Convoys (Parang's ``convoy_weight``, default 0) are never played.
-    """
-
-    spring_attack: int = 700
-    spring_defence: int = 300
-    fall_attack: int = 600
-    fall_defence: int = 400
-    spring_proximity: tuple[int, ...] = (100, 1000, 30, 10, 6, 5, 4, 3, 2, 1)
-    spring_strength: int = 1000
-    spring_competition: int = 1000
-    fall_proximity: tuple[int, ...] = (1000, 100, 30, 10, 6, 5, 4, 3, 2, 1)
-    fall_strength: int = 1000
-    fall_competition: int = 1000
-    base_unit_weight: int = 0
-    home_vacation_weight: int = 0
-    home_attack_weight: int = 1
-    home_defence_weight: int = 1
-    build_defence: int = 1000
-    build_proximity: tuple[int, ...] = (1000, 100, 30, 10, 6, 5, 4, 3, 2, 1)
-    remove_defence: int = 1000
-    remove_proximity: tuple[int, ...] = (1000, 100, 30, 10, 6, 5, 4, 3, 2, 1)
-    play_alternative: int = 50
-    alternative_difference_modifier: int = 500
-    size_square: int = 1
-    size_linear: int = 4
-    size_constant: int = 16
-
-    def size(self, centres: int) -> int:
-        """A power's size for DumbBot: ``A*x*x + B*x + C`` for ``x`` centres."""
-        return (
-            self.size_square * centres * centres + self.size_linear * centres + self.size_constant
-        )
-
-
-DEFAULT_WEIGHTS = DumbBotWeights()
-
-
-# --- per-map tables ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MapTables:
-    """Everything DumbBot needs from a map, as flat tuples over nodes (built once per map).
-
-    A *node* is a place one unit type can stand: the army node of each land
-    province, the fleet node of each fleet location (each coast of a split
-    province is its own node).  ``node_of[unit_type][loc]`` is a node id or -1.
-    """
-
-    map: GameMap
-    num_nodes: int
-    node_prov: tuple[int, ...]
-    node_type: tuple[int, ...]
-    node_loc: tuple[int, ...]
-    node_of: tuple[tuple[int, ...], tuple[int, ...]]
-    prov_nodes: tuple[tuple[int, ...], ...]
-    sum_getters: tuple[itemgetter, ...]  # type: ignore[type-arg]
-    multi_groups: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...]
-    touch_offsets: tuple[tuple[int, ...], ...]
-    neighbour_provs: tuple[tuple[int, ...], ...]
-    reach: tuple[frozenset[int], ...]
-    adjacency: tuple[tuple[int, ...], ...] = field(repr=False)
-    adjacency_getters: tuple[itemgetter, ...] = field(repr=False)  # type: ignore[type-arg]
-
-
-_TABLES: dict[int, MapTables] = {}
-
-
-def tables_for(game_map: GameMap) -> MapTables:
-    """The node tables of ``game_map``, built on first use and cached by map identity."""
-    tables = _TABLES.get(id(game_map))
-    if tables is None or tables.map is not game_map:
-        tables = _build_tables(game_map)
-        _TABLES[id(game_map)] = tables
-    return tables
-
-
-def _build_tables(m: GameMap) -> MapTables:
-    node_prov: list[int] = []
-    node_type: list[int] = []
-    node_loc: list[int] = []
-    army_node = [-1] * m.num_locations
-    fleet_node = [-1] * m.num_locations
-    prov_nodes: list[tuple[int, ...]] = []
-    for prov in range(m.num_provinces):
-        here: list[int] = []
-        if m.kind[prov] != SEA:
-            army_node[prov] = len(node_prov)
-            here.append(len(node_prov))
-            node_prov.append(prov)
-            node_type.append(ARMY)
-            node_loc.append(prov)
-        for loc in m.fleet_locations[prov]:
-            fleet_node[loc] = len(node_prov)
-            here.append(len(node_prov))
-            node_prov.append(prov)
-            node_type.append(1)
-            node_loc.append(loc)
-        prov_nodes.append(tuple(here))
-    node_of = (tuple(army_node), tuple(fleet_node))
-    n = len(node_prov)
-    num_powers = m.num_powers
-
-    getters = []
-    multi = []
-    touch = []
-    reach = []
-    adjacency: list[tuple[int, ...]] = []
-    for i in range(n):
-        utype, loc = node_type[i], node_loc[i]
-        dests = m.adjacent(utype, loc)
-        adj_nodes = tuple(node_of[utype][d] for d in dests)
-        adjacency.append(adj_nodes)
-        by_prov: dict[int, list[int]] = {}
-        for j in adj_nodes:
-            by_prov.setdefault(node_prov[j], []).append(j)
-        singles = [js[0] for js in by_prov.values() if len(js) == 1]
-        groups = tuple(tuple(js) for js in by_prov.values() if len(js) > 1)
-        getters.append(itemgetter(i, *singles))
-        if groups:
-            multi.append((i, groups))
-        # Parang counts a unit once per bordering location (duplicates kept on purpose).
-        touch.append(
-            tuple(p * num_powers for p in (node_prov[i], *(m.loc_province[d] for d in dests)))
-        )
-        reach.append(m.reach(utype, loc))
-    return MapTables(
-        map=m,
-        num_nodes=n,
-        node_prov=tuple(node_prov),
-        node_type=tuple(node_type),
-        node_loc=tuple(node_loc),
-        node_of=node_of,
-        prov_nodes=tuple(prov_nodes),
-        sum_getters=tuple(getters),
-        multi_groups=tuple(multi),
-        touch_offsets=tuple(touch),
-        neighbour_provs=m.neighbours,
-        reach=tuple(reach),
-        adjacency=tuple(adjacency),
-        adjacency_getters=tuple(_sequence_getter(adj) for adj in adjacency),
-    )
-
-
-def _sequence_getter(indices: tuple[int, ...]) -> itemgetter:  # type: ignore[type-arg]
-    """An ``itemgetter`` of ``indices`` that returns a sequence even for one index (or none)."""
-    if len(indices) > 1:
-        return itemgetter(*indices)
-    first = indices[0] if indices else 0
-    return itemgetter(slice(first, first + len(indices)))
-
+from search.tables import DEFAULT_WEIGHTS, PROXIMITY_DEPTH, DumbBotWeights, MapTables, tables_for
 
 # --- the values -------------------------------------------------------------------------
 
@@ -327,38 +164,14 @@ def base_values(
     sizes = [weights.size(c) for c in counts]
     neutral = weights.size_constant
     owners = pos.owners
-    units = pos.units
-    dislodged = pos.dislodged
     tables = tables_for(m)
-    reach = tables.reach
-    node_of = tables.node_of
     base = [0] * m.num_provinces
     defence = [0] * m.num_provinces
     my_homes = m.homes[power]
     for sc in m.supply_centres:
         owner = owners[sc]
         if owner == power:
-            d = 0
-            for q in tables.neighbour_provs[sc]:
-                unit = units.get(q)
-                if unit is not None:
-                    other = unit[0]
-                    if (
-                        other != power
-                        and sizes[other] > d
-                        and sc in reach[node_of[unit[1]][unit[2]]]
-                    ):
-                        d = sizes[other]
-                if dislodged:
-                    du = dislodged.get(q)
-                    if du is not None:
-                        other = du[0]
-                        if (
-                            other != power
-                            and sizes[other] > d
-                            and sc in reach[node_of[du[1]][du[2]]]
-                        ):
-                            d = sizes[other]
+            d = _largest_threat(pos, tables, sizes, power, sc)
             if sc in my_homes:
                 d = d * weights.home_defence_weight if d else -weights.home_vacation_weight
             defence[sc] = d
@@ -371,9 +184,31 @@ def base_values(
                 attack *= weights.home_attack_weight
             base[sc] = attack * attack_weight
     if weights.base_unit_weight:
-        for prov, unit in units.items():
+        for prov, unit in pos.units.items():
             base[prov] += sizes[unit[0]] * weights.base_unit_weight // 100 * attack_weight
     return base, defence
+
+
+def _largest_threat(pos: Position, tables: MapTables, sizes: list[int], power: int, sc: int) -> int:
+    """The size of the largest enemy with a unit (dislodged ones too) able to move into ``sc``."""
+    units = pos.units
+    dislodged = pos.dislodged
+    reach = tables.reach
+    node_of = tables.node_of
+    d = 0
+    for q in tables.neighbour_provs[sc]:
+        unit = units.get(q)
+        if unit is not None:
+            other = unit[0]
+            if other != power and sizes[other] > d and sc in reach[node_of[unit[1]][unit[2]]]:
+                d = sizes[other]
+        if dislodged:
+            du = dislodged.get(q)
+            if du is not None:
+                other = du[0]
+                if other != power and sizes[other] > d and sc in reach[node_of[du[1]][du[2]]]:
+                    d = sizes[other]
+    return d
 
 
 def unit_counts_near(pos: Position) -> list[int]:

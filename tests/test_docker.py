@@ -1,4 +1,4 @@
-"""docker-compose.yml and the Dockerfiles, checked statically (no Docker engine runs here).
+"""docker-compose.yml and the Dockerfiles, checked statically (tests/docker/ runs them).
 
 * the compose file (as written, and after Compose's variable interpolation)
   validates against the Compose specification's JSON schema;
@@ -21,6 +21,7 @@ import jsonschema
 import pytest
 import yaml
 
+from bot.local.images import SDISTS, WHEELHOUSE
 from bot.local.launch import Deadlines, parlance_options, seat_argv
 from bot.local.lineup import Seat, parse_seat
 from bot.servers.parlance import PARLANCE_VERSION, ParlanceInstall, ParlanceServer
@@ -209,24 +210,37 @@ def _instructions(path: Path) -> list[tuple[str, str]]:
 
 def test_the_bot_image_installs_the_project_and_runs_the_cli() -> None:
     steps = _instructions(ROOT / "Dockerfile")
-    assert steps[0][0] == "FROM" and steps[0][1].startswith("python:3.11")
-    copied = [source for word, rest in steps if word == "COPY" for source in rest.split()[:-1]]
+    stages = [rest for word, rest in steps if word == "FROM"]
+    # Compiled in the first stage, copied into the slim one: no compiler, no source tree.
+    assert stages == ["python:3.11 AS build", "python:3.11-slim"]
+    copied = [
+        source
+        for word, rest in steps
+        if word == "COPY" and not rest.startswith("--from")
+        for source in rest.split()[:-1]
+    ]
+    wheelhouse = WHEELHOUSE.relative_to(ROOT).as_posix()
+    assert wheelhouse in copied  # made on the host by make compose (git-ignored)
     for source in copied:
-        assert (ROOT / source).exists(), source
+        assert source == wheelhouse or (ROOT / source).exists(), source
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     packages = [p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]]
     assert set(packages) <= set(copied)
     assert project["project"]["readme"] in copied
     assert "setup.py" in copied  # it builds the compiled extensions
-    assert any(word == "RUN" and "pip install ." in rest for word, rest in steps)
+    installs = [rest for word, rest in steps if word == "RUN" and "pip install" in rest]
+    assert installs and all("--no-index" in rest for rest in installs)
+    assert ("COPY", "--from=build /opt/venv /opt/venv") in steps
     assert ("ENTRYPOINT", '["daide-mcts"]') in steps
     assert project["project"]["scripts"]["daide-mcts"] == "bot.cli:main"
     ignored = (ROOT / ".dockerignore").read_text().split()
-    assert {".venv", ".local", "runs"} <= set(ignored)
+    assert {".venv", ".local", "runs", "docker/*", f"!{wheelhouse}"} <= set(ignored)
 
 
-def test_the_server_image_installs_parlance_from_the_registry() -> None:
+def test_the_server_image_installs_parlance_from_the_host_s_download() -> None:
     steps = _instructions(ROOT / "docker" / "parlance" / "Dockerfile")
     assert steps[0][0] == "FROM" and steps[0][1].startswith("python:2.7")
-    wanted = f"pip install parlance=={PARLANCE_VERSION}"
+    sdists = SDISTS.relative_to(ROOT / "docker" / "parlance").as_posix()
+    assert ("COPY", f"{sdists} /tmp/sdists") in steps
+    wanted = f"pip install --no-index --find-links /tmp/sdists parlance=={PARLANCE_VERSION}"
     assert any(word == "RUN" and wanted in rest for word, rest in steps)

@@ -27,8 +27,8 @@ from bot.local.tournament import (
     run_tournament,
     write_results,
 )
+from bot.measure.metrics import GameRecord
 from bot.servers.ray import RayNode
-from search.metrics import GameRecord
 
 HOUR = 3600.0
 POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")

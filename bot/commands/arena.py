@@ -31,7 +31,7 @@ from rich.progress import (
 )
 
 from bot.errors import UserError
-from search.arena import ArenaProgress, run_arena
+from bot.measure.arena import ArenaProgress, run_arena
 from search.registry import PolicySpecError, parse_spec, valid_specs
 
 SEATS = 7

@@ -1,8 +1,10 @@
 """daide-mcts bench NAME: run a benchmark that prints figures.
 
-Benchmarks live beside the code they measure (a module with a function
-main(argv) -> int); this command only dispatches to them.  Their figures,
-with the command that produced them, go into BENCHMARKS.md.
+Each benchmark is a module with a function main(argv) -> int: those of the
+pure cores (protocol, adjudicator, search) in bot.measure (bench_*), those of
+the bot's tooling beside the code they measure (benchmark.py); this command
+only dispatches to them.  Their figures, with the command that produced them,
+go into BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -11,10 +13,19 @@ import argparse
 import importlib
 
 BENCHMARKS = {
-    "protocol": ("protocol.benchmark", "decode/encode throughput on a captured game"),
-    "adjudicator": ("adjudicator.benchmark", "movement phases per second, against MILA's engine"),
-    "search": ("search.mcts.benchmark", "MCTS rollouts and iterations per second, 1 and 2 workers"),
-    "heuristics": ("search.bench_heuristics", "DumbBot's and RandomBot's milliseconds per call"),
+    "protocol": ("bot.measure.bench_protocol", "decode/encode throughput on a captured game"),
+    "adjudicator": (
+        "bot.measure.bench_adjudicator",
+        "movement phases per second, against MILA's engine",
+    ),
+    "search": (
+        "bot.measure.bench_search",
+        "MCTS rollouts and iterations per second, 1 and 2 workers",
+    ),
+    "heuristics": (
+        "bot.measure.bench_heuristics",
+        "DumbBot's and RandomBot's milliseconds per call",
+    ),
     "telemetry": ("bot.telemetry.benchmark", "emit cost, MQTT publishing rate, event-loop lag"),
     "cluster": ("bot.cluster.benchmark", "games per hour: --parallel against --ray, locally"),
 }

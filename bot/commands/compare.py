@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, TextIO
 from bot.errors import UserError
 
 if TYPE_CHECKING:
-    from search.comparison import Run
+    from bot.measure.comparison import Run
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,7 +70,7 @@ def load_runs(paths: list[Path]) -> list[Run]:
     """Each path's run (a tournament folder or an arena JSON file); UserError if unreadable."""
     from bot.local.schemas import read_arena_run
     from bot.local.tournament import TournamentError, tournament_run
-    from search.comparison import ComparisonError
+    from bot.measure.comparison import ComparisonError
 
     runs: list[Run] = []
     for path in paths:
@@ -89,7 +89,7 @@ def load_runs(paths: list[Path]) -> list[Run]:
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print (and with --json save) the figures; exit 0."""
     out = out or sys.stdout
-    from search.comparison import ComparisonError, at_year, pair, standing
+    from bot.measure.comparison import ComparisonError, at_year, pair, standing
 
     runs = load_runs(args.runs)
     against = load_runs(args.against) if args.against else []

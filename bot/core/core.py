@@ -353,11 +353,29 @@ class BotCore:
         self._send(Mdf())
 
     def _on_mdf(self, m: Mdf) -> None:
-        if m.definition is not None:
-            name = self.map_name or DEFAULT_MAP
-            self.mirror.on_map(m.definition, name)
+        """Take the server's map, or refuse one we cannot play on and leave (never crash).
+
+        Once a game is under way, a different or unusable map is ignored: the
+        game goes on on the map it began on.
+        """
+        if m.definition is None:
+            return
+        name = self.map_name or DEFAULT_MAP
+        current = self.mirror.game_map
+        if current is not None and self.mirror.position is not None:
+            if m.definition != current.definition:
+                self._ignore("a new map in the middle of the game", m)
+                return
+        else:
+            try:
+                self.mirror.on_map(m.definition, name)
+            except AdjudicatorError as exc:  # the map is not usable (MapError)
+                self._note(notes.BadMap(name, str(exc)))
+                self._send(Rej(Map(name)))
+                self.out.act(GiveUp(f"the server's map {name} is not usable: {exc}"))
+                return
             self.out.act(UseMap(m.definition, name))
-            self._send(Yes(Map(name)))
+        self._send(Yes(Map(name)))
 
     def _on_ccd(self, m: Ccd) -> None:
         self._note(notes.CivilDisorder(m.power, m.turn, m.power == self.power))

@@ -68,6 +68,8 @@ def console(note: notes.Note) -> None:
                 log.error("cannot quote the bad message back", error=quote_error)
         case notes.HeldBack(reason=reason):
             log.warning("not sent before joining", reason=reason)
+        case notes.BadMap(map=name, error=error):
+            log.error("the server's map is not usable", map=name, error=error)
         case notes.HandlerError(error=error, text=text):
             log.error("could not handle message", error=error, text=excerpt(text))
         case notes.MessageIgnored(reason=reason, text=text):
@@ -151,6 +153,8 @@ class GameLogWriter:
                 write("bad_message", error=error, text=text)
             case notes.HeldBack(reason=reason):
                 write("held_back", reason=reason)
+            case notes.BadMap(map=name, error=error):
+                write("bad_map", map=name, error=error)
             case notes.HandlerError(error=error, text=text):
                 write("handler_error", error=error, text=text)
             case notes.MessageIgnored(reason=reason, text=text):

@@ -119,6 +119,14 @@ class Refused(Note):
 
 
 @dataclass(frozen=True, slots=True)
+class BadMap(Note):
+    """The server's map ``map`` is not usable (``error`` says why): we refuse it and leave."""
+
+    map: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
 class HeldBack(Note):
     """A game action was not sent because the session had not joined the game."""
 

@@ -25,7 +25,8 @@ from random import Random
 from typing import Any
 
 from adjudicator.convert import adjustment_value, movement_value
-from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER
+from adjudicator.legal import complete_with_disbands as _complete_retreats
+from adjudicator.legal import complete_with_holds as _complete
 from adjudicator.position import Position
 from adjudicator.rules import CivilDisorderRule
 from bot.core import events as ev
@@ -422,13 +423,3 @@ class PhasePlayer:
             self._submit(phase, list(phase.book.current))
         if phase.position.is_movement:
             self.out.send(Gof())
-
-
-def _complete(pos: Position, power: int, orders: Orders) -> Orders:
-    """``orders`` for every unit of ``power`` (HLD where missing), nothing for others."""
-    return {p: orders.get(p, HOLD_ORDER) for p, u in pos.units.items() if u[0] == power}
-
-
-def _complete_retreats(pos: Position, power: int, orders: Orders) -> Orders:
-    """``orders`` for every dislodged unit of ``power`` (DSB where missing)."""
-    return {p: orders.get(p, DISBAND_ORDER) for p, d in pos.dislodged.items() if d[0] == power}

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.local.outcome import GameOutcome
+from bot.measure.metrics import GameRecord, Standings
 from bot.view.colours import PALETTE, colour_of
-from search.metrics import GameRecord, Standings
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -14,7 +14,7 @@ from typing import Any
 from bot.local.bandana import BandanaInstall
 from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, Deadlines, years_to_play
 from bot.local.lineup import Seat
-from search.metrics import GameRecord
+from bot.measure.metrics import GameRecord
 
 
 @dataclass(frozen=True)

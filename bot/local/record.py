@@ -4,7 +4,7 @@
 one of our bots' game records when the server takes no observer), learns who
 plays which power (our bots' HLO, Parlance's answer to ``Server: powers``,
 and finally the SMR), and turns the finished game into a
-:class:`search.metrics.GameRecord` scored as the thesis scores games.
+:class:`bot.measure.metrics.GameRecord` scored as the thesis scores games.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import IO
 
 from bot.local.lineup import Seat
+from bot.measure.metrics import GameRecord
 from bot.messagelog import player_from_admin
 from protocol.messages import Adm, Drw, Message, Now, Sco, Slo, Smr
 from protocol.values import UNOWNED, Season, Turn
-from search.metrics import GameRecord
 
 FIRST_YEAR = 1901
 SEASON_INDEX = {s: i for i, s in enumerate(Season)}

@@ -52,6 +52,7 @@ from bot.local.lineup import describe
 from bot.local.outcome import GameConfig, GameOutcome
 from bot.local.record import GameRecorder, MessageListener
 from bot.local.view import LineView, View, format_elapsed
+from bot.measure.metrics import GameRecord
 from bot.observer import Observer, ObserverRefusedError
 from bot.paths import local_dir
 from bot.servers.lifeline import SEAT_SIGNAL, die_with_parent
@@ -66,7 +67,6 @@ from bot.servers.parlance import (
 )
 from protocol.errors import LanguageError
 from protocol.messages import Message, parse_text
-from search.metrics import GameRecord
 
 SERVER_CHOICES = ("auto", "parlance", "mila")
 """``auto``: Parlance if it can run here, else MILA's server."""

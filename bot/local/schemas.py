@@ -18,9 +18,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bot.jsonfiles import MAX_NUMBER, CorruptJSON, read_json_model
+from bot.measure.comparison import ComparisonError, Run, checked
+from bot.measure.metrics import GameRecord
 from protocol.tokens import INTEGER_MAX
-from search.comparison import ComparisonError, Run, checked
-from search.metrics import GameRecord
 
 Year = Annotated[int, Field(ge=0, le=INTEGER_MAX)]
 """A game year: DAIDE writes it in 14 bits."""
@@ -48,7 +48,7 @@ class Shape(BaseModel):
 
 
 class GameRecordShape(Shape):
-    """A :class:`search.metrics.GameRecord`, seat by seat."""
+    """A :class:`bot.measure.metrics.GameRecord`, seat by seat."""
 
     index: Index
     powers: list[str] = Field(min_length=1)

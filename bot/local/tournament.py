@@ -47,8 +47,8 @@ from bot.local.record import LiveState
 from bot.local.runner import GameConfig, GameError, GameOutcome, play_game, run_until_done
 from bot.local.schemas import GameEntryShape, TournamentShape
 from bot.local.view import BAR_WIDTH, format_elapsed, progress_bar
-from search.comparison import ComparisonError, Run, checked, focus_label, standing
-from search.metrics import GameRecord, Standings, markdown_table
+from bot.measure.comparison import ComparisonError, Run, checked, focus_label, standing
+from bot.measure.metrics import GameRecord, Standings, markdown_table
 
 SETTINGS_FILE = "tournament.json"
 GAME_FILE = "game.json"

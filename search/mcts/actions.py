@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from random import Random
 from typing import Protocol
 
-from adjudicator.orders import HOLD_ORDER, EngineOrder
+from adjudicator.legal import complete_with_holds
+from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
 from search.mcts.rules import UnitOptions, possible_orders
 from search.mcts.weights import RegionWeights
@@ -45,7 +46,7 @@ DEFAULT_CAP = 5000
 """Most actions one node hands out."""
 
 
-def as_action(orders: dict[int, EngineOrder]) -> Action:
+def as_action(orders: Orders) -> Action:
     """An order dict as an :data:`Action`."""
     return tuple(sorted(orders.items()))
 
@@ -273,7 +274,7 @@ class SampledFromPlayers:
 
             def draw(r: Random, player: Policy = player) -> Action:
                 orders = player.movement_orders(pos, power, r)
-                return as_action(_complete(pos, power, orders))
+                return as_action(complete_with_holds(pos, power, orders))
 
             sources.append(SampledActions(draw, self.cap, self.patience))
         return InTurn(sources)
@@ -288,8 +289,3 @@ class MixedActions:
     def source(self, pos: Position, power: int, rng: Random) -> Sources:
         """Each generator's source, in turn."""
         return InTurn([g.source(pos, power, rng) for g in self.generators])
-
-
-def _complete(pos: Position, power: int, orders: dict[int, EngineOrder]) -> dict[int, EngineOrder]:
-    """``orders`` with a hold for every unit of ``power`` that has none."""
-    return {p: orders.get(p, HOLD_ORDER) for p, u in pos.units.items() if u[0] == power}

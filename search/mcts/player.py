@@ -18,9 +18,9 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from adjudicator.orders import HOLD_ORDER, EngineOrder
+from adjudicator.legal import complete_with_holds
+from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
-from search.choosers import Report, SearchRequest
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
 from search.mcts.actions import Action
@@ -29,8 +29,7 @@ from search.mcts.parallel import POLL_EVERY, RootParallel, merge, pick
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import DEFAULT_VARIANT, get_variant
-
-Orders = dict[int, EngineOrder]
+from search.policy import Report, SearchRequest
 
 HELPER_GRACE = 0.25
 """Seconds past the stop time to wait for the helpers' statistics when no one says otherwise."""
@@ -40,8 +39,7 @@ REPORT_EVERY = 0.25
 
 
 def _orders(pos: Position, power: int, action: Action | None) -> Orders:
-    chosen = dict(action) if action is not None else {}
-    return {p: chosen.get(p, HOLD_ORDER) for p, u in pos.units.items() if u[0] == power}
+    return complete_with_holds(pos, power, dict(action) if action is not None else {})
 
 
 def think(
@@ -92,73 +90,147 @@ def think(
             pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds,
             iterations=iterations, stop_at=deadline,
         )  # fmt: skip
-    reported: list[Action | None] = [None]
-    next_report = [began]
-    stopped = [False]
-
-    def refresh() -> None:
-        """Take a retime: the new stop and collection times, passed on to the helpers."""
-        nonlocal deadline, collect_by
-        if retimed is not None and deadline is not None:
-            new_stop, new_collect = retimed()
-            if new_stop != deadline:
-                deadline, collect_by = new_stop, new_collect
-                if parallel is not None and job_id is not None:
-                    parallel.retime(job_id, new_stop)
-
-    def stop() -> bool:
-        stopped[0] = stopped[0] or (should_stop is not None and should_stop())
-        refresh()
-        return stopped[0] or (deadline is not None and clock() >= deadline)
-
-    def progress(tree: Mcts[Position, Action]) -> None:
-        now = time.monotonic()
-        if report is None or now < next_report[0]:
-            return
-        best = tree.best()
-        if best is not None and best.action != reported[0]:
-            reported[0] = best.action
-            next_report[0] = now + REPORT_EVERY
-            report(_orders(pos, power, best.action), _stats(tree, variant, began), False)
-
-    if iterations is not None or deadline is not None:
-        while True:
-            search.run(
-                iterations=iterations,
-                deadline=deadline,
-                should_stop=stop,
-                on_progress=progress,
-                progress_every=POLL_EVERY,
-                clock=clock,
-            )
-            # A retime that moved the stop time later: search on until then.
-            if iterations is not None or stopped[0] or deadline is None:
-                break
-            refresh()
-            if clock() >= deadline:
-                break
+    limit = _Limit(deadline, collect_by, retimed, clock)
+    if parallel is not None and job_id is not None:
+        limit.helpers = (parallel, job_id)
+    stop = _StopSignal(should_stop, limit)
+    progress = _Progress(pos, power, variant, began, report)
+    while iterations is not None or limit.deadline is not None:
+        search.run(
+            iterations=iterations,
+            deadline=limit.deadline,
+            should_stop=stop,
+            on_progress=progress,
+            progress_every=POLL_EVERY,
+            clock=clock,
+        )
+        if iterations is not None or stop.stopped or not limit.extended():
+            break  # else a retime moved the stop time later: search on until then
+    deadline, collect_by = limit.deadline, limit.collect_by
     stats = _stats(search, variant, began)
     action = search.best()
     chosen = action.action if action is not None else None
     if parallel is not None and job_id is not None:
-        if stopped[0]:
-            parallel.stop(job_id)
         if collect_by is None:
             collect_by = began + 3600.0 if deadline is None else deadline + HELPER_GRACE
-        if stopped[0]:
-            collect_by = min(collect_by, time.monotonic() + HELPER_GRACE)
-        helpers = parallel.collect(job_id, collect_by)
-        own = [(e.action, e.visits, e.total) for e in search.root.edges]
-        merged = merge([own, *(h.stats for h in helpers)])
-        chosen = pick(merged, variant.final) or chosen
-        stats["workers"] = 1 + len(helpers)
-        stats["merged_iterations"] = sum(v for v, _ in merged.values())
-        stats["helper_job"] = job_id
-        stats["stale_helper_answers"] = parallel.stale
+        merged = _merge_helpers(search, variant, parallel, job_id, collect_by, stop.stopped, stats)
+        chosen = merged or chosen
     orders = _orders(pos, power, chosen)
     if report_final and report is not None:
         report(orders, stats, True)
     return orders, stats
+
+
+class _Limit:
+    """The search's stop and collection times, moved by ``retimed()`` and passed to helpers."""
+
+    def __init__(
+        self,
+        deadline: float | None,
+        collect_by: float | None,
+        retimed: Callable[[], tuple[float, float]] | None,
+        clock: Callable[[], float],
+    ) -> None:
+        self.deadline = deadline
+        self.collect_by = collect_by
+        self.retimed = retimed
+        self.clock = clock
+        self.helpers: tuple[RootParallel, int] | None = None
+
+    def refresh(self) -> None:
+        """Take a retime, if any: the new times, told to the helpers."""
+        if self.retimed is None or self.deadline is None:
+            return
+        stop_at, collect_by = self.retimed()
+        if stop_at != self.deadline:
+            self.deadline, self.collect_by = stop_at, collect_by
+            if self.helpers is not None:
+                self.helpers[0].retime(self.helpers[1], stop_at)
+
+    def due(self) -> bool:
+        """True once the (retimed) stop time has come."""
+        return self.deadline is not None and self.clock() >= self.deadline
+
+    def extended(self) -> bool:
+        """True when a retime moved the stop time past now."""
+        self.refresh()
+        return self.deadline is not None and not self.due()
+
+
+class _StopSignal:
+    """``should_stop`` asked at each poll, remembered once it has said yes.
+
+    The ``limit``'s retimes are taken at each poll too: an earlier stop time
+    stops the search then (that is no early stop: the helpers stop with it).
+    """
+
+    def __init__(self, should_stop: Callable[[], bool] | None, limit: _Limit) -> None:
+        self.should_stop = should_stop
+        self.limit = limit
+        self.stopped = False
+
+    def __call__(self) -> bool:
+        self.stopped = self.stopped or (self.should_stop is not None and self.should_stop())
+        self.limit.refresh()
+        return self.stopped or self.limit.due()
+
+
+class _Progress:
+    """Reports a new best order set to ``report``, at most once every ``REPORT_EVERY`` seconds."""
+
+    def __init__(
+        self,
+        pos: Position,
+        power: int,
+        variant: SearchSettings,
+        began: float,
+        report: Report | None,
+    ) -> None:
+        self.pos = pos
+        self.power = power
+        self.variant = variant
+        self.began = began
+        self.report = report
+        self.reported: Action | None = None
+        self.next_report = began
+
+    def __call__(self, tree: Mcts[Position, Action]) -> None:
+        now = time.monotonic()
+        if self.report is None or now < self.next_report:
+            return
+        best = tree.best()
+        if best is not None and best.action != self.reported:
+            self.reported = best.action
+            self.next_report = now + REPORT_EVERY
+            stats = _stats(tree, self.variant, self.began)
+            self.report(_orders(self.pos, self.power, best.action), stats, False)
+
+
+def _merge_helpers(
+    search: Mcts[Position, Action],
+    variant: SearchSettings,
+    parallel: RootParallel,
+    job_id: int,
+    collect_by: float,
+    stopped: bool,
+    stats: dict[str, Any],
+) -> Action | None:
+    """The choice over our root statistics merged with the helpers' that answer by ``collect_by``.
+
+    A search stopped early stops its helpers and waits for them only ``HELPER_GRACE``
+    more; what was merged goes into ``stats``.
+    """
+    if stopped:
+        parallel.stop(job_id)
+        collect_by = min(collect_by, time.monotonic() + HELPER_GRACE)
+    helpers = parallel.collect(job_id, collect_by)
+    own = [(e.action, e.visits, e.total) for e in search.root.edges]
+    merged = merge([own, *(h.stats for h in helpers)])
+    stats["workers"] = 1 + len(helpers)
+    stats["merged_iterations"] = sum(v for v, _ in merged.values())
+    stats["helper_job"] = job_id
+    stats["stale_helper_answers"] = parallel.stale
+    return pick(merged, variant.final)
 
 
 def _stats(search: Mcts[Position, Action], variant: SearchSettings, began: float) -> dict[str, Any]:

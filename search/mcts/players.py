@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
-from adjudicator.orders import EngineOrder
+from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
@@ -28,7 +28,7 @@ from search.mcts.rules import (
 from search.policy import Policy
 from search.randombot import RandomBot
 
-MovementRule = Callable[[Position, int, Random], dict[int, EngineOrder]]
+MovementRule = Callable[[Position, int, Random], Orders]
 
 _RANDOM = RandomBot()
 
@@ -40,11 +40,11 @@ class RulePlayer:
         self.name = name
         self.rule = rule
 
-    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """``rule``'s orders."""
         return self.rule(pos, power, rng)
 
-    def retreat_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def retreat_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """Random retreats (or disbands)."""
         return _RANDOM.retreat_orders(pos, power, rng)
 
@@ -56,7 +56,7 @@ class RulePlayer:
         return f"<RulePlayer {self.name}>"
 
 
-def _two_step(pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+def _two_step(pos: Position, power: int, rng: Random) -> Orders:
     return heuristic_orders(pos, power, rng, two_step=True)
 
 
@@ -90,9 +90,9 @@ class EnemyModel:
         self.player = player
         self.fixed = fixed
 
-    def orders(self, pos: Position, us: int, rng: Random) -> dict[int, EngineOrder]:
+    def orders(self, pos: Position, us: int, rng: Random) -> Orders:
         """Orders for every unit of every power but ``us``."""
-        out: dict[int, EngineOrder] = {}
+        out: Orders = {}
         for power in sorted({u[0] for u in pos.units.values()}):
             if power != us:
                 out.update(self.player.movement_orders(pos, power, rng))
@@ -134,11 +134,11 @@ class BotPhases:
         self._movement = DumbBot()
         self._phases = PhaseHeuristics()
 
-    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """DumbBot's orders."""
         return self._movement.movement_orders(pos, power, rng)
 
-    def retreat_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def retreat_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """Random legal retreats."""
         return self._phases.retreat_orders(pos, power, rng)
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from random import Random
 
-from adjudicator.orders import HOLD_ORDER, MOVE, SUPPORT_MOVE, EngineOrder
+from adjudicator.orders import HOLD_ORDER, MOVE, SUPPORT_MOVE, EngineOrder, Orders
 from adjudicator.position import Position
 from search.mcts.weights import RegionWeights
 
@@ -94,9 +94,7 @@ def possible_orders(pos: Position, power: int, *, two_step: bool = False) -> Uni
     return out
 
 
-def heuristic_orders(
-    pos: Position, power: int, rng: Random, *, two_step: bool = False
-) -> dict[int, EngineOrder]:
+def heuristic_orders(pos: Position, power: int, rng: Random, *, two_step: bool = False) -> Orders:
     """V2's (or V3's) rollout orders: :func:`possible_orders`' rules, one random pick per unit.
 
     Units are taken in a random order; a unit supports a move another unit
@@ -109,7 +107,7 @@ def heuristic_orders(
     ours = pos.units_of(power)
     rng.shuffle(ours)
     moving: list[tuple[int, int]] = []
-    orders: dict[int, EngineOrder] = {}
+    orders: Orders = {}
     for prov in ours:
         _, utype, loc = units[prov]
         if m.is_supply[prov] and pos.owners[prov] != power:
@@ -150,19 +148,19 @@ def _foreign_centres_next_to(pos: Position, prov: int) -> list[int]:
     ]
 
 
-def expected_orders(pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+def expected_orders(pos: Position, power: int, rng: Random) -> Orders:
     """``CalculateEnemyExpectedOrders``: into an adjacent foreign centre, else hold."""
-    orders: dict[int, EngineOrder] = {}
+    orders: Orders = {}
     for prov in pos.units_of(power):
         centres = _foreign_centres_next_to(pos, prov)
         orders[prov] = (MOVE, rng.choice(centres)) if centres else HOLD_ORDER
     return orders
 
 
-def greedy_else_random_orders(pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+def greedy_else_random_orders(pos: Position, power: int, rng: Random) -> Orders:
     """V4's rollout opponent: into an adjacent foreign centre, else a random move or hold."""
     m = pos.map
-    orders: dict[int, EngineOrder] = {}
+    orders: Orders = {}
     for prov in pos.units_of(power):
         centres = _foreign_centres_next_to(pos, prov)
         if centres:
@@ -177,7 +175,7 @@ def greedy_else_random_orders(pos: Position, power: int, rng: Random) -> dict[in
 
 def weight_greedy_orders(
     pos: Position, power: int, rng: Random, weights: RegionWeights | None = None
-) -> dict[int, EngineOrder]:
+) -> Orders:
     """V7's rollout orders: each unit (in random order) to its best-weighted free region.
 
     A region another of our units already ends in is skipped; holding counts
@@ -189,7 +187,7 @@ def weight_greedy_orders(
     ours = pos.units_of(power)
     rng.shuffle(ours)
     claimed: set[int] = set()
-    orders: dict[int, EngineOrder] = {}
+    orders: Orders = {}
     for prov in ours:
         _, utype, loc = pos.units[prov]
         best: EngineOrder | None = None

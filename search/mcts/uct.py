@@ -42,15 +42,16 @@ from typing import Generic, Protocol, TypeVar
 
 S = TypeVar("S")
 A = TypeVar("A")
+A_co = TypeVar("A_co", covariant=True)
 
 CP_THESIS = 1 / math.sqrt(2)
 """The thesis's exploration constant Cp = 1/sqrt(2) (Kocsis and Szepesvári 2006)."""
 
 
-class ActionSource(Protocol[A]):
+class ActionSource(Protocol[A_co]):
     """The actions a node may take, handed out one at a time (``None`` when none are left)."""
 
-    def next(self, rng: Random) -> A | None:
+    def next(self, rng: Random) -> A_co | None:
         """The next untried action, or ``None``."""
         ...
 
@@ -224,7 +225,7 @@ class Mcts(Generic[S, A]):
         if self.widening is None or not node.edges:
             return True
         k, alpha = self.widening
-        return len(node.edges) < k * max(1, node.visits) ** alpha
+        return len(node.edges) < k * math.pow(max(1, node.visits), alpha)
 
     def _expand(self, node: Node[S, A]) -> Edge[S, A] | None:
         if node.source is None:

@@ -50,10 +50,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from search.dumbbot import DumbBot
 from search.mcts.actions import MixedActions, SampledFromPlayers, ThesisActions, WeightedActions
-from search.mcts.config import FINAL_SELECTIONS, SearchSettings
+from search.mcts.config import FINAL_SELECTIONS, FinalSelection, SearchSettings
 from search.mcts.players import (
     EXPECTED_ENEMIES,
     EXPECTED_PLAYER,
@@ -67,7 +68,7 @@ from search.mcts.players import (
     EnemyModel,
     PhasePlayers,
 )
-from search.values import DumbBotWeights
+from search.tables import DumbBotWeights
 
 V1 = SearchSettings(
     name="v1",
@@ -176,17 +177,30 @@ def _switch(text: str) -> bool:
     return SWITCH[text]
 
 
-def _cp(text: str) -> dict[str, object]:
+class SettingChanges(TypedDict, total=False):
+    """The :class:`SearchSettings` fields an override may set, with their types."""
+
+    cp: float
+    final: FinalSelection
+    rollout_years: int | None
+    lookahead_years: int
+    widening: tuple[float, float] | None
+    resample: bool
+    double_expansion: bool
+
+
+def _cp(text: str) -> SettingChanges:
     return {"cp": _non_negative(text)}
 
 
-def _final(text: str) -> dict[str, object]:
-    if text not in FINAL_SELECTIONS:
-        raise ValueError(text)
-    return {"final": text}
+def _final(text: str) -> SettingChanges:
+    for choice in FINAL_SELECTIONS:
+        if text == choice:
+            return {"final": choice}
+    raise ValueError(text)
 
 
-def _years(text: str) -> dict[str, object]:
+def _years(text: str) -> SettingChanges:
     if text == "full":
         return {"rollout_years": None}
     years = int(text)
@@ -197,7 +211,7 @@ def _years(text: str) -> dict[str, object]:
     return {"rollout_years": years, "lookahead_years": years}
 
 
-def _widen(text: str) -> dict[str, object]:
+def _widen(text: str) -> SettingChanges:
     if text == "off":
         return {"widening": None}
     k, sep, alpha = text.partition(":")
@@ -206,11 +220,11 @@ def _widen(text: str) -> dict[str, object]:
     return {"widening": (_non_negative(k), _non_negative(alpha))}
 
 
-def _resample(text: str) -> dict[str, object]:
+def _resample(text: str) -> SettingChanges:
     return {"resample": _switch(text)}
 
 
-def _double(text: str) -> dict[str, object]:
+def _double(text: str) -> SettingChanges:
     return {"double_expansion": _switch(text)}
 
 
@@ -219,7 +233,7 @@ class Override:
     """A setting a variant name may override: what it means, and the fields its text sets."""
 
     help: str
-    fields: Callable[[str], dict[str, object]]
+    fields: Callable[[str], SettingChanges]
     """The :class:`SearchSettings` fields the text sets (ValueError if it does not fit)."""
 
 
@@ -255,7 +269,7 @@ def get_variant(name: str) -> SearchSettings:
         raise UnknownVariantError(
             f"no MCTS variant {base!r}; choose one of {', '.join(VARIANTS)}"
         ) from None
-    fields: dict[str, object] = {}
+    fields: SettingChanges = {}
     for change in changes:
         key, sep, value = change.partition("=")
         override = OVERRIDES.get(key)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from adjudicator.orders import CONVOY_MOVE, MOVE, EngineOrder
 from adjudicator.position import SPRING, SUMMER, Position
 from search import speedups
-from search.values import MapTables, tables_for
+from search.tables import MapTables, tables_for
 
 SPRING_PROXIMITY_WEIGHTS = (10.0, 100.0, 3.0, 1.0, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1)
 """The thesis's ``m_spring_proximity_weight(0..9)``."""
@@ -39,7 +39,7 @@ FOREIGN_CENTRE_CONSTANT = 6
 class RegionWeights:
     """The thesis's weight of every region for one power in one phase.
 
-    ``node`` lists are indexed like :class:`search.values.MapTables` nodes;
+    ``node`` lists are indexed like :class:`search.tables.MapTables` nodes;
     :meth:`order_value` gives equation 5's term for one engine-form order.
     """
 

@@ -1,38 +1,30 @@
 """The documented adjudicator API examples run and print what the documents say.
 
-Runs the doctests of the README's "Adjudicator API" section and of
+Runs the doctests of the adjudicator API guide (docs/adjudicator-api.md) and of
 :mod:`adjudicator.daide`'s docstring, so the documentation stays true.
 """
 
 from __future__ import annotations
 
 import doctest
-import re
 from pathlib import Path
 
 import adjudicator.daide
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-def _section(text: str, title: str) -> str:
-    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
-    assert match, f"README has no '## {title}' section"
-    return match.group(1)
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "adjudicator-api.md"
 
 
 def _run(text: str, name: str) -> doctest.TestResults:
     parser = doctest.DocTestParser()
-    test = parser.get_doctest(text, {}, name, str(README), 0)
+    test = parser.get_doctest(text, {}, name, str(GUIDE), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     return runner.summarize(verbose=False)
 
 
-def test_readme_adjudicator_api_examples() -> None:
-    section = _section(README.read_text(encoding="utf-8"), "Adjudicator API")
-    results = _run(section, "README Adjudicator API")
-    assert results.attempted >= 8, "the section's examples went missing"
+def test_the_guides_examples() -> None:
+    results = _run(GUIDE.read_text(encoding="utf-8"), "docs/adjudicator-api.md")
+    assert results.attempted >= 8, "the guide's examples went missing"
     assert results.failed == 0
 
 

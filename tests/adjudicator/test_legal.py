@@ -24,9 +24,15 @@ import pytest
 
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.daide import adjudicate_text, load_position
-from adjudicator.legal import adjustment_options, movement_orders, retreat_orders
+from adjudicator.legal import (
+    adjustment_options,
+    complete_with_disbands,
+    complete_with_holds,
+    movement_orders,
+    retreat_orders,
+)
 from adjudicator.maps import ARMY, COASTAL, FLEET, INLAND, SEA, standard_map
-from adjudicator.orders import MOVE, EngineOrder
+from adjudicator.orders import DISBAND_ORDER, HOLD_ORDER, MOVE, RETREAT, EngineOrder
 from adjudicator.position import SUMMER, Position, initial_position
 from adjudicator.validation import MBV, OrderBook
 from protocol.notation import format_order
@@ -233,6 +239,31 @@ def test_retreat_orders() -> None:
         candidates: list[Order] = [Disband(unit)]
         candidates += [Retreat(unit, M.location_name(loc)) for loc in range(len(M.loc_province))]
         assert _accepted(pos, prov, candidates) == set(retreat_orders(pos, prov))
+
+
+def test_complete_with_disbands_fills_only_the_powers_dislodged_units() -> None:
+    pos = _after(*RETREAT_POSITION)
+    ita, rus = M.powers.index("ITA"), M.powers.index("RUS")
+    vie, ank, gal = (M.provinces.index(name) for name in ("VIE", "ANK", "GAL"))
+    retreat = (RETREAT, gal)
+    assert complete_with_disbands(pos, ita, {}) == {vie: DISBAND_ORDER}
+    assert complete_with_disbands(pos, ita, {vie: retreat}) == {vie: retreat}
+    # An order for another power's unit is dropped, not passed on.
+    assert complete_with_disbands(pos, ita, {vie: retreat, ank: DISBAND_ORDER}) == {vie: retreat}
+    assert complete_with_disbands(pos, rus, {vie: retreat}) == {ank: DISBAND_ORDER}
+
+
+def test_complete_with_holds_fills_only_the_powers_units() -> None:
+    pos = initial_position(M)
+    fra = M.powers.index("FRA")
+    par, bur, lon = (M.provinces.index(name) for name in ("PAR", "BUR", "LON"))
+    ours = {p for p, u in pos.units.items() if u[0] == fra}
+    move = (MOVE, bur)
+    completed = complete_with_holds(pos, fra, {par: move, lon: HOLD_ORDER})
+    assert set(completed) == ours
+    assert completed[par] == move
+    assert all(order == HOLD_ORDER for p, order in completed.items() if p != par)
+    assert complete_with_holds(pos, fra, {}) == dict.fromkeys(ours, HOLD_ORDER)
 
 
 # --- adjustments -----------------------------------------------------------------------------

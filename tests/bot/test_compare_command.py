@@ -11,7 +11,7 @@ import pytest
 
 from bot.cli import main
 from bot.local.tournament import GAME_FILE, game_folder, rotated_slots
-from search.metrics import GameRecord
+from bot.measure.metrics import GameRecord
 from tests.bot.local.synthetic import POWERS, write_tournament
 
 LINEUP, FILL = "new=mcts,bandana:dumbbot", "bandana:dbrane"

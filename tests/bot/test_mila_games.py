@@ -4,7 +4,7 @@ MILA has no bots of its own, so the seven seats are seven copies of ours.
 MILA tells each power only its own ORD lines, so no single bot can
 shadow-check a phase (each counts them as skipped); the test rebuilds every
 phase from the seven game logs and shadow-adjudicates the whole game, judging
-ORD results as MILA reports them (success or failure).  README "Servers"
+ORD results as MILA reports them (success or failure).  docs/servers.md
 lists what else MILA does differently.
 """
 

@@ -28,14 +28,8 @@ from adjudicator.position import AUTUMN, FALL, NOBODY, SPRING, SUMMER, WINTER, P
 from adjudicator.speedups import pure_python
 from search import dumbbot as dumbbot_module
 from search.dumbbot import DumbBot
-from search.values import (
-    DEFAULT_WEIGHTS,
-    PROXIMITY_CACHE,
-    dumbbot_values,
-    prefer_second,
-    select_index,
-    tables_for,
-)
+from search.tables import DEFAULT_WEIGHTS, tables_for
+from search.values import PROXIMITY_CACHE, dumbbot_values, prefer_second, select_index
 from tests.search.boards import position, power, prov
 from tests.search.test_randombot import assert_legal, positions_of, varied_positions
 

@@ -24,14 +24,15 @@ from adjudicator import speedups as switch
 from adjudicator.orders import EngineOrder
 from adjudicator.position import WINTER, Position
 from adjudicator.speedups import pure_python
+from bot.measure.bench_heuristics import sample_positions
 from search import speedups
-from search.bench_heuristics import sample_positions
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
 from search.mcts.player import think
 from search.mcts.variants import LIVELY_DUMBBOT, get_variant
 from search.mcts.weights import RegionWeights
-from search.values import DEFAULT_WEIGHTS, DumbBotWeights, dumbbot_values, tables_for
+from search.tables import DEFAULT_WEIGHTS, DumbBotWeights, tables_for
+from search.values import dumbbot_values
 from tests.search.test_randombot import positions_of, varied_positions
 
 ROOT = Path(__file__).resolve().parents[2]

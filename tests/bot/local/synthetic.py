@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.local.launch import Deadlines
 from bot.local.lineup import parse_lineup
 from bot.local.tournament import GAME_FILE, GameEntry, TournamentSettings, game_folder, prepare
-from search.metrics import GameRecord
+from bot.measure.metrics import GameRecord
 
 POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
 FINAL_YEAR = 1903

@@ -5,7 +5,7 @@ tests run a jar-in-jar of their own, built here with the JDK's ``javac``: an
 inner jar holds a class that prints its arguments, and the outer jar's manifest
 names it the way Eclipse's jar-in-jar export does (``Rsrc-Main-Class``,
 ``Rsrc-Class-Path``), as BANDANA's jars do.  A game with the real D-Brane is a
-documented command (README, "Playing against BANDANA's bots"), not a test.
+documented command (docs/bandana.md), not a test.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.local.chart import game_chart, standings_chart
+from bot.measure.metrics import GameRecord, Standings
 from bot.view.colours import PALETTE, POWER_COLOURS
-from search.metrics import GameRecord, Standings
 from tests.bot.local.pngread import png_size_and_colours
 
 

@@ -19,8 +19,8 @@ import pytest
 
 from bot.cli import UserError, main
 from bot.commands.game import seats_from_args
+from bot.measure.metrics import POINTS_BY_SURVIVORS
 from bot.view.colours import POWER_COLOURS
-from search.metrics import POINTS_BY_SURVIVORS
 from tests.bot.local.pngread import png_size_and_colours
 
 ROOT = Path(__file__).resolve().parents[3]

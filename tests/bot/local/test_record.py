@@ -8,8 +8,8 @@ import pytest
 
 from bot.local.lineup import build_lineup
 from bot.local.record import GameRecorder
+from bot.measure.metrics import POINTS_BY_SURVIVORS, GameRecord
 from protocol.messages import parse_text
-from search.metrics import POINTS_BY_SURVIVORS, GameRecord
 
 HOMES = {
     "AUS": ["BUD", "TRI", "VIE"],

@@ -26,8 +26,8 @@ from bot.local.tournament import (
     read_game,
     saved_games,
 )
-from search.comparison import ComparisonError, Run, checked
-from search.metrics import GameRecord
+from bot.measure.comparison import ComparisonError, Run, checked
+from bot.measure.metrics import GameRecord
 from tests.bot.local.synthetic import POWERS, write_tournament
 
 ROOT = Path(__file__).resolve().parents[3]

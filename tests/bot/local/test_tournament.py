@@ -28,7 +28,7 @@ from bot.local.tournament import (
     rotated_slots,
     run_tournament,
 )
-from search.metrics import GameRecord
+from bot.measure.metrics import GameRecord
 from tests.bot.local.pngread import png_size_and_colours
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -2,7 +2,7 @@
 
 The command starts its own Parlance servers, proxies, hostile server and bot
 processes; this test runs it as a user would and checks the figures it saved.
-The full version (README "Stress tests") plays five years per scenario with
+The full version (docs/stress.md) plays five years per scenario with
 the default strategy; its figures are in BENCHMARKS.md.
 """
 

@@ -11,7 +11,6 @@ import pytest
 
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
-from search.choosers import SearchRequest
 from search.mcts.actions import ThesisActions, WeightedActions
 from search.mcts.config import SearchSettings
 from search.mcts.parallel import RootParallel, merge, pick
@@ -35,6 +34,7 @@ from search.mcts.variants import (
     VariantError,
     get_variant,
 )
+from search.policy import SearchRequest
 from search.registry import UnknownPolicyError, make_policy
 from tests.search.test_randombot import assert_legal, positions_of
 

@@ -12,7 +12,7 @@ from search.mcts.weights import (
     RegionWeights,
     base_values,
 )
-from search.values import tables_for
+from search.tables import tables_for
 from tests.search.boards import position, power, prov
 from tests.search.test_randombot import positions_of
 

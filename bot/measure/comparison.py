@@ -20,7 +20,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from search.metrics import GameRecord
+from bot.measure.metrics import GameRecord
 
 Z95 = 1.96
 """The normal quantile of a two-sided 95% interval."""

@@ -9,8 +9,8 @@ from random import Random
 import pytest
 
 from bot.cli import main
-from search import arena as arena_module
-from search.arena import (
+from bot.measure import arena as arena_module
+from bot.measure.arena import (
     ArenaResult,
     GameRecord,
     game_points,

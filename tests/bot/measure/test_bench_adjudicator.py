@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.benchmark import build_corpus, main, mila_games, mila_location, mila_unit
 from adjudicator.maps import ARMY
 from adjudicator.movement import adjudicate_movement
 from adjudicator.orders import CONVOY_MOVE, SUPPORT_HOLD, SUPPORT_MOVE
+from bot.measure.bench_adjudicator import build_corpus, main, mila_games, mila_location, mila_unit
 
 
 def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,7 +2,7 @@
 
 For each variant asked for (default: ours and the thesis's V8) and each of two
 positions — the opening (Spring 1901) and a mid-game position (Spring 1904
-after seven DumbBots, :func:`search.bench_heuristics.sample_positions`) — it
+after seven DumbBots, :func:`bot.measure.bench_heuristics.sample_positions`) — it
 prints, as the median of ``--repeats`` runs of ``--seconds`` each:
 
 * rollouts per second: the variant's simulation alone, from that position;
@@ -34,7 +34,7 @@ from random import Random
 
 from adjudicator import speedups
 from adjudicator.position import Position
-from search.bench_heuristics import sample_positions
+from bot.measure.bench_heuristics import sample_positions
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.parallel import RootParallel
 from search.mcts.player import think

@@ -35,13 +35,14 @@ from adjudicator.orders import (
     SUPPORT_HOLD,
     SUPPORT_MOVE,
     EngineOrder,
+    Orders,
 )
 from adjudicator.position import FALL, Position, initial_position
 from adjudicator.randomorders import battle_orders
 from adjudicator.retreats import adjudicate_retreats
 from adjudicator.rules import JUDGE_NAMES
 
-Phase = tuple[Position, dict[int, EngineOrder]]
+Phase = tuple[Position, Orders]
 
 MILA_POWERS = {
     "AUS": "AUSTRIA", "ENG": "ENGLAND", "FRA": "FRANCE", "GER": "GERMANY",
@@ -179,6 +180,32 @@ def time_mila(corpus: list[Phase]) -> float:
     return time.perf_counter() - started
 
 
+def _print_search_paths(corpus: list[Phase], runs: int) -> None:
+    """Print the search's next-position speed (compiled and pure) and legal-order generation."""
+    convoying = (CONVOY, CONVOY_MOVE)
+    plain = [(p, o) for p, o in corpus if not any(x[0] in convoying for x in o.values())]
+    with speedups.pure_python():
+        pure = [len(plain) / time_next_position(plain) for _ in range(runs)]
+    pure_median = statistics.median(pure)
+    line = f"{pure_median:9.0f} phases/s in pure Python"
+    if speedups.fast_movement() is not None:
+        fast = [len(plain) / time_next_position(plain) for _ in range(runs)]
+        line = f"{statistics.median(fast):9.0f} phases/s compiled, {pure_median:.0f} in pure Python"
+    print(
+        f"next position:     {line} (the search's path, on the {len(plain)} phases "
+        f"without convoy orders; medians of {runs})"
+    )
+    legal = []
+    generated = 0
+    for _ in range(runs):
+        seconds, generated = time_legal(corpus)
+        legal.append(len(corpus) / seconds)
+    print(
+        f"legal orders:      {statistics.median(legal):9.0f} positions/s, every unit's movement "
+        f"orders ({generated / len(corpus):.0f} per position; median of {runs})"
+    )
+
+
 def main(argv: list[str]) -> int:
     """Print phases per second for both engines and their ratio."""
     parser = argparse.ArgumentParser(prog="daide-mcts bench adjudicator", description=__doc__)
@@ -209,28 +236,7 @@ def main(argv: list[str]) -> int:
         + ", ".join(f"{x:.0f}" for x in ours)
         + ")"
     )
-    convoying = (CONVOY, CONVOY_MOVE)
-    plain = [(p, o) for p, o in corpus if not any(x[0] in convoying for x in o.values())]
-    with speedups.pure_python():
-        pure = [len(plain) / time_next_position(plain) for _ in range(args.runs)]
-    pure_median = statistics.median(pure)
-    line = f"{pure_median:9.0f} phases/s in pure Python"
-    if speedups.fast_movement() is not None:
-        fast = [len(plain) / time_next_position(plain) for _ in range(args.runs)]
-        line = f"{statistics.median(fast):9.0f} phases/s compiled, {pure_median:.0f} in pure Python"
-    print(
-        f"next position:     {line} (the search's path, on the {len(plain)} phases "
-        f"without convoy orders; medians of {args.runs})"
-    )
-    legal = []
-    generated = 0
-    for _ in range(args.runs):
-        seconds, generated = time_legal(corpus)
-        legal.append(len(corpus) / seconds)
-    print(
-        f"legal orders:      {statistics.median(legal):9.0f} positions/s, every unit's movement "
-        f"orders ({generated / len(corpus):.0f} per position; median of {args.runs})"
-    )
+    _print_search_paths(corpus, args.runs)
     if args.no_mila:
         return 0
     subset = corpus[: args.mila_size]

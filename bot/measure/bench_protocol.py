@@ -40,21 +40,10 @@ def _time(fn: Callable[[], int], runs: int) -> tuple[float, int]:
     return statistics.median(times), count
 
 
-def main(argv: Sequence[str]) -> int:
-    """Run the benchmark and print a table; returns the exit code."""
-    parser = argparse.ArgumentParser(
-        prog="daide-mcts bench protocol", description=__doc__.splitlines()[0]
-    )
-    parser.add_argument("--runs", type=int, default=7, help="timed runs per stage (median)")
-    parser.add_argument("--repeat", type=int, default=20, help="passes over the game per run")
-    parser.add_argument("--chunk", type=int, default=4096, help="octets per feed() call")
-    args = parser.parse_args(list(argv))
-
-    texts = [text for _, text in sample_game()]
-    messages: list[Message] = [parse_text(text) for text in texts]
-    stream = encode_representation(STANDARD) + b"".join(encode_message(m) for m in messages)
-    chunks = [stream[i : i + args.chunk] for i in range(0, len(stream), args.chunk)]
-    repeat: int = args.repeat
+def _stages(
+    texts: list[str], messages: list[Message], chunks: list[bytes], repeat: int
+) -> list[tuple[str, Callable[[], int]]]:
+    """The timed stages, each a function doing ``repeat`` passes and counting messages."""
 
     def decode_wire() -> int:
         count = 0
@@ -94,13 +83,31 @@ def main(argv: Sequence[str]) -> int:
                 message.to_text()
         return repeat * len(messages)
 
-    stages = [
+    return [
         ("bytes -> wire", decode_wire),
         ("bytes -> typed", decode_typed),
         ("typed -> bytes", encode),
         ("text -> typed", from_text),
         ("typed -> text", to_text),
     ]
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run the benchmark and print a table; returns the exit code."""
+    parser = argparse.ArgumentParser(
+        prog="daide-mcts bench protocol", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--runs", type=int, default=7, help="timed runs per stage (median)")
+    parser.add_argument("--repeat", type=int, default=20, help="passes over the game per run")
+    parser.add_argument("--chunk", type=int, default=4096, help="octets per feed() call")
+    args = parser.parse_args(list(argv))
+
+    texts = [text for _, text in sample_game()]
+    messages: list[Message] = [parse_text(text) for text in texts]
+    stream = encode_representation(STANDARD) + b"".join(encode_message(m) for m in messages)
+    chunks = [stream[i : i + args.chunk] for i in range(0, len(stream), args.chunk)]
+    repeat: int = args.repeat
+    stages = _stages(texts, messages, chunks, repeat)
     dm_octets = len(stream) - len(encode_representation(STANDARD))
     print(
         f"protocol benchmark: {len(messages)} messages ({dm_octets} octets of DMs) "

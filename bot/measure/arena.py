@@ -8,7 +8,7 @@ final year) or until a solo (the map's winning count with a strict lead,
 declared when the winner has just grown, as Parlance does).
 
 The metrics (supply centres, solos, BANDANA points, rank, the centre curve)
-live in :mod:`search.metrics`, shared with the server games of ``bot.local``;
+live in :mod:`bot.measure.metrics`, shared with the server games of ``bot.local``;
 their names are re-exported here.
 """
 
@@ -18,11 +18,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from random import Random
+from typing import TypeVar
 
 from adjudicator.maps import GameMap, standard_map
 from adjudicator.phases import solo_winner
-from adjudicator.position import SEASONS, WINTER, initial_position
-from search.metrics import (
+from adjudicator.position import SEASONS, WINTER, Position, initial_position
+from bot.measure.metrics import (
     POINTS_BY_SURVIVORS,
     SOLO_POINTS,
     GameRecord,
@@ -53,6 +54,8 @@ __all__ = [
     "summarise",
 ]
 from search.simulate import play_phase
+
+_T = TypeVar("_T")
 
 ProgressCallback = Callable[["ArenaProgress"], None]
 
@@ -90,43 +93,65 @@ def play_game(
     for policy, power in zip(seat_policies, seat_powers, strict=True):
         policies[power] = policy
     pos = initial_position(m)
-    counts = pos.centre_counts()
-    years = [pos.year - 1]
-    curve = [tuple(counts[p] for p in seat_powers)]
-    eliminated: list[int | None] = [None] * m.num_powers
-    solo: int | None = None
+    tally = _Tally(tuple(seat_powers), pos)
     while not pos.ended_by(final_year):
         year, season = pos.year, pos.season
         pos = play_phase(pos, policies, rng)
         if on_phase is not None:
             on_phase(f"{SEASONS[season].value} {year}")
-        if season != WINTER and (pos.season == WINTER or pos.year != year):
-            previous, counts = counts, pos.centre_counts()
-            years.append(year)
-            curve.append(tuple(counts[p] for p in seat_powers))
-            for power, c in enumerate(counts):
-                if c == 0 and eliminated[power] is None:
-                    eliminated[power] = year
-            winner = solo_winner(pos, previous)
-            if winner >= 0:
-                solo = winner
-                break
-    final = tuple(counts[p] for p in seat_powers)
-    seat_eliminated = tuple(eliminated[p] for p in seat_powers)
-    solo_seat = list(seat_powers).index(solo) if solo is not None else None
-    return GameRecord(
-        index=index,
-        powers=tuple(m.powers[p] for p in seat_powers),
-        years=tuple(years),
-        curve=tuple(curve),
-        centres=final,
-        eliminated=seat_eliminated,
-        solo=solo_seat,
-        points=tuple(game_points(final, solo_seat)),
-        ranks=tuple(game_ranks(final, seat_eliminated)),
-        end=f"{SEASONS[pos.season].value} {pos.year}",
-        seconds=time.perf_counter() - began,
-    )
+        year_over = season != WINTER and (pos.season == WINTER or pos.year != year)
+        if year_over and tally.year_end(year, pos):
+            break
+    end = f"{SEASONS[pos.season].value} {pos.year}"
+    return tally.record(m, index, end, time.perf_counter() - began)
+
+
+class _Tally:
+    """What a game's record needs, noted at the end of each year as the game is played."""
+
+    def __init__(self, seat_powers: tuple[int, ...], opening: Position) -> None:
+        self.seat_powers = seat_powers
+        self.counts = opening.centre_counts()
+        self.years = [opening.year - 1]
+        self.curve = [self.seats(self.counts)]
+        self.eliminated: list[int | None] = [None] * opening.map.num_powers
+        self.solo: int | None = None
+
+    def seats(self, per_power: Sequence[_T]) -> tuple[_T, ...]:
+        """``per_power``'s values in seat order."""
+        return tuple(per_power[p] for p in self.seat_powers)
+
+    def year_end(self, year: int, pos: Position) -> bool:
+        """Note the centres at the end of ``year`` (``pos``); whether someone has now won."""
+        previous, self.counts = self.counts, pos.centre_counts()
+        self.years.append(year)
+        self.curve.append(self.seats(self.counts))
+        for power, c in enumerate(self.counts):
+            if c == 0 and self.eliminated[power] is None:
+                self.eliminated[power] = year
+        winner = solo_winner(pos, previous)
+        if winner >= 0:
+            self.solo = winner
+        return winner >= 0
+
+    def record(self, m: GameMap, index: int, end: str, seconds: float) -> GameRecord:
+        """The game's record, by seat."""
+        final = self.seats(self.counts)
+        seat_eliminated = self.seats(self.eliminated)
+        solo_seat = self.seat_powers.index(self.solo) if self.solo is not None else None
+        return GameRecord(
+            index=index,
+            powers=self.seats(m.powers),
+            years=tuple(self.years),
+            curve=tuple(self.curve),
+            centres=final,
+            eliminated=seat_eliminated,
+            solo=solo_seat,
+            points=tuple(game_points(final, solo_seat)),
+            ranks=tuple(game_ranks(final, seat_eliminated)),
+            end=end,
+            seconds=seconds,
+        )
 
 
 # --- many games -------------------------------------------------------------------------------
@@ -145,7 +170,7 @@ class ArenaResult:
 
     @property
     def standings(self) -> Standings:
-        """The games summed up per label, seat and power (:class:`search.metrics.Standings`)."""
+        """The games summed up per label, seat and power (see :mod:`bot.measure.metrics`)."""
         return Standings(self.lineup, self.games)
 
     @property
@@ -201,6 +226,18 @@ class ArenaResult:
         return "\n".join(lines)
 
 
+def _check_arena(m: GameMap, lineup: Sequence[str], games: int, final_year: int) -> None:
+    """Raise :class:`ValueError` unless the lineup fills the map and the run can be played."""
+    if len(lineup) != m.num_powers:
+        raise ValueError(
+            f"the lineup needs {m.num_powers} players, one per power; got {len(lineup)}"
+        )
+    if games < 1:
+        raise ValueError("play at least one game")
+    if final_year < initial_position(m).year:
+        raise ValueError(f"the final year must be {initial_position(m).year} or later")
+
+
 def run_arena(
     lineup: Sequence[str],
     *,
@@ -223,26 +260,13 @@ def run_arena(
     lineup that does not fit the map.
     """
     m = standard_map()
-    if len(lineup) != m.num_powers:
-        raise ValueError(
-            f"the lineup needs {m.num_powers} players, one per power; got {len(lineup)}"
-        )
-    if games < 1:
-        raise ValueError("play at least one game")
-    if final_year < initial_position(m).year:
-        raise ValueError(f"the final year must be {initial_position(m).year} or later")
+    _check_arena(m, lineup, games, final_year)
     if policies is None:
         policies = [
-            make_policy(
-                spec,
-                budget=budget,
-                seed=seed + i,
-                workers=workers,
-                final_year=final_year,
-                cpu_clock=cpu_clock,
-            )
+            make_policy(spec, budget=budget, seed=seed + i, workers=workers,
+                        final_year=final_year, cpu_clock=cpu_clock)
             for i, spec in enumerate(lineup)
-        ]
+        ]  # fmt: skip
     began = time.perf_counter()
     records: list[GameRecord] = []
     for index in range(games):

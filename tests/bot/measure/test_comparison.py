@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from search.comparison import (
+from bot.measure.comparison import (
     ComparisonError,
     Run,
     at_year,
@@ -19,7 +19,7 @@ from search.comparison import (
     standing,
     stratified,
 )
-from search.metrics import GameRecord
+from bot.measure.metrics import GameRecord
 
 POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
 

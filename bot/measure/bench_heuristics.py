@@ -1,4 +1,4 @@
-"""Speed figures for the heuristic players: ``python -m search.bench_heuristics``.
+"""Speed figures for the heuristic players: ``python -m bot.measure.bench_heuristics``.
 
 Prints milliseconds per movement call of DumbBot and RandomBot from the
 opening and from a mid-game position (seven DumbBots play from 1901 to spring
@@ -20,14 +20,15 @@ from random import Random
 
 from adjudicator import speedups
 from adjudicator.maps import standard_map
-from adjudicator.orders import EngineOrder
+from adjudicator.orders import Orders
 from adjudicator.position import SPRING, Position, initial_position
 from search.dumbbot import DumbBot
 from search.policy import Policy
 from search.randombot import RandomBot
 from search.simulate import play_phase
 from search.speedups import compiled_map, kernel
-from search.values import PROXIMITY_CACHE, tables_for
+from search.tables import tables_for
+from search.values import PROXIMITY_CACHE
 
 
 def sample_positions(seed: int = 0) -> dict[str, Position]:
@@ -61,7 +62,7 @@ def ms_per_call(policy: Policy, pos: Position, calls: int, rng: Random, repeats:
 class _Forgetful(DumbBot):
     """DumbBot whose compiled code forgets the board it valued last before every call."""
 
-    def movement_orders(self, pos: Position, power: int, rng: Random) -> dict[int, EngineOrder]:
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """DumbBot's orders, valued from scratch."""
         compiled_map(tables_for(pos.map)).forget()
         return super().movement_orders(pos, power, rng)
