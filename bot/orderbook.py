@@ -84,6 +84,16 @@ class OrderBook:
         self.engine = dict(orders)
         return self.without_refused([value(pos, p, o) for p, o in sorted(orders.items())])
 
+    def carry_over(self, earlier: OrderBook) -> None:
+        """The server restated the phase: what we sent for this turn before is still ours.
+
+        The server's THX for orders submitted under the earlier statement of the
+        same turn answer us (they are not ignored), and what it refused stays refused.
+        """
+        self.sent |= earlier.sent
+        self.accepted |= earlier.accepted
+        self.refused |= earlier.refused
+
     def record(self, orders: list[Order]) -> list[Order]:
         """``orders`` are being submitted as the phase's complete set; returns them."""
         self.current = list(orders)

@@ -100,9 +100,10 @@ class PhasePlayer:
         elif phase is not None and phase.turn == turn:
             self.out.note(notes.PhaseRestated(turn))
             self._end_phase(phase, restated=True)
-            counted = phase.counted
-            phase = self.phase = self._new_phase(turn, pos, power, clock=phase.clock)
-            phase.counted = counted
+            earlier = phase
+            phase = self.phase = self._new_phase(turn, pos, power, clock=earlier.clock)
+            phase.counted = earlier.counted
+            phase.book.carry_over(earlier.book)
             self._play(phase)
         else:
             if phase is not None:

@@ -275,3 +275,20 @@ def test_a_message_that_does_not_parse_is_answered_and_noted() -> None:
     d, _ = _playing()
     out = d.feed(ev.ServerMessage(d.now, DiplomacyMessage((0x4A00, 0x4A00))))
     assert noted(out, notes.BadMessage)
+
+
+def test_a_restated_phase_is_played_afresh_and_the_server_answers_to_earlier_orders_count() -> None:
+    d, out = _playing()
+    first_job = job_of(out).job_id
+    earlier = sent(out, Sub)[0]
+    pos = opening()
+    # The server states the spring again in another position: one of our armies is gone.
+    lost = next(up for up in pos.unit_positions() if up.unit.power == "FRA")
+    restated = tuple(up for up in pos.unit_positions() if up != lost)
+    out = d.later(0.2).say(Now(pos.turn, restated))
+    assert noted(out, notes.PhaseRestated) and CancelSearch(first_job) in of(out, CancelSearch)
+    (sub,) = sent(out, Sub)
+    assert len(sub.orders) == 2 and job_of(out).job_id != first_job
+    # THX for the orders sent under the first statement still answer us
+    out = d.say(*(Thx(order, "MBV") for order in earlier.orders))
+    assert not noted(out, notes.MessageIgnored)
