@@ -4,11 +4,16 @@ Runs the scenarios of the stress suite one after the other, prints a table
 (missed orders, the margin between each bot's last submission and the
 deadline as the server saw it, CPU share and peak memory per bot) and saves
 everything as JSON.  Exits 1 if any scenario missed an order or failed a
-check.  Examples:
+check.  With --fuzz N it runs the hostile-server fuzzer instead: N seeded
+mutations of a recorded Parlance game, each replayed to the real client, and
+a table of the invariants held and violated per kind of mutation; it exits 1
+if any was violated.  Examples:
 
     daide-mcts stress                                   # the full default set
     daide-mcts stress --short --strategy dumbbot        # the CI version
     daide-mcts stress --scenario long-game              # peak memory per year, 20 years
+    daide-mcts stress --fuzz 300 --seed 1               # 300 fuzz cases
+    daide-mcts stress --fuzz-case 17 --seed 1           # one fuzz case again
 """
 
 from __future__ import annotations
@@ -54,12 +59,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="folder for the bots' logs and the JSON (default runs/stress)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed for the bots and the network")
+    fuzz = p.add_argument_group("the hostile-server fuzzer (instead of the scenarios)")
+    fuzz.add_argument("--fuzz", type=int, metavar="N", help="run fuzz cases 0 to N-1 of --seed")
+    fuzz.add_argument(
+        "--fuzz-case",
+        type=int,
+        action="append",
+        metavar="I",
+        help="run fuzz case I of --seed (repeatable; what a failure prints to reproduce it)",
+    )
+    fuzz.add_argument(
+        "--fuzz-clients",
+        type=int,
+        default=2,
+        metavar="K",
+        help="clients playing cases side by side (default 2)",
+    )
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the chosen scenarios; 0 if every one passed."""
+    """Run the chosen scenarios (or the fuzzer); 0 if every one passed."""
     from dataclasses import replace
+
+    if args.fuzz is not None or args.fuzz_case:
+        return run_fuzz_cases(args)
 
     from bot.servers.parlance import ParlanceUnavailableError, install
     from bot.settings import BotSettings
@@ -120,3 +144,83 @@ def run(args: argparse.Namespace) -> int:
                 print(f"growth, early years to last years: {growth:.1f}%")
     print(f"\nfigures saved in {json_path}; logs in {out}")
     return 0 if all(r.passed for r in results) else 1
+
+
+MAX_FUZZ_CASES = 1_000_000
+"""Most fuzz cases one run may ask for."""
+
+MAX_FUZZ_CLIENTS = 64
+"""Most clients playing fuzz cases side by side."""
+
+
+def run_fuzz_cases(args: argparse.Namespace) -> int:
+    """``--fuzz N`` / ``--fuzz-case I``: run the fuzzer, print its table; 0 if nothing failed."""
+    from bot.stress.fuzz import DEFAULT_STRATEGY, CaseResult, run_fuzz
+    from bot.stress.fuzz_stream import StreamError, recorded_game
+    from search.choosers import check_strategy
+    from search.registry import PolicySpecError
+
+    if args.scenario or args.short or args.final_year is not None:
+        raise UserError("--fuzz runs the fuzzer alone: drop --scenario, --short, --final-year")
+    if args.fuzz is not None and not 1 <= args.fuzz <= MAX_FUZZ_CASES:
+        raise UserError(f"--fuzz must be between 1 and {MAX_FUZZ_CASES}")
+    if any(c < 0 for c in args.fuzz_case or ()):
+        raise UserError("--fuzz-case must not be negative")
+    if not 1 <= args.fuzz_clients <= MAX_FUZZ_CLIENTS:
+        raise UserError(f"--fuzz-clients must be between 1 and {MAX_FUZZ_CLIENTS}")
+    strategy = args.strategy or DEFAULT_STRATEGY
+    try:
+        check_strategy(strategy)
+        stream = recorded_game()
+    except PolicySpecError as exc:
+        raise UserError(f"--strategy {strategy}: {exc}") from exc
+    except (OSError, StreamError) as exc:
+        raise UserError(f"the recorded game cannot be read: {exc}") from exc
+    cases = list(range(args.fuzz or 0)) + [c for c in args.fuzz_case or () if c >= (args.fuzz or 0)]
+    print(
+        f"fuzzing: {len(cases)} cases of seed {args.seed}, {args.fuzz_clients} clients, "
+        f"strategy {strategy} ...",
+        file=sys.stderr,
+        flush=True,
+    )
+
+    def show(result: CaseResult) -> None:
+        if not result.passed:
+            print(f"FAIL {result.headline()}", flush=True)
+            for problem in result.problems:
+                print(f"     {problem}", flush=True)
+
+    report = asyncio.run(
+        run_fuzz(
+            cases,
+            args.seed,
+            parallel=args.fuzz_clients,
+            strategy=strategy,
+            stream=stream,
+            on_case=show,
+        )
+    )
+    document = {
+        "command": "daide-mcts stress " + " ".join(sys.argv[2:]),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "machine": {
+            "cores": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
+        **report.as_dict(),
+    }
+    json_path = args.json or args.out / time.strftime("%Y%m%d-%H%M%S") / "fuzz.json"
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(document, indent=2) + "\n")
+    total = report.totals()
+    print()
+    print("invariants held/violated per kind of mutation:")
+    print(report.table())
+    print(
+        f"\n{total.cases} cases in {report.wall_seconds:.0f} s: "
+        f"{total.cases - len(report.failures)} passed, {len(report.failures)} failed; "
+        f"invariants held {sum(total.held.values())}, violated {sum(total.violated.values())}"
+    )
+    print(f"figures saved in {json_path}")
+    return 1 if report.failures else 0

@@ -46,13 +46,13 @@ from bot.local.images import (
 )
 from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, FIRST_YEAR, Deadlines
 from bot.local.lineup import DEFAULT_LINEUP, SEATS, LineupError, Seat, describe, parse_seat
-from bot.local.observer import Observer
 from bot.local.outcome import GameConfig, GameOutcome
 from bot.local.record import GameRecorder
 from bot.local.runner import STOP_GRACE, result_table, run_until_done, write_record
 from bot.local.view import View, make_view
+from bot.measure.metrics import GameRecord
+from bot.observer import Observer
 from bot.servers.parlance import PARLANCE_VERSION
-from search.metrics import GameRecord
 
 SERVER_PORT_IN_CONTAINER = 16713
 DEFAULT_MQTT_PORT = 1883

@@ -318,8 +318,8 @@ def ensure_bases(note: Note, tags: Sequence[str] = tuple(STAND_INS)) -> dict[str
         missing.append(tag)
     suites = {STAND_INS[tag].suite for tag in missing}
     with ThreadPoolExecutor(max_workers=max(1, len(suites))) as pool:
-        for done in [pool.submit(_suite_root, suite, note) for suite in suites]:
-            done.result()
+        for root in [pool.submit(_suite_root, suite, note) for suite in suites]:
+            root.result()
     with ThreadPoolExecutor(max_workers=max(1, len(missing))) as pool:
         for done in [pool.submit(make_stand_in, tag, note) for tag in missing]:
             done.result()
