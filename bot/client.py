@@ -64,6 +64,10 @@ FIRST_BACKOFF = 0.1
 """First wait before reconnecting (seconds); it doubles up to ``MAX_BACKOFF``."""
 
 
+REASON_WAIT = 1.0
+"""Seconds a failed send waits for the reading side to say why the connection ended."""
+
+
 class FatalClientError(Exception):
     """The game cannot be played (refused by the server, unreachable); the message says why."""
 
@@ -191,7 +195,9 @@ class DaideClient:
                     assert waiting is not None
                     event, waiting = waiting.result(), None
                     if isinstance(event, ev.ConnectionLost):
-                        self._lost = event  # a send failed
+                        # A send failed: the reading side says why, if it can in time.
+                        assert receiving is not None
+                        self._lost = await self._reason(receiving) or event
                         break
                     self._feed(event)
                 joined = joined or self.core.joined
@@ -204,6 +210,16 @@ class DaideClient:
             self._conn = None
             self._feed(ev.ConnectionLost(time.monotonic(), "connection closed"))
         return joined
+
+    async def _reason(self, receiving: asyncio.Task[WireMessage]) -> ev.ConnectionLost | None:
+        """The loss as the reading side saw it (a protocol violation, say), or None."""
+        done, _ = await asyncio.wait({receiving}, timeout=REASON_WAIT)
+        if not done or receiving.cancelled():
+            return None
+        lost = receiving.exception()
+        if not isinstance(lost, ConnectionLost):
+            return None
+        return ev.ConnectionLost(time.monotonic(), lost.reason, lost.violation is not None)
 
     async def _stop_waiting(
         self, receiving: asyncio.Task[WireMessage] | None, waiting: asyncio.Task[ev.Event] | None
