@@ -44,6 +44,9 @@ HIGH_WATER = 64 * 1024
 MAX_UNSENT = 1024 * 1024
 """Unsent octets beyond which the server is taken to have stopped reading."""
 
+LINGER = 0.5
+"""Most seconds spent reading what the server still sends after our EM (see ``_linger``)."""
+
 DRAIN_TIMEOUT = 10.0
 """Seconds the server has to take our unsent octets back below the high-water mark."""
 
@@ -133,6 +136,7 @@ class Connection:
                 violation, self._violation = self._violation, None
                 with contextlib.suppress(ConnectionLost):
                     self._write(encode_error(violation.code))
+                await self._linger()
                 await self.close(final=False)
                 raise ConnectionLost(f"protocol violation: {violation}", violation)
             if self._lost is not None:
@@ -213,6 +217,20 @@ class Connection:
             self._lost = reason
         self.closed = True
         self._writer.transport.abort()
+
+    async def _linger(self) -> None:
+        """After our EM: half-close, and read (and drop) what the server still sends.
+
+        Closing a socket with unread data in it resets the connection, and a
+        reset can make the server lose the EM it had not read yet; reading to
+        the server's end (at most ``LINGER`` seconds) lets the EM arrive.
+        """
+        with contextlib.suppress(ConnectionError, OSError, RuntimeError, TimeoutError):
+            if self._writer.can_write_eof():
+                self._writer.write_eof()
+            async with asyncio.timeout(LINGER):
+                while await self._reader.read(READ_SIZE):
+                    pass
 
     async def close(self, final: bool = True) -> None:
         """Close the connection, sending FM first when ``final``."""

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from adjudicator.adjustments import civil_disorder_removals
-from adjudicator.convert import adjustment_value
+from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.orders import REMOVE, WAIVE_ORDER, EngineOrder
 from adjudicator.position import Position
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER, CivilDisorderRule
@@ -72,6 +72,27 @@ class OrderBook:
     def power_id(self) -> int:
         """Our power's id on the position's map."""
         return self.position.map.power_index[self.power]
+
+    def choose(self, orders: dict[int, EngineOrder]) -> list[Order]:
+        """A movement or retreat set in engine form is chosen: the complete set to submit.
+
+        The book remembers it (:attr:`engine`); an order refused earlier this
+        phase is replaced by its safe order (:meth:`without_refused`).
+        """
+        pos = self.position
+        value = movement_value if pos.is_movement else retreat_value
+        self.engine = dict(orders)
+        return self.without_refused([value(pos, p, o) for p, o in sorted(orders.items())])
+
+    def carry_over(self, earlier: OrderBook) -> None:
+        """The server restated the phase: what we sent for this turn before is still ours.
+
+        The server's THX for orders submitted under the earlier statement of the
+        same turn answer us (they are not ignored), and what it refused stays refused.
+        """
+        self.sent |= earlier.sent
+        self.accepted |= earlier.accepted
+        self.refused |= earlier.refused
 
     def record(self, orders: list[Order]) -> list[Order]:
         """``orders`` are being submitted as the phase's complete set; returns them."""

@@ -1,44 +1,62 @@
-"""The state of the phase being played: its position, clock, order book and playing task."""
+"""The state of the phase being played: its position, clock, order book and search."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
 from adjudicator.position import Position
 from bot.orderbook import OrderBook
-from bot.thinker import ThinkJob
 from bot.timebudget import PhaseClock
+from bot.worker_protocol import Answer, Orders, Progress, SearchLimit
 from protocol.values import Turn
+
+
+@dataclass
+class SearchState:
+    """The movement phase's search job as the core follows it.
+
+    ``limit`` is the last limit the worker was given; ``best`` its latest
+    order set and ``answer`` its final one; ``pending`` an improvement not yet
+    submitted (at most one SUB per resubmission interval); ``last_sent`` when
+    the phase's last set went out.
+    """
+
+    job_id: int
+    limit: SearchLimit
+    last_sent: float
+    best: Progress | Answer | None = None
+    answer: Answer | None = None
+    failed: bool = False
+    pending: Orders | None = None
+
+    @property
+    def done(self) -> bool:
+        """True once the final answer (or the failure) is in."""
+        return self.answer is not None or self.failed
 
 
 @dataclass
 class PhaseState:
     """One phase as the client plays it.
 
-    ``clock`` gives its times (moved by TME); ``book`` its orders; ``task``
-    plays it; ``job`` is the search job of a movement phase.  ``complete`` is
-    True once our orders for it are final (a rejoin then only resends them);
-    ``counted`` once it was counted as played; ``last_margin`` is the margin of
-    its latest submission.
+    ``clock`` gives its times (moved by TME); ``book`` its orders (and the
+    position, held there once); ``search`` is the movement phase's running
+    search.  ``active`` is True while the phase is being played (a movement
+    phase until its GOF); ``complete`` once our orders for it are final (a
+    rejoin then only resends them); ``counted`` once it was counted as played;
+    ``last_margin`` is the margin of its latest submission.
     """
 
     turn: Turn
-    position: Position
     clock: PhaseClock
     book: OrderBook
-    task: asyncio.Task[None] | None = None
-    job: ThinkJob | None = None
+    search: SearchState | None = None
+    active: bool = False
     complete: bool = False
     counted: bool = False
     last_margin: float | None = None
 
     @property
-    def running(self) -> bool:
-        """True while the phase's task plays it."""
-        return self.task is not None and not self.task.done()
-
-    def stop(self) -> None:
-        """Stop playing it (its task is cancelled; the search job is the client's to cancel)."""
-        if self.running:
-            self.task.cancel()  # type: ignore[union-attr]
+    def position(self) -> Position:
+        """The phase's position (the order book's)."""
+        return self.book.position

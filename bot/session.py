@@ -15,7 +15,9 @@ CLOSED     the connection ended                          nothing
 
 Orders and game actions (SUB, GOF, NOT (GOF), DRW) sent before the session
 is joined would reach the server as the wrong player or before it knows us:
-:meth:`Session.send` refuses them with :class:`SessionNotReady`.
+:meth:`Session.send` refuses them with :class:`SessionNotReady`.  The session
+holds no socket: the client core asks it before each message, and the shell
+writes what the core allowed.
 
 The session also remembers what it sent that the server may answer (YES,
 REJ, or for a bare HLO an HLO): :meth:`Session.take` says whether an answer
@@ -28,7 +30,6 @@ from __future__ import annotations
 from collections import deque
 from enum import Enum
 
-from bot.connection import Connection, ConnectionLost
 from protocol.messages import Drw, Gof, Huh, Message, Not, Prn, Rej, Sub, Yes
 
 
@@ -44,7 +45,6 @@ class Stage(Enum):
 GAME_ACTIONS = (Sub, Gof, Not, Drw)
 """Messages that act in the game as our power: only sent in a joined session."""
 
-
 NOT_ANSWERED = (Yes, Rej, Huh, Prn)
 """Messages we send that are themselves answers: the server never answers them."""
 
@@ -56,11 +56,14 @@ class SessionNotReady(Exception):
     """A game action was about to be sent before the session joined the game."""
 
 
+class NotConnected(Exception):
+    """A message was about to be sent on a connection that is gone."""
+
+
 class Session:
     """The life of one connection; ``rejoin`` says whether it greets with IAM."""
 
-    def __init__(self, conn: Connection, rejoin: bool) -> None:
-        self.conn = conn
+    def __init__(self, rejoin: bool) -> None:
         self.rejoin = rejoin
         self.stage = Stage.OPENED
         self._awaited: deque[Message] = deque(maxlen=AWAITED_MAX)
@@ -84,23 +87,21 @@ class Session:
         """The connection is over."""
         self.stage = Stage.CLOSED
 
-    def send(self, message: Message) -> str:
-        """Send ``message`` if this stage allows it; its text (for the game log).
+    def send(self, message: Message) -> None:
+        """``message`` is about to be sent: raise unless this stage allows it; remember it.
 
-        Raises :class:`SessionNotReady` for anything before the RM and for a
-        game action before the session joined, :class:`ConnectionLost` when
-        the connection is gone.
+        :class:`SessionNotReady` for anything before the RM and for a game
+        action before the session joined; :class:`NotConnected` when the
+        connection is gone.
         """
-        if self.stage is Stage.CLOSED or self.conn.closed:
-            raise ConnectionLost("not connected")
+        if self.stage is Stage.CLOSED:
+            raise NotConnected("not connected")
         if self.stage is Stage.OPENED:
             raise SessionNotReady(f"{message.to_text()} before the server's RM")
         if isinstance(message, GAME_ACTIONS) and not self.joined:
             raise SessionNotReady(f"{message.to_text()} before the session joined the game")
-        text = self.conn.send(message)
         if not isinstance(message, NOT_ANSWERED):
             self._awaited.append(message)
-        return text
 
     def take(self, message: Message) -> bool:
         """Whether ``message`` was sent on this session and not answered yet; it is now.

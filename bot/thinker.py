@@ -3,12 +3,13 @@
 :class:`Thinker` owns one worker process and talks to it in the typed
 messages of :mod:`bot.worker_protocol` over a pipe that the event loop
 watches with ``add_reader`` — no thread and no blocking read.
-``think(...)`` starts a job with its stop time (from the phase's
-:class:`~bot.timebudget.PhaseClock`); the worker reports every improved order
-set as it finds one (anytime search) and one final answer right after the stop
-time, which the client still has time to submit.  ``retime`` moves a job's
-stop time, ``cancel`` ends it early.  A message about a job the client no
-longer waits for is dropped and counted (``stale``).
+``think(...)`` starts a job with its :class:`~bot.worker_protocol.SearchLimit`
+(from the phase's :class:`~bot.timebudget.PhaseClock`); the worker reports
+every improved order set as it finds one (anytime search) and one final answer
+right after the stop time, which the client still has time to submit.
+``retime`` gives a job a new limit, ``cancel`` ends it early.  Every job
+message is handed to ``on_message`` with its arrival time: which job is
+current, and so which messages are stale, is the client core's business.
 
 The worker is started when the bot starts, before it connects, and where it
 can be it is a fork of the client (see :meth:`Thinker.start`): a game may
@@ -49,6 +50,7 @@ from bot.worker_protocol import (
     Progress,
     Ready,
     Retime,
+    SearchLimit,
     Shutdown,
     Think,
     ToWorker,
@@ -68,67 +70,23 @@ the last SUB on time); the search is throughput-bound.  When seven bots share
 two cores, a niced worker lets each client's event loop run when it wakes.
 """
 
-RETIME_THRESHOLD = 0.05
-"""Least change (seconds) of a job's stop time worth telling the worker."""
-
 JOIN_TIMEOUT = 2.0
 """Seconds to wait for the worker to exit when asked, before it is killed."""
-
-
-class ThinkJob:
-    """A running job: await :meth:`next` for its messages until :attr:`done`."""
-
-    def __init__(self, job_id: int, stop_at: float, collect_by: float) -> None:
-        self.job_id = job_id
-        self.stop_at = stop_at
-        self.collect_by = collect_by
-        self.queue: asyncio.Queue[JobMessage] = asyncio.Queue()
-        self.best: Progress | Answer | None = None
-        self.answer: Answer | None = None
-        self.failure: Failed | None = None
-        self.answered_at: float | None = None
-        self.cancelled = False
-        self.on_late_answer: Callable[[ThinkJob], None] | None = None
-        """Called when the final answer comes after the job was cancelled (it is stale)."""
-
-    @property
-    def done(self) -> bool:
-        """True once the final answer (or the failure) is in."""
-        return self.answer is not None or self.failure is not None
-
-    def _deliver(self, message: JobMessage) -> None:
-        if isinstance(message, Answer):
-            self.answer = message
-            self.answered_at = time.monotonic()
-        if isinstance(message, Progress | Answer):
-            self.best = message
-        else:
-            self.failure = message
-        self.queue.put_nowait(message)
-
-    async def next(self, timeout: float) -> JobMessage | None:
-        """The job's next message, or None if none arrives within ``timeout`` seconds.
-
-        A cancellation (the phase ended) always propagates, even when a message
-        arrives in the same instant: ``asyncio.timeout``, not Python 3.11's
-        ``wait_for``, which then returns the message and loses the cancellation.
-        """
-        try:
-            async with asyncio.timeout(max(0.0, timeout)):
-                return await self.queue.get()
-        except TimeoutError:
-            return None
 
 
 class ThinkerError(RuntimeError):
     """The worker process died or could not start."""
 
 
+JobCallback = Callable[[JobMessage, float], None]
+"""``on_message(message, at)``: a job's message and its arrival (a monotonic reading)."""
+
+
 class Thinker:
     """The parent side of the worker process.
 
     ``on_ready`` is called with the worker's start-up time in seconds once it
-    can search.
+    can search; ``on_message`` with every job message as it arrives.
     """
 
     def __init__(
@@ -138,16 +96,15 @@ class Thinker:
         workers: int = 1,
         final_year: int | None = None,
         on_ready: Callable[[float], None] | None = None,
+        on_message: JobCallback | None = None,
     ) -> None:
         self.strategy = strategy
-        self.stale = 0
         self.map_name: str | None = None
         self._args = (strategy, seed, workers, final_year)
         self._on_ready = on_ready
+        self._on_message = on_message
         self._proc: multiprocessing.process.BaseProcess | None = None
         self._conn: Pipe | None = None
-        self._jobs: dict[int, ThinkJob] = {}
-        self._next_id = 0
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
@@ -197,38 +154,21 @@ class Thinker:
         self.map_name = name
         self._send(UseMap(definition, name))
 
-    def think(
-        self,
-        pos: Position,
-        power: int,
-        stop_at: float,
-        collect_by: float,
-    ) -> ThinkJob:
-        """Start choosing ``power``'s orders for ``pos``: search until ``stop_at``."""
+    def think(self, job_id: int, pos: Position, power: int, limit: SearchLimit) -> None:
+        """Start job ``job_id``: choose ``power``'s orders for ``pos`` within ``limit``."""
         if self._conn is None or not self.alive:
             raise ThinkerError("the search worker is not running")
         if self.map_name is None:
             raise ThinkerError("the search worker has not been given the map")
-        self._next_id += 1
-        job = ThinkJob(self._next_id, stop_at, collect_by)
-        self._jobs[job.job_id] = job
-        self._send(Think(job.job_id, pos.to_data(), power, stop_at, collect_by))
-        return job
+        self._send(Think(job_id, pos.to_data(), power, limit))
 
-    def retime(self, job: ThinkJob, stop_at: float, collect_by: float) -> None:
-        """Move ``job``'s stop time earlier (the deadline came closer)."""
-        if job.done or stop_at > job.stop_at - RETIME_THRESHOLD:
-            return
-        job.stop_at, job.collect_by = stop_at, collect_by
-        self._send(Retime(job.job_id, stop_at, collect_by))
+    def retime(self, job_id: int, limit: SearchLimit) -> None:
+        """Job ``job_id`` now searches within ``limit`` (the deadline moved)."""
+        self._send(Retime(job_id, limit))
 
-    def cancel(self, job: ThinkJob) -> None:
-        """Stop ``job`` now: whatever it still sends is stale (its lateness is still reported)."""
-        if job.done:
-            self._jobs.pop(job.job_id, None)
-            return
-        job.cancelled = True
-        self._send(Cancel(job.job_id))
+    def cancel(self, job_id: int) -> None:
+        """Stop job ``job_id`` now (its final answer still comes)."""
+        self._send(Cancel(job_id))
 
     def _send(self, message: ToWorker) -> None:
         if self._conn is not None:
@@ -242,23 +182,12 @@ class Thinker:
         try:
             while conn.poll():
                 message = conn.recv()
+                at = time.monotonic()
                 if isinstance(message, Ready):
                     if self._on_ready is not None:
                         self._on_ready(message.seconds)
-                    continue
-                job = self._jobs.get(message.job_id)
-                if job is None or job.cancelled:
-                    self.stale += 1
-                    if job is not None and not isinstance(message, Progress):
-                        self._jobs.pop(message.job_id, None)
-                        if isinstance(message, Answer):
-                            job.answered_at = time.monotonic()
-                            if job.on_late_answer is not None:
-                                job.on_late_answer(job)
-                    continue
-                job._deliver(message)
-                if job.done:
-                    self._jobs.pop(message.job_id, None)
+                elif self._on_message is not None:
+                    self._on_message(message, at)
         except (EOFError, OSError):
             self._detach()
 
@@ -289,16 +218,20 @@ class Thinker:
 
 
 class _JobControl:
-    """The worker's view of the running job: its stop time, and the messages that end it."""
+    """The worker's view of the running job: its limit, and the messages that end it."""
 
     def __init__(self, inbox: PipeInbox[ToWorker], job: Think) -> None:
         self.inbox = inbox
         self.job_id = job.job_id
-        self.stop_at = job.stop_at
+        self.limit = job.limit
         self.stopped = False
 
     def should_stop(self) -> bool:
-        """True from the job's cancel, a newer job or map, a shutdown or its stop time on."""
+        """True from the job's cancel, a newer job or map, or a shutdown on.
+
+        A retime only changes :attr:`limit`, which the search reads (its stop
+        time, earlier or later, is the search's to keep, helpers included).
+        """
         if self.stopped:
             return True
         for message in self.inbox.arrived():
@@ -306,11 +239,10 @@ class _JobControl:
                 self.stopped = self.stopped or message.job_id == self.job_id
             elif isinstance(message, Retime):
                 if message.job_id == self.job_id:
-                    self.stop_at = min(self.stop_at, message.stop_at)
+                    self.limit = message.limit
             else:  # a newer job, a map or a shutdown: stop this one and handle that next
                 self.inbox.keep(message)
                 self.stopped = True
-        self.stopped = self.stopped or time.monotonic() >= self.stop_at
         return self.stopped
 
 
@@ -384,7 +316,15 @@ def _worker_main(
 
             try:
                 pos = Position.from_data(game_map, job.position)
-                request = SearchRequest(pos, job.power, job.stop_at, job.collect_by)
+                limit = job.limit
+                request = SearchRequest(
+                    pos,
+                    job.power,
+                    limit.stop_at,
+                    limit.collect_by,
+                    limit.iterations,
+                    retimed=lambda c=control: (c.limit.stop_at, c.limit.collect_by),
+                )
                 chooser(request, rng, report, control.should_stop)
             except Exception as exc:
                 send(Failed(job.job_id, f"{type(exc).__name__}: {exc}"))

@@ -3,8 +3,9 @@
 The worker starts before the game does: it says when it is ready
 (:class:`Ready`) and learns the game's map when the client does
 (:class:`UseMap`).  Every other message names the job it is about.  The client starts a job per
-movement phase (:class:`Think`), may move its stop time (:class:`Retime`) or
-end it early (:class:`Cancel`); the worker answers with improvements as it
+movement phase (:class:`Think`) with one :class:`SearchLimit`, may give it a
+new limit when the deadline moves (:class:`Retime`) or end it early
+(:class:`Cancel`); the worker answers with improvements as it
 finds them (:class:`Progress`) and exactly one final message
 (:class:`Answer`, or :class:`Failed` when the search raised).  A message for a
 job the other side has already finished is stale: it is dropped and counted,
@@ -30,28 +31,44 @@ class UseMap:
 
 
 @dataclass(frozen=True, slots=True)
-class Think:
-    """Choose ``power``'s orders in ``position``.
+class SearchLimit:
+    """How long one search may think: the one value the phase clock hands the search.
 
-    The search stops at ``stop_at`` and the worker stops waiting for its
-    helpers at ``collect_by`` (monotonic readings; the same clock in both
-    processes).
+    The search stops at ``stop_at``, the worker stops waiting for its
+    root-parallel helpers at ``collect_by`` (monotonic readings; the same
+    clock in every process), and ``iterations``, when set, caps the search
+    (tests).  A retime is a new limit.
     """
+
+    stop_at: float
+    collect_by: float
+    iterations: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.collect_by < self.stop_at:
+            raise ValueError(
+                f"helpers collected at {self.collect_by}, before the stop {self.stop_at}"
+            )
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"an iteration cap of {self.iterations}")
+
+
+@dataclass(frozen=True, slots=True)
+class Think:
+    """Choose ``power``'s orders in ``position`` within ``limit``."""
 
     job_id: int
     position: PositionData
     power: int
-    stop_at: float
-    collect_by: float
+    limit: SearchLimit
 
 
 @dataclass(frozen=True, slots=True)
 class Retime:
-    """The deadline moved: job ``job_id`` now stops at ``stop_at`` (only ever earlier)."""
+    """The deadline moved: job ``job_id`` now searches within ``limit`` (earlier or later)."""
 
     job_id: int
-    stop_at: float
-    collect_by: float
+    limit: SearchLimit
 
 
 @dataclass(frozen=True, slots=True)

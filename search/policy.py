@@ -49,14 +49,18 @@ Report = Callable[[Orders, dict[str, Any], bool], None]
 class SearchRequest:
     """Choose ``power``'s orders in ``position``.
 
-    The search stops at ``stop_at`` and stops waiting for root-parallel
-    helpers at ``collect_by`` (monotonic readings).
+    The search stops at ``stop_at`` (or after ``iterations``) and stops
+    waiting for root-parallel helpers at ``collect_by`` (monotonic readings).
+    ``retimed()``, when given, says the current stop and collection times
+    (the deadline moved): an anytime search follows them, helpers included.
     """
 
     position: Position
     power: int
     stop_at: float
     collect_by: float
+    iterations: int | None = None
+    retimed: Callable[[], tuple[float, float]] | None = None
 
 
 class Chooser(Protocol):

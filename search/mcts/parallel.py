@@ -3,7 +3,8 @@
 With ``workers = n`` the calling process searches as usual while ``n - 1``
 helper processes (started once, kept for the whole game) each grow their own
 tree from the same root with their own seed, until the same stop time or
-iteration cap.  Each sends back its root edges' ``(action, visits, total)``;
+iteration cap; a new stop time for the job (:meth:`RootParallel.retime`)
+reaches them too.  Each sends back its root edges' ``(action, visits, total)``;
 :func:`merge` adds them up per action (actions are hashable order sets, so
 the trees need not agree on anything else) and the variant's final-selection
 rule picks from the sums.
@@ -31,7 +32,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from random import Random
@@ -110,6 +111,14 @@ class HelperStop:
 
 
 @dataclass(frozen=True, slots=True)
+class HelperRetime:
+    """Job ``job_id`` now stops at ``stop_at`` (monotonic; earlier or later than before)."""
+
+    job_id: int
+    stop_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class HelperQuit:
     """Exit the helper process."""
 
@@ -123,7 +132,7 @@ class HelperStats:
     iterations: int
 
 
-HelperMessage = HelperJob | HelperStop | HelperQuit
+HelperMessage = HelperJob | HelperStop | HelperRetime | HelperQuit
 
 
 # --- merging ----------------------------------------------------------------------------------
@@ -236,6 +245,13 @@ class RootParallel:
                 with contextlib.suppress(OSError, BrokenPipeError):
                     conn.send(HelperStop(job_id))
 
+    def retime(self, job_id: int, stop_at: float) -> None:
+        """Tell the helpers still on ``job_id`` its new stop time."""
+        for i, conn in enumerate(self._conns):
+            if self._waiting[i] == job_id:
+                with contextlib.suppress(OSError, BrokenPipeError):
+                    conn.send(HelperRetime(job_id, stop_at))
+
     def collect(self, job_id: int, until: float) -> list[HelperStats]:
         """The answers to ``job_id`` that arrive by ``until`` (monotonic); stale ones dropped."""
         out: list[HelperStats] = []
@@ -275,22 +291,37 @@ class RootParallel:
 # --- the helper process -----------------------------------------------------------------------
 
 
-def _stop_check(inbox: PipeInbox[HelperMessage], job_id: int) -> Callable[[], bool]:
-    """``should_stop`` for ``job_id``: True from its stop, a newer job or a quit on."""
-    stopped = False
+class _HelperControl:
+    """A helper's view of its job: its stop time (retimed), and the messages that end it."""
 
-    def should_stop() -> bool:
-        nonlocal stopped
-        if not stopped:
-            for message in inbox.arrived():
-                if isinstance(message, HelperStop):
-                    stopped = stopped or message.job_id == job_id
-                else:  # a newer job, or quit: stop this one and handle that next
-                    inbox.keep(message)
-                    stopped = True
-        return stopped
+    def __init__(self, inbox: PipeInbox[HelperMessage], job: HelperJob) -> None:
+        self.inbox = inbox
+        self.job_id = job.job_id
+        self.stop_at = job.stop_at
+        self.stopped = False
 
-    return should_stop
+    def should_stop(self) -> bool:
+        """True from the job's stop, a newer job, a quit or its (retimed) stop time on."""
+        if self.stopped:
+            return True
+        for message in self.inbox.arrived():
+            if isinstance(message, HelperStop):
+                self.stopped = self.stopped or message.job_id == self.job_id
+            elif isinstance(message, HelperRetime):
+                if message.job_id == self.job_id:
+                    self.stop_at = message.stop_at
+            else:  # a newer job, or quit: stop this one and handle that next
+                self.inbox.keep(message)
+                self.stopped = True
+        if self.stop_at is not None and time.monotonic() >= self.stop_at:
+            self.stopped = True
+        return self.stopped
+
+    def extended(self) -> bool:
+        """True when a retime moved the stop time past now (the search goes on)."""
+        return (
+            not self.should_stop() and self.stop_at is not None and time.monotonic() < self.stop_at
+        )
 
 
 def _helper_main(conn: Connection) -> None:
@@ -312,12 +343,16 @@ def _helper_main(conn: Connection) -> None:
         variant = get_variant(job.variant)
         search = new_search(pos, job.power, variant, job.final_year, Random(job.seed))
         if job.iterations is not None or job.stop_at is not None:
-            search.run(
-                iterations=job.iterations,
-                deadline=job.stop_at,
-                should_stop=_stop_check(inbox, job.job_id),
-                progress_every=POLL_EVERY,
-            )
+            control = _HelperControl(inbox, job)
+            while True:
+                search.run(
+                    iterations=job.iterations,
+                    deadline=control.stop_at,
+                    should_stop=control.should_stop,
+                    progress_every=POLL_EVERY,
+                )
+                if job.iterations is not None or not control.extended():
+                    break
         stats = [(e.action, e.visits, e.total) for e in search.root.edges]
         try:
             conn.send(HelperStats(job.job_id, stats, search.iterations))

@@ -57,6 +57,7 @@ def think(
     report_final: bool = False,
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.monotonic,
+    retimed: Callable[[], tuple[float, float]] | None = None,
 ) -> tuple[Orders, dict[str, Any]]:
     """Search ``power``'s orders at ``pos``; ``(orders, statistics)``.
 
@@ -68,6 +69,10 @@ def think(
     and the root statistics of those that answer by ``collect_by`` (default:
     ``HELPER_GRACE`` after the deadline) are merged into the final choice;
     helpers need the wall clock.  Units with no order in the chosen action hold.
+
+    ``retimed()``, asked with ``should_stop``, gives the current stop and
+    collection times when they may move (the deadline moved): the search stops
+    at the new time, earlier or later, and its helpers are told.
 
     With ``report_final`` the final set also goes to ``report(orders, stats,
     True)``, before the tree is freed (freeing a large tree takes a tenth of
@@ -85,16 +90,23 @@ def think(
             pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds,
             iterations=iterations, stop_at=deadline,
         )  # fmt: skip
-    stop = _StopSignal(should_stop)
-    if iterations is not None or deadline is not None:
+    limit = _Limit(deadline, collect_by, retimed, clock)
+    if parallel is not None and job_id is not None:
+        limit.helpers = (parallel, job_id)
+    stop = _StopSignal(should_stop, limit)
+    progress = _Progress(pos, power, variant, began, report)
+    while iterations is not None or limit.deadline is not None:
         search.run(
             iterations=iterations,
-            deadline=deadline,
+            deadline=limit.deadline,
             should_stop=stop,
-            on_progress=_Progress(pos, power, variant, began, report),
+            on_progress=progress,
             progress_every=POLL_EVERY,
             clock=clock,
         )
+        if iterations is not None or stop.stopped or not limit.extended():
+            break  # else a retime moved the stop time later: search on until then
+    deadline, collect_by = limit.deadline, limit.collect_by
     stats = _stats(search, variant, began)
     action = search.best()
     chosen = action.action if action is not None else None
@@ -109,16 +121,58 @@ def think(
     return orders, stats
 
 
-class _StopSignal:
-    """``should_stop`` asked at each poll, remembered once it has said yes."""
+class _Limit:
+    """The search's stop and collection times, moved by ``retimed()`` and passed to helpers."""
 
-    def __init__(self, should_stop: Callable[[], bool] | None) -> None:
+    def __init__(
+        self,
+        deadline: float | None,
+        collect_by: float | None,
+        retimed: Callable[[], tuple[float, float]] | None,
+        clock: Callable[[], float],
+    ) -> None:
+        self.deadline = deadline
+        self.collect_by = collect_by
+        self.retimed = retimed
+        self.clock = clock
+        self.helpers: tuple[RootParallel, int] | None = None
+
+    def refresh(self) -> None:
+        """Take a retime, if any: the new times, told to the helpers."""
+        if self.retimed is None or self.deadline is None:
+            return
+        stop_at, collect_by = self.retimed()
+        if stop_at != self.deadline:
+            self.deadline, self.collect_by = stop_at, collect_by
+            if self.helpers is not None:
+                self.helpers[0].retime(self.helpers[1], stop_at)
+
+    def due(self) -> bool:
+        """True once the (retimed) stop time has come."""
+        return self.deadline is not None and self.clock() >= self.deadline
+
+    def extended(self) -> bool:
+        """True when a retime moved the stop time past now."""
+        self.refresh()
+        return self.deadline is not None and not self.due()
+
+
+class _StopSignal:
+    """``should_stop`` asked at each poll, remembered once it has said yes.
+
+    The ``limit``'s retimes are taken at each poll too: an earlier stop time
+    stops the search then (that is no early stop: the helpers stop with it).
+    """
+
+    def __init__(self, should_stop: Callable[[], bool] | None, limit: _Limit) -> None:
         self.should_stop = should_stop
+        self.limit = limit
         self.stopped = False
 
     def __call__(self) -> bool:
         self.stopped = self.stopped or (self.should_stop is not None and self.should_stop())
-        return self.stopped
+        self.limit.refresh()
+        return self.stopped or self.limit.due()
 
 
 class _Progress:
@@ -301,8 +355,10 @@ class AnytimeChooser:
             self.final_year,
             rng,
             deadline=request.stop_at,
+            iterations=request.iterations,
             parallel=self.parallel,
             collect_by=request.collect_by,
+            retimed=request.retimed,
             report=report,
             report_final=True,
             should_stop=should_stop,

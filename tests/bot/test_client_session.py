@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator
-
 import pytest
 
-from bot.connection import Connection
-from bot.session import AWAITED_MAX, Session
+from bot.session import AWAITED_MAX, NotConnected, Session, SessionNotReady
 from protocol.messages import Drw, Gof, Hlo, Huh, Iam, Message, Nme, Not, Now, Sco, Yes
 
 
 @pytest.fixture
-async def session() -> AsyncIterator[Session]:
-    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        while await reader.read(65536):
-            pass
-
-    server = await asyncio.start_server(accept, "127.0.0.1", 0)
-    conn = await Connection.open("127.0.0.1", server.sockets[0].getsockname()[1], 5.0)
-    session = Session(conn, rejoin=False)
+def session() -> Session:
+    session = Session(rejoin=False)
     session.greeted()
     session.join()
-    yield session
-    await conn.close()
-    server.close()
+    return session
 
 
 @pytest.mark.parametrize(
@@ -43,7 +31,7 @@ async def session() -> AsyncIterator[Session]:
         ([Huh(())], Huh(()), False),
     ],
 )
-async def test_an_answer_counts_only_for_something_sent(
+def test_an_answer_counts_only_for_something_sent(
     session: Session, sent: list[Message], answer: Message, taken: bool
 ) -> None:
     for message in sent:
@@ -51,7 +39,7 @@ async def test_an_answer_counts_only_for_something_sent(
     assert session.take(answer) is taken
 
 
-async def test_each_message_is_answered_once_and_the_oldest_are_forgotten(session: Session):
+def test_each_message_is_answered_once_and_the_oldest_are_forgotten(session: Session):
     session.send(Iam("FRA", 4242))
     assert session.take(Iam("FRA", 4242))
     assert not session.take(Iam("FRA", 4242))  # answered already
@@ -60,3 +48,31 @@ async def test_each_message_is_answered_once_and_the_oldest_are_forgotten(sessio
         session.send(Gof())
     assert not session.take(Nme("daide-mcts", "1"))  # pushed out by newer ones
     assert session.take(Gof())
+
+
+@pytest.mark.parametrize(
+    ("stage", "message", "refused"),
+    [
+        ("opened", Nme("daide-mcts", "1"), SessionNotReady),  # nothing before the RM
+        ("greeting", Nme("daide-mcts", "1"), None),
+        ("greeting", Gof(), SessionNotReady),  # no game action before joining
+        ("greeting", Not(Gof()), SessionNotReady),
+        ("joined", Gof(), None),
+        ("closed", Nme("daide-mcts", "1"), NotConnected),
+    ],
+)
+def test_what_each_stage_lets_out(
+    stage: str, message: Message, refused: type[Exception] | None
+) -> None:
+    session = Session(rejoin=False)
+    if stage in ("greeting", "joined"):
+        session.greeted()
+    if stage == "joined":
+        session.join()
+    if stage == "closed":
+        session.close()
+    if refused is None:
+        session.send(message)
+    else:
+        with pytest.raises(refused):
+            session.send(message)

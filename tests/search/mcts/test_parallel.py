@@ -70,3 +70,31 @@ def test_helpers_exit_when_closed() -> None:
     assert len(pids) == 2
     parallel.close()
     assert parallel.pids == []
+
+
+def test_a_retime_to_an_earlier_stop_reaches_the_helpers() -> None:
+    pos = initial_position(M)
+    with RootParallel(1) as parallel:
+        think(pos, 2, VARIANT, 1902, Random(1), iterations=5, parallel=parallel)  # warm up
+        began = time.monotonic()
+        limit = (began + 1.0, began + 2.0)  # the deadline came closer: a minute became a second
+        _, stats = think(pos, 2, VARIANT, 1902, Random(6), deadline=began + 60,
+                         parallel=parallel, collect_by=began + 61,
+                         retimed=lambda: limit)  # fmt: skip
+        took = time.monotonic() - began
+    assert took < 10, f"the search kept its old stop time ({took:.1f} s)"
+    assert stats["workers"] == 2, stats  # the helper stopped at the new time and answered
+
+
+def test_a_retime_to_a_later_stop_lets_the_search_and_its_helpers_go_on() -> None:
+    pos = initial_position(M)
+    with RootParallel(1) as parallel:
+        think(pos, 2, VARIANT, 1902, Random(1), iterations=5, parallel=parallel)  # warm up
+        began = time.monotonic()
+        limit = (began + 1.5, began + 2.5)  # the deadline moved away
+        _, stats = think(pos, 2, VARIANT, 1902, Random(7), deadline=began + 0.3,
+                         parallel=parallel, collect_by=began + 0.5,
+                         retimed=lambda: limit)  # fmt: skip
+        took = time.monotonic() - began
+    assert took >= 1.4, f"the search stopped at its first stop time ({took:.2f} s)"
+    assert stats["workers"] == 2, stats
