@@ -226,6 +226,10 @@ class _JobControl:
         self.limit = job.limit
         self.stopped = False
 
+    def times(self) -> tuple[float, float]:
+        """The limit's stop and collection times as they stand (a retime changes them)."""
+        return (self.limit.stop_at, self.limit.collect_by)
+
     def should_stop(self) -> bool:
         """True from the job's cancel, a newer job or map, or a shutdown on.
 
@@ -323,7 +327,7 @@ def _worker_main(
                     limit.stop_at,
                     limit.collect_by,
                     limit.iterations,
-                    retimed=lambda c=control: (c.limit.stop_at, c.limit.collect_by),
+                    retimed=control.times,
                 )
                 chooser(request, rng, report, control.should_stop)
             except Exception as exc:

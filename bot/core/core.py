@@ -422,8 +422,8 @@ class BotCore:
 
     def _on_hlo(self, m: Hlo) -> None:
         problem = self._hlo_problem(m)
-        if problem is not None:
-            self._ignore(problem, m)
+        if problem is not None or m.power is None or m.passcode is None:
+            self._ignore(problem or "HLO without a power or a passcode", m)
             return
         self.hlo = m
         self.power = m.power
