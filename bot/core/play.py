@@ -175,7 +175,7 @@ class PhasePlayer:
                 chosen = self._heuristics.adjustment_orders(pos, power, self.rng)
                 self._submit(phase, [adjustment_value(pos, power, o) for o in chosen])
             # No GOF outside movement: on MILA a GOF that completes a phase leaks into the
-            # next one (README "Servers"), and Parlance needs none there.
+            # next one (docs/servers.md), and Parlance needs none there.
             self._complete(phase)
         except (SessionNotReady, NotConnected):
             self._stop_search(phase)
