@@ -9,12 +9,17 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 import pytest
+
+from bot.client import DaideClient
+from bot.logs import GameLog
+from bot.settings import load_settings
+from tests.bot.scripted import RunningClient, ScriptedServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -125,3 +130,35 @@ def run_bot(tmp_path: Path) -> Iterator[Callable[..., BotProcess]]:
     yield start
     for bot in started:
         bot.stop()
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ScriptedServer]:
+    """A scripted DAIDE server on loopback (tests/bot/scripted.py)."""
+    async with ScriptedServer() as scripted:
+        yield scripted
+
+
+@pytest.fixture
+def client_strategy() -> str:
+    """The strategy :func:`start_client` gives a client when the test names none."""
+    return "mcts"
+
+
+@pytest.fixture
+def start_client(server: ScriptedServer, tmp_path: Path, client_strategy: str):
+    """Start real clients against ``server``: ``start_client(strategy, **settings)``."""
+    running: list[RunningClient] = []
+
+    def start(strategy: str | None = None, **overrides: object) -> RunningClient:
+        options: dict[str, object] = {"workers": 1, "seed": 7, "min_margin": 0.3, **overrides}
+        settings = load_settings(port=server.port, strategy=strategy or client_strategy, **options)
+        log_path = tmp_path / f"client-{len(running)}.jsonl"
+        client = DaideClient(settings, GameLog(log_path))
+        run = RunningClient(client, asyncio.create_task(client.run()), log_path)
+        running.append(run)
+        return run
+
+    yield start
+    for run in running:
+        run.task.cancel()

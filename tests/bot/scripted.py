@@ -13,16 +13,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TypeVar
 
 from adjudicator.maps import standard_map
 from adjudicator.position import Position, initial_position
 from adjudicator.standard import standard_definition
+from bot.client import DaideClient, GameSummary
 from protocol.decoder import Decoder, Role
-from protocol.messages import Hlo, Map, Mdf, Message, Nme, Now, Sco, Yes, parse_message
+from protocol.messages import (
+    Drw,
+    Hlo,
+    Map,
+    Mdf,
+    Message,
+    Nme,
+    Now,
+    Off,
+    Sco,
+    Smr,
+    Yes,
+    parse_message,
+)
 from protocol.tokens import STANDARD
 from protocol.variant import Variant
 from protocol.wire import (
@@ -176,3 +192,20 @@ class ScriptedServer:
 def opening() -> Position:
     """Spring 1901 on the standard map."""
     return initial_position(standard_map())
+
+
+@dataclass
+class RunningClient:
+    """A real client playing against the scripted server, and its game log."""
+
+    client: DaideClient
+    task: asyncio.Task[GameSummary]
+    log_path: Path
+
+    def records(self) -> list[dict]:
+        return [json.loads(line) for line in self.log_path.read_text().splitlines() if line]
+
+    async def finish(self, link: Link) -> GameSummary:
+        """End the game (DRW, SMR, OFF) and the client's run."""
+        link.send(Drw(), Smr(opening().turn, ()), Off())
+        return await asyncio.wait_for(self.task, 20)

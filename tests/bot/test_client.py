@@ -10,18 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
-import json
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
 import bot.mirror
 from adjudicator.movement import next_position
-from bot.client import DaideClient, GameSummary
-from bot.logs import GameLog
-from bot.settings import load_settings
 from protocol.messages import (
     Drw,
     Gof,
@@ -31,9 +25,7 @@ from protocol.messages import (
     Nme,
     Not,
     Now,
-    Off,
     Ord,
-    Smr,
     Sub,
     Thx,
     Tme,
@@ -41,51 +33,9 @@ from protocol.messages import (
 )
 from protocol.values import Hold, OrderResult, UnitPosition
 from protocol.variant import Variant
-from tests.bot.scripted import PASSCODE, Link, ScriptedServer, opening
+from tests.bot.scripted import PASSCODE, opening
 
 GAME_ACTIONS = (Sub, Gof, Not, Drw)
-
-
-@dataclass
-class Running:
-    """A client playing against the scripted server, and its game log."""
-
-    client: DaideClient
-    task: asyncio.Task[GameSummary]
-    log_path: Path
-
-    def records(self) -> list[dict]:
-        return [json.loads(line) for line in self.log_path.read_text().splitlines() if line]
-
-    async def finish(self, link: Link) -> GameSummary:
-        """End the game (DRW, SMR, OFF) and the client's run."""
-        link.send(Drw(), Smr(opening().turn, ()), Off())
-        return await asyncio.wait_for(self.task, 20)
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[ScriptedServer]:
-    async with ScriptedServer() as scripted:
-        yield scripted
-
-
-@pytest.fixture
-def start_client(server: ScriptedServer, tmp_path: Path):
-    running: list[Running] = []
-
-    def start(strategy: str = "mcts", workers: int = 1) -> Running:
-        settings = load_settings(
-            port=server.port, strategy=strategy, workers=workers, seed=7, min_margin=0.3
-        )
-        log_path = tmp_path / f"client-{len(running)}.jsonl"
-        client = DaideClient(settings, GameLog(log_path))
-        run = Running(client, asyncio.create_task(client.run()), log_path)
-        running.append(run)
-        return run
-
-    yield start
-    for run in running:
-        run.task.cancel()
 
 
 def _ours(message: Sub, power: str = "FRA") -> bool:

@@ -11,20 +11,12 @@ every later phase with complete, legal orders for its own units.
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 from adjudicator.movement import next_position
 from adjudicator.position import Position
-from bot.client import DaideClient, GameSummary
-from bot.logs import GameLog
-from bot.settings import load_settings
 from protocol.messages import (
-    Drw,
     Gof,
     Hlo,
     Iam,
@@ -32,11 +24,9 @@ from protocol.messages import (
     Mis,
     Nme,
     Now,
-    Off,
     Ord,
     Rej,
     Sco,
-    Smr,
     Sub,
     Tme,
     Yes,
@@ -52,49 +42,14 @@ from protocol.values import (
     UnitType,
 )
 from protocol.variant import Variant
-from tests.bot.scripted import PASSCODE, Link, ScriptedServer, opening
+from tests.bot.scripted import PASSCODE, Link, opening
 
 VARIANT = Variant.of(move_time_limit=6)
 
 
-@dataclass
-class Running:
-    """A client playing against the scripted server, and its game log."""
-
-    client: DaideClient
-    task: asyncio.Task[GameSummary]
-    log_path: Path
-
-    def records(self) -> list[dict]:
-        return [json.loads(line) for line in self.log_path.read_text().splitlines() if line]
-
-    async def finish(self, link: Link) -> GameSummary:
-        link.send(Drw(), Smr(opening().turn, ()), Off())
-        return await asyncio.wait_for(self.task, 20)
-
-
 @pytest.fixture
-async def server() -> AsyncIterator[ScriptedServer]:
-    async with ScriptedServer() as scripted:
-        yield scripted
-
-
-@pytest.fixture
-def start_client(server: ScriptedServer, tmp_path: Path):
-    running: list[Running] = []
-
-    def start(**overrides: object) -> Running:
-        options: dict[str, object] = {"strategy": "dumbbot", **overrides}
-        settings = load_settings(port=server.port, workers=1, seed=7, min_margin=0.3, **options)
-        log_path = tmp_path / f"client-{len(running)}.jsonl"
-        client = DaideClient(settings, GameLog(log_path))
-        run = Running(client, asyncio.create_task(client.run()), log_path)
-        running.append(run)
-        return run
-
-    yield start
-    for run in running:
-        run.task.cancel()
+def client_strategy() -> str:
+    return "dumbbot"
 
 
 def _fall() -> Position:
