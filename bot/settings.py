@@ -62,6 +62,9 @@ class BotSettings(BaseSettings):
         0.5, ge=0, le=60, description="least seconds to keep between last submission and deadline"
     )
     observe: bool = Field(False, description="join as an observer (OBS) instead of a player")
+    chooser: Literal["bot", "person"] = Field(
+        "bot", description="who chooses the orders: bot (the strategy) or person (a page)"
+    )
     rejoin_power: str | None = Field(None, description="rejoin as this power (IAM)")
     rejoin_passcode: int | None = Field(None, description="passcode for IAM")
     reconnect_attempts: int = Field(8, ge=0, le=1000, description="reconnections before giving up")

@@ -54,7 +54,9 @@ from bot.core.actions import (
     GiveUp,
     UseMap,
 )
+from bot.core.chooser import PhaseChooser, bot_chooser
 from bot.core.outbox import Outbox, kind
+from bot.core.person import PersonChooser
 from bot.core.play import PhasePlayer
 from bot.mirror import GameMirror, ShadowReport
 from bot.phase import PhaseState
@@ -96,12 +98,6 @@ from protocol.messages import (
 )
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
 
-RESUBMIT_INTERVAL = 1.0
-"""Least seconds between two submissions of search improvements in one phase."""
-
-RETIME_THRESHOLD = 0.05
-"""Least change (seconds) of a job's stop time worth a new limit."""
-
 DEFAULT_MAP = "standard"
 """The map's name when the server's MAP names none."""
 
@@ -114,7 +110,9 @@ class CoreSettings:
     """What the core needs to know of the bot's settings (all plain values).
 
     ``rejoin_power`` and ``rejoin_passcode`` rejoin a game in progress;
-    ``final_year`` is BANDANA's ``-fy`` (a draw is offered from its end on).
+    ``final_year`` is BANDANA's ``-fy`` (a draw is offered from its end on);
+    ``chooser`` is who chooses the orders: ``bot`` (the ``strategy``) or
+    ``person`` (a person at a page; the strategy then gives the hints).
     """
 
     name: str
@@ -128,6 +126,21 @@ class CoreSettings:
     rejoin_power: str | None = None
     rejoin_passcode: int | None = None
     iterations: int | None = None
+    strategy: str = "mcts"
+    chooser: str = "bot"
+
+
+CHOOSERS = ("bot", "person")
+"""Who may choose a seat's orders (:attr:`CoreSettings.chooser`)."""
+
+
+def make_phase_chooser(settings: CoreSettings, rng: Random) -> PhaseChooser:
+    """The chooser ``settings`` ask for; ValueError for an unknown one."""
+    if settings.chooser == "person":
+        return PersonChooser()
+    if settings.chooser == "bot":
+        return bot_chooser(settings.strategy, rng)
+    raise ValueError(f"unknown chooser {settings.chooser!r}; one of {', '.join(CHOOSERS)}")
 
 
 class BotCore:
@@ -144,6 +157,7 @@ class BotCore:
             self.budget,
             self.rng,
             self.mirror.rule,
+            make_phase_chooser(settings, self.rng),
             settings.final_year,
             settings.iterations,
         )
@@ -201,6 +215,10 @@ class BotCore:
                 self._on_lost()
             elif isinstance(event, ev.Closing):
                 self.player.end()
+            elif isinstance(event, ev.PersonOrders | ev.PersonReady | ev.HintRequested):
+                self.player.person_input(event)
+            elif isinstance(event, ev.PersonDraw):
+                self.player.propose_draw()
         except SessionNotReady as exc:
             self._note(notes.HeldBack(str(exc)))
         except NotConnected:
