@@ -397,6 +397,7 @@ def core_settings(settings: BotSettings) -> CoreSettings:
         final_year=settings.final_year,
         think_time=settings.think_time,
         min_margin=settings.min_margin,
+        max_think=settings.max_think,
         rules=settings.rules,
         seed=settings.seed,
         observe=settings.observe,

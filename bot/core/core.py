@@ -61,7 +61,7 @@ from bot.core.play import PhasePlayer
 from bot.mirror import GameMirror, ShadowReport
 from bot.phase import PhaseState
 from bot.session import NotConnected, Session, SessionNotReady
-from bot.timebudget import TimeBudget
+from bot.timebudget import DEFAULT_MIN_MARGIN, DEFAULT_THINK_TIME, TimeBudget
 from protocol.errors import LanguageError, ProtocolError
 from protocol.messages import (
     Adm,
@@ -118,8 +118,9 @@ class CoreSettings:
     name: str
     version: str
     final_year: int | None = None
-    think_time: float = 8.0
-    min_margin: float = 0.5
+    think_time: float = DEFAULT_THINK_TIME
+    min_margin: float = DEFAULT_MIN_MARGIN
+    max_think: float | None = None
     rules: str = "parlance"
     seed: int | None = None
     observe: bool = False
@@ -151,7 +152,11 @@ class BotCore:
         self.out = Outbox()
         self.mirror = GameMirror(rule=CivilDisorderRule(settings.rules))
         self.rng = Random(settings.seed)
-        self.budget = TimeBudget(think_time=settings.think_time, min_margin=settings.min_margin)
+        self.budget = TimeBudget(
+            think_time=settings.think_time,
+            min_margin=settings.min_margin,
+            max_think=settings.max_think,
+        )
         self.player = PhasePlayer(
             self.out,
             self.budget,
