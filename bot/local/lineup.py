@@ -13,6 +13,8 @@ A lineup is written as comma-separated seat specs, ``[LABEL=]SPEC``::
   install (``dumbbot`` by default);
 * ``bandana:dbrane`` or ``bandana:dumbbot``: BANDANA's D-Brane 1.1 or DumbBot
   1.4, from the user's jars (see :mod:`bot.local.bandana`);
+* ``human``: a person's seat (``daide-mcts human``): a page in the browser
+  where a person enters the orders (:mod:`bot.human`);
 * ``cmd:<command line>``: any DAIDE bot, with ``{host}``, ``{port}`` and
   ``{name}`` replaced by the server's address and the seat's name (commas
   cannot appear in a command written inside a lineup).
@@ -58,7 +60,10 @@ PARANG_BOTS = (
 PLACEHOLDERS = ("host", "port", "name")
 """The fields a ``cmd:`` seat may use."""
 
-SeatKind = Literal["ours", "parang", "bandana", "command"]
+SeatKind = Literal["ours", "parang", "bandana", "human", "command"]
+
+HUMAN = "human"
+"""The seat spec of a person (``--lineup human,mcts``)."""
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.:#-]+$")
 
@@ -98,6 +103,8 @@ def parse_seat(text: str) -> tuple[str | None, SeatKind, str]:
     if not item:
         raise LineupError(f"empty seat spec {text!r}")
     lower = item.lower()
+    if lower == HUMAN:
+        return label, "human", HUMAN
     if lower.startswith("cmd:"):
         command = item[4:].strip()
         _check_command(command)
@@ -121,7 +128,7 @@ def parse_seat(text: str) -> tuple[str | None, SeatKind, str]:
         parse_spec(item)
     except PolicySpecError as exc:
         raise LineupError(
-            f"{exc} (or parang[:BOT], bandana:BOT, or cmd:COMMAND; "
+            f"{exc} (or human, parang[:BOT], bandana:BOT, or cmd:COMMAND; "
             f"players of ours: {valid_specs()})"
         ) from None
     return label, "ours", lower
@@ -154,6 +161,8 @@ def _default_label(kind: SeatKind, spec: str) -> str:
         return "parang" if spec == "dumbbot" else f"parang:{spec}"
     if kind == "bandana":
         return f"bandana:{spec}"
+    if kind == "human":
+        return HUMAN
     program = os.path.basename(shlex.split(spec)[0]) or "bot"
     return f"cmd:{program}"
 
