@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from adjudicator.position import Position
 from bot.orderbook import OrderBook
 from bot.timebudget import PhaseClock
-from bot.worker_protocol import Answer, Orders, Progress, SearchLimit
+from bot.worker_protocol import Answer, Orders, Progress
 from protocol.values import Turn
+from search.policy import SearchLimit
 
 
 @dataclass

@@ -32,10 +32,10 @@ from bot.core.actions import RetimeSearch
 from bot.core.outbox import Outbox
 from bot.phase import PhaseState, SearchState
 from bot.timebudget import TimeBudget
-from bot.worker_protocol import Answer, Failed, Orders, Progress, SearchLimit
+from bot.worker_protocol import Answer, Failed, Orders, Progress
 from protocol.values import Order
 from search.heuristics import PhaseHeuristics
-from search.policy import Policy
+from search.policy import Policy, SearchLimit
 from search.registry import make_policy, parse_spec
 
 RESUBMIT_INTERVAL = 1.0

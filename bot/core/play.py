@@ -38,11 +38,12 @@ from bot.orderbook import OrderBook
 from bot.phase import PhaseState, SearchState
 from bot.session import NotConnected, SessionNotReady
 from bot.timebudget import PhaseClock, TimeBudget
-from bot.worker_protocol import Answer, Failed, Orders, Progress, SearchLimit
+from bot.worker_protocol import Answer, Failed, Orders, Progress
 from protocol.messages import Drw, Gof, Mis, Not, Sub, Thx
 from protocol.notation import format_order, format_unit
 from protocol.values import Order, Turn
 from search.heuristics import PhaseHeuristics
+from search.policy import SearchLimit
 
 HINT_COLLECT = 0.5
 """Seconds after a hint's stop time that its root-parallel helpers are waited for."""
