@@ -132,8 +132,7 @@ def check_order_set(orders: list[Order], choices: Choices) -> list[Order]:
     twice = sorted({k for k in keys if keys.count(k) > 1 and k != WAIVE_KEY})
     if twice:
         raise IllegalOrder(f"two orders for {', '.join(twice)}")
-    if choices.kind == "adjustment":
-        if len(out) > abs(choices.due):
-            word = "builds" if choices.due > 0 else "removals"
-            raise IllegalOrder(f"{len(out)} orders but only {abs(choices.due)} {word} due")
+    if choices.kind == "adjustment" and len(out) > abs(choices.due):
+        word = "builds" if choices.due > 0 else "removals"
+        raise IllegalOrder(f"{len(out)} orders but only {abs(choices.due)} {word} due")
     return out

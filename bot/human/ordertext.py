@@ -214,7 +214,7 @@ def _movement(unit: Unit, words: list[str], reader: _Reader) -> Order:
         other = reader.find(_unit_text(words), ours=False)
         if verb == "S" and (not words or words == ["H"]):
             return SupportHold(unit, other)
-        if not words or words[0] != "-" or len(words) < 2:  # noqa: PLR2004
+        if not words or words[0] != "-" or len(words) < 2:
             form = "A BUR S A PAR - MAR" if verb == "S" else "F NTH C A LON - NWY"
             raise OrderTextError(f"expected the form {form}")
         dest = reader.place(words[1])

@@ -38,9 +38,7 @@ CONVOY_SPRING = _position(
     START_CENTRES,
 )
 # A French army dislodged from Munich may retreat to Bohemia or Silesia.
-RETREATS = _position(
-    "SUM 1901", "(GER AMY MUN) (FRA AMY MUN MRT (BOH SIL))", START_CENTRES
-)
+RETREATS = _position("SUM 1901", "(GER AMY MUN) (FRA AMY MUN MRT (BOH SIL))", START_CENTRES)
 # Winter: Russia owns five centres with three units: two builds; Germany must remove two.
 WINTER = _position(
     "WIN 1901",

@@ -1,0 +1,88 @@
+"""Fixtures of the seat's tests: the seat's web app really served (uvicorn on loopback, in a
+thread) and requests written by hand, so the Host header is exactly what a client sends."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+import uvicorn
+
+from adjudicator.maps import standard_map
+from adjudicator.position import initial_position
+from bot.human.desk import SeatDesk
+from bot.human.webapp import SeatApp
+from tests.bot.human.boardseat import BoardSeat
+
+SECRET = "s3cret-key"
+TIMEOUT = 10.0
+
+
+@dataclass
+class Served:
+    """A seat's app served on ``port``; :meth:`call` sends one request."""
+
+    port: int
+    seat: BoardSeat
+    app: SeatApp
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/?key={SECRET}"
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: object = None,
+        *,
+        key: str | None = SECRET,
+        host: str | None = "",
+        raw: bytes | None = None,
+    ) -> tuple[int, str]:
+        """Status and text of ``method path``; ``host`` None sends no Host, "" the right one."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
+        try:
+            conn.putrequest(method, path, skip_host=True)
+            if host is not None:
+                conn.putheader("Host", host or f"127.0.0.1:{self.port}")
+            if key is not None:
+                conn.putheader("X-Seat-Key", key)
+            data = raw if raw is not None else (b"" if body is None else json.dumps(body).encode())
+            conn.putheader("Content-Type", "application/json")
+            conn.putheader("Content-Length", str(len(data)))
+            conn.endheaders(data)
+            response = conn.getresponse()
+            return response.status, response.read().decode("utf-8", "replace")
+        finally:
+            conn.close()
+
+
+@pytest.fixture
+def board_seat() -> BoardSeat:
+    """France at the start of the game."""
+    return BoardSeat(initial_position(standard_map()))
+
+
+@pytest.fixture
+def served(board_seat: BoardSeat) -> Iterator[Served]:
+    """The seat's app for ``board_seat``, served on a fresh loopback port."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    port = int(sock.getsockname()[1])
+    app = SeatApp(board_seat, SeatDesk(), SECRET, "127.0.0.1", port)
+    server = uvicorn.Server(uvicorn.Config(app.app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
+    thread.start()
+    yield Served(port, board_seat, app)
+    server.should_exit = True
+    thread.join(10.0)
+    sock.close()
