@@ -21,6 +21,7 @@ import sys
 from typing import TextIO
 
 from bot.errors import UserError
+from bot.logs import add_log_arguments, configure_logging
 from bot.settings import SettingsError, load_settings
 
 
@@ -56,6 +57,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="keep the page up after the game ended (until Ctrl-C)",
     )
+    add_log_arguments(p)
     p.set_defaults(handler=run)
 
 
@@ -73,6 +75,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             rules=args.rules,
             rejoin_power=args.rejoin_power,
             rejoin_passcode=args.rejoin_passcode,
+            log_level=args.log_level,
+            log_format=args.log_format,
         )
     except SettingsError as exc:
         raise UserError(str(exc)) from exc
@@ -86,6 +90,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             "pip install 'daide-mcts[view]'"
         ) from exc
     from bot.client import FatalClientError
+
+    configure_logging(settings.log_level, settings.log_format)
 
     try:
         seat = PersonSeat(settings, args.http_port)

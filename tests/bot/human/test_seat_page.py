@@ -15,7 +15,7 @@ from playwright.sync_api import BrowserContext
 
 from protocol.notation import parse_order
 from tests.bot.human.conftest import Served
-from tests.bot.view.conftest import browser, chromium_install, open_view  # noqa: F401
+from tests.bot.view.conftest import open_view
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +27,7 @@ def _my_orders(page) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.timeout(120)
-def test_clicks_typing_reload_and_submit(served: Served, browser: BrowserContext) -> None:  # noqa: F811
+def test_clicks_typing_reload_and_submit(served: Served, browser: BrowserContext) -> None:
     view = open_view(browser, served.url)
     page = view.page
     assert page.locator("#layer-units g.unit").count() == 22
