@@ -1,29 +1,23 @@
 """The legal orders a person may give in a phase, per unit (or build site), from the adjudicator.
 
-Every order listed here is one a server accepts (``MBV``): the generators of
-:mod:`adjudicator.legal` make them, :mod:`adjudicator.convert` spells them as
-value orders.  A move by convoy carries its shortest route of fleets (servers
-want one).  The page offers exactly these orders when a unit is clicked.
+Every order listed here is one a server accepts (``MBV``): the core's
+:func:`bot.core.person.legal_choices` (the generators of :mod:`adjudicator.legal`)
+lists them; here a move by convoy gets its shortest route of fleets (servers
+want one), and typed orders are matched to them.  The page offers exactly
+these orders when a unit is clicked.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from adjudicator.convert import adjustment_value, movement_value, retreat_value
-from adjudicator.legal import (
-    build_options,
-    movement_orders,
-    removal_options,
-    retreat_orders,
-)
-from adjudicator.orders import BUILD, CONVOY_MOVE, EngineOrder
 from adjudicator.position import Position
 from adjudicator.validation import geometric_routes, minimal_routes
+from bot.core.person import WAIVE_KEY, PersonOrderError, check_person_orders
+from bot.core.person import legal_choices as person_choices
 from protocol.values import MoveByConvoy, Order, Waive
 
-WAIVE_KEY = "WAIVE"
-"""The key of the waive choice in a winter with builds due."""
+__all__ = ["WAIVE_KEY", "Choices", "IllegalOrder", "check_order_set", "legal_choices", "resolve"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,42 +43,34 @@ def power_index(pos: Position, power: str) -> int:
         raise ValueError(f"{power} is not a power of this map") from None
 
 
-def _convoy_route(pos: Position, army: int, order: EngineOrder) -> tuple[int, ...] | None:
-    if order[0] != CONVOY_MOVE:
-        return None
-    routes = minimal_routes(geometric_routes(pos, army, order[1]))
-    return min(routes, key=len) if routes else None
+def _with_route(pos: Position, order: Order) -> Order:
+    """A move by convoy with the shortest route of fleets that can carry it (servers want one)."""
+    if not isinstance(order, MoveByConvoy) or order.path:
+        return order
+    m = pos.map
+    army = m.province_index[order.unit.location.province]
+    routes = minimal_routes(geometric_routes(pos, army, m.province_index[order.destination]))
+    if not routes:
+        return order
+    return replace(order, path=tuple(m.provinces[p] for p in min(routes, key=len)))
 
 
 def legal_choices(pos: Position, power: str) -> Choices:
-    """What ``power`` may order in ``pos``, grouped by the province each order is about."""
-    m = pos.map
+    """What ``power`` may order in ``pos``, grouped by the province each order is about.
+
+    The orders are the core's (:func:`bot.core.person.legal_choices`), so the
+    page offers exactly what the core lets through; moves by convoy get a route.
+    """
     who = power_index(pos, power)
-    options: dict[str, list[Order]] = {}
+    options = {
+        key: [_with_route(pos, o) for o in orders]
+        for key, orders in person_choices(pos, power).items()
+    }
     if pos.is_movement:
-        for prov in pos.units_of(who):
-            options[m.provinces[prov]] = [
-                movement_value(pos, prov, o, _convoy_route(pos, prov, o))
-                for o in movement_orders(pos, prov)
-            ]
         return Choices("movement", options)
     if pos.is_retreat:
-        for prov, (owner, _, _, _) in sorted(pos.dislodged.items()):
-            if owner == who:
-                options[m.provinces[prov]] = [
-                    retreat_value(pos, prov, o) for o in retreat_orders(pos, prov)
-                ]
         return Choices("retreat", options)
-    due = pos.adjustments()[who]
-    if due > 0:
-        for order in build_options(pos, who):
-            site = m.provinces[m.loc_province[order[2]]] if order[0] == BUILD else WAIVE_KEY
-            options.setdefault(site, []).append(adjustment_value(pos, who, order))
-        options[WAIVE_KEY] = [Waive(power)]
-    elif due < 0:
-        for order in removal_options(pos, who):
-            options[m.provinces[order[1]]] = [adjustment_value(pos, who, order)]
-    return Choices("adjustment", options, due)
+    return Choices("adjustment", options, pos.adjustments()[who])
 
 
 def legal_set(choices: Choices) -> set[Order]:
@@ -125,14 +111,17 @@ def resolve(order: Order, choices: Choices) -> Order:
     raise IllegalOrder("this order is not legal here")
 
 
-def check_order_set(orders: list[Order], choices: Choices) -> list[Order]:
-    """The set as sent, each order resolved; IllegalOrder for an illegal order or set."""
+def check_order_set(orders: list[Order], pos: Position, power: str) -> list[Order]:
+    """The set as sent, each order resolved; IllegalOrder for an illegal order or set.
+
+    The set as a whole is checked by the core's own check
+    (:func:`bot.core.person.check_person_orders`), so nothing the page lets
+    through is refused by the core.
+    """
+    choices = legal_choices(pos, power)
     out = [resolve(o, choices) for o in orders]
-    keys = [order_key(o) for o in out]
-    twice = sorted({k for k in keys if keys.count(k) > 1 and k != WAIVE_KEY})
-    if twice:
-        raise IllegalOrder(f"two orders for {', '.join(twice)}")
-    if choices.kind == "adjustment" and len(out) > abs(choices.due):
-        word = "builds" if choices.due > 0 else "removals"
-        raise IllegalOrder(f"{len(out)} orders but only {abs(choices.due)} {word} due")
+    try:
+        check_person_orders(pos, power, out)
+    except PersonOrderError as exc:
+        raise IllegalOrder(str(exc)) from None
     return out

@@ -35,6 +35,8 @@ from protocol.notation import parse_order
 from protocol.values import Order, Turn
 
 LOOPBACK = "127.0.0.1"
+ACCEPTED = "MBV"
+"""THX's note for an order the server accepted."""
 BACKLOG = 64
 GRACEFUL_SHUTDOWN = 1
 """Seconds open requests get when the page's server stops."""
@@ -137,9 +139,9 @@ class PersonSeat:
                 self.desk.heard(message, text)
                 if isinstance(message, Mis):
                     self.desk.lacking(self._turn(), text)
-            case notes.OrderAccepted(order=order, note=answer) | notes.OrderRefused(
-                order=order, note=answer
-            ):
+            case notes.OrderAccepted(order=order):
+                self.desk.answered(self._turn(), format_order_text(order), ACCEPTED)
+            case notes.OrderRefused(order=order, note=answer):
                 self.desk.answered(self._turn(), format_order_text(order), answer)
             case notes.PersonOrdersRefused(turn=turn, reason=reason):
                 self.desk.refused(turn, reason)

@@ -194,7 +194,7 @@ class SeatApp:
             self._choices = (key, legal_choices(pos, power))
         return self._choices[1]
 
-    def _orders(self, body: dict[str, Any], pos: Position, power: str, c: Choices) -> list[Order]:
+    def _orders(self, body: dict[str, Any], pos: Position, power: str) -> list[Order]:
         texts = body.get("orders")
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
             raise BadRequest("'orders' must be a list of order texts")
@@ -207,7 +207,7 @@ class SeatApp:
             except OrderTextError as exc:
                 raise BadRequest(f"{_quote(text)}: {exc}") from None
         try:
-            return check_order_set(orders, c)
+            return check_order_set(orders, pos, power)
         except IllegalOrder as exc:
             raise BadRequest(str(exc)) from None
 
@@ -254,14 +254,21 @@ class SeatApp:
             }
             hint = out["phase"]["hint"]
             if hint is not None:
-                hint["draw"] = [self._draw_text(t, pos, power) for t in hint["orders"]]
+                choices = self._choices_for(pos, power)
+                read = [self._canonical(t, pos, power, choices) for t in hint["orders"]]
+                hint["orders"] = [text for text, _ in read]
+                hint["draw"] = [draw for _, draw in read]
         return out
 
-    def _draw_text(self, text: str, pos: Position, power: str) -> dict[str, Any] | None:
+    def _canonical(
+        self, text: str, pos: Position, power: str, choices: Choices
+    ) -> tuple[str, dict[str, Any] | None]:
+        """A hint's order as the page's menus spell it, and its drawing (None if unreadable)."""
         try:
-            return order_json(parse_order_text(text, pos, power))
-        except OrderTextError:
-            return None
+            order = resolve(parse_order_text(text, pos, power), choices)
+        except (OrderTextError, IllegalOrder):
+            return text, None
+        return format_order_text(order), order_json(order)
 
     async def _check(self, request: Request) -> Response:
         body = await self._body(request)
@@ -279,15 +286,15 @@ class SeatApp:
 
     async def _draft(self, request: Request) -> Response:
         body = await self._body(request)
-        pos, power, choices = self._phase(body)
-        orders = self._orders(body, pos, power, choices)
+        pos, power, _ = self._phase(body)
+        orders = self._orders(body, pos, power)
         self.desk.draft(pos.turn, [format_order_text(o) for o in orders])
         return JSONResponse({"ok": True})
 
     async def _submit(self, request: Request) -> Response:
         body = await self._body(request)
-        pos, power, choices = self._phase(body)
-        orders = self._orders(body, pos, power, choices)
+        pos, power, _ = self._phase(body)
+        orders = self._orders(body, pos, power)
         self.desk.submit(pos.turn, [format_order_text(o) for o in orders])
         self.control.submit(pos.turn, orders)
         return JSONResponse({"ok": True, "orders": [format_order_text(o) for o in orders]})

@@ -231,7 +231,7 @@ function drawBoard() {
   }
   if (!phase) return;
   for (const option of phase.choices.options) {
-    if (option.unit || option.key === "WAIVE") continue;
+    if (option.unit || option.key === "WVE") continue;
     const [x, y] = anchor(option.key);
     const site = el("circle", { cx: x, cy: y, r: UNIT_RADIUS + 3, "data-site": option.key,
                                 class: "site" + (state.selected === option.key ? " selected" : "") }, state.layers.sites);
@@ -255,7 +255,7 @@ function openMenu(key, event) {
   const menu = $("menu");
   menu.replaceChildren();
   const h = document.createElement("h3");
-  h.textContent = option.unit ? `${option.unit.kind === "FLT" ? "F" : "A"} ${key}` : key === "WAIVE" ? "waive" : `build in ${key}`;
+  h.textContent = option.unit ? `${option.unit.kind === "FLT" ? "F" : "A"} ${key}` : key === "WVE" ? "waive" : `build in ${key}`;
   menu.appendChild(h);
   for (const choice of option.orders) {
     const b = document.createElement("button");
@@ -367,8 +367,8 @@ function renderOrders() {
   if (!phase) return;
   const answers = phase.answers || {};
   for (const option of phase.choices.options) {
-    if (option.key === "WAIVE" && !state.draft.WAIVE) continue;
-    if (!option.unit && option.key !== "WAIVE" && !state.draft[option.key]) continue;
+    if (option.key === "WVE" && !state.draft.WVE) continue;
+    if (!option.unit && option.key !== "WVE" && !state.draft[option.key]) continue;
     const li = document.createElement("li");
     li.dataset.key = option.key;
     const entry = state.draft[option.key];

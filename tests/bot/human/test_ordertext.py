@@ -140,8 +140,8 @@ ILLEGAL = [
     ("retreat", ["A MUN R BUR"], "not legal"),
     ("win-build", ["BUILD A WAR"], "nothing to order for WAR"),
     ("win-build", ["BUILD A MOS", "BUILD F SEV", "WAIVE"], "nothing to order for SEV"),
-    ("win-build", ["BUILD A MOS", "BUILD A STP", "WAIVE"], "only 2 builds"),
-    ("win-remove", ["REMOVE A RUH", "REMOVE A MUN", "A BER D"], "only 2 removals"),
+    ("win-build", ["BUILD A MOS", "BUILD A STP", "WAIVE"], "3 builds and waives where 2 are due"),
+    ("win-remove", ["REMOVE A RUH", "REMOVE A MUN", "A BER D"], "3 removals where 2 are due"),
 ]
 
 
@@ -149,7 +149,7 @@ ILLEGAL = [
 def test_illegal_orders_and_sets(name: str, texts: list[str], reason: str) -> None:
     pos, power = POSITIONS[name]
     with pytest.raises(IllegalOrder, match=reason):
-        check_order_set([parse_order_text(t, pos, power) for t in texts], legal_choices(pos, power))
+        check_order_set([parse_order_text(t, pos, power) for t in texts], pos, power)
 
 
 def test_choices_per_phase() -> None:
@@ -160,7 +160,17 @@ def test_choices_per_phase() -> None:
     assert legal_choices(RETREATS, "GER").options == {}
     build = legal_choices(WINTER, "RUS")
     assert (build.kind, build.due) == ("adjustment", 2)
-    assert set(build.options) == {"MOS", "STP", "WAIVE"}
+    assert set(build.options) == {"MOS", "STP", "WVE"}
     assert legal_choices(WINTER, "GER").due == -2
     with pytest.raises(ValueError, match="not a power"):
         legal_choices(START, "XXX")
+
+
+def test_a_move_by_convoy_goes_with_its_route_and_the_core_accepts_it() -> None:
+    orders = [
+        parse_order_text(t, CONVOY_SPRING, "ENG") for t in ("A YOR - NWY", "F NTH C A YOR - NWY")
+    ]
+    assert check_order_set(orders, CONVOY_SPRING, "ENG") == [
+        parse_order("(ENG AMY YOR) CTO NWY VIA (NTH)"),
+        parse_order("(ENG FLT NTH) CVY (ENG AMY YOR) CTO NWY"),
+    ]
