@@ -14,7 +14,6 @@ the seat.  Needs the view extra (pip install 'daide-mcts[view]').
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import json
 import sys
@@ -53,9 +52,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--strategy", help="how the hint is searched: mcts (default), dumbbot, random ..."
     )
     p.add_argument(
-        "--stay",
+        "--exit-at-end",
         action="store_true",
-        help="keep the page up after the game ended (until Ctrl-C)",
+        help="stop when the game ends (by default the page stays up, with the result, "
+        "until Ctrl-C)",
     )
     add_log_arguments(p)
     p.set_defaults(handler=run)
@@ -83,6 +83,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if (settings.rejoin_power is None) != (settings.rejoin_passcode is None):
         raise UserError("--power and --passcode go together")
     try:
+        from bot.client import GameSummary
         from bot.human.seat import PersonSeat, SeatAddress
     except ImportError as exc:
         raise UserError(
@@ -90,6 +91,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             "pip install 'daide-mcts[view]'"
         ) from exc
     from bot.client import FatalClientError
+    from bot.local.runner import run_until_done
 
     configure_logging(settings.log_level, settings.log_format)
 
@@ -102,11 +104,18 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         out.write(f"daide-mcts human: your seat's page is {address.url}  (Ctrl-C to leave)\n")
         out.flush()
 
+    clean: list[bool] = []
+
+    def ended(summary: GameSummary) -> None:
+        clean.append(summary.ended_cleanly)
+        out.write(json.dumps(summary.as_dict()) + "\n")
+        if not args.exit_at_end:
+            out.write("daide-mcts human: the game is over; the page stays up (Ctrl-C to stop)\n")
+        out.flush()
+
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            summary = asyncio.run(seat.run(announce, stay=args.stay))
-            out.write(json.dumps(summary.as_dict()) + "\n")
-            return 0 if summary.ended_cleanly else 1
+            run_until_done(seat.run(announce, ended, stay=not args.exit_at_end))
     except FatalClientError as exc:
         raise UserError(str(exc)) from exc
-    return 1
+    return 0 if clean == [True] else 1

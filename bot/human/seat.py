@@ -152,8 +152,17 @@ class PersonSeat:
 
     # --- running ----------------------------------------------------------------------------
 
-    async def run(self, announce: Callable[[SeatAddress], None], stay: bool = False) -> GameSummary:
-        """Serve the page, play the game; with ``stay`` keep serving after it until cancelled."""
+    async def run(
+        self,
+        announce: Callable[[SeatAddress], None],
+        ended: Callable[[GameSummary], None] | None = None,
+        stay: bool = False,
+    ) -> GameSummary:
+        """Serve the page and play the game; ``ended`` hears its summary as it ends.
+
+        With ``stay`` the page is served on after the game (it shows the
+        result) until the task is cancelled.
+        """
         config = uvicorn.Config(
             self.web.app,
             log_level="warning",
@@ -169,6 +178,8 @@ class PersonSeat:
         announce(self.address)
         try:
             summary = await self.client.run()
+            if ended is not None:
+                ended(summary)
             if stay:
                 await serving
             return summary

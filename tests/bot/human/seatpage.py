@@ -66,12 +66,20 @@ class SeatPage:
                 return True
             return phase is not None and phase["turn"] != turn
 
-        state = self.wait_for(moved, timeout, f"a phase after {turn}")
-        if state["phase"] is not None:
-            self.page.wait_for_selector(
-                f"body[data-turn='{state['phase']['turn']}']", timeout=10_000
-            )
-        return state
+        self.wait_for(moved, timeout, f"a phase after {turn}")
+        return self.in_step()
+
+    def in_step(self, timeout: float = 15.0) -> dict[str, Any]:
+        """The seat's state once the page shows the phase the seat is in (phases may fly by)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.state()
+            shown = self.page.evaluate("document.body.dataset.turn")
+            if shown == (state["phase"]["turn"] if state["phase"] else ""):
+                return state
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the page shows {shown!r}, the seat is at {state['phase']}")
+            time.sleep(POLL)
 
     # --- a person's hands ----------------------------------------------------------------
 
