@@ -424,11 +424,23 @@ function renderResults() {
   const phase = lastResults();
   $("results-turn").textContent = phase ? `(${phase.turn})` : "";
   if (!phase) return;
-  for (const o of phase.orders) {
+  const powerOf = (o) => (o.unit ? o.unit.power : o.power);
+  const sorted = [...phase.orders].sort((a, b) => powerOf(a).localeCompare(powerOf(b)));
+  let last = null;
+  for (const o of sorted) {
+    const power = powerOf(o);
+    if (power !== last) {
+      const h = document.createElement("div");
+      h.className = "power";
+      h.style.color = colourOf(power);
+      h.textContent = power;
+      box.appendChild(h);
+      last = power;
+    }
     const div = document.createElement("div");
-    div.className = o.result.includes("SUC") ? "" : "bad";
+    div.className = "order-result" + (o.result.includes("SUC") ? "" : " bad");
     div.textContent = o.outcome ? `${o.text} (${o.outcome})` : o.text;
-    div.dataset.power = o.unit ? o.unit.power : o.power;
+    div.dataset.power = power;
     box.appendChild(div);
   }
 }

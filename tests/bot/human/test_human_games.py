@@ -220,7 +220,7 @@ def test_a_person_plays_six_bots_to_the_winter_of_1902(
     assert answers == ["THX MBV"] * 3
     seat.ready()
     state = seat.wait_turn_after(turn, PHASE_WAIT)
-    page.wait_for_function("document.querySelectorAll('#results div').length >= 22")
+    page.wait_for_function("document.querySelectorAll('#results div.order-result').length >= 22")
     results = page.inner_text("#results")
     assert move.split(" - ")[0] in results
     assert page.locator("#centres tbody tr").count() == 7
@@ -353,5 +353,7 @@ def test_a_person_plays_on_mila(mila_server, run_bot, run_human, browser: Browse
     assert seat.submit_and_wait_thx(2) == ["THX MBV"] * 2
     seat.ready()
     seat.wait_turn_after("SPR 1901", 60)
-    seat.page.wait_for_function("document.querySelectorAll('#results div').length >= 1")
+    seat.page.wait_for_function(
+        "document.querySelectorAll('#results div.order-result').length >= 1"
+    )
     assert plan[1] in seat.page.inner_text("#results")
