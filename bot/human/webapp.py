@@ -5,7 +5,8 @@ as the ``X-Seat-Key`` header or the ``key`` query parameter; a wrong or
 missing one is 403):
 
 ``GET /``                   the page (``static/human.html``)
-``GET /static/...``         its script and style; the map and ``/view/style.css`` are the viewer's
+``GET /static/...``         its script and style
+``GET /view/...``           the viewer's map, its drawing (``mapdraw.js``) and style
 ``GET /api/state?since=V``  the seat's state (204 if nothing changed after version V)
 ``POST /api/check``         ``{"turn", "text"}``: one typed order read and checked
 ``POST /api/draft``         ``{"turn", "orders": [text...]}``: the draft kept for a reload
@@ -52,7 +53,6 @@ from bot.view.timeline import order_json, unit_json
 from protocol.values import Order, Turn
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAP_FILE = VIEW_STATIC / "standard-map.json"
 
 KEY_HEADER = "x-seat-key"
 MAX_BODY = 16_384
@@ -133,8 +133,6 @@ class SeatApp:
         self.app = Starlette(
             routes=[
                 Route("/", self._page),
-                Route("/static/standard-map.json", self._map),
-                Route("/view/style.css", self._view_style),
                 Route("/api/state", self._guard(self._state)),
                 Route("/api/check", self._guard(self._check), methods=["POST"]),
                 Route("/api/draft", self._guard(self._draft), methods=["POST"]),
@@ -143,6 +141,7 @@ class SeatApp:
                 Route("/api/hint", self._guard(self._hint), methods=["POST"]),
                 Route("/api/draw", self._guard(self._draw), methods=["POST"]),
                 Mount("/static", StaticFiles(directory=STATIC), name="static"),
+                Mount("/view", StaticFiles(directory=VIEW_STATIC), name="view"),
             ],
             middleware=[Middleware(HostCheck, allowed=allowed_hosts(host, port))],
         )
@@ -215,12 +214,6 @@ class SeatApp:
 
     async def _page(self, request: Request) -> Response:
         return FileResponse(STATIC / "human.html", headers=NO_STORE)
-
-    async def _map(self, request: Request) -> Response:
-        return FileResponse(MAP_FILE)
-
-    async def _view_style(self, request: Request) -> Response:
-        return FileResponse(VIEW_STATIC / "style.css")
 
     async def _state(self, request: Request) -> Response:
         since = request.query_params.get("since", "")

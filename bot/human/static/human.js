@@ -1,41 +1,25 @@
 // daide-mcts human: one person's seat in a game.  The seat's state comes from /api/state
 // (polled); orders go to /api/draft and /api/submit; every request carries the seat's key
-// (from the page's address).  The map is the viewer's (/static/standard-map.json) and is
-// drawn the way the viewer draws it.  No build step: a plain ES module.
+// (from the page's address).  The map and its drawing are the viewer's (/view/mapdraw.js,
+// /view/standard-map.json).  No build step: a plain ES module.
 
-const SVG = "http://www.w3.org/2000/svg";
+import { DISLODGED_OFFSET, MapDrawing, UNIT_RADIUS, el } from "/view/mapdraw.js";
+
 const POLL_MS = 1000;
 const WARN_SECONDS = 15;
-const UNIT_RADIUS = 8.5;
-const DISLODGED_OFFSET = 11;
-const ARROW_GAP = 11;
 const SEASON_NAMES = { SPR: "Spring", SUM: "Summer retreats", FAL: "Fall", AUT: "Fall retreats", WIN: "Winter adjustments" };
-const COLOURS = { AUS: "#c62828", ENG: "#6a1b9a", FRA: "#1e88e5", GER: "#424242", ITA: "#2e7d32", RUS: "#9e9e9e", TUR: "#f9a825", UNO: "#ffffff" };
 const KEY = new URLSearchParams(location.search).get("key") || "";
 
 const state = {
-  map: null, seat: null, version: -1, turn: null, draft: {}, selected: null,
-  fetchedAt: 0, showResults: false, busy: false,
+  map: null, drawing: null, seat: null, version: -1, turn: null, draft: {}, selected: null,
+  fetchedAt: 0, showResults: false,
 };
 
 const $ = (id) => document.getElementById(id);
 
-function el(tag, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
 function colourOf(power) {
   const colours = state.seat ? state.seat.game.meta.colours : {};
-  return colours[power] || COLOURS[power] || "#9e9e9e";
-}
-
-function mix(hex, base, weight) {
-  const parse = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
-  const [a, b] = [parse(hex), parse(base)];
-  return "#" + a.map((v, i) => Math.round(v * weight + b[i] * (1 - weight)).toString(16).padStart(2, "0")).join("");
+  return colours[power] || "#9e9e9e";
 }
 
 function escapeHtml(text) {
@@ -64,133 +48,19 @@ function problem(text) {
 
 // --- the map ------------------------------------------------------------------------------
 
-function anchor(province, coast = null) {
-  const p = state.map.provinces[province];
-  if (!p) return null;
-  if (coast && p.coasts && p.coasts[coast]) return p.coasts[coast];
-  return p.unit;
-}
-
 function buildMap() {
-  const map = state.map;
-  const svg = $("map");
-  svg.setAttribute("viewBox", `0 0 ${map.width} ${map.height}`);
-  const defs = el("defs", {}, svg);
-  for (const [name, colour] of [["move", "#1b1b1b"], ["failed", "#c62828"], ["retreat", "#e65100"],
-                                ["hint", "#7b1fa2"], ["option", "#e65100"]]) {
-    const marker = el("marker", { id: `head-${name}`, viewBox: "0 0 10 10", refX: 8, refY: 5,
-                                  markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, defs);
-    el("path", { d: "M0,0 L10,5 L0,10 z", fill: colour }, marker);
-  }
-  state.layers = {};
-  for (const name of ["provinces", "impassable", "coastline", "marks", "labels", "orders", "units", "crosses", "sites"]) {
-    state.layers[name] = el("g", { id: `layer-${name}` }, svg);
-  }
-  for (const [code, p] of Object.entries(map.provinces)) {
-    const path = el("path", { d: p.path, class: `province ${p.kind}`, "data-province": code }, state.layers.provinces);
+  state.drawing = new MapDrawing(state.map, $("map"), colourOf);
+  for (const [code, path] of Object.entries(state.drawing.provinces)) {
     path.addEventListener("click", (e) => openMenu(code, e));
-  }
-  for (const d of Object.values(map.impassable)) el("path", { d, class: "impassable" }, state.layers.impassable);
-  el("path", { id: "coastline", d: map.land }, state.layers.coastline);
-  for (const [code, p] of Object.entries(map.provinces)) {
-    el("text", { x: p.label[0], y: p.label[1], class: `label ${p.kind}` }, state.layers.labels).textContent = code;
-    for (const [coast, [cx, cy]] of Object.entries(p.coasts || {})) {
-      el("circle", { cx, cy, r: 10, class: "coast-mark" }, state.layers.marks);
-      el("text", { x: cx, y: cy + 19, class: "label sea" }, state.layers.labels).textContent = coast.slice(0, 2).toLowerCase();
-    }
-    if (p.sc) el("circle", { cx: p.sc[0], cy: p.sc[1], r: 4.2, class: "sc", "data-province": code }, state.layers.marks);
   }
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
 }
 
-function paintProvinces(centres) {
-  const owner = {};
-  for (const [power, cs] of Object.entries(centres || {})) for (const c of cs) owner[c] = power;
-  for (const path of state.layers.provinces.children) {
-    const p = state.map.provinces[path.dataset.province];
-    const base = p.kind === "sea" ? "#b9d5ea" : p.kind === "coast" ? "#f3ead3" : "#eadfc2";
-    const who = owner[path.dataset.province];
-    path.setAttribute("fill", who && who !== "UNO" ? mix(colourOf(who), base, 0.42) : base);
-  }
-  for (const mark of state.layers.marks.querySelectorAll("circle.sc")) {
-    mark.setAttribute("fill", colourOf(owner[mark.dataset.province] || "UNO"));
-  }
-}
-
-function drawUnit(unit, { dislodged = false, ghost = false, mine = false, key = null } = {}) {
-  let [x, y] = anchor(unit.province, unit.coast);
-  if (dislodged) { x += DISLODGED_OFFSET; y += DISLODGED_OFFSET * 0.7; }
-  const cls = ["unit", dislodged ? "dislodged" : "", ghost ? "ghost" : "", mine ? "mine" : "",
-               key && key === state.selected ? "selected" : ""].join(" ").replace(/\s+/g, " ").trim();
-  const g = el("g", { class: cls, "data-power": unit.power, "data-province": unit.province, "data-kind": unit.kind,
-                      "data-dislodged": dislodged ? "1" : "0", transform: `translate(${x},${y})` }, state.layers.units);
-  if (mine) el("circle", { class: "ring", r: UNIT_RADIUS + 4 }, g);
-  const fill = colourOf(unit.power);
-  if (unit.kind === "FLT") {
-    const r = UNIT_RADIUS;
-    el("path", { class: "body", fill, d: `M${-r * 1.25},${-r * 0.25} L${r * 1.25},${-r * 0.25} L${r * 0.8},${r * 0.8} L${-r * 0.8},${r * 0.8} Z M${-r * 0.15},${-r * 0.25} L${-r * 0.15},${-r * 1.2} L${r * 0.75},${-r * 0.35} Z` }, g);
-    el("text", { x: 0, y: r * 0.3 }, g).textContent = "F";
-  } else {
-    el("circle", { class: "body", fill, r: UNIT_RADIUS }, g);
-    el("text", { x: 0, y: 0.5 }, g).textContent = "A";
-  }
-  if (mine && key) g.addEventListener("click", (e) => { e.stopPropagation(); openMenu(key, e); });
-  return [x, y];
-}
-
-function shorten(from, to, gapStart, gapEnd) {
-  const dx = to[0] - from[0], dy = to[1] - from[1];
-  const d = Math.hypot(dx, dy) || 1;
-  return [[from[0] + dx * gapStart / d, from[1] + dy * gapStart / d], [to[0] - dx * gapEnd / d, to[1] - dy * gapEnd / d]];
-}
-
-function line(points, cls, head) {
-  const d = points.map((p, i) => `${i ? "L" : "M"}${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" ");
-  return el("path", { d, class: `order ${cls}`, "marker-end": head ? `url(#head-${head})` : null }, state.layers.orders);
-}
-
-function cross(at, size = 5) {
-  const [x, y] = at;
-  el("path", { class: "cross", d: `M${x - size},${y - size} L${x + size},${y + size} M${x - size},${y + size} L${x + size},${y - size}` }, state.layers.crosses);
-}
-
-// One order: as the viewer draws it; ``style`` is "mine", "hint" or "" (a result, with ``result``).
-function drawOrder(order, style, result = null) {
-  if (!order || order.type === "waive") return;
-  const dislodgedUnit = order.type === "retreat" || order.type === "disband";
-  let from = anchor(order.unit.province, order.unit.coast);
-  if (dislodgedUnit) from = [from[0] + DISLODGED_OFFSET, from[1] + DISLODGED_OFFSET * 0.7];
-  const ok = result === null || result.includes("SUC");
-  const extra = (style ? " " + style : "") + (ok ? "" : " failed");
-  const head = style === "hint" ? "hint" : ok ? (order.type === "retreat" ? "retreat" : "move") : "failed";
-  if (order.type === "hold") {
-    el("circle", { cx: from[0], cy: from[1], r: UNIT_RADIUS + 4, class: `order hold${extra}` }, state.layers.orders);
-  } else if (order.type === "move" || order.type === "retreat") {
-    const to = anchor(order.to.province, order.to.coast);
-    const stops = [from, ...(order.via || []).map((p) => anchor(p)), to];
-    const [a] = shorten(stops[0], stops[1], ARROW_GAP, 0);
-    const [, b] = shorten(stops[stops.length - 2], stops[stops.length - 1], 0, ARROW_GAP);
-    line([a, ...stops.slice(1, -1), b], (order.type === "retreat" ? "retreat" : "move") + extra, head);
-    if (!ok) cross(b, 4);
-  } else if (order.type === "convoy") {
-    el("circle", { cx: from[0], cy: from[1], r: UNIT_RADIUS + 5, class: `order convoy${extra}` }, state.layers.orders);
-  } else if (order.type === "support") {
-    const target = anchor(order.supported.province, order.supported.coast);
-    let end = target;
-    if (order.to) {
-      const dest = anchor(order.to);
-      end = [target[0] + (dest[0] - target[0]) * 0.55, target[1] + (dest[1] - target[1]) * 0.55];
-    }
-    const [a, b] = shorten(from, end, ARROW_GAP, order.to ? 2 : UNIT_RADIUS + 5);
-    line([a, b], "support" + extra, null);
-    el("circle", { cx: b[0], cy: b[1], r: 2.6, class: `order support tip${extra}` }, state.layers.orders);
-  } else if (order.type === "disband" || order.type === "remove") {
-    cross(from, 9);
-  } else if (order.type === "build") {
-    drawUnit(order.unit, { ghost: true });
-    el("circle", { cx: from[0], cy: from[1], r: UNIT_RADIUS + 4, class: "build-mark" }, state.layers.orders);
-  }
-  if (result && result.includes("RET") && order.type !== "retreat") cross(from, 9);
+// One of the seat's units (or a build site), which opens its menu of legal orders on a click.
+function drawMine(unit, key, dislodged) {
+  const classes = ["mine", key === state.selected ? "selected" : ""];
+  const g = state.drawing.drawUnit(unit, { dislodged, classes, ring: true });
+  g.addEventListener("click", (e) => { e.stopPropagation(); openMenu(key, e); });
 }
 
 function lastResults() {
@@ -204,42 +74,50 @@ function lastResults() {
 
 function drawBoard() {
   const seat = state.seat;
-  for (const name of ["orders", "units", "crosses", "sites"]) state.layers[name].replaceChildren();
+  const drawing = state.drawing;
+  drawing.clear("orders", "units", "crosses", "sites");
   const game = seat.game;
   const latest = game.count ? game.phases[String(game.count - 1)] : null;
-  paintProvinces(latest ? latest.centres : {});
+  drawing.paint(latest ? latest.centres : {});
   if (state.showResults) {
     const phase = lastResults();
     if (phase) {
-      for (const u of phase.units) drawUnit(u, { dislodged: u.retreats !== null });
-      for (const o of phase.orders) drawOrder(o, "", o.result);
+      const positions = drawing.drawUnits(phase.units);
+      for (const o of phase.orders) drawing.drawOrder(o, { positions });
     }
     return;
   }
   const phase = seat.phase;
   const units = phase ? phase.units : latest ? latest.units : [];
   const mine = new Set(phase ? phase.choices.options.map((o) => o.key) : []);
+  const positions = {};
   for (const u of units) {
     const dislodged = u.retreats !== null;
-    const isMine = phase && mine.has(u.province) && (phase.choices.kind !== "retreat" || dislodged);
-    drawUnit(u, { dislodged, mine: isMine, key: isMine ? u.province : null });
+    if (phase && mine.has(u.province) && (phase.choices.kind !== "retreat" || dislodged)) {
+      drawMine(u, u.province, dislodged);
+    } else {
+      drawing.drawUnit(u, { dislodged });
+    }
     if (dislodged) {
-      const from = anchor(u.province, u.coast);
-      const at = [from[0] + DISLODGED_OFFSET, from[1] + DISLODGED_OFFSET * 0.7];
-      for (const r of u.retreats) line(shorten(at, anchor(r.province, r.coast), ARROW_GAP, ARROW_GAP), "option", "option");
+      const [x, y] = drawing.anchor(u.province, u.coast);
+      positions[u.province + "*"] = [x + DISLODGED_OFFSET, y + DISLODGED_OFFSET * 0.7];
+      drawing.drawRetreatOptions(u, positions);
     }
   }
   if (!phase) return;
   for (const option of phase.choices.options) {
     if (option.unit || option.key === "WVE") continue;
-    const [x, y] = anchor(option.key);
-    const site = el("circle", { cx: x, cy: y, r: UNIT_RADIUS + 3, "data-site": option.key,
-                                class: "site" + (state.selected === option.key ? " selected" : "") }, state.layers.sites);
+    const [x, y] = drawing.anchor(option.key);
+    const cls = "site" + (state.selected === option.key ? " selected" : "");
+    const site = el("circle", { cx: x, cy: y, r: UNIT_RADIUS + 3, "data-site": option.key, class: cls },
+                    drawing.layers.sites);
     site.addEventListener("click", (e) => { e.stopPropagation(); openMenu(option.key, e); });
   }
-  for (const [key, entry] of Object.entries(state.draft)) drawOrder(entry.draw, "mine");
+  for (const entry of Object.values(state.draft)) drawing.drawOrder(entry.draw, { style: "mine" });
   const hint = phase.hint;
-  if (hint && !hint.pending) for (const d of hint.draw || []) drawOrder(d, "hint");
+  if (hint && !hint.pending) {
+    for (const d of hint.draw || []) if (d) drawing.drawOrder(d, { style: "hint" });
+  }
 }
 
 // --- choosing an order --------------------------------------------------------------------
@@ -554,7 +432,7 @@ async function poll(force = false) {
 }
 
 async function main() {
-  state.map = await fetch("/static/standard-map.json").then((r) => r.json());
+  state.map = await fetch("/view/standard-map.json").then((r) => r.json());
   buildMap();
   $("typed").addEventListener("submit", typed);
   $("submit").addEventListener("click", submit);

@@ -154,5 +154,5 @@ def test_the_draft_survives_and_state_polls_by_version(served: Served) -> None:
     assert json.loads(text)["phase"]["draft"] == ["A PAR - PIC"]
     status, page = served.call("GET", "/", key=None)
     assert status == 200 and "human.js" in page
-    assert served.call("GET", "/static/standard-map.json", key=None)[0] == 200
-    assert served.call("GET", "/view/style.css", key=None)[0] == 200
+    for shared in ("standard-map.json", "mapdraw.js", "style.css"):
+        assert served.call("GET", f"/view/{shared}", key=None)[0] == 200
