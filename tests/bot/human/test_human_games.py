@@ -248,7 +248,11 @@ def test_a_person_plays_six_bots_to_the_winter_of_1902(
             seat.ready()
             hinted = True
         elif kind == "movement":
-            # No orders at all: the deadline passes, the seat plays on, its units held.
+            # No orders at all: a warning as the deadline nears; it passes, the seat plays on,
+            # its units held.
+            assert "left" in page.inner_text("#countdown")
+            page.wait_for_selector("#warning:not([hidden])", timeout=(MTL + 5) * 1000)
+            assert "no order" in page.inner_text("#warning")
             state = seat.wait_turn_after(turn, PHASE_WAIT)
             ours = [line for line in page.inner_text("#results").splitlines() if line]
             game = seat.state()["game"]
