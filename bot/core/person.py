@@ -20,16 +20,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.legal import adjustment_options, movement_orders, retreat_orders
 from adjudicator.orders import BUILD, REMOVE, WAIVE
 from adjudicator.position import Position
+from adjudicator.validation import geometric_routes
 from bot.core import events as ev
 from bot.core.chooser import Seat
 from bot.phase import PhaseState
 from bot.worker_protocol import Answer, Failed, Progress
-from protocol.values import Build, Order, Remove, Waive, order_power
+from protocol.values import Build, MoveByConvoy, Order, Remove, Waive, order_power
 
 WAIVE_KEY = "WVE"
 """The key of the waive among :func:`legal_choices`' groups of a winter with builds."""
@@ -77,13 +79,30 @@ def legal_choices(pos: Position, power: str) -> dict[str, list[Order]]:
     return out
 
 
+def _routed_convoy(pos: Position, order: Order, legal: list[Order]) -> bool:
+    """True for a move by convoy that is legal and names a route of fleets that can carry it."""
+    if not isinstance(order, MoveByConvoy) or not order.path:
+        return False
+    if replace(order, path=()) not in legal:
+        return False
+    m = pos.map
+    try:
+        army = m.province_index[order.unit.location.province]
+        dest = m.province_index[order.destination]
+        path = tuple(m.province_index[p] for p in order.path)
+    except KeyError:
+        return False
+    return path in geometric_routes(pos, army, dest)
+
+
 def check_person_orders(pos: Position, power: str, orders: Sequence[Order]) -> None:
     """Raise :class:`PersonOrderError` unless ``orders`` may be submitted for ``power`` now.
 
     Each order must be one of :func:`legal_choices` for its unit (or home
-    centre), at most one per unit or province, and in winter no more builds
-    and waives, or removals, than the rules allow.  An empty set is allowed
-    (it withdraws nothing, and sends nothing).
+    centre; a move by convoy may name a route of fleets that can carry it),
+    at most one per unit or province, and in winter no more builds and
+    waives, or removals, than the rules allow.  An empty set is allowed (it
+    withdraws nothing, and sends nothing).
     """
     if power not in pos.map.power_index:
         raise PersonOrderError(f"{power} is not a power of this game")
@@ -97,7 +116,7 @@ def check_person_orders(pos: Position, power: str, orders: Sequence[Order]) -> N
         legal = choices.get(subject)
         if legal is None:
             raise PersonOrderError(f"{order}: {power} has nothing to order at {subject} now")
-        if order not in legal:
+        if order not in legal and not _routed_convoy(pos, order, legal):
             raise PersonOrderError(f"{order} is not a legal order in {pos.turn}")
         seen[subject] += 1
         if subject != WAIVE_KEY and seen[subject] > 1:
