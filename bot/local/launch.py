@@ -94,24 +94,29 @@ def play_arguments(
 ) -> list[str]:
     """The ``daide-mcts`` arguments that play ``seat`` (ours, or a person's) on ``host:port``.
 
+    A person's seat runs ``daide-mcts human`` (:func:`person_arguments`).
+
     ``rules`` is the server's civil-disorder rule when it is not Parlance's;
     ``max_think`` caps our bots' seconds per phase (beside a person).
     """
-    if seat.kind not in ("ours", "human"):
+    if seat.kind == "human":
+        return person_arguments(seat, host, port, rules)
+    if seat.kind != "ours":
         raise ValueError(f"seat {seat.name} is not one of ours")
     args = [
-        "play" if seat.kind == "ours" else "human",
+        "play",
         "--host",
         host,
         "--port",
         str(port),
         "--name",
         seat.name,
-        *(["--strategy", seat.spec] if seat.kind == "ours" else []),
+        "--strategy",
+        seat.spec,
         "--final-year",
         str(final_year),
     ]
-    if seat.kind == "ours" and max_think is not None:
+    if max_think is not None:
         args += ["--max-think", f"{max_think:g}"]
     if seed is not None:
         args += ["--seed", str(seed)]
@@ -125,6 +130,17 @@ def play_arguments(
         args += ["--rules", rules]
     args += ["--log-level", BOT_LOG_LEVEL]
     return args
+
+
+def person_arguments(seat: Seat, host: str, port: int, rules: str | None = None) -> list[str]:
+    """The ``daide-mcts human`` arguments of a person's seat on ``host:port``.
+
+    The seat prints its page's address; the person proposes the draw from the page.
+    """
+    args = ["human", "--host", host, "--port", str(port), "--name", seat.name]
+    if rules is not None and rules != DEFAULT_CIVIL_DISORDER.value:
+        args += ["--rules", rules]
+    return [*args, "--log-level", BOT_LOG_LEVEL]
 
 
 def ours_argv(args: list[str]) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from argparse import Namespace
 from pathlib import Path
 
@@ -92,3 +93,73 @@ def test_the_page_address_is_read_from_the_seats_output(tmp_path: Path) -> None:
 def test_a_tournament_refuses_people(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "--games", "1", "--lineup", "human", "--out", str(tmp_path)]) == 2
     assert "a tournament plays bots only" in capsys.readouterr().err
+
+
+def _seat_request(url: str, path: str, body: dict | None = None) -> dict:
+    """A request to a person's page (``url`` is the address the game printed, key included)."""
+    import http.client
+    import json
+    from urllib.parse import parse_qs, urlsplit
+
+    parts = urlsplit(url)
+    key = parse_qs(parts.query)["key"][0]
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        headers = {"X-Seat-Key": key, "Content-Type": "application/json"}
+        payload = None if body is None else json.dumps(body)
+        conn.request("GET" if body is None else "POST", path, payload, headers)
+        response = conn.getresponse()
+        text = response.read()
+        assert response.status == 200, (path, response.status, text)
+        return json.loads(text)
+    finally:
+        conn.close()
+
+
+@pytest.mark.parlance
+@pytest.mark.slow
+def test_a_local_game_with_a_person_as_france(tmp_path: Path) -> None:
+    """``game --human FRA``: the page's address is printed, the person orders through it."""
+    import re
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "run"
+    argv = [sys.executable, "-m", "bot.cli", "game", "--human", "FRA", "--final-year", "1901",
+            "--mtl", "20", "--rtl", "3", "--btl", "3", "--bot-time", "1", "--seed", "3",
+            "--out", str(folder)]  # fmt: skip
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    out: list[str] = []
+    url = None
+    until = time.monotonic() + 120
+    while url is None and time.monotonic() < until:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        out.append(line)
+        found = re.search(r"human plays at (http://127\.0\.0\.1:\d+/\?key=\S+)", line)
+        url = found.group(1) if found else None
+    assert url is not None, "".join(out)
+    state: dict = {}
+    while time.monotonic() < until:
+        state = _seat_request(url, "/api/state")
+        if state["phase"] is not None:
+            break
+        time.sleep(0.3)
+    phase = state["phase"]
+    assert phase is not None and phase["power"] == "FRA" and phase["turn"] == "SPR 1901"
+    _seat_request(url, "/api/submit", {"turn": "SPR 1901", "orders": ["A PAR - BUR"]})
+    _seat_request(url, "/api/ready", {"turn": "SPR 1901", "ready": True})
+    rest, _ = proc.communicate(timeout=300)
+    out.append(rest)
+    text = "".join(out)
+    assert proc.returncode == 0, text
+    summary = json.loads((folder / "summary.json").read_text())
+    person = {p["seat"]: p for p in summary["players"]}["human"]
+    assert (person["kind"], person["power"]) == ("human", "FRA")
+    assert "FRA" in (folder / "result.txt").read_text()
+    assert "human" in (folder / "result.txt").read_text()
+    messages = (folder / "messages.daide").read_text()
+    assert re.search(r"ORD .*\( FRA AMY PAR \) MTO BUR", messages), "the person's move"
