@@ -13,6 +13,8 @@ A lineup is written as comma-separated seat specs, ``[LABEL=]SPEC``::
   install (``dumbbot`` by default);
 * ``bandana:dbrane`` or ``bandana:dumbbot``: BANDANA's D-Brane 1.1 or DumbBot
   1.4, from the user's jars (see :mod:`bot.local.bandana`);
+* ``albert``: Albert 5.5 under Wine, from the user's files (see
+  :mod:`bot.local.albert`);
 * ``cmd:<command line>``: any DAIDE bot, with ``{host}``, ``{port}`` and
   ``{name}`` replaced by the server's address and the seat's name (commas
   cannot appear in a command written inside a lineup).
@@ -58,7 +60,10 @@ PARANG_BOTS = (
 PLACEHOLDERS = ("host", "port", "name")
 """The fields a ``cmd:`` seat may use."""
 
-SeatKind = Literal["ours", "parang", "bandana", "command"]
+ALBERT_SEAT = "albert"
+"""The seat spec (and kind) of Albert 5.5."""
+
+SeatKind = Literal["ours", "parang", "bandana", "albert", "command"]
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.:#-]+$")
 
@@ -72,8 +77,8 @@ class Seat:
     """One seat of a lineup.
 
     ``spec`` is our player spec (kind ``ours``), the Parang script name (kind
-    ``parang``), BANDANA's bot name (kind ``bandana``) or the command template
-    (kind ``command``); ``label`` groups
+    ``parang``), BANDANA's bot name (kind ``bandana``), ``albert`` (kind
+    ``albert``) or the command template (kind ``command``); ``label`` groups
     results; ``name`` is unique in the lineup and safe in a DAIDE NME.
     """
 
@@ -117,11 +122,13 @@ def parse_seat(text: str) -> tuple[str | None, SeatKind, str]:
                 f"choose bandana:{' or bandana:'.join(BANDANA_BOTS)}"
             )
         return label, "bandana", bot
+    if lower == ALBERT_SEAT:
+        return label, "albert", ALBERT_SEAT
     try:
         parse_spec(item)
     except PolicySpecError as exc:
         raise LineupError(
-            f"{exc} (or parang[:BOT], bandana:BOT, or cmd:COMMAND; "
+            f"{exc} (or parang[:BOT], bandana:BOT, albert, or cmd:COMMAND; "
             f"players of ours: {valid_specs()})"
         ) from None
     return label, "ours", lower
@@ -154,6 +161,8 @@ def _default_label(kind: SeatKind, spec: str) -> str:
         return "parang" if spec == "dumbbot" else f"parang:{spec}"
     if kind == "bandana":
         return f"bandana:{spec}"
+    if kind == "albert":
+        return ALBERT_SEAT
     program = os.path.basename(shlex.split(spec)[0]) or "bot"
     return f"cmd:{program}"
 
