@@ -68,8 +68,8 @@ BOOT_TIMEOUT = 300
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 """The signals that stop a seat (SIGTERM from the runner, or from the kernel when it dies)."""
 
-STOP_TIMEOUT = 3.0
-"""Seconds Albert's processes get to end after SIGTERM before they are killed."""
+STOP_TIMEOUT = 1.5
+"""Seconds each clean-up step may take: three of them stay within the runner's 5 s grace."""
 
 
 class AlbertUnavailableError(RuntimeError):

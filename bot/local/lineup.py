@@ -182,6 +182,12 @@ def build_lineup(specs: Sequence[str], fill: str | None = "dumbbot") -> tuple[Se
             raise LineupError(f"give {SEATS} seats, one per power (got {len(items)})")
         items += [fill] * (SEATS - len(items))
     parsed = [parse_seat(item) for item in items]
+    kinds = {kind for _, kind, _ in parsed}
+    if {"albert", "bandana"} <= kinds:
+        raise LineupError(
+            "Albert and BANDANA's bots cannot share a table: BANDANA's library fails on "
+            "some of Albert's ORD messages (see docs/albert.md)"
+        )
     labels = [label or _default_label(kind, spec) for label, kind, spec in parsed]
     seats = []
     seen: dict[str, int] = {}

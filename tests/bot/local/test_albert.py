@@ -28,7 +28,7 @@ from bot.local.albert import (
 )
 from bot.local.albert import main as seat_main
 from bot.local.launch import seat_argv
-from bot.local.lineup import build_lineup, parse_lineup, parse_seat
+from bot.local.lineup import LineupError, build_lineup, parse_lineup, parse_seat
 from bot.servers.wine import APT_LINE, WINE_PROGRAMS, missing_wine_programs
 
 
@@ -58,6 +58,11 @@ def test_albert_is_a_seat_kind() -> None:
         ("albert", "albert-2", "albert"),
     ]
     assert [s.kind for s in seats[3:]] == ["ours"] * 4
+
+
+def test_albert_and_bandana_cannot_share_a_table() -> None:
+    with pytest.raises(LineupError, match="cannot share a table"):
+        parse_lineup("mcts,albert,bandana:dbrane")
 
 
 def test_albert_start_line() -> None:
