@@ -310,34 +310,3 @@ def install_program(
         quiet=quiet,
     )
     return in_tree(tree)
-
-
-def apt_install(
-    packages: Sequence[str],
-    error: type[Exception],
-    *,
-    architectures: Sequence[str] = (),
-    quiet: bool = True,
-) -> None:
-    """Install ``packages`` on the system with apt-get (root), adding foreign ``architectures``.
-
-    The package lists are refreshed first; an index that fails to download is
-    ignored (apt uses the lists it has).  Raises ``error`` with the reason when
-    not root, apt is missing, or the install fails.
-    """
-    if os.geteuid() != 0:
-        raise error(f"installing {' '.join(packages)} with apt-get needs root")
-    for tool in ("apt-get", "dpkg"):
-        if shutil.which(tool) is None:
-            raise error(f"`{tool}` not found: {' '.join(packages)} are installed with apt")
-    output = None if not quiet else subprocess.DEVNULL
-    for arch in architectures:
-        _run(["dpkg", "--add-architecture", arch], f"adding the {arch} architecture", error)
-    subprocess.run(["apt-get", "update"], stdout=output, stderr=output, timeout=APT_TIMEOUT)
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    argv = ["apt-get", "install", "-y", *packages]
-    proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=APT_TIMEOUT)
-    if proc.returncode != 0:
-        raise error(f"`{' '.join(argv)}` failed:\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}")
-    if not quiet:
-        print(proc.stdout.strip()[-1500:], file=sys.stderr)
