@@ -13,7 +13,7 @@ ENV PIP_NO_CACHE_DIR=1 \
 
 COPY docker/wheelhouse /wheels
 RUN python -m venv /opt/venv
-COPY pyproject.toml setup.py README.md /src/
+COPY pyproject.toml setup.py MANIFEST.in README.md LICENSE /src/
 COPY protocol /src/protocol
 COPY adjudicator /src/adjudicator
 COPY search /src/search

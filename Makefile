@@ -27,7 +27,7 @@ help: ## list the targets
 # Docker for games in containers: docker.io, docker-compose and debootstrap installed when
 # missing (as root on Debian/Ubuntu), a dockerd started when none answers (data root .local/docker).
 docker-engine:
-	@sh docker/engine.sh
+	@PYTHON=$(PYTHON) sh docker/engine.sh
 
 $(VENV_STAMP):
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "daide-mcts needs Python 3.11+ (found %s)" % sys.version.split()[0]'

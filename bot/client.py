@@ -290,6 +290,15 @@ class DaideClient:
             return
         self.stream.publish(notes.MessageOut(text))
 
+    def feed_later(self, event: ev.Event) -> None:
+        """Hand the core ``event`` from outside the shell (a person's page), in the loop's turn.
+
+        Call it from the client's event loop; the event is handled after the
+        ones already waiting, while a connection is open (a person's input
+        waits for the connection, like everything else the core is told).
+        """
+        self._queue(event)
+
     def _queue(self, event: ev.Event) -> None:
         if self._events is not None:
             self._events.put_nowait(event)
@@ -324,6 +333,8 @@ class DaideClient:
             self.thinker.close()
             self.thinker = None
         if self.thinker is not None or self.settings.observe:
+            return
+        if not self.core.player.chooser.needs_worker:
             return
         self.thinker = Thinker(
             self.settings.strategy,
@@ -386,9 +397,12 @@ def core_settings(settings: BotSettings) -> CoreSettings:
         final_year=settings.final_year,
         think_time=settings.think_time,
         min_margin=settings.min_margin,
+        max_think=settings.max_think,
         rules=settings.rules,
         seed=settings.seed,
         observe=settings.observe,
         rejoin_power=settings.rejoin_power,
         rejoin_passcode=settings.rejoin_passcode,
+        strategy=settings.strategy,
+        chooser=settings.chooser,
     )

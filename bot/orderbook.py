@@ -163,6 +163,9 @@ class OrderBook:
             for unit, dislodged in ours
             if (unit, dislodged) in present and unit not in ordered
         ]
+        # The server asks for these units' orders: a hold it refused before goes again, and
+        # stays in the sets that follow.
+        self.refused.difference_update(missing)
         ignored = None
         if absent:
             names = ", ".join(str(u) for u in absent)

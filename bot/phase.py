@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from adjudicator.position import Position
 from bot.orderbook import OrderBook
 from bot.timebudget import PhaseClock
-from bot.worker_protocol import Answer, Orders, Progress, SearchLimit
+from bot.worker_protocol import Answer, Orders, Progress
 from protocol.values import Turn
+from search.policy import SearchLimit
 
 
 @dataclass
@@ -44,7 +45,9 @@ class PhaseState:
     search.  ``active`` is True while the phase is being played (a movement
     phase until its GOF); ``complete`` once our orders for it are final (a
     rejoin then only resends them); ``counted`` once it was counted as played;
-    ``last_margin`` is the margin of its latest submission.
+    ``last_margin`` is the margin of its latest submission; ``ready`` once
+    we told the server our orders are final (``GOF``); ``hint`` is a running
+    search job whose answer is a hint for a person.
     """
 
     turn: Turn
@@ -55,6 +58,8 @@ class PhaseState:
     complete: bool = False
     counted: bool = False
     last_margin: float | None = None
+    ready: bool = False
+    hint: SearchState | None = None
 
     @property
     def position(self) -> Position:

@@ -18,6 +18,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from bot.logs import DEFAULT_LOG_LEVEL, LOG_LEVELS, LogFormat
 from bot.telemetry.mqtt_url import parse_mqtt_url
 from bot.telemetry.publisher import MqttTelemetry, Telemetry
+from bot.timebudget import DEFAULT_MIN_MARGIN, DEFAULT_THINK_TIME
 
 DEFAULT_PORT = 16713
 
@@ -56,12 +57,28 @@ class BotSettings(BaseSettings):
     )
     log_dir: Path | None = Field(None, description="folder for the JSON-lines game log")
     think_time: float = Field(
-        8.0, gt=0, le=3600, description="seconds to think when the server sets no deadline"
+        DEFAULT_THINK_TIME,
+        gt=0,
+        le=3600,
+        description="seconds to think when the server sets no deadline",
     )
     min_margin: float = Field(
-        0.5, ge=0, le=60, description="least seconds to keep between last submission and deadline"
+        DEFAULT_MIN_MARGIN,
+        ge=0,
+        le=60,
+        description="least seconds to keep between last submission and deadline",
+    )
+    max_think: float | None = Field(
+        None,
+        gt=0,
+        le=3600,
+        description="most seconds from a phase's start to the last submission, whatever the "
+        "deadline (bots beside a person)",
     )
     observe: bool = Field(False, description="join as an observer (OBS) instead of a player")
+    chooser: Literal["bot", "person"] = Field(
+        "bot", description="who chooses the orders: bot (the strategy) or person (a page)"
+    )
     rejoin_power: str | None = Field(None, description="rejoin as this power (IAM)")
     rejoin_passcode: int | None = Field(None, description="passcode for IAM")
     reconnect_attempts: int = Field(8, ge=0, le=1000, description="reconnections before giving up")

@@ -3,7 +3,7 @@
 :class:`Thinker` owns one worker process and talks to it in the typed
 messages of :mod:`bot.worker_protocol` over a pipe that the event loop
 watches with ``add_reader`` — no thread and no blocking read.
-``think(...)`` starts a job with its :class:`~bot.worker_protocol.SearchLimit`
+``think(...)`` starts a job with its :class:`~search.policy.SearchLimit`
 (from the phase's :class:`~bot.timebudget.PhaseClock`); the worker reports
 every improved order set as it finds one (anytime search) and one final answer
 right after the stop time, which the client still has time to submit.
@@ -50,7 +50,6 @@ from bot.worker_protocol import (
     Progress,
     Ready,
     Retime,
-    SearchLimit,
     Shutdown,
     Think,
     ToWorker,
@@ -60,7 +59,7 @@ from protocol.values import MapDefinition
 from search.choosers import make_chooser
 from search.mcts.inbox import PipeInbox
 from search.mcts.parallel import die_with_parent, quiet_collector
-from search.policy import SearchRequest
+from search.policy import SearchLimit, SearchRequest
 
 WORKER_NICENESS = 5
 """How much the search worker yields the CPU to the client process (``os.nice``).
@@ -226,9 +225,9 @@ class _JobControl:
         self.limit = job.limit
         self.stopped = False
 
-    def times(self) -> tuple[float, float]:
-        """The limit's stop and collection times as they stand (a retime changes them)."""
-        return (self.limit.stop_at, self.limit.collect_by)
+    def current(self) -> SearchLimit:
+        """The job's limit as it stands (a retime changes it)."""
+        return self.limit
 
     def should_stop(self) -> bool:
         """True from the job's cancel, a newer job or map, or a shutdown on.
@@ -320,15 +319,7 @@ def _worker_main(
 
             try:
                 pos = Position.from_data(game_map, job.position)
-                limit = job.limit
-                request = SearchRequest(
-                    pos,
-                    job.power,
-                    limit.stop_at,
-                    limit.collect_by,
-                    limit.iterations,
-                    retimed=control.times,
-                )
+                request = SearchRequest(pos, job.power, job.limit, retimed=control.current)
                 chooser(request, rng, report, control.should_stop)
             except Exception as exc:
                 send(Failed(job.job_id, f"{type(exc).__name__}: {exc}"))

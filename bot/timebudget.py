@@ -28,6 +28,12 @@ from dataclasses import dataclass
 
 from adjudicator.position import PhaseKind
 
+DEFAULT_THINK_TIME = 8.0
+"""Seconds to think in a phase when the server sets no deadline."""
+
+DEFAULT_MIN_MARGIN = 0.5
+"""Least seconds kept between the last submission and a deadline."""
+
 DEFAULT_RTT = 0.2
 """Round trip (seconds) assumed before the first one is measured."""
 
@@ -130,19 +136,23 @@ class TimeBudget:
 
     ``limits`` are HLO's seconds per phase kind (0 or absent: no deadline);
     ``think_time`` is how long to think when the server sets none;
-    ``min_margin`` is the least time kept between the last SUB and a deadline.
+    ``min_margin`` is the least time kept between the last SUB and a deadline;
+    ``max_think``, when set, caps the seconds from a phase's start to its last
+    SUB whatever the deadline (bots of ours beside a person, who has minutes).
     """
 
     def __init__(
         self,
         limits: dict[PhaseKind, float] | None = None,
         *,
-        think_time: float = 8.0,
-        min_margin: float = 0.5,
+        think_time: float = DEFAULT_THINK_TIME,
+        min_margin: float = DEFAULT_MIN_MARGIN,
+        max_think: float | None = None,
     ) -> None:
         self.limits = dict(limits or {})
         self.think_time = think_time
         self.min_margin = min_margin
+        self.max_think = max_think
         self.rtt = RoundTrips()
         self.handover = DelayEstimate(DEFAULT_HANDOVER)
 
@@ -194,12 +204,16 @@ class PhaseClock:
         """The last moment to send a SUB: the deadline minus the safety margin.
 
         The margin takes at most ``MAX_MARGIN_SHARE`` of the time from the
-        phase's start to its deadline, so some time is always left to think.
+        phase's start to its deadline, so some time is always left to think;
+        the budget's ``max_think`` caps it from the phase's start.
         """
         if self.deadline is None:
-            return self._due
-        share = MAX_MARGIN_SHARE * max(0.0, self.deadline - self.started)
-        return self._due - min(self.budget.margin, share)
+            due = self._due
+        else:
+            share = MAX_MARGIN_SHARE * max(0.0, self.deadline - self.started)
+            due = self._due - min(self.budget.margin, share)
+        cap = self.budget.max_think
+        return due if cap is None else min(due, self.started + cap)
 
     def stop_search_at(self) -> float:
         """When the search stops: the hand-over before :meth:`submit_by`, never after the start."""
@@ -209,10 +223,6 @@ class PhaseClock:
         """When the worker stops waiting for root-parallel helpers (before :meth:`submit_by`)."""
         stop = self.stop_search_at()
         return stop + HELPER_SHARE * (self.submit_by() - stop)
-
-    def answer_arrived(self, at: float, stop_at: float) -> None:
-        """The final answer of a search told to stop at ``stop_at`` arrived at ``at``."""
-        self.budget.handover.add(at - stop_at)
 
     def margin_at(self, at: float) -> float | None:
         """Seconds from ``at`` to the deadline (None without a deadline)."""

@@ -3,7 +3,7 @@
 The worker starts before the game does: it says when it is ready
 (:class:`Ready`) and learns the game's map when the client does
 (:class:`UseMap`).  Every other message names the job it is about.  The client starts a job per
-movement phase (:class:`Think`) with one :class:`SearchLimit`, may give it a
+movement phase (:class:`Think`) with one :class:`~search.policy.SearchLimit`, may give it a
 new limit when the deadline moves (:class:`Retime`) or end it early
 (:class:`Cancel`); the worker answers with improvements as it
 finds them (:class:`Progress`) and exactly one final message
@@ -20,6 +20,7 @@ from typing import Any
 from adjudicator.orders import Orders
 from adjudicator.position import PositionData
 from protocol.values import MapDefinition
+from search.policy import SearchLimit
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,29 +29,6 @@ class UseMap:
 
     definition: MapDefinition
     name: str
-
-
-@dataclass(frozen=True, slots=True)
-class SearchLimit:
-    """How long one search may think: the one value the phase clock hands the search.
-
-    The search stops at ``stop_at``, the worker stops waiting for its
-    root-parallel helpers at ``collect_by`` (monotonic readings; the same
-    clock in every process), and ``iterations``, when set, caps the search
-    (tests).  A retime is a new limit.
-    """
-
-    stop_at: float
-    collect_by: float
-    iterations: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.collect_by < self.stop_at:
-            raise ValueError(
-                f"helpers collected at {self.collect_by}, before the stop {self.stop_at}"
-            )
-        if self.iterations is not None and self.iterations < 1:
-            raise ValueError(f"an iteration cap of {self.iterations}")
 
 
 @dataclass(frozen=True, slots=True)

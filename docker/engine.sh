@@ -2,7 +2,10 @@
 # `make setup`'s Docker part: the packages a game in containers needs, and a running engine.
 #
 # * docker.io, docker-compose and debootstrap are installed with apt when missing
-#   (as root on Debian/Ubuntu; anywhere else one line says what to install);
+#   (as root on Debian/Ubuntu; anywhere else one line says what to install), by
+#   `python -m bot.servers.apt install`: package lists that refresh only in part (a mirror
+#   mid-sync, a foreign architecture's index) are noted in one line and the install goes on;
+#   only a failed install stops it, said in one line;
 # * a Docker engine that answers on the default socket is used as it is;
 # * otherwise (as root) a dockerd is started with its own data root in .local/docker,
 #   its log in .local/dockerd.log, listening on the default socket, so `docker` and
@@ -11,7 +14,8 @@
 # tests then fail with the same reason).
 set -u
 
-LOCAL="${DAIDE_LOCAL:-$(pwd)/.local}"
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+LOCAL="${DAIDE_MCTS_LOCAL:-$ROOT/.local}"
 DATA_ROOT="$LOCAL/docker"
 LOG="$LOCAL/dockerd.log"
 PIDFILE=/var/run/docker.pid
@@ -25,6 +29,16 @@ compose_present() {
     command -v docker-compose >/dev/null 2>&1 || docker compose version >/dev/null 2>&1
 }
 
+# The project's interpreter if it is set up, else $PYTHON or python3 (the apt step is
+# standard library only).
+python_cmd() {
+    if [ -x "$ROOT/.venv/bin/python" ]; then
+        echo "$ROOT/.venv/bin/python"
+    else
+        echo "${PYTHON:-python3}"
+    fi
+}
+
 # --- the packages ----------------------------------------------------------------------------
 missing=""
 command -v dockerd >/dev/null 2>&1 || missing="$missing docker.io"
@@ -33,9 +47,13 @@ command -v debootstrap >/dev/null 2>&1 || missing="$missing debootstrap"
 if [ -n "$missing" ]; then
     if is_root && command -v apt-get >/dev/null 2>&1; then
         say "installing$missing with apt-get"
-        apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive \
-            apt-get install -y -q $missing >/dev/null \
-            || { say "apt-get could not install$missing; games in containers need them"; exit 0; }
+        python="$(python_cmd)"
+        # One line on standard output if the install fails; notes on standard error.
+        if ! reason="$(PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}" \
+            "$python" -m bot.servers.apt install $missing)"; then
+            say "could not install$missing (games in containers need them): ${reason:-$python did not run}"
+            exit 0
+        fi
     else
         say "games in containers need$missing: install them (Debian/Ubuntu, as root: apt-get install -y$missing) and rerun make setup"
         exit 0

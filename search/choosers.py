@@ -34,7 +34,7 @@ class HeuristicChooser:
         should_stop: Callable[[], bool],
     ) -> None:
         """Play the strategy's orders as the final answer."""
-        budget = max(0.05, request.stop_at - time.monotonic())
+        budget = max(0.05, request.limit.stop_at - time.monotonic())
         policy = make_policy(
             self.strategy, budget=budget, seed=rng.randrange(1 << 30), workers=self.workers
         )

@@ -7,13 +7,17 @@ the same object can play inside thousands of rollouts (heuristic bots, rollout
 policies, MCTS itself).
 
 A :class:`Chooser` is what the live bot's search worker runs: it is called once
-per movement phase with a :class:`SearchRequest` (the position, the power, the
-stop time) and reports order sets as it finds them, the last one marked final
-(see :mod:`search.choosers`).
+per movement phase with a :class:`SearchRequest` (the position, the power, its
+:class:`SearchLimit`) and reports order sets as it finds them, the last one
+marked final (see :mod:`search.choosers`).
+
+:class:`SearchLimit` is the one value that says how long a search may think,
+from the client core's phase clock through the worker to the tree.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
@@ -46,21 +50,47 @@ Report = Callable[[Orders, dict[str, Any], bool], None]
 
 
 @dataclass(frozen=True, slots=True)
-class SearchRequest:
-    """Choose ``power``'s orders in ``position``.
+class SearchLimit:
+    """How long one search may think.
 
-    The search stops at ``stop_at`` (or after ``iterations``) and stops
-    waiting for root-parallel helpers at ``collect_by`` (monotonic readings).
-    ``retimed()``, when given, says the current stop and collection times
-    (the deadline moved): an anytime search follows them, helpers included.
+    The search stops at ``stop_at`` and stops waiting for its root-parallel
+    helpers at ``collect_by`` (monotonic readings; the same clock in every
+    process; ``math.inf`` for a search capped by ``iterations`` alone), and
+    ``iterations``, when set, caps it.  A retime is a new limit.
+    """
+
+    stop_at: float
+    collect_by: float
+    iterations: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.collect_by < self.stop_at:
+            raise ValueError(
+                f"helpers collected at {self.collect_by}, before the stop {self.stop_at}"
+            )
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"an iteration cap of {self.iterations}")
+        if math.isinf(self.stop_at) and self.iterations is None:
+            raise ValueError("a search with no stop time needs an iteration cap")
+
+    @property
+    def timed(self) -> bool:
+        """True when the limit has a stop time (not only an iteration cap)."""
+        return not math.isinf(self.stop_at)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    """Choose ``power``'s orders in ``position`` within ``limit``.
+
+    ``retimed()``, when given, says the limit as it stands now (the deadline
+    moved): an anytime search follows it, helpers included.
     """
 
     position: Position
     power: int
-    stop_at: float
-    collect_by: float
-    iterations: int | None = None
-    retimed: Callable[[], tuple[float, float]] | None = None
+    limit: SearchLimit
+    retimed: Callable[[], SearchLimit] | None = None
 
 
 class Chooser(Protocol):

@@ -229,6 +229,8 @@ def test_the_bot_image_installs_the_project_and_runs_the_cli() -> None:
     assert set(packages) <= set(copied)
     assert project["project"]["readme"] in copied
     assert "setup.py" in copied  # it builds the compiled extensions
+    # setuptools refuses a license-files pattern that matches nothing.
+    assert set(project["project"]["license-files"]) | {"MANIFEST.in"} <= set(copied)
     installs = [rest for word, rest in steps if word == "RUN" and "pip install" in rest]
     assert installs and all("--no-index" in rest for rest in installs)
     assert ("COPY", "--from=build /opt/venv /opt/venv") in steps

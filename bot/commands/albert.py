@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if missing and args.install:
         print("Installing Wine and Xvfb with apt (a few minutes)...", flush=True)
         try:
-            install_wine(quiet=False)
+            install_wine()
         except WineUnavailableError as exc:
             raise UserError(str(exc)) from exc
         missing = missing_wine_programs()

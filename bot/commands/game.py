@@ -10,13 +10,15 @@ For example:
     daide-mcts game --lineup 'mcts,parang,parang,cmd:/opt/mybot -s {host}:{port} -n {name}'
     daide-mcts game --lineup mcts,bandana:dbrane,bandana:dumbbot --bandana-dir ~/bandana/agents
     daide-mcts game --lineup mcts,albert --mtl 5 --albert-dir ~/albert55
+    daide-mcts game --human FRA         # play France yourself, in the browser, against six bots
 
-Seats: a player of ours (dumbbot, random, mcts, mcts:VARIANT), parang[:BOT]
+Seats: a player of ours (dumbbot, random, mcts, mcts:VARIANT), human (a person
+at a page in the browser; its address is printed), parang[:BOT]
 (Parang's bots from the local Parlance install), bandana:dbrane or
 bandana:dumbbot (BANDANA's D-Brane 1.1 and DumbBot 1.4, from the jars in
 --bandana-dir), albert (Albert 5.5 under Wine, from Albert.exe and cspdll.dll
-in --albert-dir; see docs/albert.md), or cmd:COMMAND with {host}, {port} and {name} placeholders; a
-lineup shorter than seven is filled with --fill.  The run folder (--out)
+in --albert-dir; see docs/albert.md), or cmd:COMMAND with {host}, {port} and
+{name} placeholders; a lineup shorter than seven is filled with --fill.  The run folder (--out)
 receives every DAIDE message, the SCO of each year, a JSON summary, the result
 table and a PNG chart.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import random
 import sys
 import time
 from pathlib import Path
@@ -44,17 +47,31 @@ from bot.local.bandana import (
     BandanaUnavailableError,
     bandana_dir_from,
 )
-from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, FIRST_YEAR, Deadlines
+from bot.local.launch import (
+    DEFAULT_DEADLINES,
+    DEFAULT_FINAL_YEAR,
+    FIRST_YEAR,
+    PERSON_BOT_TIME,
+    PERSON_DEADLINES,
+    Deadlines,
+)
 from bot.local.lineup import (
     DEFAULT_LINEUP,
+    HUMAN,
+    SEATS,
     LineupError,
     Seat,
     build_lineup,
     check_players,
-    parse_lineup,
 )
 from bot.local.runner import SERVER_CHOICES
 from protocol.messages import Message
+
+ANY_POWER = "any"
+"""``--human`` without a power: the server deals it."""
+
+STANDARD_POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
+"""The standard map's powers in Parlance's order (the order unshuffled seats join in)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,6 +90,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--view",
         action="store_true",
         help="also show the game live in the browser (prints the page's URL; needs [view])",
+    )
+    p.add_argument(
+        "--human",
+        nargs="?",
+        const=ANY_POWER,
+        metavar="POWER",
+        help="sit a person in the first seat (a page in the browser), as POWER if given "
+        "(AUS, ENG, FRA, GER, ITA, RUS, TUR); with a person the deadlines default to "
+        f"{PERSON_DEADLINES} and our bots think at most --bot-time seconds a phase",
+    )
+    p.add_argument(
+        "--bot-time",
+        type=float,
+        metavar="SECONDS",
+        help=f"most seconds our bots think per phase, whatever the deadline (default "
+        f"{PERSON_BOT_TIME:g} when a person plays, else the deadline's)",
     )
     p.set_defaults(handler=run)
 
@@ -95,20 +128,20 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--mtl",
         type=int,
-        default=DEFAULT_DEADLINES.move,
-        help=f"movement deadline, seconds (default {DEFAULT_DEADLINES.move})",
+        help=f"movement deadline, seconds (default {DEFAULT_DEADLINES.move}; "
+        f"{PERSON_DEADLINES.move} with a person)",
     )
     p.add_argument(
         "--rtl",
         type=int,
-        default=DEFAULT_DEADLINES.retreat,
-        help=f"retreat deadline, seconds (default {DEFAULT_DEADLINES.retreat})",
+        help=f"retreat deadline, seconds (default {DEFAULT_DEADLINES.retreat}; "
+        f"{PERSON_DEADLINES.retreat} with a person)",
     )
     p.add_argument(
         "--btl",
         type=int,
-        default=DEFAULT_DEADLINES.build,
-        help=f"build deadline, seconds (default {DEFAULT_DEADLINES.build})",
+        help=f"build deadline, seconds (default {DEFAULT_DEADLINES.build}; "
+        f"{PERSON_DEADLINES.build} with a person)",
     )
     p.add_argument("--seed", type=int, help="seed of our bots (seat i gets SEED+i)")
     p.add_argument(
@@ -137,16 +170,42 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
-    """The lineup the flags ask for (default: one MCTS bot and six DumbBots); UserError if unfit."""
+    """The lineup the flags ask for (default: one MCTS bot and six DumbBots); UserError if unfit.
+
+    ``--human`` puts a person in the first seat, before the lineup's first six.
+    """
     try:
-        if args.lineup is None:
-            seats = build_lineup(DEFAULT_LINEUP)
-        else:
-            seats = parse_lineup(args.lineup, args.fill)
+        specs = DEFAULT_LINEUP if args.lineup is None else tuple(args.lineup.split(","))
+        if getattr(args, "human", None) is not None:
+            specs = (HUMAN, *specs[: SEATS - 1])
+        seats = build_lineup(specs, args.fill)
         check_players(seats)
         return seats
     except LineupError as exc:
         raise UserError(f"--lineup: {exc}") from exc
+
+
+def power_slots_from_args(
+    args: argparse.Namespace, seats: tuple[Seat, ...]
+) -> tuple[int, ...] | None:
+    """Which power each seat plays when ``--human POWER`` names one (else the server deals).
+
+    The person gets POWER; the other seats take the other powers in a shuffled
+    order (seeded by ``--seed``).  UserError for an unknown power.
+    """
+    wanted = getattr(args, "human", None)
+    if wanted is None or wanted == ANY_POWER:
+        return None
+    power = wanted.upper()
+    if power not in STANDARD_POWERS:
+        raise UserError(f"--human: unknown power {wanted!r}; one of {', '.join(STANDARD_POWERS)}")
+    person = next(i for i, s in enumerate(seats) if s.kind == "human")
+    others = [i for i in range(len(STANDARD_POWERS)) if STANDARD_POWERS[i] != power]
+    random.Random(args.seed).shuffle(others)
+    slots = []
+    for i in range(len(seats)):
+        slots.append(STANDARD_POWERS.index(power) if i == person else others.pop())
+    return tuple(slots)
 
 
 def bandana_from_args(args: argparse.Namespace, seats: tuple[Seat, ...]) -> BandanaInstall | None:
@@ -174,13 +233,28 @@ def albert_from_args(
     return albert
 
 
-def deadlines_from_args(args: argparse.Namespace) -> Deadlines:
-    """The deadlines the flags ask for; UserError if out of range."""
-    for flag in ("mtl", "rtl", "btl"):
+def deadlines_from_args(args: argparse.Namespace, person: bool = False) -> Deadlines:
+    """The deadlines the flags ask for (a person's by default when one plays); UserError."""
+    defaults = PERSON_DEADLINES if person else DEFAULT_DEADLINES
+    values = {"mtl": defaults.move, "rtl": defaults.retreat, "btl": defaults.build}
+    for flag in values:
         value = getattr(args, flag)
+        if value is None:
+            continue
         if not 1 <= value <= 3600:
             raise UserError(f"--{flag} must be between 1 and 3600 seconds (got {value})")
-    return Deadlines(args.mtl, args.rtl, args.btl)
+        values[flag] = value
+    return Deadlines(values["mtl"], values["rtl"], values["btl"])
+
+
+def bot_time_from_args(args: argparse.Namespace, person: bool) -> float | None:
+    """Our bots' cap per phase: ``--bot-time``, or a person's default; UserError if unusable."""
+    value = getattr(args, "bot_time", None)
+    if value is None:
+        return PERSON_BOT_TIME if person else None
+    if not 0.5 <= value <= 3600:
+        raise UserError(f"--bot-time must be between 0.5 and 3600 seconds (got {value:g})")
+    return float(value)
 
 
 def check_common(args: argparse.Namespace) -> None:
@@ -216,8 +290,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from bot.local.view import make_view
 
     check_common(args)
-    deadlines = deadlines_from_args(args)
     seats = seats_from_args(args)
+    person = any(s.kind == "human" for s in seats)
+    deadlines = deadlines_from_args(args, person)
+    slots = power_slots_from_args(args, seats)
+    bot_time = bot_time_from_args(args, person)
     bandana = bandana_from_args(args, seats)
     albert = albert_from_args(args, seats, out)
     folder = fresh_folder(args.out, "game")
@@ -230,6 +307,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         telemetry=args.telemetry,
         bandana=bandana,
         albert=albert,
+        power_slots=slots,
+        bot_time=bot_time,
     )
     view = make_view(out)
     browser_view = _start_browser_view(folder, out) if args.view else None

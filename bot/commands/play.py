@@ -85,6 +85,13 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         dest="min_margin",
         help="least seconds between last submission and deadline (default 0.5)",
     )
+    p.add_argument(
+        "--max-think",
+        type=float,
+        dest="max_think",
+        help="most seconds from a phase's start to the last submission, whatever the deadline "
+        "(bots beside a person; default: none)",
+    )
     p.add_argument("--observe", action="store_true", default=None, help="watch (OBS) instead")
     p.add_argument("--power", dest="rejoin_power", help="rejoin as this power (with --passcode)")
     p.add_argument("--passcode", type=int, dest="rejoin_passcode", help="passcode for rejoining")
@@ -114,6 +121,7 @@ def settings_from_args(args: argparse.Namespace) -> BotSettings:
         log_dir=args.log_dir or args.bandana_log,
         think_time=args.think_time,
         min_margin=args.min_margin,
+        max_think=getattr(args, "max_think", None),
         observe=args.observe,
         rejoin_power=args.rejoin_power,
         rejoin_passcode=args.rejoin_passcode,

@@ -153,6 +153,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         folder = args.out
     else:
         seats = seats_from_args(args)
+        if any(s.kind == "human" for s in seats):
+            raise UserError("--lineup: a tournament plays bots only (a person plays with 'game')")
         settings = TournamentSettings(
             seats=seats,
             final_year=args.final_year,

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from adjudicator.position import Position
 from bot.core.notes import Note
-from bot.worker_protocol import SearchLimit
 from protocol.messages import Message
 from protocol.values import MapDefinition
+from search.policy import SearchLimit
 
 
 @dataclass(frozen=True, slots=True)

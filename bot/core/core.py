@@ -54,12 +54,14 @@ from bot.core.actions import (
     GiveUp,
     UseMap,
 )
+from bot.core.chooser import PhaseChooser, bot_chooser
 from bot.core.outbox import Outbox, kind
+from bot.core.person import PersonChooser
 from bot.core.play import PhasePlayer
 from bot.mirror import GameMirror, ShadowReport
 from bot.phase import PhaseState
 from bot.session import NotConnected, Session, SessionNotReady
-from bot.timebudget import TimeBudget
+from bot.timebudget import DEFAULT_MIN_MARGIN, DEFAULT_THINK_TIME, TimeBudget
 from protocol.errors import LanguageError, ProtocolError
 from protocol.messages import (
     Adm,
@@ -96,12 +98,6 @@ from protocol.messages import (
 )
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
 
-RESUBMIT_INTERVAL = 1.0
-"""Least seconds between two submissions of search improvements in one phase."""
-
-RETIME_THRESHOLD = 0.05
-"""Least change (seconds) of a job's stop time worth a new limit."""
-
 DEFAULT_MAP = "standard"
 """The map's name when the server's MAP names none."""
 
@@ -114,20 +110,38 @@ class CoreSettings:
     """What the core needs to know of the bot's settings (all plain values).
 
     ``rejoin_power`` and ``rejoin_passcode`` rejoin a game in progress;
-    ``final_year`` is BANDANA's ``-fy`` (a draw is offered from its end on).
+    ``final_year`` is BANDANA's ``-fy`` (a draw is offered from its end on);
+    ``chooser`` is who chooses the orders: ``bot`` (the ``strategy``) or
+    ``person`` (a person at a page; the strategy then gives the hints).
     """
 
     name: str
     version: str
     final_year: int | None = None
-    think_time: float = 8.0
-    min_margin: float = 0.5
+    think_time: float = DEFAULT_THINK_TIME
+    min_margin: float = DEFAULT_MIN_MARGIN
+    max_think: float | None = None
     rules: str = "parlance"
     seed: int | None = None
     observe: bool = False
     rejoin_power: str | None = None
     rejoin_passcode: int | None = None
     iterations: int | None = None
+    strategy: str = "mcts"
+    chooser: str = "bot"
+
+
+CHOOSERS = ("bot", "person")
+"""Who may choose a seat's orders (:attr:`CoreSettings.chooser`)."""
+
+
+def make_phase_chooser(settings: CoreSettings, rng: Random) -> PhaseChooser:
+    """The chooser ``settings`` ask for; ValueError for an unknown one."""
+    if settings.chooser == "person":
+        return PersonChooser()
+    if settings.chooser == "bot":
+        return bot_chooser(settings.strategy, rng)
+    raise ValueError(f"unknown chooser {settings.chooser!r}; one of {', '.join(CHOOSERS)}")
 
 
 class BotCore:
@@ -138,12 +152,17 @@ class BotCore:
         self.out = Outbox()
         self.mirror = GameMirror(rule=CivilDisorderRule(settings.rules))
         self.rng = Random(settings.seed)
-        self.budget = TimeBudget(think_time=settings.think_time, min_margin=settings.min_margin)
+        self.budget = TimeBudget(
+            think_time=settings.think_time,
+            min_margin=settings.min_margin,
+            max_think=settings.max_think,
+        )
         self.player = PhasePlayer(
             self.out,
             self.budget,
             self.rng,
             self.mirror.rule,
+            make_phase_chooser(settings, self.rng),
             settings.final_year,
             settings.iterations,
         )
@@ -201,6 +220,10 @@ class BotCore:
                 self._on_lost()
             elif isinstance(event, ev.Closing):
                 self.player.end()
+            elif isinstance(event, ev.PersonOrders | ev.PersonReady | ev.HintRequested):
+                self.player.person_input(event)
+            elif isinstance(event, ev.PersonDraw):
+                self.player.propose_draw()
         except SessionNotReady as exc:
             self._note(notes.HeldBack(str(exc)))
         except NotConnected:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.worker_protocol import JobMessage
+from protocol.values import Order, Turn
 from protocol.wire import WireMessage
 
 
@@ -65,3 +66,32 @@ class SearchUnavailable(Event):
 @dataclass(frozen=True, slots=True)
 class Closing(Event):
     """The bot is shutting down (the game ended or it is being stopped): end the phase."""
+
+
+@dataclass(frozen=True, slots=True)
+class PersonOrders(Event):
+    """A person's complete order set for the phase ``turn`` (replacing the one before)."""
+
+    turn: Turn
+    orders: tuple[Order, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PersonReady(Event):
+    """A person is done with the phase ``turn`` (``GOF``), or not yet (``NOT (GOF)``)."""
+
+    turn: Turn
+    ready: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PersonDraw(Event):
+    """A person proposes a draw (``DRW``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HintRequested(Event):
+    """What would the bot play in the phase ``turn``?  Search for about ``seconds``."""
+
+    turn: Turn
+    seconds: float

@@ -238,6 +238,58 @@ class OrderRefused(Note):
 
 
 @dataclass(frozen=True, slots=True)
+class OrderAccepted(Note):
+    """The server accepted one of our orders (THX with MBV)."""
+
+    order: Order
+
+
+@dataclass(frozen=True, slots=True)
+class MissingListed(Note):
+    """The server's MIS for ``turn``: the units it lacks orders for, or the adjustments open.
+
+    ``count`` is MIS's number in winter (removals due > 0, builds open < 0), else None.
+    """
+
+    turn: Turn
+    units: tuple[str, ...]
+    count: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PersonOrdersRefused(Note):
+    """A person's order set was not submitted: ``reason`` (nothing was sent)."""
+
+    turn: Turn
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PersonReadySet(Note):
+    """The person said they are done with ``turn`` (GOF), or not yet."""
+
+    turn: Turn
+    ready: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HintReady(Note):
+    """The search's suggestion for ``turn`` (DAIDE text per order) for the person's power."""
+
+    turn: Turn
+    orders: tuple[str, ...]
+    stats: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class HintFailed(Note):
+    """No hint for ``turn``: ``error``."""
+
+    turn: Turn
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
 class OrdersMissing(Note):
     """The server said orders are missing (MIS); ``count`` orders were added."""
 

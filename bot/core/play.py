@@ -1,60 +1,63 @@
-"""Playing the phases: the phase in play, its order book, its search job and its clock.
+"""Playing the phases: the phase in play, its order book, its search jobs and its clock.
 
-:class:`PhasePlayer` is the core's part that chooses and submits orders.  It
-is told each new position the server confirms (:meth:`PhasePlayer.on_position`),
-the server's answers to our orders (THX, MIS), the time left (TME), the search
-worker's messages and the ticks it asked for, and puts its actions in the
-core's :class:`~bot.core.outbox.Outbox`.
+:class:`PhasePlayer` is the core's part that submits orders.  It is told each
+new position the server confirms (:meth:`PhasePlayer.on_position`), the
+server's answers to our orders (THX, MIS), the time left (TME), the search
+worker's messages, the ticks it asked for, and a person's input, and puts its
+actions in the core's :class:`~bot.core.outbox.Outbox`.
 
-A movement phase: ``NOT (GOF)`` and a quick heuristic set at once; the search
-starts with the phase clock's :class:`~bot.worker_protocol.SearchLimit` and
-its improvements are submitted as they come (at most one SUB per
-``RESUBMIT_INTERVAL``); its final answer, which arrives before the last
-submission time because the search stops a measured hand-over earlier, is
-submitted; then ``GOF``.  When the limit moves (a TME, a new round-trip
-estimate) the job gets the new one.  Retreats are random legal retreats;
-builds and removals follow the heuristic values.  Every SUB carries the
-phase's complete order set, and never an order the server refused in the
-phase.
+What to submit, and when, is its :class:`~bot.core.chooser.PhaseChooser`'s
+(the search, a heuristic player, or a person at a page); the player runs the
+phase protocol the same way for each: every SUB carries the phase's complete
+order set and never an order the server refused in the phase; a refused order,
+a ``MIS`` or our own error is answered with safe orders when the chooser lets
+the core fill gaps; the draw is offered from the final year on; after a rejoin
+a phase whose orders were final has them resent.
+
+A person may ask for a hint in any phase: the search (a movement phase) or the
+heuristics (retreats and adjustments) choose for their power, and the answer
+is noted (:class:`~bot.core.notes.HintReady`), never submitted.
 """
 
 from __future__ import annotations
 
 import contextlib
 from random import Random
-from typing import Any
 
-from adjudicator.convert import adjustment_value, movement_value
-from adjudicator.legal import complete_with_disbands as _complete_retreats
-from adjudicator.legal import complete_with_holds as _complete
+from adjudicator.convert import adjustment_value, movement_value, retreat_value
+from adjudicator.legal import complete_with_disbands, complete_with_holds
 from adjudicator.position import Position
 from adjudicator.rules import CivilDisorderRule
 from bot.core import events as ev
 from bot.core import notes
-from bot.core.actions import CancelSearch, RetimeSearch, StartSearch
+from bot.core.actions import CancelSearch, StartSearch
+from bot.core.chooser import PhaseChooser, has_orders_to_give, safe_set
 from bot.core.outbox import Outbox
+from bot.core.person import PersonChooser, PersonOrderError
 from bot.orderbook import OrderBook
 from bot.phase import PhaseState, SearchState
 from bot.session import NotConnected, SessionNotReady
 from bot.timebudget import PhaseClock, TimeBudget
-from bot.worker_protocol import Answer, Failed, Orders, Progress, SearchLimit
+from bot.worker_protocol import Answer, Failed, Orders, Progress
 from protocol.messages import Drw, Gof, Mis, Not, Sub, Thx
+from protocol.notation import format_order, format_unit
 from protocol.values import Order, Turn
 from search.heuristics import PhaseHeuristics
-from search.registry import make_policy
+from search.policy import SearchLimit
 
-RESUBMIT_INTERVAL = 1.0
-"""Least seconds between two submissions of search improvements in one phase."""
+HINT_COLLECT = 0.5
+"""Seconds after a hint's stop time that its root-parallel helpers are waited for."""
 
-RETIME_THRESHOLD = 0.05
-"""Least change (seconds) of a job's stop time worth a new limit."""
+MAX_HINT_SECONDS = 30.0
+"""The longest a hint may search."""
 
 
 class PhasePlayer:
-    """Plays each phase the server shows us: orders in time, the search's best included.
+    """Plays each phase the server shows us: ``chooser``'s orders, in time, by the rules.
 
     ``final_year`` is BANDANA's ``-fy`` (a draw is offered from its end on);
-    ``iterations`` caps every search (tests).
+    ``iterations`` caps every search (tests).  The player is the chooser's
+    :class:`~bot.core.chooser.Seat`.
     """
 
     def __init__(
@@ -63,6 +66,7 @@ class PhasePlayer:
         budget: TimeBudget,
         rng: Random,
         rule: CivilDisorderRule,
+        chooser: PhaseChooser,
         final_year: int | None = None,
         iterations: int | None = None,
     ) -> None:
@@ -70,12 +74,11 @@ class PhasePlayer:
         self.budget = budget
         self.rng = rng
         self.rule = rule
+        self.chooser = chooser
         self.final_year = final_year
         self.iterations = iterations
         self.phase: PhaseState | None = None
         self.replaying = False
-        self._quick_policy: Any = None
-        self._heuristics = PhaseHeuristics()
         self._next_job = 0
         self._cancelled: dict[int, float] = {}  # job id -> its stop time, answer still due
 
@@ -127,7 +130,7 @@ class PhasePlayer:
 
     def _end_phase(self, phase: PhaseState, restated: bool = False) -> None:
         """The phase is over: stop playing it and note its last margin."""
-        self._stop_search(phase)
+        self._stop_jobs(phase)
         phase.active = False
         self.out.note(notes.PhaseEnded(phase.turn, phase.last_margin, restated))
 
@@ -140,7 +143,7 @@ class PhasePlayer:
     def abandon(self) -> None:
         """The connection is gone: stop playing; the phase is played again after the rejoin."""
         if self.phase is not None:
-            self._stop_search(self.phase)
+            self._stop_jobs(self.phase)
             self.phase.active = False
 
     def failed(self, exc: Exception) -> None:
@@ -149,7 +152,7 @@ class PhasePlayer:
         if phase is None:
             return
         self.out.note(notes.PhaseFailed(phase.turn, repr(exc)))
-        self._stop_search(phase)
+        self._stop_jobs(phase)
         phase.active = False
         # Nothing can be sent without a session; the phase is played again after a rejoin.
         with contextlib.suppress(SessionNotReady, NotConnected):
@@ -158,92 +161,109 @@ class PhasePlayer:
     def _play(self, phase: PhaseState) -> None:
         """Play ``phase`` from its start (again, after a rejoin)."""
         pos = phase.position
-        power = phase.book.power_id
         try:
             if self.final_year is not None and pos.ended_by(self.final_year):
                 # The final year has been played out (BANDANA's -fy): offer the draw.
                 self.out.send(Drw())
-            if pos.is_movement:
-                if any(u[0] == power for u in pos.units.values()):
-                    self._start_movement(phase, power)  # ends with GOF, maybe later
-                    return
-            elif pos.is_retreat:
-                if any(d[0] == power for d in pos.dislodged.values()):
-                    orders = self._heuristics.retreat_orders(pos, power, self.rng)
-                    self._submit_engine(phase, _complete_retreats(pos, power, orders))
-            elif pos.adjustments()[power] != 0:
-                chosen = self._heuristics.adjustment_orders(pos, power, self.rng)
-                self._submit(phase, [adjustment_value(pos, power, o) for o in chosen])
-            # No GOF outside movement: on MILA a GOF that completes a phase leaks into the
-            # next one (docs/servers.md), and Parlance needs none there.
-            self._complete(phase)
+            if has_orders_to_give(pos, phase.book.power_id):
+                self.chooser.play(phase, self)
+            else:
+                # No GOF outside movement: on MILA a GOF that completes a phase leaks into
+                # the next one (docs/servers.md), and Parlance needs none there.
+                self.complete(phase)
         except (SessionNotReady, NotConnected):
-            self._stop_search(phase)
+            self._stop_jobs(phase)
             phase.active = False  # played again when the session can take it
             raise
         except Exception as exc:  # a bug in our own play must not cost the phase
             self.failed(exc)
 
-    def _complete(self, phase: PhaseState) -> None:
+    # --- the seat: what a chooser may do ----------------------------------------------------
+
+    def complete(self, phase: PhaseState) -> None:
+        """Our orders for ``phase`` are final: a rejoin only resends them."""
         phase.complete = True
         phase.active = False
         if not phase.counted:
             phase.counted = True
             self.out.note(notes.PhasePlayed(phase.turn))
 
-    # --- the search --------------------------------------------------------------------------
+    def hold_back(self, phase: PhaseState) -> None:
+        """Ask the server to wait for the deadline (``NOT (GOF)``)."""
+        self.out.send(Not(Gof()))
+        phase.ready = False
 
-    def _limit(self, clock: PhaseClock) -> SearchLimit:
+    def go(self, phase: PhaseState) -> None:
+        """Tell the server our orders are final (``GOF``), noting the final set of a movement."""
+        pos = phase.position
+        book = phase.book
+        if pos.is_movement:
+            chosen = tuple(
+                [format_order(movement_value(pos, p, o)) for p, o in sorted(book.engine.items())]
+                if book.engine
+                else map(format_order, book.current)
+            )
+            self.out.note(notes.OrdersChosen(phase.turn, chosen))
+        self.out.send(Gof())
+        phase.ready = True
+
+    def search_limit(self, phase: PhaseState) -> SearchLimit:
+        """The phase clock's current limit for a search."""
+        clock = phase.clock
         return SearchLimit(clock.stop_search_at(), clock.collect_helpers_by(), self.iterations)
 
-    def _start_movement(self, phase: PhaseState, power: int) -> None:
-        pos = phase.position
-        phase.active = True
-        self.out.send(Not(Gof()))
-        self._submit_engine(phase, self._quick_orders(pos, power))
-        self._next_job += 1
-        limit = self._limit(phase.clock)
-        phase.search = SearchState(self._next_job, limit, last_sent=self.out.now)
-        self.out.act(StartSearch(self._next_job, pos, power, limit))
-        self.out.note(notes.SearchStarted(phase.turn, self._next_job, limit.stop_at))
-        self.advance()
+    def start_search(self, phase: PhaseState, limit: SearchLimit) -> SearchState:
+        """Start the phase's search job for our power within ``limit``."""
+        job = phase.search = self._start_job(phase, limit)
+        self.out.note(notes.SearchStarted(phase.turn, job.job_id, limit.stop_at))
+        return job
 
-    def _stop_search(self, phase: PhaseState) -> None:
-        search = phase.search
-        if search is not None and not search.done:
-            self._cancelled[search.job_id] = search.limit.stop_at
-            self.out.act(CancelSearch(search.job_id))
+    def _start_job(self, phase: PhaseState, limit: SearchLimit) -> SearchState:
+        self._next_job += 1
+        job = SearchState(self._next_job, limit, last_sent=self.out.now)
+        self.out.act(StartSearch(job.job_id, phase.position, phase.book.power_id, limit))
+        return job
+
+    def stop_search(self, phase: PhaseState) -> None:
+        """Cancel the phase's search job, if one is running."""
+        self._cancel(phase.search)
         phase.search = None
+
+    def _cancel(self, job: SearchState | None) -> None:
+        if job is not None and not job.done:
+            self._cancelled[job.job_id] = job.limit.stop_at
+            self.out.act(CancelSearch(job.job_id))
+
+    def _stop_jobs(self, phase: PhaseState) -> None:
+        self.stop_search(phase)
+        self._cancel(phase.hint)
+        phase.hint = None
+
+    # --- the search's messages and the clock ----------------------------------------------
 
     def search_unavailable(self, event: ev.SearchUnavailable) -> None:
-        """The shell could not start the job: the quick orders stand."""
+        """The shell could not start a job: the chooser's phase goes on without it."""
         phase = self.phase
-        if phase is None or phase.search is None or phase.search.job_id != event.job_id:
+        if phase is None:
             return
-        self.out.note(notes.SearchUnavailable(phase.turn, event.job_id, event.error))
-        phase.search = None
-        self._finish_movement(phase)
+        if phase.hint is not None and phase.hint.job_id == event.job_id:
+            phase.hint = None
+            self.out.note(notes.HintFailed(phase.turn, event.error))
+        elif phase.search is not None and phase.search.job_id == event.job_id:
+            self.chooser.search_unavailable(phase, self, event)
 
     def search_message(self, message: Progress | Answer | Failed) -> None:
-        """The search worker's improvement, final answer or failure."""
+        """The search worker's improvement, final answer or failure, for the job it is about."""
         phase = self.phase
-        search = phase.search if phase is not None else None
-        if phase is None or search is None or message.job_id != search.job_id:
-            self._stale(message)
-            return
-        if isinstance(message, Failed):
-            search.failed = True
-            self.out.note(notes.SearchFailed(phase.turn, message.error))
+        if phase is not None and phase.hint is not None and message.job_id == phase.hint.job_id:
+            self._hint_message(phase, message)
+        elif phase is not None and phase.search is not None:
+            if message.job_id == phase.search.job_id:
+                self.chooser.search_message(phase, self, message)
+            else:
+                self._stale(message)
         else:
-            final = isinstance(message, Answer)
-            search.best = message
-            if message.orders:
-                search.pending = _complete(phase.position, phase.book.power_id, message.orders)
-            self.out.note(notes.SearchReport(phase.turn, message.job_id, final, message.stats))
-            if isinstance(message, Answer):
-                search.answer = message
-                self.budget.handover.add(self.out.now - search.limit.stop_at)
-        self.advance()
+            self._stale(message)
 
     def _stale(self, message: Progress | Answer | Failed) -> None:
         """A message about a job we no longer wait for: dropped, its lateness still measured."""
@@ -255,69 +275,76 @@ class PhasePlayer:
             self.budget.handover.add(self.out.now - stop_at)
 
     def advance(self) -> None:
-        """Move the movement phase on: submit what is due, retime, finish, or wait."""
+        """Time passed or the server answered: the chooser moves the phase on."""
         phase = self.phase
-        if phase is None or not phase.active or not phase.position.is_movement:
-            return
-        search = phase.search
-        if search is None:
-            self._finish_movement(phase)
-            return
-        now = self.out.now
-        due = search.done or now - search.last_sent >= RESUBMIT_INTERVAL
-        if search.pending is not None and due:
-            if search.pending != phase.book.engine:
-                self._submit_engine(phase, search.pending)
-                search.last_sent = now
-            search.pending = None
-        submit_by = phase.clock.submit_by()
-        if search.done or now >= submit_by:
-            self._finish_movement(phase)
-            return
-        self._retime(phase, search)
-        wake = submit_by
-        if search.pending is not None:
-            wake = min(wake, search.last_sent + RESUBMIT_INTERVAL)
-        self.out.tick(wake)
+        if phase is not None and phase.active:
+            self.chooser.advance(phase, self)
 
-    def _retime(self, phase: PhaseState, search: SearchState) -> None:
-        limit = self._limit(phase.clock)
-        if abs(limit.stop_at - search.limit.stop_at) < RETIME_THRESHOLD:
+    # --- a person's input ---------------------------------------------------------------------
+
+    def person_input(self, event: ev.PersonOrders | ev.PersonReady | ev.HintRequested) -> None:
+        """A person's orders, readiness or request for a hint, for the phase ``event.turn``."""
+        phase = self.phase
+        chooser = self.chooser
+        if phase is None or phase.turn != event.turn:
+            now = "no phase" if phase is None else str(phase.turn)
+            self.out.note(notes.PersonOrdersRefused(event.turn, f"the phase in play is {now}"))
             return
-        search.limit = limit
-        self.out.act(RetimeSearch(search.job_id, limit))
-        self.out.note(notes.SearchRetimed(phase.turn, search.job_id, limit.stop_at))
-
-    def _finish_movement(self, phase: PhaseState) -> None:
-        """The last submission time has come (or the search is done): final set, then GOF."""
-        search = phase.search
-        if search is not None:
-            best = search.best
-            if search.answer is None and best is not None and best.orders:
-                latest = _complete(phase.position, phase.book.power_id, best.orders)
-                if latest != phase.book.engine:
-                    self._submit_engine(phase, latest)
-            stale = search.answer.stats.get("stale_helper_answers") if search.answer else None
-            submitted = search.answer is not None
-            stale_count = stale if isinstance(stale, int) else None
-            self.out.note(notes.FinalAnswer(phase.turn, search.job_id, submitted, stale_count))
-            self._stop_search(phase)
-        pos = phase.position
-        chosen = tuple(str(movement_value(pos, p, o)) for p, o in sorted(phase.book.engine.items()))
-        self.out.note(notes.OrdersChosen(phase.turn, chosen))
-        self.out.send(Gof())
-        self._complete(phase)
-
-    def _quick_orders(self, pos: Position, power: int) -> Orders:
-        """A sensible order set in milliseconds: DumbBot's, or all holds if that fails."""
+        if isinstance(event, ev.HintRequested):
+            self._hint(phase, event.seconds)
+            return
+        if not isinstance(chooser, PersonChooser):
+            self.out.note(notes.PersonOrdersRefused(event.turn, "this seat is not a person's"))
+            return
+        if isinstance(event, ev.PersonReady):
+            chooser.ready(phase, self, event.ready)
+            self.out.note(notes.PersonReadySet(phase.turn, phase.ready))
+            return
         try:
-            if self._quick_policy is None:
-                self._quick_policy = make_policy("dumbbot", seed=self.rng.randrange(1 << 30))
-            orders = self._quick_policy.movement_orders(pos, power, self.rng)
-            return _complete(pos, power, orders)
-        except Exception as exc:  # a heuristic's bug must not cost the phase
-            self.out.note(notes.QuickOrdersFailed(repr(exc)))
-            return _complete(pos, power, {})
+            chooser.orders(phase, self, event.orders)
+        except PersonOrderError as exc:
+            self.out.note(notes.PersonOrdersRefused(phase.turn, str(exc)))
+
+    def _hint(self, phase: PhaseState, seconds: float) -> None:
+        """Search (movement) or ask the heuristics (other phases) for our power's orders."""
+        pos = phase.position
+        power = phase.book.power_id
+        if not has_orders_to_give(pos, power):
+            self.out.note(notes.HintFailed(phase.turn, "nothing to order in this phase"))
+            return
+        if not pos.is_movement:
+            heuristics = PhaseHeuristics()
+            if pos.is_retreat:
+                chosen = heuristics.retreat_orders(pos, power, self.rng)
+                retreats = complete_with_disbands(pos, power, chosen)
+                orders = [retreat_value(pos, p, o) for p, o in sorted(retreats.items())]
+            else:
+                picks = heuristics.adjustment_orders(pos, power, self.rng)
+                orders = [adjustment_value(pos, power, o) for o in picks]
+            self.out.note(notes.HintReady(phase.turn, tuple(map(format_order, orders)), {}))
+            return
+        seconds = min(max(seconds, 0.1), MAX_HINT_SECONDS)
+        now = self.out.now
+        limit = SearchLimit(now + seconds, now + seconds + HINT_COLLECT, self.iterations)
+        self._cancel(phase.hint)
+        phase.hint = self._start_job(phase, limit)
+
+    def _hint_message(self, phase: PhaseState, message: Progress | Answer | Failed) -> None:
+        if isinstance(message, Progress):
+            return
+        phase.hint = None
+        if isinstance(message, Failed):
+            self.out.note(notes.HintFailed(phase.turn, message.error))
+            return
+        pos = phase.position
+        power = phase.book.power_id
+        engine = complete_with_holds(pos, power, message.orders)
+        orders = tuple(format_order(movement_value(pos, p, o)) for p, o in sorted(engine.items()))
+        self.out.note(notes.HintReady(phase.turn, orders, message.stats))
+
+    def propose_draw(self) -> None:
+        """A person proposes a draw."""
+        self.out.send(Drw())
 
     # --- the time left -----------------------------------------------------------------------
 
@@ -336,7 +363,7 @@ class PhasePlayer:
 
     # --- submitting, and the server's answers to our orders ----------------------------------
 
-    def _submit(self, phase: PhaseState, orders: list[Order]) -> None:
+    def submit(self, phase: PhaseState, orders: list[Order]) -> None:
         """Submit ``orders`` as the phase's complete set (some servers replace on SUB)."""
         if not orders:
             return
@@ -350,9 +377,9 @@ class PhasePlayer:
             phase.last_margin = margin
         self.out.note(notes.OrdersSubmitted(phase.turn, tuple(orders), margin))
 
-    def _submit_engine(self, phase: PhaseState, orders: Orders) -> None:
+    def submit_engine(self, phase: PhaseState, orders: Orders) -> None:
         """Submit a movement or retreat set in engine form (never an order refused before)."""
-        self._submit(phase, phase.book.choose(orders))
+        self.submit(phase, phase.book.choose(orders))
 
     def on_thx(self, m: Thx) -> None:
         """The server's verdict on one of our orders."""
@@ -367,8 +394,10 @@ class PhasePlayer:
         self.budget.rtt.answered(self.out.now)
         if verdict.refused:
             self.out.note(notes.OrderRefused(m.order, m.note))
-        if verdict.resubmit is not None:
-            self._submit(phase, verdict.resubmit)
+        elif m.note == "MBV":
+            self.out.note(notes.OrderAccepted(m.order))
+        if verdict.resubmit is not None and self.chooser.fills_gaps:
+            self.submit(phase, verdict.resubmit)
         self.advance()
 
     def on_mis(self, m: Mis, current: Turn | None) -> None:
@@ -381,13 +410,17 @@ class PhasePlayer:
             if m.count or m.units:
                 self.out.ignore(f"MIS of the wrong form for {pos.turn}", m)
             return
+        listed = tuple(format_unit(u.unit) for u in m.units if u.unit.power == phase.book.power)
+        self.out.note(notes.MissingListed(phase.turn, listed, m.count))
+        if not self.chooser.fills_gaps:
+            return
         if m.count is not None:
             orders, ignored = phase.book.on_mis_count(m.count)
             if ignored is not None:
                 self.out.ignore(ignored, m)
             if orders is not None:
                 self.out.note(notes.OrdersMissing(m.count, adjustments=True))
-                self._submit(phase, orders)
+                self.submit(phase, orders)
             return
         units = [(u.unit, u.retreats is not None) for u in m.units]
         missing, ignored = phase.book.on_mis_units(units)
@@ -395,32 +428,29 @@ class PhasePlayer:
             self.out.ignore(ignored, m)
         if missing is not None:
             self.out.note(notes.OrdersMissing(len(missing)))
-            self._submit(phase, missing)
+            self.submit(phase, missing)
 
     def recover(self) -> None:
-        """Resubmit a complete, safe order set for the current phase (once per phase)."""
+        """Resubmit a complete, safe order set for the current phase (once per phase).
+
+        A person's seat resubmits only what the person submitted, never a set of its own.
+        """
         phase = self.phase
         if phase is None:
             return
-        pos = phase.position
-        power = phase.book.power_id
+        fills = self.chooser.fills_gaps
 
-        def safe_set() -> list[Order]:
-            if pos.is_movement:
-                units = _complete(pos, power, {})
-            elif pos.is_retreat:
-                units = _complete_retreats(pos, power, {})
-            else:
-                return []
-            return phase.book.choose(units)
+        def fallback() -> list[Order]:
+            units = safe_set(phase.position, phase.book.power_id)
+            return phase.book.choose(units) if fills and units else []
 
-        orders = phase.book.recovery(safe_set)
+        orders = phase.book.recovery(fallback)
         if orders is not None:
-            self._submit(phase, orders)
+            self.submit(phase, orders)
 
     def _resend_orders(self, phase: PhaseState) -> None:
-        """After a rejoin in a phase we had finished: make sure the server has our orders."""
+        """After a rejoin in a phase whose orders were final: make sure the server has them."""
         if phase.book.current:
-            self._submit(phase, list(phase.book.current))
+            self.submit(phase, list(phase.book.current))
         if phase.position.is_movement:
-            self.out.send(Gof())
+            self.out.send(Gof() if phase.ready else Not(Gof()))

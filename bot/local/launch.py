@@ -50,6 +50,13 @@ class Deadlines:
 DEFAULT_DEADLINES = Deadlines()
 """Ten seconds to think per movement phase: five years take about two minutes."""
 
+PERSON_DEADLINES = Deadlines(move=300, retreat=60, build=90)
+"""A person's deadlines: five minutes per movement phase (the game moves on sooner when
+everyone is ready)."""
+
+PERSON_BOT_TIME = 10.0
+"""Seconds our bots think per phase beside a person (whatever the deadline)."""
+
 
 def years_to_play(final_year: int) -> int:
     """How many game years end at the winter of ``final_year``."""
@@ -84,26 +91,29 @@ def play_arguments(
     log_dir: Path | str | None = None,
     summary: Path | str | None = None,
     rules: str | None = None,
+    max_think: float | None = None,
 ) -> list[str]:
-    """The ``daide-mcts`` arguments that play ``seat`` (a seat of ours) on ``host:port``.
+    """The ``daide-mcts`` arguments that play ``seat`` (ours, or a person's) on ``host:port``.
 
-    ``rules`` is the server's civil-disorder rule when it is not Parlance's.
+    ``rules`` is the server's civil-disorder rule when it is not Parlance's;
+    ``max_think`` caps our bots' seconds per phase (beside a person).
     """
-    if seat.kind != "ours":
+    if seat.kind not in ("ours", "human"):
         raise ValueError(f"seat {seat.name} is not one of ours")
     args = [
-        "play",
+        "play" if seat.kind == "ours" else "human",
         "--host",
         host,
         "--port",
         str(port),
         "--name",
         seat.name,
-        "--strategy",
-        seat.spec,
+        *(["--strategy", seat.spec] if seat.kind == "ours" else []),
         "--final-year",
         str(final_year),
     ]
+    if seat.kind == "ours" and max_think is not None:
+        args += ["--max-think", f"{max_think:g}"]
     if seed is not None:
         args += ["--seed", str(seed)]
     if log_dir is not None:
@@ -137,13 +147,14 @@ def seat_argv(
     rules: str | None = None,
     bandana: BandanaInstall | None = None,
     albert: AlbertInstall | None = None,
+    max_think: float | None = None,
 ) -> list[str]:
     """The argv of any seat: ``daide-mcts play``, a Parang or BANDANA bot, Albert, or its command.
 
     A BANDANA seat logs into ``log_dir`` (the current folder if None); an
     Albert seat keeps its Wine prefix there while it plays.
     """
-    if seat.kind == "ours":
+    if seat.kind in ("ours", "human"):
         return ours_argv(
             play_arguments(
                 seat,
@@ -155,6 +166,7 @@ def seat_argv(
                 log_dir=log_dir,
                 summary=summary,
                 rules=rules,
+                max_think=max_think,
             )
         )
     if seat.kind == "parang":

@@ -15,6 +15,8 @@ A lineup is written as comma-separated seat specs, ``[LABEL=]SPEC``::
   1.4, from the user's jars (see :mod:`bot.local.bandana`);
 * ``albert``: Albert 5.5 under Wine, from the user's files (see
   :mod:`bot.local.albert`);
+* ``human``: a person's seat (``daide-mcts human``): a page in the browser
+  where a person enters the orders (:mod:`bot.human`);
 * ``cmd:<command line>``: any DAIDE bot, with ``{host}``, ``{port}`` and
   ``{name}`` replaced by the server's address and the seat's name (commas
   cannot appear in a command written inside a lineup).
@@ -63,7 +65,10 @@ PLACEHOLDERS = ("host", "port", "name")
 ALBERT_SEAT = "albert"
 """The seat spec (and kind) of Albert 5.5."""
 
-SeatKind = Literal["ours", "parang", "bandana", "albert", "command"]
+SeatKind = Literal["ours", "parang", "bandana", "human", "albert", "command"]
+
+HUMAN = "human"
+"""The seat spec of a person (``--lineup human,mcts``)."""
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.:#-]+$")
 
@@ -103,6 +108,8 @@ def parse_seat(text: str) -> tuple[str | None, SeatKind, str]:
     if not item:
         raise LineupError(f"empty seat spec {text!r}")
     lower = item.lower()
+    if lower == HUMAN:
+        return label, "human", HUMAN
     if lower.startswith("cmd:"):
         command = item[4:].strip()
         _check_command(command)
@@ -128,7 +135,7 @@ def parse_seat(text: str) -> tuple[str | None, SeatKind, str]:
         parse_spec(item)
     except PolicySpecError as exc:
         raise LineupError(
-            f"{exc} (or parang[:BOT], bandana:BOT, albert, or cmd:COMMAND; "
+            f"{exc} (or human, parang[:BOT], bandana:BOT, albert, or cmd:COMMAND; "
             f"players of ours: {valid_specs()})"
         ) from None
     return label, "ours", lower
@@ -163,6 +170,8 @@ def _default_label(kind: SeatKind, spec: str) -> str:
         return f"bandana:{spec}"
     if kind == "albert":
         return ALBERT_SEAT
+    if kind == "human":
+        return HUMAN
     program = os.path.basename(shlex.split(spec)[0]) or "bot"
     return f"cmd:{program}"
 

@@ -34,6 +34,8 @@ class GameConfig:
     power_slots: tuple[int, ...] | None = None
     """Seat ``i`` plays the ``power_slots[i]``-th power of the server's order (Parlance,
     unshuffled: the seats join in that order); None: the server deals the powers."""
+    bot_time: float | None = None
+    """Most seconds our bots take per phase whatever the deadline (beside a person)."""
 
     def time_limit(self) -> float:
         """Seconds after which a game that has not ended is stopped (every deadline, 1.5 times)."""
@@ -51,6 +53,7 @@ class GameConfig:
             "albert_dir": None if self.albert is None else str(self.albert.folder),
             "lineup": [asdict(s) for s in self.seats],
             "power_slots": None if self.power_slots is None else list(self.power_slots),
+            "bot_time": self.bot_time,
         }
 
 

@@ -30,12 +30,14 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import tempfile
 import threading
 import time
+import webbrowser
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,6 +111,22 @@ JOIN_TIMEOUT = 60.0
 
 JOIN_POLL = 0.05
 """Seconds between looks at the server's player count while a seat joins."""
+
+PAGE_TIMEOUT = 30.0
+"""Seconds the runner waits for a person's seat to print its page's address."""
+
+PAGE_ADDRESS = re.compile(rb"https?://(?:127\.0\.0\.1|localhost|\[::1\]):\d+/\S*")
+"""A person's page as the ``human`` seat prints it (on loopback, with its secret)."""
+
+
+def page_address(output: Path) -> str | None:
+    """The first page address a ``human`` seat printed into ``output``, or None (yet)."""
+    try:
+        with output.open("rb") as f:
+            found = PAGE_ADDRESS.search(f.read(1 << 16))
+    except OSError:
+        return None
+    return None if found is None else found.group().decode("ascii", "replace")
 
 
 def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None]) -> RunningServer:
@@ -230,6 +248,26 @@ class _Game:
             await self._start_seat(server, i)
             if slots is not None:
                 await self._wait_until_joined(joined + 1, self.config.seats[i].name)
+        await self._announce_pages()
+
+    async def _announce_pages(self) -> None:
+        """Say where each person plays (the page each ``human`` seat prints), and open it."""
+        people = [s for s in self.config.seats if s.kind == "human"]
+        until = time.monotonic() + PAGE_TIMEOUT
+        for seat in people:
+            url = None
+            proc = self.procs[seat.name]
+            while url is None and proc.returncode is None and time.monotonic() < until:
+                url = page_address(self.bots_dir / f"{seat.name}.out")
+                if url is None:
+                    await asyncio.sleep(JOIN_POLL)
+            if url is None:
+                self.view.note(f"{seat.name}: no page address yet (see bots/{seat.name}.out)")
+                continue
+            self.view.note(f"{seat.name} plays at {url}")
+            if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+                with contextlib.suppress(webbrowser.Error):
+                    webbrowser.open(url)
 
     async def _wait_until_joined(self, players: int, seat: str) -> None:
         """Wait until the server counts ``players`` players; GameError if ``seat`` never joins."""
@@ -262,6 +300,7 @@ class _Game:
             rules=server.rules,
             bandana=self.config.bandana,
             albert=self.config.albert,
+            max_think=self.config.bot_time,
         )
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         cwd: Path | None = None

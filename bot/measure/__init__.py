@@ -3,6 +3,7 @@
 * :mod:`bot.measure.metrics` — a game's record and the thesis's scoring, standings;
 * :mod:`bot.measure.arena` — seven players in one process, games scored and summed up;
 * :mod:`bot.measure.comparison` — two runs compared with confidence intervals;
+* :mod:`bot.measure.student_t` — Student's t quantiles, the factor of those intervals;
 * :mod:`bot.measure.bench_protocol`, :mod:`bot.measure.bench_adjudicator`,
   :mod:`bot.measure.bench_search`, :mod:`bot.measure.bench_heuristics` — the pure
   cores' speed figures of ``daide-mcts bench``.

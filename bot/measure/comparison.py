@@ -21,9 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.measure.metrics import GameRecord
-
-Z95 = 1.96
-"""The normal quantile of a two-sided 95% interval."""
+from bot.measure.student_t import t95
 
 
 class ComparisonError(Exception):
@@ -32,7 +30,7 @@ class ComparisonError(Exception):
 
 @dataclass(frozen=True)
 class Estimate:
-    """A mean over ``n`` values and the half-width of its 95% interval (1.96·sd/√n)."""
+    """A mean over ``n`` values and the half-width of its 95% interval (t(0.975, n-1)·sd/√n)."""
 
     mean: float
     half_width: float
@@ -48,14 +46,14 @@ class Estimate:
 
 
 def estimate(values: Sequence[float]) -> Estimate:
-    """The mean of ``values`` with its 95% interval (sample standard deviation)."""
+    """The mean of ``values`` with its 95% interval (Student's t, sample standard deviation)."""
     n = len(values)
     if n == 0:
         raise ValueError("no values to estimate from")
     mean = statistics.fmean(values)
     if n == 1:
         return Estimate(mean, math.inf, 1)
-    return Estimate(mean, Z95 * statistics.stdev(values, mean) / math.sqrt(n), n)
+    return Estimate(mean, t95(n - 1) * statistics.stdev(values, mean) / math.sqrt(n), n)
 
 
 def stratified(strata: dict[str, Sequence[float]]) -> Estimate | None:
@@ -63,14 +61,23 @@ def stratified(strata: dict[str, Sequence[float]]) -> Estimate | None:
 
     This is the power-balanced mean: what a row would give had every power been
     played equally often.  None unless there are two strata of two values or more.
+    The interval's t has the Welch-Satterthwaite degrees of freedom of the
+    strata's variances; with no spread at all (every variance zero) it is empty.
     """
     if len(strata) < 2 or any(len(v) < 2 for v in strata.values()):
         return None
-    parts = [estimate(v) for v in strata.values()]
-    k = len(parts)
-    variance = sum((e.half_width / Z95) ** 2 for e in parts) / k**2
-    n = sum(e.n for e in parts)
-    return Estimate(sum(e.mean for e in parts) / k, Z95 * math.sqrt(variance), n)
+    k = len(strata)
+    # The variance each stratum's mean adds to the mean of the k means.
+    shares = [statistics.variance(v) / len(v) / k**2 for v in strata.values()]
+    variance = sum(shares)
+    mean = sum(statistics.fmean(v) for v in strata.values()) / k
+    n = sum(len(v) for v in strata.values())
+    if variance == 0:
+        return Estimate(mean, 0.0, n)
+    df = variance**2 / sum(
+        s**2 / (len(v) - 1) for s, v in zip(shares, strata.values(), strict=True)
+    )
+    return Estimate(mean, t95(df) * math.sqrt(variance), n)
 
 
 @dataclass(frozen=True)

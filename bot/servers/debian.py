@@ -7,7 +7,10 @@ files of the wanted packages and of those of their library dependencies
 unpacks them into one tree, and the program runs with ``LD_LIBRARY_PATH``
 pointing at the tree's library folders.  :func:`unpack_packages` does that
 once into ``<root>/tree`` and marks the folder complete; each caller says
-which packages, which binary, and which error to raise.
+which packages, which binary, and which error to raise.  apt is called
+through :class:`bot.servers.apt.Apt`: package lists that are missing or stale
+are refreshed once (as root), and a refresh that fails in part does not stop
+the install.
 """
 
 from __future__ import annotations
@@ -23,11 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+from bot.servers.apt import Apt, AptError
+
 MARKER = ".installed"
 """File in the install folder that says the install is complete (holds the version)."""
-
-APT_TIMEOUT = 600
-"""Seconds one apt call may take (a large package on a slow mirror)."""
 
 TOOLS = ("apt-get", "apt-cache", "dpkg", "dpkg-deb", "dpkg-query")
 
@@ -102,7 +104,8 @@ def unpack_packages(
                 f"`{tool}` not found: the project installs Debian's {packages[0]} package "
                 "with apt and dpkg"
             )
-    wanted = packages_to_fetch(packages, error)
+    apt = Apt()
+    wanted = packages_to_fetch(packages, error, apt=apt)
     partial = root / "tree.partial"
     downloads = root / "debs"
     shutil.rmtree(partial, ignore_errors=True)
@@ -111,7 +114,7 @@ def unpack_packages(
     downloads.mkdir(parents=True)
     # apt drops privileges to _apt while downloading: let it write here.
     downloads.chmod(0o777)
-    _download(wanted, downloads, error, quiet=quiet)
+    _download(wanted, downloads, error, apt, quiet=quiet)
     for deb in sorted(downloads.glob("*.deb")):
         _run(["dpkg-deb", "-x", str(deb), str(partial)], f"unpacking {deb.name}", error)
     staged = root / "tree"
@@ -134,17 +137,23 @@ def unpack_packages(
 
 
 def packages_to_fetch(
-    roots: Sequence[str], error: type[Exception], *, admindir: Path | None = None
+    roots: Sequence[str],
+    error: type[Exception],
+    *,
+    admindir: Path | None = None,
+    apt: Apt | None = None,
 ) -> list[str]:
     """``roots`` and, transitively, the ``lib*`` packages they need that are not installed.
 
-    ``admindir`` is dpkg's database folder to ask (default: the system's).
+    ``admindir`` is dpkg's database folder to ask (default: the system's);
+    ``apt`` the apt session asked (default: a new one).
     """
+    apt = apt or Apt()
     wanted = list(roots)
     queue = list(roots)
     seen = set(roots)
     while queue:
-        for dep in depends(queue.pop(), error):
+        for dep in depends(queue.pop(), error, apt):
             if dep in seen or not dep.startswith("lib"):
                 continue
             seen.add(dep)
@@ -155,18 +164,18 @@ def packages_to_fetch(
     return wanted
 
 
-def depends(package: str, error: type[Exception]) -> list[str]:
-    """The packages ``package`` depends on (no recommends or suggests)."""
-    out = subprocess.run(
-        ["apt-cache", "depends", "--no-recommends", "--no-suggests", package],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    if out.returncode != 0:
-        raise error(
-            f"apt knows no package {package!r} (run `apt-get update`?):\n{out.stderr[-1000:]}"
+def depends(package: str, error: type[Exception], apt: Apt | None = None) -> list[str]:
+    """The packages ``package`` depends on (no recommends or suggests).
+
+    ``error`` with apt's one-line reason if apt knows no such package, even
+    after refreshing its lists (when ``apt`` may).
+    """
+    try:
+        out = (apt or Apt()).run(
+            ["apt-cache", "depends", "--no-recommends", "--no-suggests", package]
         )
+    except AptError as exc:
+        raise error(f"apt knows no package {package!r}: {exc}") from exc
     names = re.findall(r"^\s+\|?(?:Pre)?Depends: (\S+)", out.stdout, flags=re.MULTILINE)
     return [n for n in names if not n.startswith("<")]
 
@@ -213,18 +222,12 @@ def is_installed(
 
 
 def _download(
-    packages: Sequence[str], folder: Path, error: type[Exception], *, quiet: bool
+    packages: Sequence[str], folder: Path, error: type[Exception], apt: Apt, *, quiet: bool
 ) -> None:
-    argv = ["apt-get", "download", *packages]
-    proc = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=APT_TIMEOUT)
-    if proc.returncode != 0 and os.geteuid() == 0:
-        # The package lists may be missing (a fresh image): refresh them once, then retry.
-        if not quiet:
-            print("apt-get download failed; running apt-get update once", file=sys.stderr)
-        subprocess.run(["apt-get", "update"], capture_output=True, text=True, timeout=APT_TIMEOUT)
-        proc = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=APT_TIMEOUT)
-    if proc.returncode != 0:
-        raise error(f"`{' '.join(argv)}` failed:\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}")
+    try:
+        proc = apt.run(["apt-get", "download", *packages], cwd=folder)
+    except AptError as exc:
+        raise error(str(exc)) from exc
     if not quiet:
         print(proc.stdout.strip(), file=sys.stderr)
 

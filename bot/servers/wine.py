@@ -13,7 +13,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.servers.debian import apt_install
+from bot.servers.apt import Apt, AptError
 
 WINE_PACKAGES = ("wine", "wine32:i386", "xvfb", "xauth")
 """Debian's packages that run a 32-bit Windows program on a virtual display."""
@@ -53,11 +53,19 @@ def missing_wine_programs(
     )
 
 
-def install_wine(*, quiet: bool = True) -> None:
-    """Install :data:`WINE_PACKAGES` with apt (root); WineUnavailableError if it fails."""
-    apt_install(
-        WINE_PACKAGES, WineUnavailableError, architectures=(FOREIGN_ARCHITECTURE,), quiet=quiet
-    )
+def install_wine(apt: Apt | None = None) -> None:
+    """Install :data:`WINE_PACKAGES` with apt (root); WineUnavailableError in one line if it fails.
+
+    The i386 architecture is added first, so that the refresh before the
+    install fetches its package lists (:class:`bot.servers.apt.Apt`: a refresh
+    that fails in part is noted and the install goes on).
+    """
+    apt = apt or Apt()
+    try:
+        apt.run(["dpkg", "--add-architecture", FOREIGN_ARCHITECTURE])
+        apt.install(WINE_PACKAGES)
+    except AptError as exc:
+        raise WineUnavailableError(str(exc)) from exc
     missing = missing_wine_programs()
     if missing:
         raise WineUnavailableError(f"apt installed the packages, yet {missing}")

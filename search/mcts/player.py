@@ -1,9 +1,11 @@
 """The MCTS player: one search per movement phase, anytime, optionally root-parallel.
 
 * :func:`~search.mcts.tree.new_search` builds the tree for one power in one position;
-* :func:`think` runs it (and the helpers, with ``workers > 1``) until a
-  deadline or an iteration cap, reporting each new best order set as it
-  appears, and returns the final one with the search statistics;
+* :func:`search_within` runs it (and the helpers, with ``workers > 1``)
+  within a :class:`~search.policy.SearchLimit` — a stop time, an iteration
+  cap or both — reporting each new best order set as it appears, and returns
+  the final one with the search statistics; :func:`think` is the same with
+  the limit given as a deadline and a cap (arenas, benchmarks, tests);
 * :class:`MctsPlayer` is a :class:`~search.policy.Policy` for the arena: it
   thinks for ``budget`` seconds (or ``iterations``) per movement phase and
   retreats and adjusts as the live bot does (random legal retreats,
@@ -13,6 +15,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from random import Random
@@ -29,10 +32,13 @@ from search.mcts.parallel import POLL_EVERY, RootParallel, merge, pick
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import DEFAULT_VARIANT, get_variant
-from search.policy import Report, SearchRequest
+from search.policy import Report, SearchLimit, SearchRequest
 
 HELPER_GRACE = 0.25
 """Seconds past the stop time to wait for the helpers' statistics when no one says otherwise."""
+
+NO_LIMIT_WAIT = 3600.0
+"""Seconds to wait for the helpers of a search capped by iterations alone."""
 
 REPORT_EVERY = 0.25
 """Least seconds between two anytime reports of a new best order set."""
@@ -57,22 +63,58 @@ def think(
     report_final: bool = False,
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.monotonic,
-    retimed: Callable[[], tuple[float, float]] | None = None,
 ) -> tuple[Orders, dict[str, Any]]:
-    """Search ``power``'s orders at ``pos``; ``(orders, statistics)``.
+    """:func:`search_within` the limit of ``deadline`` (or none), ``iterations`` and ``collect_by``.
 
-    The search stops at ``deadline`` (a reading of ``clock``, see
-    :meth:`Mcts.run`), after ``iterations``, or once ``should_stop()`` says so
+    ``collect_by`` defaults to ``HELPER_GRACE`` after the deadline.
+    """
+    stop_at = math.inf if deadline is None else deadline
+    if collect_by is None:
+        collect_by = stop_at + HELPER_GRACE
+    return search_within(
+        pos,
+        power,
+        variant,
+        final_year,
+        rng,
+        SearchLimit(stop_at, collect_by, iterations),
+        parallel=parallel,
+        report=report,
+        report_final=report_final,
+        should_stop=should_stop,
+        clock=clock,
+    )
+
+
+def search_within(
+    pos: Position,
+    power: int,
+    variant: SearchSettings,
+    final_year: int | None,
+    rng: Random,
+    limit: SearchLimit,
+    *,
+    parallel: RootParallel | None = None,
+    report: Report | None = None,
+    report_final: bool = False,
+    should_stop: Callable[[], bool] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    retimed: Callable[[], SearchLimit] | None = None,
+) -> tuple[Orders, dict[str, Any]]:
+    """Search ``power``'s orders at ``pos`` within ``limit``; ``(orders, statistics)``.
+
+    The search stops at the limit's stop time (a reading of ``clock``, see
+    :meth:`Mcts.run`), after its iterations, or once ``should_stop()`` says so
     (it is asked every ``POLL_EVERY`` seconds).  Improvements go to
     ``report(orders, stats, False)`` as they appear.  With ``parallel``, its
     helpers search too (seeds drawn from ``rng``, stopping at the same time)
-    and the root statistics of those that answer by ``collect_by`` (default:
-    ``HELPER_GRACE`` after the deadline) are merged into the final choice;
-    helpers need the wall clock.  Units with no order in the chosen action hold.
+    and the root statistics of those that answer by the limit's collection
+    time are merged into the final choice; helpers need the wall clock.  Units
+    with no order in the chosen action hold.
 
-    ``retimed()``, asked with ``should_stop``, gives the current stop and
-    collection times when they may move (the deadline moved): the search stops
-    at the new time, earlier or later, and its helpers are told.
+    ``retimed()``, asked with ``should_stop``, gives the limit as it stands
+    when it may move (the deadline moved): the search stops at the new time,
+    earlier or later, and its helpers are told.
 
     With ``report_final`` the final set also goes to ``report(orders, stats,
     True)``, before the tree is freed (freeing a large tree takes a tenth of
@@ -84,35 +126,34 @@ def think(
     seed = rng.randrange(1 << 62)
     helper_seeds = [rng.randrange(1 << 62) for _ in range(parallel.helpers if parallel else 0)]
     search = new_search(pos, power, variant, final_year, Random(seed))
+    iterations = limit.iterations
     job_id = None
     if parallel is not None:
         job_id = parallel.submit(
             pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds,
-            iterations=iterations, stop_at=deadline,
+            iterations=iterations, stop_at=limit.stop_at if limit.timed else None,
         )  # fmt: skip
-    limit = _Limit(deadline, collect_by, retimed, clock)
+    current = _Limit(limit, retimed, clock)
     if parallel is not None and job_id is not None:
-        limit.helpers = (parallel, job_id)
-    stop = _StopSignal(should_stop, limit)
+        current.helpers = (parallel, job_id)
+    stop = _StopSignal(should_stop, current)
     progress = _Progress(pos, power, variant, began, report)
-    while iterations is not None or limit.deadline is not None:
+    while iterations is not None or current.deadline is not None:
         search.run(
             iterations=iterations,
-            deadline=limit.deadline,
+            deadline=current.deadline,
             should_stop=stop,
             on_progress=progress,
             progress_every=POLL_EVERY,
             clock=clock,
         )
-        if iterations is not None or stop.stopped or not limit.extended():
+        if iterations is not None or stop.stopped or not current.extended():
             break  # else a retime moved the stop time later: search on until then
-    deadline, collect_by = limit.deadline, limit.collect_by
     stats = _stats(search, variant, began)
     action = search.best()
     chosen = action.action if action is not None else None
     if parallel is not None and job_id is not None:
-        if collect_by is None:
-            collect_by = began + 3600.0 if deadline is None else deadline + HELPER_GRACE
+        collect_by = current.collect_by if current.deadline is not None else began + NO_LIMIT_WAIT
         merged = _merge_helpers(search, variant, parallel, job_id, collect_by, stop.stopped, stats)
         chosen = merged or chosen
     orders = _orders(pos, power, chosen)
@@ -122,30 +163,41 @@ def think(
 
 
 class _Limit:
-    """The search's stop and collection times, moved by ``retimed()`` and passed to helpers."""
+    """The search's :class:`SearchLimit` as it stands, moved by ``retimed()`` and told to helpers.
+
+    ``deadline`` is its stop time, or None when only iterations cap the search.
+    """
 
     def __init__(
         self,
-        deadline: float | None,
-        collect_by: float | None,
-        retimed: Callable[[], tuple[float, float]] | None,
+        limit: SearchLimit,
+        retimed: Callable[[], SearchLimit] | None,
         clock: Callable[[], float],
     ) -> None:
-        self.deadline = deadline
-        self.collect_by = collect_by
+        self.limit = limit
         self.retimed = retimed
         self.clock = clock
         self.helpers: tuple[RootParallel, int] | None = None
 
+    @property
+    def deadline(self) -> float | None:
+        """The stop time (None: no time limit)."""
+        return self.limit.stop_at if self.limit.timed else None
+
+    @property
+    def collect_by(self) -> float:
+        """When to stop waiting for the helpers' statistics."""
+        return self.limit.collect_by
+
     def refresh(self) -> None:
-        """Take a retime, if any: the new times, told to the helpers."""
+        """Take a retime, if any: the new limit, its stop time told to the helpers."""
         if self.retimed is None or self.deadline is None:
             return
-        stop_at, collect_by = self.retimed()
-        if stop_at != self.deadline:
-            self.deadline, self.collect_by = stop_at, collect_by
+        limit = self.retimed()
+        if limit.stop_at != self.limit.stop_at:
+            self.limit = limit
             if self.helpers is not None:
-                self.helpers[0].retime(self.helpers[1], stop_at)
+                self.helpers[0].retime(self.helpers[1], limit.stop_at)
 
     def due(self) -> bool:
         """True once the (retimed) stop time has come."""
@@ -347,27 +399,20 @@ class AnytimeChooser:
         report: Report,
         should_stop: Callable[[], bool],
     ) -> None:
-        """Search until the request's stop time, merge helpers, report the final set."""
-        think(
+        """Search within the request's limit, merge helpers, report the final set."""
+        search_within(
             request.position,
             request.power,
             self.variant,
             self.final_year,
             rng,
-            deadline=request.stop_at,
-            iterations=request.iterations,
+            request.limit,
             parallel=self.parallel,
-            collect_by=request.collect_by,
             retimed=request.retimed,
             report=report,
             report_final=True,
             should_stop=should_stop,
         )
-
-    @property
-    def helper_pids(self) -> list[int]:
-        """The root-parallel helpers' process ids."""
-        return self.parallel.pids if self.parallel is not None else []
 
     def close(self) -> None:
         """Stop the helpers."""

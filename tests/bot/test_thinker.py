@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 
 import pytest
@@ -11,7 +12,8 @@ from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from adjudicator.standard import standard_definition
 from bot.thinker import Thinker, ThinkerError
-from bot.worker_protocol import Answer, JobMessage, SearchLimit
+from bot.worker_protocol import Answer, JobMessage
+from search.policy import SearchLimit
 
 
 async def _worker(strategy: str) -> tuple[Thinker, asyncio.Queue[tuple[JobMessage, float]]]:
@@ -86,3 +88,6 @@ def test_a_limit_that_collects_helpers_before_the_stop_is_refused() -> None:
         SearchLimit(10.0, 9.0)
     with pytest.raises(ValueError, match="iteration cap"):
         SearchLimit(10.0, 11.0, iterations=0)
+    with pytest.raises(ValueError, match="needs an iteration cap"):
+        SearchLimit(math.inf, math.inf)
+    assert not SearchLimit(math.inf, math.inf, iterations=5).timed

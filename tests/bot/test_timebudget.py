@@ -106,11 +106,14 @@ def test_the_handover_is_learnt_and_bounded() -> None:
     assert budget.handover_time == MAX_HANDOVER
 
 
-def test_a_phase_clock_measures_the_handover_from_the_stop_it_gave() -> None:
-    budget = TimeBudget(LIMITS)
-    clock = budget.phase(PhaseKind.MOVEMENT, 0.0)
-    clock.answer_arrived(at=4.04, stop_at=4.0)
-    assert budget.handover.value == pytest.approx(0.04)
+def test_max_think_caps_the_phase_from_its_start_whatever_the_deadline() -> None:
+    budget = TimeBudget({PhaseKind.MOVEMENT: 300}, max_think=5.0)
+    clock = budget.phase(PhaseKind.MOVEMENT, 10.0)
+    assert clock.submit_by() == pytest.approx(15.0)
+    assert clock.stop_search_at() == pytest.approx(15.0 - budget.handover_time)
+    assert clock.margin_at(10.0) == pytest.approx(300.0)  # the server's deadline is unchanged
+    short = TimeBudget({PhaseKind.MOVEMENT: 2}, max_think=5.0).phase(PhaseKind.MOVEMENT, 0.0)
+    assert short.submit_by() < 2.0  # a nearer deadline still wins
 
 
 def test_delay_estimates_follow_rfc_6298() -> None:

@@ -12,8 +12,8 @@ from adjudicator.movement import next_position
 from adjudicator.orders import HOLD_ORDER
 from bot.core import notes
 from bot.core.actions import CancelSearch, Disconnect, RetimeSearch, ScheduleTick
+from bot.core.chooser import RESUBMIT_INTERVAL
 from bot.core.core import BotCore, CoreSettings
-from bot.core.play import RESUBMIT_INTERVAL
 from protocol.messages import (
     Drw,
     Gof,

@@ -20,6 +20,7 @@ from bot.measure.comparison import (
     stratified,
 )
 from bot.measure.metrics import GameRecord
+from bot.measure.student_t import t95
 
 POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
 
@@ -47,10 +48,14 @@ def _run(
     return Run("test", tuple(lineup), seed, played)
 
 
-def test_an_estimate_is_the_mean_and_its_normal_interval() -> None:
+def test_an_estimate_is_the_mean_and_its_student_t_interval() -> None:
     e = estimate([4.0, 6.0, 8.0])
     assert e.mean == 6.0 and e.n == 3
-    assert e.half_width == pytest.approx(1.96 * 2.0 / math.sqrt(3))
+    assert e.half_width == pytest.approx(4.3026527 * 2.0 / math.sqrt(3))  # t(0.975, 2)
+    # Thirty values: t(0.975, 29) = 2.045, already close to the normal 1.96.
+    thirty = estimate([float(k % 2) for k in range(30)])
+    sd = math.sqrt(15 * 0.25 * 30 / 29 / 15)  # stdev of fifteen 0s and fifteen 1s
+    assert thirty.half_width == pytest.approx(2.0452296 * sd / math.sqrt(30))
     assert estimate([5.0]).half_width == math.inf
     assert estimate([5.0]).as_dict()["half_width"] is None
     with pytest.raises(ValueError):
@@ -89,8 +94,15 @@ def test_a_standing_gives_centres_and_the_margin_over_each_other_label() -> None
 def test_the_power_balanced_mean_weighs_every_power_alike() -> None:
     result = stratified({"AUS": [1.0, 3.0], "RUS": [5.0, 7.0, 6.0, 6.0]})
     assert result is not None and result.mean == pytest.approx(4.0) and result.n == 6
-    variance = (2.0 / 2 + (2 / 3) / 4) / 4  # (s²/n of each power) / powers²
-    assert result.half_width == pytest.approx(1.96 * math.sqrt(variance))
+    shares = (2.0 / 2 / 4, (2 / 3) / 4 / 4)  # (s²/n of each power) / powers²
+    variance = sum(shares)
+    # Welch-Satterthwaite: 0.2917² / (0.25²/1 + 0.0417²/3) = 1.3486 degrees of freedom
+    df = variance**2 / (shares[0] ** 2 / 1 + shares[1] ** 2 / 3)
+    assert df == pytest.approx(1.3486, abs=1e-4)
+    assert result.half_width == pytest.approx(t95(df) * math.sqrt(variance))
+    assert t95(2) < t95(df) < t95(1)
+    flat = stratified({"AUS": [2.0, 2.0], "RUS": [5.0, 5.0]})
+    assert flat is not None and flat.mean == 3.5 and flat.half_width == 0.0
     assert stratified({"AUS": [1.0, 3.0]}) is None
     assert stratified({"AUS": [1.0, 3.0], "RUS": [5.0]}) is None
     # A row that dealt Russia three times as often as Austria:

@@ -8,8 +8,9 @@ from random import Random
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from search.mcts.parallel import RootParallel
-from search.mcts.player import think
+from search.mcts.player import search_within, think
 from search.mcts.variants import get_variant
+from search.policy import SearchLimit
 
 M = standard_map()
 VARIANT = get_variant("dm")
@@ -34,9 +35,9 @@ def test_a_busy_helper_takes_the_next_job_at_once() -> None:
         think(pos, 2, VARIANT, 1902, Random(1), iterations=5, parallel=parallel)  # warm up
         began = time.monotonic()
         # The helper is told to search for a minute; this search stops at once and
-        # collects nothing, leaving the helper busy.
+        # waits only a moment for it, collecting nothing and leaving the helper busy.
         think(pos, 2, VARIANT, 1902, Random(3), deadline=began + 60, parallel=parallel,
-              should_stop=lambda: True, collect_by=began)  # fmt: skip
+              should_stop=lambda: True)  # fmt: skip
         _, stats = think(pos, 2, VARIANT, 1902, Random(4), iterations=10, parallel=parallel)
         took = time.monotonic() - began
     assert stats["merged_iterations"] == 20, stats
@@ -77,10 +78,10 @@ def test_a_retime_to_an_earlier_stop_reaches_the_helpers() -> None:
     with RootParallel(1) as parallel:
         think(pos, 2, VARIANT, 1902, Random(1), iterations=5, parallel=parallel)  # warm up
         began = time.monotonic()
-        limit = (began + 1.0, began + 2.0)  # the deadline came closer: a minute became a second
-        _, stats = think(pos, 2, VARIANT, 1902, Random(6), deadline=began + 60,
-                         parallel=parallel, collect_by=began + 61,
-                         retimed=lambda: limit)  # fmt: skip
+        limit = SearchLimit(began + 1.0, began + 2.0)  # a minute became a second
+        _, stats = search_within(pos, 2, VARIANT, 1902, Random(6),
+                                 SearchLimit(began + 60, began + 61), parallel=parallel,
+                                 retimed=lambda: limit)  # fmt: skip
         took = time.monotonic() - began
     assert took < 10, f"the search kept its old stop time ({took:.1f} s)"
     assert stats["workers"] == 2, stats  # the helper stopped at the new time and answered
@@ -91,10 +92,10 @@ def test_a_retime_to_a_later_stop_lets_the_search_and_its_helpers_go_on() -> Non
     with RootParallel(1) as parallel:
         think(pos, 2, VARIANT, 1902, Random(1), iterations=5, parallel=parallel)  # warm up
         began = time.monotonic()
-        limit = (began + 1.5, began + 2.5)  # the deadline moved away
-        _, stats = think(pos, 2, VARIANT, 1902, Random(7), deadline=began + 0.3,
-                         parallel=parallel, collect_by=began + 0.5,
-                         retimed=lambda: limit)  # fmt: skip
+        limit = SearchLimit(began + 1.5, began + 2.5)  # the deadline moved away
+        _, stats = search_within(pos, 2, VARIANT, 1902, Random(7),
+                                 SearchLimit(began + 0.3, began + 0.5), parallel=parallel,
+                                 retimed=lambda: limit)  # fmt: skip
         took = time.monotonic() - began
     assert took >= 1.4, f"the search stopped at its first stop time ({took:.2f} s)"
     assert stats["workers"] == 2, stats

@@ -34,7 +34,7 @@ from search.mcts.variants import (
     VariantError,
     get_variant,
 )
-from search.policy import SearchRequest
+from search.policy import SearchLimit, SearchRequest
 from search.registry import UnknownPolicyError, make_policy
 from tests.search.test_randombot import assert_legal, positions_of
 
@@ -143,7 +143,7 @@ def test_the_anytime_chooser_reports_improvements_then_one_final_set() -> None:
     reports: list[tuple[dict, dict, bool]] = []
     choose = AnytimeChooser("mcts:v5", 1, 1903)
     stop_at = time.monotonic() + 1.0
-    choose(SearchRequest(pos, 4, stop_at, stop_at + 0.2), Random(0),
+    choose(SearchRequest(pos, 4, SearchLimit(stop_at, stop_at + 0.2)), Random(0),
            lambda o, s, f: reports.append((o, s, f)), lambda: False)  # fmt: skip
     choose.close()
     assert reports and reports[-1][2] is True

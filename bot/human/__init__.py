@@ -1,0 +1,1 @@
+"""A person's seat: the bot's client core playing orders a person gives on a web page."""

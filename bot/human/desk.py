@@ -1,0 +1,141 @@
+"""What the seat knows beyond the core: drafts, answers, hints, the game as the page shows it.
+
+:class:`SeatDesk` is pure (no I/O, no clock): the seat feeds it the DAIDE
+messages it hears and what the core notes (an order's THX, a refusal, a hint,
+MIS), the web app records the person's drafts and submissions in it, and the
+page reads it back, so a reload of the page loses nothing.  Every change
+bumps :attr:`SeatDesk.version`, which the page polls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.view.timeline import Timeline
+from protocol.messages import Message, Smr
+from protocol.values import Turn
+
+
+@dataclass
+class Hint:
+    """The bot's suggestion for a phase: order texts in the usual notation, or why there is none."""
+
+    turn: str
+    orders: list[str] = field(default_factory=list)
+    error: str | None = None
+    pending: bool = True
+
+
+@dataclass
+class SeatDesk:
+    """The seat's record of the game for the page (see the module's docstring)."""
+
+    timeline: Timeline = field(default_factory=lambda: Timeline(live=True))
+    drafts: dict[str, list[str]] = field(default_factory=dict)
+    submitted: dict[str, list[str]] = field(default_factory=dict)
+    answers: dict[str, dict[str, str]] = field(default_factory=dict)
+    missing: dict[str, str] = field(default_factory=dict)
+    refusals: dict[str, str] = field(default_factory=dict)
+    ready: dict[str, bool] = field(default_factory=dict)
+    hints: dict[str, Hint] = field(default_factory=dict)
+    summary: list[dict[str, Any]] = field(default_factory=list)
+    draw_offered: set[str] = field(default_factory=set)
+    version: int = 0
+
+    def _bump(self) -> None:
+        self.version += 1
+
+    # --- the game ---------------------------------------------------------------------------
+
+    def heard(self, message: Message | None, text: str) -> None:
+        """A message the server sent us."""
+        changed = self.timeline.feed(message, text)
+        if isinstance(message, Smr):
+            self.summary = [
+                {
+                    "power": p.power,
+                    "name": p.name,
+                    "version": p.version,
+                    "centres": p.centres,
+                    "eliminated": p.eliminated,
+                }
+                for p in message.players
+            ]
+            changed = True
+        if changed:
+            self._bump()
+
+    def answered(self, turn: Turn | None, order: str, note: str) -> None:
+        """The server answered ``order`` (usual notation) with THX ``note`` (MBV or a refusal)."""
+        if turn is None:
+            return
+        self.answers.setdefault(str(turn), {})[order] = note
+        self._bump()
+
+    def lacking(self, turn: Turn | None, text: str) -> None:
+        """The server says what it still lacks (MIS, as text)."""
+        if turn is not None:
+            self.missing[str(turn)] = text
+            self._bump()
+
+    def refused(self, turn: Turn, reason: str) -> None:
+        """The core refused the set sent for ``turn`` (nothing went to the server)."""
+        self.refusals[str(turn)] = reason
+        self._bump()
+
+    # --- the person -------------------------------------------------------------------------
+
+    def draft(self, turn: Turn, orders: list[str]) -> None:
+        """The orders entered on the page for ``turn`` so far (not sent)."""
+        self.drafts[str(turn)] = list(orders)
+        self._bump()
+
+    def submit(self, turn: Turn, orders: list[str]) -> None:
+        """The set sent for ``turn``: it is also the draft; earlier answers are forgotten."""
+        key = str(turn)
+        self.drafts[key] = list(orders)
+        self.submitted[key] = list(orders)
+        self.answers[key] = {}
+        self.missing.pop(key, None)
+        self.refusals.pop(key, None)
+        self._bump()
+
+    def set_ready(self, turn: Turn, ready: bool) -> None:
+        """The person said they are done (GOF) or not (NOT (GOF))."""
+        self.ready[str(turn)] = ready
+        self._bump()
+
+    def offered_draw(self, turn: Turn | None) -> None:
+        """The person proposed a draw."""
+        self.draw_offered.add(str(turn))
+        self._bump()
+
+    def asked_hint(self, turn: Turn) -> None:
+        """The person asked what the bot would play."""
+        self.hints[str(turn)] = Hint(str(turn))
+        self._bump()
+
+    def hinted(self, turn: Turn, orders: list[str] | None, error: str | None = None) -> None:
+        """The bot's suggestion for ``turn`` arrived (or failed with ``error``)."""
+        self.hints[str(turn)] = Hint(str(turn), orders or [], error, pending=False)
+        self._bump()
+
+    # --- the page ---------------------------------------------------------------------------
+
+    def phase_json(self, turn: Turn | None) -> dict[str, Any]:
+        """What the page shows of the person's orders for ``turn``."""
+        key = str(turn)
+        hint = self.hints.get(key)
+        return {
+            "draft": self.drafts.get(key, []),
+            "submitted": self.submitted.get(key),
+            "answers": self.answers.get(key, {}),
+            "missing": self.missing.get(key),
+            "refused": self.refusals.get(key),
+            "ready": self.ready.get(key, False),
+            "draw": key in self.draw_offered,
+            "hint": None
+            if hint is None
+            else {"orders": hint.orders, "error": hint.error, "pending": hint.pending},
+        }

@@ -1,0 +1,197 @@
+"""A person's seat: the DAIDE client with the person choosing, and the page, in one event loop.
+
+:class:`PersonSeat` joins a game with :class:`~bot.client.DaideClient` (the same
+core as the bot: handshake, HLO, rejoining with IAM, every rule about hostile
+input) set to let a person choose (``chooser="person"``), and serves the
+person's page (:mod:`bot.human.webapp`) on 127.0.0.1 with uvicorn in the same
+asyncio loop, so the page's handlers read the core's state and feed it
+events directly.  The page's address (with its secret) is announced once
+the page is listening; the seat plays on whether a page is open or not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+
+from adjudicator.position import Position
+from bot.client import DaideClient, GameSummary
+from bot.core import events as ev
+from bot.core import notes
+from bot.human.desk import SeatDesk
+from bot.human.ordertext import format_order_text
+from bot.human.webapp import SeatApp, new_secret
+from bot.settings import BotSettings
+from protocol.errors import ProtocolError
+from protocol.messages import Mis, parse_text
+from protocol.notation import parse_order
+from protocol.values import Order, Turn
+
+LOOPBACK = "127.0.0.1"
+ACCEPTED = "MBV"
+"""THX's note for an order the server accepted."""
+BACKLOG = 64
+GRACEFUL_SHUTDOWN = 1
+"""Seconds open requests get when the page's server stops."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAddress:
+    """Where a seat's page is: its port and secret, and the address to open."""
+
+    port: int
+    secret: str
+
+    @property
+    def url(self) -> str:
+        """The page's address, secret included."""
+        return f"http://{LOOPBACK}:{self.port}/?key={self.secret}"
+
+
+class PersonSeat:
+    """The seat: the client (``chooser="person"``), its desk, and the page's control of it."""
+
+    def __init__(self, settings: BotSettings, http_port: int = 0) -> None:
+        self.client = DaideClient(settings.model_copy(update={"chooser": "person"}))
+        self.desk = SeatDesk()
+        self.client.stream.listeners.append(self._on_note)
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind((LOOPBACK, http_port))
+        self._socket.listen(BACKLOG)
+        self.address = SeatAddress(int(self._socket.getsockname()[1]), new_secret())
+        self.web = SeatApp(self, self.desk, self.address.secret, LOOPBACK, self.address.port)
+        self._server: uvicorn.Server | None = None
+
+    # --- what the page asks (SeatControl) -------------------------------------------------
+
+    def current(self) -> tuple[Position, str] | None:
+        """The phase being played and the seat's power; None before the game or after it."""
+        core = self.client.core
+        phase = core.phase
+        if phase is None or core.power is None or core.game_over:
+            return None
+        return phase.position, core.power
+
+    def seconds_left(self) -> float | None:
+        """Seconds to the deadline as the core reckons it."""
+        phase = self.client.core.phase
+        if phase is None:
+            return None
+        return phase.clock.margin_at(time.monotonic())
+
+    def info(self) -> dict[str, Any]:
+        """The power, the server, the time limits, the result."""
+        core = self.client.core
+        hlo = core.hlo
+        s = self.client.settings
+        return {
+            "power": core.power,
+            "name": s.name,
+            "server": f"{s.host}:{s.port}",
+            "joined": core.joined,
+            "over": core.game_over,
+            "result": core.result,
+            "limits": None
+            if hlo is None
+            else {
+                "move": hlo.variant.move_time_limit,
+                "retreat": hlo.variant.retreat_time_limit,
+                "build": hlo.variant.build_time_limit,
+            },
+        }
+
+    def submit(self, turn: Turn, orders: list[Order]) -> None:
+        """Send the person's set for ``turn`` (the core sends one SUB)."""
+        self.client.feed_later(ev.PersonOrders(time.monotonic(), turn, tuple(orders)))
+
+    def ready(self, turn: Turn, ready: bool) -> None:
+        """GOF or NOT (GOF) for ``turn``."""
+        self.client.feed_later(ev.PersonReady(time.monotonic(), turn, ready))
+
+    def draw(self) -> None:
+        """Propose a draw."""
+        self.client.feed_later(ev.PersonDraw(time.monotonic()))
+
+    def hint(self, turn: Turn, seconds: float) -> None:
+        """Ask the search for its orders in ``turn``."""
+        self.client.feed_later(ev.HintRequested(time.monotonic(), turn, seconds))
+
+    # --- what the core notes ----------------------------------------------------------------
+
+    def _turn(self) -> Turn | None:
+        phase = self.client.core.phase
+        return None if phase is None else phase.turn
+
+    def _on_note(self, note: notes.Note) -> None:
+        match note:
+            case notes.MessageIn(text=text):
+                message = None
+                with contextlib.suppress(ProtocolError, ValueError):
+                    message = parse_text(text)
+                self.desk.heard(message, text)
+                if isinstance(message, Mis):
+                    self.desk.lacking(self._turn(), text)
+            case notes.OrderAccepted(order=order):
+                self.desk.answered(self._turn(), format_order_text(order), ACCEPTED)
+            case notes.OrderRefused(order=order, note=answer):
+                self.desk.answered(self._turn(), format_order_text(order), answer)
+            case notes.PersonOrdersRefused(turn=turn, reason=reason):
+                self.desk.refused(turn, reason)
+            case notes.HintReady(turn=turn, orders=orders):
+                self.desk.hinted(turn, [_usual(o) for o in orders])
+            case notes.HintFailed(turn=turn, error=error):
+                self.desk.hinted(turn, None, error)
+
+    # --- running ----------------------------------------------------------------------------
+
+    async def run(
+        self,
+        announce: Callable[[SeatAddress], None],
+        ended: Callable[[GameSummary], None] | None = None,
+        stay: bool = False,
+    ) -> GameSummary:
+        """Serve the page and play the game; ``ended`` hears its summary as it ends.
+
+        With ``stay`` the page is served on after the game (it shows the
+        result) until the task is cancelled.
+        """
+        config = uvicorn.Config(
+            self.web.app,
+            log_level="warning",
+            lifespan="off",
+            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN,
+        )
+        self._server = uvicorn.Server(config)
+        serving = asyncio.create_task(self._server.serve(sockets=[self._socket]))
+        while not self._server.started and not serving.done():
+            await asyncio.sleep(0.01)
+        if serving.done():
+            serving.result()  # the page could not be served: say why
+        announce(self.address)
+        try:
+            summary = await self.client.run()
+            if ended is not None:
+                ended(summary)
+            if stay:
+                await serving
+            return summary
+        finally:
+            self._server.should_exit = True
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(serving, GRACEFUL_SHUTDOWN + 2)
+
+
+def _usual(text: str) -> str:
+    """A hint's order (DAIDE text) in the usual notation; kept as given if it does not parse."""
+    try:
+        return format_order_text(parse_order(text))
+    except (ProtocolError, ValueError):
+        return text

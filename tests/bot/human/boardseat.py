@@ -1,0 +1,43 @@
+"""A seat at a fixed board for the web app's tests: a real position, every request recorded.
+
+It stands in for the client only where a request never reaches the server
+(the checks of the web layer); the games on real servers use the real seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.position import Position
+from protocol.values import Order, Turn
+
+
+@dataclass
+class BoardSeat:
+    """Plays ``power`` at ``position``; ``sent`` lists every action the page asked for."""
+
+    position: Position | None
+    power: str = "FRA"
+    sent: list[tuple[str, Any]] = field(default_factory=list)
+
+    def current(self) -> tuple[Position, str] | None:
+        return None if self.position is None else (self.position, self.power)
+
+    def seconds_left(self) -> float | None:
+        return 60.0
+
+    def info(self) -> dict[str, Any]:
+        return {"power": self.power, "name": "tester", "server": "board", "over": False}
+
+    def submit(self, turn: Turn, orders: list[Order]) -> None:
+        self.sent.append(("submit", (turn, orders)))
+
+    def ready(self, turn: Turn, ready: bool) -> None:
+        self.sent.append(("ready", (turn, ready)))
+
+    def draw(self) -> None:
+        self.sent.append(("draw", None))
+
+    def hint(self, turn: Turn, seconds: float) -> None:
+        self.sent.append(("hint", (turn, seconds)))

@@ -1,0 +1,169 @@
+"""Fixtures of the seat's tests: the seat's web app really served (uvicorn on loopback, in a
+thread) with requests written by hand, so the Host header is exactly what a client sends;
+and ``daide-mcts human`` run as a person runs it (a subprocess printing its page's address)."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import uvicorn
+
+from adjudicator.maps import standard_map
+from adjudicator.position import initial_position
+from bot.human.desk import SeatDesk
+from bot.human.webapp import SeatApp
+from tests.bot.human.boardseat import BoardSeat
+from tests.bot.view.conftest import browser, chromium_install  # noqa: F401 - shared fixtures
+
+ROOT = Path(__file__).resolve().parents[3]
+SECRET = "s3cret-key"
+TIMEOUT = 10.0
+
+
+@dataclass
+class Served:
+    """A seat's app served on ``port``; :meth:`call` sends one request."""
+
+    port: int
+    seat: BoardSeat
+    app: SeatApp
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/?key={SECRET}"
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        body: object = None,
+        *,
+        key: str | None = SECRET,
+        host: str | None = "",
+        raw: bytes | None = None,
+    ) -> tuple[int, str]:
+        """Status and text of ``method path``; ``host`` None sends no Host, "" the right one."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
+        try:
+            conn.putrequest(method, path, skip_host=True)
+            if host is not None:
+                conn.putheader("Host", host or f"127.0.0.1:{self.port}")
+            if key is not None:
+                conn.putheader("X-Seat-Key", key)
+            data = raw if raw is not None else (b"" if body is None else json.dumps(body).encode())
+            conn.putheader("Content-Type", "application/json")
+            conn.putheader("Content-Length", str(len(data)))
+            conn.endheaders(data)
+            response = conn.getresponse()
+            return response.status, response.read().decode("utf-8", "replace")
+        finally:
+            conn.close()
+
+
+@pytest.fixture
+def board_seat() -> BoardSeat:
+    """France at the start of the game."""
+    return BoardSeat(initial_position(standard_map()))
+
+
+@pytest.fixture
+def served(board_seat: BoardSeat) -> Iterator[Served]:
+    """The seat's app for ``board_seat``, served on a fresh loopback port."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    port = int(sock.getsockname()[1])
+    app = SeatApp(board_seat, SeatDesk(), SECRET, "127.0.0.1", port)
+    server = uvicorn.Server(uvicorn.Config(app.app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
+    thread.start()
+    yield Served(port, board_seat, app)
+    server.should_exit = True
+    thread.join(10.0)
+    sock.close()
+
+
+HUMAN_URL = re.compile(r"(http://127\.0\.0\.1:\d+/\?key=[A-Za-z0-9_-]+)")
+
+
+@dataclass
+class HumanProcess:
+    """``daide-mcts human`` running as a subprocess; ``url`` is the page it printed."""
+
+    proc: subprocess.Popen[str]
+    url: str
+    lines: list[str]
+
+    @property
+    def port(self) -> int:
+        port = urlsplit(self.url).port
+        assert port is not None
+        return port
+
+    @property
+    def key(self) -> str:
+        return parse_qs(urlsplit(self.url).query)["key"][0]
+
+    def output(self) -> str:
+        return "".join(self.lines)[-4000:]
+
+
+@pytest.fixture
+def run_human() -> Iterator[Callable[..., HumanProcess]]:
+    """A factory: ``run_human(port, "--name", "Alice")`` takes a seat with ``daide-mcts human``."""
+    started: list[HumanProcess] = []
+
+    def start(port: int, *args: str) -> HumanProcess:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "human", "--port", str(port), *args],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "DAIDE_MCTS_LOG_LEVEL": "warning"},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        lines: list[str] = []
+        found = threading.Event()
+        url: list[str] = []
+
+        def read() -> None:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                lines.append(line)
+                match = HUMAN_URL.search(line)
+                if match and not url:
+                    url.append(match.group(1))
+                    found.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        if not found.wait(60.0):
+            proc.kill()
+            pytest.fail(f"daide-mcts human printed no address:\n{''.join(lines)}")
+        human = HumanProcess(proc, url[0], lines)
+        started.append(human)
+        return human
+
+    yield start
+    for human in started:
+        if human.proc.poll() is None:
+            human.proc.terminate()
+            try:
+                human.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                human.proc.kill()
+                human.proc.wait()

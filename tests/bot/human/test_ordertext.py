@@ -1,0 +1,176 @@
+"""The usual notation: every legal order round-trips; typed variants and bad texts, data-driven."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.maps import standard_map
+from adjudicator.position import Position, initial_position
+from bot.human.choices import (
+    IllegalOrder,
+    check_order_set,
+    legal_choices,
+    legal_set,
+    resolve,
+)
+from bot.human.ordertext import OrderTextError, format_order_text, parse_order_text
+from protocol.notation import parse_centres, parse_order, parse_turn, parse_unit_positions
+
+MAP = standard_map()
+START = initial_position(MAP)
+
+
+def _position(turn: str, units: str, centres: str) -> Position:
+    return Position.from_values(
+        MAP, parse_turn(turn), parse_unit_positions(units), parse_centres(centres)
+    )
+
+
+START_CENTRES = (
+    "(AUS BUD TRI VIE) (ENG EDI LON LVP) (FRA BRE MAR PAR) (GER BER KIE MUN) "
+    "(ITA NAP ROM VEN) (RUS MOS SEV STP WAR) (TUR ANK CON SMY) "
+    "(UNO BEL BUL DEN GRE HOL NWY POR RUM SER SPA SWE TUN)"
+)
+# England has a fleet in the North Sea and an army in Yorkshire: convoys exist.
+CONVOY_SPRING = _position(
+    "SPR 1901",
+    "(ENG FLT NTH) (ENG AMY YOR) (ENG FLT LON) (FRA AMY PAR) (FRA AMY BUR) (FRA FLT MAO)",
+    START_CENTRES,
+)
+# A French army dislodged from Munich may retreat to Bohemia or Silesia.
+RETREATS = _position("SUM 1901", "(GER AMY MUN) (FRA AMY MUN MRT (BOH SIL))", START_CENTRES)
+# Winter: Russia owns five centres with three units: two builds; Germany must remove two.
+WINTER = _position(
+    "WIN 1901",
+    "(RUS AMY WAR) (RUS FLT SEV) (RUS AMY UKR) (GER AMY BER) (GER AMY MUN) (GER FLT KIE) "
+    "(GER AMY RUH)",
+    "(RUS MOS SEV STP WAR RUM) (GER BER KIE) (UNO MUN)",
+)
+
+POSITIONS = {
+    "start": (START, "FRA"),
+    "start-eng": (START, "ENG"),
+    "convoy": (CONVOY_SPRING, "ENG"),
+    "retreat": (RETREATS, "FRA"),
+    "win-build": (WINTER, "RUS"),
+    "win-remove": (WINTER, "GER"),
+}
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+def test_every_legal_order_round_trips(name: str) -> None:
+    pos, power = POSITIONS[name]
+    orders = legal_set(legal_choices(pos, power))
+    assert orders
+    for order in orders:
+        text = format_order_text(order)
+        assert resolve(parse_order_text(text, pos, power), legal_choices(pos, power)) == order
+
+
+TYPED = [
+    ("start", "A PAR - BUR", "(FRA AMY PAR) MTO BUR"),
+    ("start", "a par -> bur", "(FRA AMY PAR) MTO BUR"),
+    ("start", "PAR - BUR", "(FRA AMY PAR) MTO BUR"),
+    ("start", "A PAR H", "(FRA AMY PAR) HLD"),
+    ("start", "A PAR HOLD", "(FRA AMY PAR) HLD"),
+    ("start", "A MAR S A PAR - BUR", "(FRA AMY MAR) SUP (FRA AMY PAR) MTO BUR"),
+    ("start-eng", "A LVP S F EDI", "(ENG AMY LVP) SUP (ENG FLT EDI)"),
+    ("start-eng", "A LVP S F EDI H", "(ENG AMY LVP) SUP (ENG FLT EDI)"),
+    ("start", "F BRE - MAO", "(FRA FLT BRE) MTO MAO"),
+    ("start-eng", "F EDI - NTH", "(ENG FLT EDI) MTO NTH"),
+    ("convoy", "F NTH C A YOR - NWY", "(ENG FLT NTH) CVY (ENG AMY YOR) CTO NWY"),
+    ("convoy", "A YOR - NWY", "(ENG AMY YOR) CTO NWY VIA (NTH)"),
+    ("convoy", "A YOR - NWY VIA NTH", "(ENG AMY YOR) CTO NWY VIA (NTH)"),
+    ("retreat", "A MUN R BOH", "(FRA AMY MUN) RTO BOH"),
+    ("retreat", "A MUN - SIL", "(FRA AMY MUN) RTO SIL"),
+    ("retreat", "A MUN D", "(FRA AMY MUN) DSB"),
+    ("retreat", "A MUN DISBAND", "(FRA AMY MUN) DSB"),
+    ("win-build", "BUILD A MOS", "(RUS AMY MOS) BLD"),
+    ("win-build", "F STP/NC B", "(RUS FLT (STP NCS)) BLD"),
+    ("win-build", "BUILD F STP(SC)", "(RUS FLT (STP SCS)) BLD"),
+    ("win-build", "WAIVE", "RUS WVE"),
+    ("win-remove", "REMOVE A RUH", "(GER AMY RUH) REM"),
+    ("win-remove", "A RUH D", "(GER AMY RUH) REM"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "daide"), TYPED)
+def test_typed_orders(name: str, text: str, daide: str) -> None:
+    pos, power = POSITIONS[name]
+    order = resolve(parse_order_text(text, pos, power), legal_choices(pos, power))
+    assert order == parse_order(daide)
+
+
+MALFORMED = [
+    ("start", "", "empty"),
+    ("start", "A PAR", "missing"),
+    ("start", "A PAR X BUR", "not an order"),
+    ("start", "A PARIS - BUR", "not a province"),
+    ("start", "A XYZ - BUR", "not a province of this map"),
+    ("start", "A BUR - PAR", "no unit in BUR"),
+    ("start", "F PAR - BUR", "is A PAR"),
+    ("start", "A BER - KIE", "GER's, not yours"),
+    ("start", "A PAR - BUR MAR", "unexpected"),
+    ("start", "A MAR S A PAR - ", "expected the form"),
+    ("start", "BUILD A PAR", "winter order"),
+    ("start", "A PAR - BUR\x00", "plain letters"),
+    ("start", "A PAR - BUR " * 20, "at most"),
+    ("start", "F BRE - SPA/XX", "not a coast"),
+    ("retreat", "A PAR - BUR", "no dislodged unit in PAR"),
+    ("retreat", "A MUN H", "a retreat is"),
+    ("win-build", "BUILD MOS", "say what to build"),
+    ("win-build", "A MOS", "a winter order is"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "reason"), MALFORMED)
+def test_malformed_texts(name: str, text: str, reason: str) -> None:
+    pos, power = POSITIONS[name]
+    with pytest.raises(OrderTextError, match=reason) as info:
+        parse_order_text(text, pos, power)
+    assert "\n" not in str(info.value)
+
+
+ILLEGAL = [
+    ("start", ["A PAR - MUN"], "not legal"),
+    ("start", ["F BRE - PAR"], "not legal"),
+    ("start", ["A MAR S A PAR - PIC"], "not legal"),
+    ("start", ["A PAR - BUR", "A PAR H"], "two orders for PAR"),
+    ("convoy", ["A YOR - NWY VIA NWG"], "not legal"),
+    ("retreat", ["A MUN R BUR"], "not legal"),
+    ("win-build", ["BUILD A WAR"], "nothing to order for WAR"),
+    ("win-build", ["BUILD A MOS", "BUILD F SEV", "WAIVE"], "nothing to order for SEV"),
+    ("win-build", ["BUILD A MOS", "BUILD A STP", "WAIVE"], "3 builds and waives where 2 are due"),
+    ("win-remove", ["REMOVE A RUH", "REMOVE A MUN", "A BER D"], "3 removals where 2 are due"),
+]
+
+
+@pytest.mark.parametrize(("name", "texts", "reason"), ILLEGAL)
+def test_illegal_orders_and_sets(name: str, texts: list[str], reason: str) -> None:
+    pos, power = POSITIONS[name]
+    with pytest.raises(IllegalOrder, match=reason):
+        check_order_set([parse_order_text(t, pos, power) for t in texts], pos, power)
+
+
+def test_choices_per_phase() -> None:
+    start = legal_choices(START, "FRA")
+    assert start.kind == "movement"
+    assert sorted(start.options) == ["BRE", "MAR", "PAR"]
+    assert legal_choices(RETREATS, "FRA").options.keys() == {"MUN"}
+    assert legal_choices(RETREATS, "GER").options == {}
+    build = legal_choices(WINTER, "RUS")
+    assert (build.kind, build.due) == ("adjustment", 2)
+    assert set(build.options) == {"MOS", "STP", "WVE"}
+    assert legal_choices(WINTER, "GER").due == -2
+    with pytest.raises(ValueError, match="not a power"):
+        legal_choices(START, "XXX")
+
+
+def test_a_move_by_convoy_goes_with_its_route_and_the_core_accepts_it() -> None:
+    orders = [
+        parse_order_text(t, CONVOY_SPRING, "ENG") for t in ("A YOR - NWY", "F NTH C A YOR - NWY")
+    ]
+    assert check_order_set(orders, CONVOY_SPRING, "ENG") == [
+        parse_order("(ENG AMY YOR) CTO NWY VIA (NTH)"),
+        parse_order("(ENG FLT NTH) CVY (ENG AMY YOR) CTO NWY"),
+    ]

@@ -1,0 +1,94 @@
+"""A local game with people in it: the seat, the person's power, deadlines and the bots' cap."""
+
+from __future__ import annotations
+
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from bot.cli import UserError, main
+from bot.commands.game import (
+    STANDARD_POWERS,
+    bot_time_from_args,
+    deadlines_from_args,
+    power_slots_from_args,
+    seats_from_args,
+)
+from bot.local.launch import DEFAULT_DEADLINES, PERSON_BOT_TIME, PERSON_DEADLINES, seat_argv
+from bot.local.lineup import parse_lineup
+from bot.local.runner import page_address
+
+
+def _args(**kw: object) -> Namespace:
+    base = {"lineup": None, "fill": "dumbbot", "human": None, "seed": 1, "bot_time": None}
+    base.update({"mtl": None, "rtl": None, "btl": None})
+    base.update(kw)
+    return Namespace(**base)
+
+
+def test_human_seats_in_a_lineup_more_than_one_allowed() -> None:
+    seats = parse_lineup("human,mcts,human")
+    assert [s.kind for s in seats[:3]] == ["human", "ours", "human"]
+    assert [s.name for s in seats if s.kind == "human"] == ["human-1", "human-2"]
+
+
+def test_dash_dash_human_puts_a_person_first_before_the_lineup() -> None:
+    seats = seats_from_args(_args(human="any"))
+    assert [s.kind for s in seats] == ["human", "ours", *["ours"] * 5]
+    assert seats[1].spec == "mcts"
+    seats = seats_from_args(_args(human="any", lineup="mcts,mcts,dumbbot"))
+    assert [s.spec for s in seats][:4] == ["human", "mcts", "mcts", "dumbbot"]
+
+
+@pytest.mark.parametrize("power", STANDARD_POWERS)
+def test_the_person_gets_the_power_asked_for_and_every_power_is_dealt_once(power: str) -> None:
+    args = _args(human=power.lower())
+    seats = seats_from_args(args)
+    slots = power_slots_from_args(args, seats)
+    assert slots is not None and sorted(slots) == list(range(7))
+    person = next(i for i, s in enumerate(seats) if s.kind == "human")
+    assert STANDARD_POWERS[slots[person]] == power
+
+
+def test_no_power_asked_for_means_the_server_deals() -> None:
+    args = _args(human="any")
+    assert power_slots_from_args(args, seats_from_args(args)) is None
+    with pytest.raises(UserError, match="unknown power"):
+        power_slots_from_args(_args(human="XYZ"), seats_from_args(_args(human="XYZ")))
+
+
+def test_a_persons_deadlines_and_the_bots_cap_by_default_the_flags_win() -> None:
+    assert deadlines_from_args(_args(), person=True) == PERSON_DEADLINES
+    assert deadlines_from_args(_args(), person=False) == DEFAULT_DEADLINES
+    assert deadlines_from_args(_args(mtl=60), person=True).move == 60
+    assert bot_time_from_args(_args(), person=True) == PERSON_BOT_TIME
+    assert bot_time_from_args(_args(), person=False) is None
+    assert bot_time_from_args(_args(bot_time=3), person=True) == 3.0
+    with pytest.raises(UserError, match="--bot-time"):
+        bot_time_from_args(_args(bot_time=0), person=True)
+
+
+def test_the_seats_command_lines() -> None:
+    person, bot = parse_lineup("human,mcts")[:2]
+    argv = seat_argv(person, "127.0.0.1", 16713, final_year=1902, parlance=None)
+    assert argv[3:10] == ["human", "--host", "127.0.0.1", "--port", "16713", "--name", "human"]
+    argv = seat_argv(bot, "127.0.0.1", 16713, final_year=1902, parlance=None, max_think=4)
+    assert argv[argv.index("--max-think") + 1] == "4"
+    assert "--max-think" not in seat_argv(bot, "h", 1, final_year=1902, parlance=None)
+
+
+def test_the_page_address_is_read_from_the_seats_output(tmp_path: Path) -> None:
+    out = tmp_path / "human.out"
+    assert page_address(out) is None
+    out.write_bytes(b"starting\n")
+    assert page_address(out) is None
+    out.write_bytes(b"starting\nplay at http://127.0.0.1:8123/?key=abc123 (keep it secret)\n")
+    assert page_address(out) == "http://127.0.0.1:8123/?key=abc123"
+    out.write_bytes(b"http://evil.example:80/x\n")
+    assert page_address(out) is None
+
+
+def test_a_tournament_refuses_people(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--games", "1", "--lineup", "human", "--out", str(tmp_path)]) == 2
+    assert "a tournament plays bots only" in capsys.readouterr().err
