@@ -24,6 +24,7 @@ BROKEN_PIPE_EXIT = 141
 
 COMMANDS = (
     "bot.commands.parlance",
+    "bot.commands.albert",
     "bot.commands.bench",
     "bot.commands.adjudicate",
     "bot.commands.arena",

@@ -9,14 +9,16 @@ For example:
     daide-mcts game --lineup mcts:v8,dumbbot,random --final-year 1903 --mtl 5
     daide-mcts game --lineup 'mcts,parang,parang,cmd:/opt/mybot -s {host}:{port} -n {name}'
     daide-mcts game --lineup mcts,bandana:dbrane,bandana:dumbbot --bandana-dir ~/bandana/agents
+    daide-mcts game --lineup mcts,albert --mtl 5 --albert-dir ~/albert55
     daide-mcts game --human FRA         # play France yourself, in the browser, against six bots
 
 Seats: a player of ours (dumbbot, random, mcts, mcts:VARIANT), human (a person
 at a page in the browser; its address is printed), parang[:BOT]
 (Parang's bots from the local Parlance install), bandana:dbrane or
 bandana:dumbbot (BANDANA's D-Brane 1.1 and DumbBot 1.4, from the jars in
---bandana-dir), or cmd:COMMAND with {host}, {port} and {name} placeholders; a
-lineup shorter than seven is filled with --fill.  The run folder (--out)
+--bandana-dir), albert (Albert 5.5 under Wine, from Albert.exe and cspdll.dll
+in --albert-dir; see docs/albert.md), or cmd:COMMAND with {host}, {port} and
+{name} placeholders; a lineup shorter than seven is filled with --fill.  The run folder (--out)
 receives every DAIDE message, the SCO of each year, a JSON summary, the result
 table and a PNG chart.
 """
@@ -32,6 +34,13 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.errors import UserError
+from bot.local.albert import (
+    ALBERT_DIR_ENV,
+    ALBERT_FILES,
+    AlbertInstall,
+    AlbertUnavailableError,
+    albert_dir_from,
+)
 from bot.local.bandana import (
     BANDANA_DIR_ENV,
     BandanaInstall,
@@ -151,6 +160,13 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
         help=f"folder of BANDANA's D-Brane-1.1.jar and DumbBot-1.4.jar, for bandana: seats "
         f"(default: ${BANDANA_DIR_ENV})",
     )
+    p.add_argument(
+        "--albert-dir",
+        type=Path,
+        metavar="DIR",
+        help=f"folder of Albert's {' and '.join(ALBERT_FILES)}, for albert seats "
+        f"(default: ${ALBERT_DIR_ENV})",
+    )
 
 
 def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
@@ -201,6 +217,20 @@ def bandana_from_args(args: argparse.Namespace, seats: tuple[Seat, ...]) -> Band
         return BandanaInstall.locate(bandana_dir_from(args.bandana_dir), bots)
     except BandanaUnavailableError as exc:
         raise UserError(f"--bandana-dir: {exc}") from exc
+
+
+def albert_from_args(
+    args: argparse.Namespace, seats: tuple[Seat, ...], out: TextIO
+) -> AlbertInstall | None:
+    """Albert's install, its Wine prefix ready, if the lineup has Albert (else None); UserError."""
+    if not any(s.kind == "albert" for s in seats):
+        return None
+    try:
+        albert = AlbertInstall.locate(albert_dir_from(args.albert_dir))
+        albert.prepare(lambda note: print(note, file=out, flush=True))
+    except AlbertUnavailableError as exc:
+        raise UserError(f"--albert-dir: {exc}") from exc
+    return albert
 
 
 def deadlines_from_args(args: argparse.Namespace, person: bool = False) -> Deadlines:
@@ -266,6 +296,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     slots = power_slots_from_args(args, seats)
     bot_time = bot_time_from_args(args, person)
     bandana = bandana_from_args(args, seats)
+    albert = albert_from_args(args, seats, out)
     folder = fresh_folder(args.out, "game")
     config = GameConfig(
         seats=seats,
@@ -275,6 +306,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         server=args.server,
         telemetry=args.telemetry,
         bandana=bandana,
+        albert=albert,
         power_slots=slots,
         bot_time=bot_time,
     )

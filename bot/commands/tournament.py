@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, TextIO
 from bot.cluster.options import add_ray_arguments
 from bot.commands.game import (
     add_game_arguments,
+    albert_from_args,
     bandana_from_args,
     check_common,
     deadlines_from_args,
@@ -167,7 +168,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             "BANDANA's seats cannot play on a Ray cluster: their jars are on this "
             "machine only; run this tournament without --ray"
         )
+    if args.ray is not None and any(seat.kind == "albert" for seat in settings.seats):
+        raise UserError(
+            "Albert cannot play on a Ray cluster: its files and Wine are on this machine "
+            "only; run this tournament without --ray"
+        )
     bandana = bandana_from_args(args, settings.seats)
+    albert = albert_from_args(args, settings.seats, out)
     games = args.games if args.games is not None else saved_count
     if games is None:
         raise UserError("--games is needed for a new tournament")
@@ -201,6 +208,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 telemetry=args.telemetry,
                 stream=out,
                 bandana=bandana,
+                albert=albert,
             )
     except TournamentError as exc:
         raise UserError(str(exc)) from exc

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER
+from bot.local.albert import AlbertInstall
 from bot.local.bandana import BandanaInstall
 from bot.local.lineup import Seat
 from bot.servers.parlance import ParlanceInstall
@@ -161,11 +162,13 @@ def seat_argv(
     summary: Path | None = None,
     rules: str | None = None,
     bandana: BandanaInstall | None = None,
+    albert: AlbertInstall | None = None,
     max_think: float | None = None,
 ) -> list[str]:
-    """The argv of any seat: ``daide-mcts play``, a Parang or BANDANA bot, or its own command.
+    """The argv of any seat: ``daide-mcts play``, a Parang or BANDANA bot, Albert, or its command.
 
-    A BANDANA seat logs into ``log_dir`` (the current folder if None).
+    A BANDANA seat logs into ``log_dir`` (the current folder if None); an
+    Albert seat keeps its Wine prefix there while it plays.
     """
     if seat.kind in ("ours", "human"):
         return ours_argv(
@@ -197,4 +200,8 @@ def seat_argv(
             log_dir=log_dir if log_dir is not None else Path("."),
             final_year=final_year,
         )
+    if seat.kind == "albert":
+        if albert is None:
+            raise ValueError("Albert needs the folder of its files (--albert-dir)")
+        return albert.command(host, port, seat_dir=log_dir if log_dir is not None else Path("."))
     return seat.command_argv(host, port)

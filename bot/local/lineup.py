@@ -13,6 +13,8 @@ A lineup is written as comma-separated seat specs, ``[LABEL=]SPEC``::
   install (``dumbbot`` by default);
 * ``bandana:dbrane`` or ``bandana:dumbbot``: BANDANA's D-Brane 1.1 or DumbBot
   1.4, from the user's jars (see :mod:`bot.local.bandana`);
+* ``albert``: Albert 5.5 under Wine, from the user's files (see
+  :mod:`bot.local.albert`);
 * ``human``: a person's seat (``daide-mcts human``): a page in the browser
   where a person enters the orders (:mod:`bot.human`);
 * ``cmd:<command line>``: any DAIDE bot, with ``{host}``, ``{port}`` and
@@ -60,7 +62,10 @@ PARANG_BOTS = (
 PLACEHOLDERS = ("host", "port", "name")
 """The fields a ``cmd:`` seat may use."""
 
-SeatKind = Literal["ours", "parang", "bandana", "human", "command"]
+ALBERT_SEAT = "albert"
+"""The seat spec (and kind) of Albert 5.5."""
+
+SeatKind = Literal["ours", "parang", "bandana", "human", "albert", "command"]
 
 HUMAN = "human"
 """The seat spec of a person (``--lineup human,mcts``)."""
@@ -77,8 +82,8 @@ class Seat:
     """One seat of a lineup.
 
     ``spec`` is our player spec (kind ``ours``), the Parang script name (kind
-    ``parang``), BANDANA's bot name (kind ``bandana``) or the command template
-    (kind ``command``); ``label`` groups
+    ``parang``), BANDANA's bot name (kind ``bandana``), ``albert`` (kind
+    ``albert``) or the command template (kind ``command``); ``label`` groups
     results; ``name`` is unique in the lineup and safe in a DAIDE NME.
     """
 
@@ -124,11 +129,13 @@ def parse_seat(text: str) -> tuple[str | None, SeatKind, str]:
                 f"choose bandana:{' or bandana:'.join(BANDANA_BOTS)}"
             )
         return label, "bandana", bot
+    if lower == ALBERT_SEAT:
+        return label, "albert", ALBERT_SEAT
     try:
         parse_spec(item)
     except PolicySpecError as exc:
         raise LineupError(
-            f"{exc} (or human, parang[:BOT], bandana:BOT, or cmd:COMMAND; "
+            f"{exc} (or human, parang[:BOT], bandana:BOT, albert, or cmd:COMMAND; "
             f"players of ours: {valid_specs()})"
         ) from None
     return label, "ours", lower
@@ -161,6 +168,8 @@ def _default_label(kind: SeatKind, spec: str) -> str:
         return "parang" if spec == "dumbbot" else f"parang:{spec}"
     if kind == "bandana":
         return f"bandana:{spec}"
+    if kind == "albert":
+        return ALBERT_SEAT
     if kind == "human":
         return HUMAN
     program = os.path.basename(shlex.split(spec)[0]) or "bot"
@@ -182,6 +191,12 @@ def build_lineup(specs: Sequence[str], fill: str | None = "dumbbot") -> tuple[Se
             raise LineupError(f"give {SEATS} seats, one per power (got {len(items)})")
         items += [fill] * (SEATS - len(items))
     parsed = [parse_seat(item) for item in items]
+    kinds = {kind for _, kind, _ in parsed}
+    if {"albert", "bandana"} <= kinds:
+        raise LineupError(
+            "Albert and BANDANA's bots cannot share a table: BANDANA's library fails on "
+            "some of Albert's ORD messages (see docs/albert.md)"
+        )
     labels = [label or _default_label(kind, spec) for label, kind, spec in parsed]
     seats = []
     seen: dict[str, int] = {}

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.local.albert import AlbertInstall
 from bot.local.bandana import BandanaInstall
 from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, Deadlines, years_to_play
 from bot.local.lineup import Seat
@@ -29,6 +30,7 @@ class GameConfig:
     telemetry: str | None = None
     host: str = "127.0.0.1"
     bandana: BandanaInstall | None = None
+    albert: AlbertInstall | None = None
     power_slots: tuple[int, ...] | None = None
     """Seat ``i`` plays the ``power_slots[i]``-th power of the server's order (Parlance,
     unshuffled: the seats join in that order); None: the server deals the powers."""
@@ -48,6 +50,7 @@ class GameConfig:
             "server": self.server,
             "telemetry": self.telemetry,
             "bandana_dir": None if self.bandana is None else str(self.bandana.folder),
+            "albert_dir": None if self.albert is None else str(self.albert.folder),
             "lineup": [asdict(s) for s in self.seats],
             "power_slots": None if self.power_slots is None else list(self.power_slots),
             "bot_time": self.bot_time,

@@ -299,6 +299,7 @@ class _Game:
             summary=self.bots_dir / f"{seat.name}.json",
             rules=server.rules,
             bandana=self.config.bandana,
+            albert=self.config.albert,
             max_think=self.config.bot_time,
         )
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -307,8 +308,8 @@ class _Game:
             home = Path(tempfile.mkdtemp(prefix="parang-"))
             self.homes.append(home)
             env, cwd = server.parlance.env(home), home
-        elif seat.kind == "bandana":
-            cwd = self.bots_dir / seat.name  # BANDANA's bots write beside them too
+        elif seat.kind in ("bandana", "albert"):
+            cwd = self.bots_dir / seat.name  # BANDANA's bots and Albert write beside them too
             cwd.mkdir(parents=True, exist_ok=True)
         out = open(self.bots_dir / f"{seat.name}.out", "wb")  # noqa: SIM115 - closed in stop()
         self.outputs.append(out)
@@ -462,6 +463,8 @@ async def play_game(
     """
     if config.bandana is None and any(s.kind == "bandana" for s in config.seats):
         raise GameError("BANDANA's bots need the folder of their jars (--bandana-dir)")
+    if config.albert is None and any(s.kind == "albert" for s in config.seats):
+        raise GameError("Albert needs the folder of its files (--albert-dir)")
     view = view or LineView(open(os.devnull, "w"))  # noqa: SIM115
     folder.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()

@@ -109,7 +109,7 @@ class SeatShape(Shape):
     """A seat of a saved lineup (see :class:`bot.local.lineup.Seat`)."""
 
     label: str
-    kind: Literal["ours", "parang", "bandana", "command"]
+    kind: Literal["ours", "parang", "bandana", "albert", "command"]
     spec: str
     name: str
 

@@ -39,6 +39,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 
 from bot.jsonfiles import CorruptJSON, read_json_model, write_json_object
+from bot.local.albert import AlbertInstall
 from bot.local.bandana import BandanaInstall
 from bot.local.chart import standings_chart
 from bot.local.launch import Deadlines
@@ -143,8 +144,12 @@ class TournamentSettings:
         index: int,
         telemetry: str | None,
         bandana: BandanaInstall | None = None,
+        albert: AlbertInstall | None = None,
     ) -> GameConfig:
-        """The settings of game ``index`` (its own seeds); ``bandana`` runs BANDANA's seats."""
+        """The settings of game ``index`` (its own seeds).
+
+        ``bandana`` runs BANDANA's seats, ``albert`` Albert's.
+        """
         seed = None if self.seed is None else self.seed + index * SEED_STRIDE
         slots = None
         if self.powers == POWERS_ROTATE:
@@ -157,6 +162,7 @@ class TournamentSettings:
             server=self.server,
             telemetry=telemetry,
             bandana=bandana,
+            albert=albert,
             power_slots=slots,
         )
 
@@ -603,10 +609,12 @@ async def play_tournament(
     telemetry: str | None = None,
     stream: TextIO | None = None,
     bandana: BandanaInstall | None = None,
+    albert: AlbertInstall | None = None,
 ) -> TournamentRun:
     """Play the games ``folder`` does not hold yet, ``parallel`` at a time; write the results.
 
-    ``bandana`` is the folder of BANDANA's jars, for lineups with BANDANA's bots.
+    ``bandana`` is the folder of BANDANA's jars, for lineups with BANDANA's bots;
+    ``albert`` Albert's install, for lineups with Albert.
     """
     import io
 
@@ -628,7 +636,7 @@ async def play_tournament(
                 for attempt in range(1, START_ATTEMPTS + 1):
                     shutil.rmtree(game_folder(folder, index), ignore_errors=True)
                     outcome = await play_game(
-                        settings.game_config(index, telemetry, bandana),
+                        settings.game_config(index, telemetry, bandana, albert),
                         game_folder(folder, index),
                         sink,
                         index=index,
@@ -680,6 +688,7 @@ def run_tournament(
     telemetry: str | None = None,
     stream: TextIO | None = None,
     bandana: BandanaInstall | None = None,
+    albert: AlbertInstall | None = None,
 ) -> TournamentRun:
     """Blocking :func:`play_tournament` (KeyboardInterrupt on Ctrl-C or SIGTERM, after clean-up)."""
     return run_until_done(
@@ -691,5 +700,6 @@ def run_tournament(
             telemetry=telemetry,
             stream=stream,
             bandana=bandana,
+            albert=albert,
         )
     )
