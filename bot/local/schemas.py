@@ -13,11 +13,12 @@ reaches the code that computes with it.  Anything else is a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bot.jsonfiles import MAX_NUMBER, CorruptJSON, read_json_model
+from bot.local.lineup import SeatKind
 from bot.measure.comparison import ComparisonError, Run, checked
 from bot.measure.metrics import GameRecord
 from protocol.tokens import INTEGER_MAX
@@ -109,7 +110,7 @@ class SeatShape(Shape):
     """A seat of a saved lineup (see :class:`bot.local.lineup.Seat`)."""
 
     label: str
-    kind: Literal["ours", "parang", "bandana", "albert", "command"]
+    kind: SeatKind
     spec: str
     name: str
 
