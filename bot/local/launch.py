@@ -14,7 +14,7 @@ from pathlib import Path
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER
 from bot.local.bandana import BandanaInstall
 from bot.local.lineup import Seat
-from bot.servers.parlance import ParlanceInstall
+from bot.servers.parlance_install import ParlanceInstall
 
 FIRST_YEAR = 1901
 """The first year of a standard game."""

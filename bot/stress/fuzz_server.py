@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 from adjudicator.validation import OrderBook
-from bot.session import GAME_ACTIONS
+from bot.client.core.session import GAME_ACTIONS
 from bot.stress.fuzz_script import (
     AwaitOrders,
     Barrier,
@@ -44,8 +44,8 @@ from bot.stress.fuzz_script import (
 )
 from bot.stress.fuzz_stream import GAME_END, GameStream, Phase
 from bot.stress.listening import ScriptedListener
+from protocol.daide_errors import LanguageError, ProtocolViolation
 from protocol.decoder import Decoder, Role
-from protocol.errors import LanguageError, ProtocolViolation
 from protocol.messages import (
     Drw,
     Gof,

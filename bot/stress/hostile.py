@@ -50,8 +50,8 @@ from adjudicator.position import Position, initial_position
 from adjudicator.standard import standard_definition
 from adjudicator.validation import OrderBook
 from bot.stress.listening import ScriptedListener
+from protocol.daide_errors import ErrorCode, LanguageError, ProtocolViolation
 from protocol.decoder import Decoder, Role
-from protocol.errors import ErrorCode, LanguageError, ProtocolViolation
 from protocol.expression import flatten
 from protocol.messages import (
     Ccd,

@@ -23,7 +23,7 @@ from typing import TypeVar
 from adjudicator.maps import standard_map
 from adjudicator.position import Position, initial_position
 from adjudicator.standard import standard_definition
-from bot.client import DaideClient, GameSummary
+from bot.client.shell import DaideClient, GameSummary
 from protocol.decoder import Decoder, Role
 from protocol.messages import (
     Drw,
