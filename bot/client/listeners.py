@@ -51,6 +51,7 @@ def _turn(turn: object) -> str | None:
 
 def console(note: notes.Note) -> None:
     """The console view: one structlog line per note worth a reader's attention."""
+    # Stays whole: one case per note, so that each fact maps to one console line.
     match note:
         case notes.Connected(host=host, port=port, rejoin=rejoin):
             log.info("connected", host=host, port=port, rejoin=rejoin)
@@ -131,6 +132,7 @@ class GameLogWriter:
 
     def __call__(self, note: notes.Note) -> None:
         """Write the record for ``note``, if it has one."""
+        # Stays whole: one case per note, so that each fact maps to one game-log record.
         write = self.game_log.write
         match note:
             case notes.MessageIn(text=text):

@@ -164,6 +164,8 @@ class DaideClient:
         (as a message arrives, so do its answers), while search messages and
         ticks are handled as they come.
         """
+        # Stays whole: the two waits (the socket, the event queue) and their hand-offs
+        # are one loop; split, the order of reads and cancellations is no longer visible.
         assert self._events is not None
         s = self.settings
         conn = self._conn = await Connection.open(s.host, s.port, s.connect_timeout)

@@ -59,7 +59,7 @@ from protocol.values import MapDefinition
 from search.choosers import make_chooser
 from search.mcts.inbox import PipeInbox
 from search.mcts.parallel import die_with_parent, quiet_collector
-from search.policy import SearchLimit, SearchRequest
+from search.policy import Chooser, SearchLimit, SearchRequest
 
 WORKER_NICENESS = 5
 """How much the search worker yields the CPU to the client process (``os.nice``).
@@ -306,23 +306,33 @@ def _worker_main(
                 continue
             if not isinstance(message, Think):
                 continue  # a cancel or retime for a job already answered
-            job = message
             if game_map is None:
-                send(Failed(job.job_id, f"the worker has no usable map ({map_error})"))
+                send(Failed(message.job_id, f"the worker has no usable map ({map_error})"))
                 continue
-            control = _JobControl(inbox, job)
-
-            def report(
-                orders: Orders, stats: dict[str, Any], final: bool, job_id: int = job.job_id
-            ) -> None:
-                send(Answer(job_id, orders, stats) if final else Progress(job_id, orders, stats))
-
-            try:
-                pos = Position.from_data(game_map, job.position)
-                request = SearchRequest(pos, job.power, job.limit, retimed=control.current)
-                chooser(request, rng, report, control.should_stop)
-            except Exception as exc:
-                send(Failed(job.job_id, f"{type(exc).__name__}: {exc}"))
+            _answer_job(message, game_map, inbox, chooser, rng, send)
             gc.collect()  # between jobs, where a pause costs nothing
     finally:
         chooser.close()
+
+
+def _answer_job(
+    job: Think,
+    game_map: GameMap,
+    inbox: PipeInbox[ToWorker],
+    chooser: Chooser,
+    rng: Random,
+    send: Callable[[JobMessage | Ready], None],
+) -> None:
+    """Search ``job``: its improvements and exactly one final message (an answer or a failure)."""
+    control = _JobControl(inbox, job)
+
+    def report(orders: Orders, stats: dict[str, Any], final: bool) -> None:
+        message = Answer if final else Progress
+        send(message(job.job_id, orders, stats))
+
+    try:
+        pos = Position.from_data(game_map, job.position)
+        request = SearchRequest(pos, job.power, job.limit, retimed=control.current)
+        chooser(request, rng, report, control.should_stop)
+    except Exception as exc:
+        send(Failed(job.job_id, f"{type(exc).__name__}: {exc}"))

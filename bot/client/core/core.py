@@ -148,6 +148,7 @@ class BotCore:
     """One game's rules: :meth:`handle` an event, get the effects to carry out."""
 
     def __init__(self, settings: CoreSettings) -> None:
+        # Stays whole: the parts and the table of message handlers, read in one place.
         self.settings = settings
         self.out = Outbox()
         self.mirror = GameMirror(rule=CivilDisorderRule(settings.rules))

@@ -81,6 +81,7 @@ class SummaryListener:
 
     def __call__(self, note: notes.Note) -> None:
         """Take one note into the summary."""
+        # Stays whole: one case per note, so that each fact maps to the summary once.
         s = self.summary
         match note:
             case notes.Joined(power=power, passcode=passcode):
