@@ -45,7 +45,7 @@ $(FULL_STAMP): $(VENV_STAMP) $(SOURCES)
 	touch $(FULL_STAMP) $(GAME_STAMP)
 
 $(PARLANCE_STAMP): $(FULL_STAMP)
-	$(BIN)/python -m bot.servers.parlance
+	$(BIN)/python -m bot.servers.parlance_install
 
 # Debian's mosquitto (the MQTT broker of the telemetry tests), unpacked into .local/mosquitto.
 $(MOSQUITTO_STAMP): $(FULL_STAMP)

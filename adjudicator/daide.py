@@ -35,7 +35,6 @@ from dataclasses import dataclass
 
 from adjudicator.adjustments import FAILED, adjudicate_adjustments
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
-from adjudicator.errors import NotationError, PositionError
 from adjudicator.maps import GameMap, standard_map
 from adjudicator.movement import MovementResult, adjudicate_movement
 from adjudicator.orders import (
@@ -45,9 +44,10 @@ from adjudicator.orders import (
 from adjudicator.phases import solo_winner
 from adjudicator.position import AUTUMN, FALL, WINTER, Position
 from adjudicator.retreats import adjudicate_retreats
+from adjudicator.rule_errors import NotationError, PositionError
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER, CivilDisorderRule
 from adjudicator.validation import OrderBook
-from protocol.errors import ProtocolError
+from protocol.daide_errors import ProtocolError
 from protocol.expression import format_expression, parse_expression
 from protocol.notation import (
     format_centres,

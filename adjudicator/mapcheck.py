@@ -1,7 +1,7 @@
 """A map definition checked completely, before any table is built from it.
 
 A map comes from the network (the server's MDF), so :func:`check_definition`
-reads all of it and raises one :class:`~adjudicator.errors.MapError` with a
+reads all of it and raises one :class:`~adjudicator.rule_errors.MapError` with a
 one-line message naming the first thing wrong.  What it accepts is a map
 every table can be built from, with every index valid:
 
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from adjudicator.errors import MapError
+from adjudicator.rule_errors import MapError
 from protocol.values import UNOWNED, Location, MapDefinition, ProvinceAdjacencies, UnitType
 
 FleetLocation = tuple[str, str | None]

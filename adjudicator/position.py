@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from enum import Enum, IntEnum
 
-from adjudicator.errors import PositionError
 from adjudicator.maps import ARMY, FLEET, UNIT_TYPES, GameMap
+from adjudicator.rule_errors import PositionError
 from protocol.values import (
     UNOWNED,
     Location,

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from bot import __version__
-from bot.errors import UserError
+from bot.toolkit.usererror import UserError
 
 BROKEN_PIPE_EXIT = 141
 """The exit code when the output's reader went away (128 + SIGPIPE, as a shell reports it)."""

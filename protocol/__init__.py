@@ -9,7 +9,7 @@ Bytes in, typed messages out, and back; no sockets, no event loop, no rules.
 * :mod:`protocol.notation`: units, orders, turns... as DAIDE text and tokens;
 * :mod:`protocol.messages`: one typed class per message (``Hlo``, ``Now``, ``Sub``...);
 * :mod:`protocol.data`: the recorded standard MDF and sample game;
-* :mod:`protocol.errors`: the error hierarchy and the EM codes;
+* :mod:`protocol.daide_errors`: the error hierarchy and the EM codes;
 * :mod:`protocol.values`: the plain values shared with the adjudicator.
 
 ``__all__`` below is the package's public API, and its only list of names:
@@ -128,7 +128,7 @@ __all__ = [
 ]
 
 _SUBMODULES = (
-    "protocol.errors",
+    "protocol.daide_errors",
     "protocol.tokens",
     "protocol.expression",
     "protocol.notation",

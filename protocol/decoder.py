@@ -6,7 +6,7 @@ so far; ``feed_eof()`` says the peer closed.  Inside, a generator parser
 reads a header, checks it against the connection's lifecycle and a length
 cap, then reads the body (the websockets pattern).
 
-Every protocol violation becomes one :class:`~protocol.errors.ProtocolViolation`
+Every protocol violation becomes one :class:`~protocol.daide_errors.ProtocolViolation`
 carrying the EM code the protocol prescribes; the decoder is then failed
 (it raises the same violation on every later call), and the client should
 send that EM and close.  Messages completed before the violation are
@@ -27,7 +27,7 @@ from typing import NoReturn
 
 from construct import ConstructError
 
-from protocol.errors import EncodeError, ErrorCode, ProtocolViolation
+from protocol.daide_errors import EncodeError, ErrorCode, ProtocolViolation
 from protocol.tokens import STANDARD, TokenTable
 from protocol.wire import (
     ERROR_BODY,

@@ -26,7 +26,7 @@ recurse, though, for a message inside a message (``YES``, ``REJ``, ``NOT``),
 and CPython compares, hashes and prints nested tuples by recursion.  So a
 message whose brackets nest deeper than :data:`MAX_NESTING_DEPTH` (64) is
 refused before the parser sees it (:func:`check_nesting`, a
-:class:`~protocol.errors.NestingError`, answered with ``HUH`` and ``ERR``
+:class:`~protocol.daide_errors.NestingError`, answered with ``HUH`` and ``ERR``
 before the ``(`` that goes one level too deep).
 
 No real DAIDE message comes near the limit.  The deepest ones a server sends
@@ -46,7 +46,7 @@ import re
 from collections.abc import Sequence
 from typing import Union
 
-from protocol.errors import (
+from protocol.daide_errors import (
     BracketError,
     EncodeError,
     NestingError,

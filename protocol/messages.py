@@ -9,7 +9,7 @@ of :mod:`protocol.values`.
 
 * :func:`parse_message` (tokens or nested expression) and :func:`parse_text`
   turn a message into its class; anything malformed raises a
-  :class:`~protocol.errors.LanguageError` whose ``index`` is where ``ERR``
+  :class:`~protocol.daide_errors.LanguageError` whose ``index`` is where ``ERR``
   belongs;
 * ``message.to_tokens(table)`` / ``message.to_text(table)`` / ``str(message)``
   build it back;
@@ -21,10 +21,10 @@ of :mod:`protocol.values`.
 
 Any token sequence is safe to hand to :func:`parse_message`, whatever its
 length, tokens or nesting: it returns a message or raises a
-:class:`~protocol.errors.LanguageError`, nothing else.  Brackets nested
+:class:`~protocol.daide_errors.LanguageError`, nothing else.  Brackets nested
 deeper than :data:`protocol.expression.MAX_NESTING_DEPTH` (64, far beyond any
 real message; the reasoning is in :mod:`protocol.expression`) raise
-:class:`~protocol.errors.NestingError` before the recursive parser runs, and
+:class:`~protocol.daide_errors.NestingError` before the recursive parser runs, and
 :func:`reply_to_bad_message` and :func:`press_replies` quote a message back
 without recursion.
 """
@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
-from protocol.errors import BracketError, EncodeError, LanguageError
+from protocol.daide_errors import BracketError, EncodeError, LanguageError
 from protocol.expression import (
     Expression,
     check_nesting,
@@ -956,7 +956,7 @@ def reply_to_bad_message(
 
     The answers DAIDE prescribes, by error:
 
-    * :class:`~protocol.errors.BracketError`: ``PRN (message)``, the tokens
+    * :class:`~protocol.daide_errors.BracketError`: ``PRN (message)``, the tokens
       quoted as they came;
     * any other LanguageError (an unknown token, bad grammar, brackets nested
       deeper than :data:`~protocol.expression.MAX_NESTING_DEPTH`):

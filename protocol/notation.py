@@ -12,9 +12,9 @@ DATC table use the text functions):
   A text may also be wrapped in one pair of brackets, as it appears inside a
   message (``"(ENG FLT NTH)"``, ``"((ENG FLT NTH) HLD)"``, ``"(ENG WVE)"``).
 
-Every ``parse_*`` raises only :class:`~protocol.errors.LanguageError`
+Every ``parse_*`` raises only :class:`~protocol.daide_errors.LanguageError`
 subclasses; every ``write_*`` / ``format_*`` raises only
-:class:`~protocol.errors.EncodeError` (a name the token table does not know).
+:class:`~protocol.daide_errors.EncodeError` (a name the token table does not know).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from protocol.errors import EncodeError
+from protocol.daide_errors import EncodeError
 from protocol.expression import format_tokens, tokenize
 from protocol.reader import END, TokenReader
 from protocol.tokens import (

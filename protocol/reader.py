@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NoReturn
 
-from protocol.errors import GrammarError, UnknownTokenError
+from protocol.daide_errors import GrammarError, UnknownTokenError
 from protocol.expression import Expression, check_brackets, fold
 from protocol.tokens import (
     BRA,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from protocol.errors import EncodeError
+from protocol.daide_errors import EncodeError
 
 # --- categories --------------------------------------------------------------
 

@@ -42,7 +42,7 @@ from construct import (
     this,
 )
 
-from protocol.errors import EncodeError, ErrorCode
+from protocol.daide_errors import EncodeError, ErrorCode
 from protocol.expression import format_tokens
 from protocol.messages import Message, parse_message
 from protocol.tokens import STANDARD, TokenTable

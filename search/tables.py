@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from operator import itemgetter
 
-from adjudicator.errors import MapError
 from adjudicator.maps import ARMY, FLEET, SEA, GameMap
+from adjudicator.rule_errors import MapError
 
 PROXIMITY_DEPTH = 10
 """How many proximity levels DumbBot computes (0 to 9)."""

@@ -19,7 +19,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from bot.paths import local_dir
+from bot.toolkit.paths import local_dir
 
 WHEEL = "docker_compose-1.29.2-py2.py3-none-any.whl"
 REQUIREMENT = "docker-compose==1.29.2"

@@ -16,7 +16,7 @@ from adjudicator import speedups
 from bot.servers.mila import MilaServer, MilaUnavailableError
 from bot.servers.mosquitto import MosquittoBroker, MosquittoInstall, MosquittoUnavailableError
 from bot.servers.mosquitto import install as install_mosquitto
-from bot.servers.parlance import (
+from bot.servers.parlance_install import (
     ParangBots,
     ParlanceInstall,
     ParlanceServer,

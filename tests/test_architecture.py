@@ -128,13 +128,13 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def _layer(name: str) -> str:
     """A module's node in the layer graph: its sub-package (``bot.local``), or itself when
-    it sits directly in one of the four packages (``bot.settings``, ``search.values``)."""
+    it sits directly in one of the four packages (``bot.client.settings``, ``search.values``)."""
     package = _package_of(name)
     return package if "." in package else name
 
 
 def test_the_graph_reads_the_code() -> None:
-    assert "bot.client" in GRAPH["bot.commands.play"]
+    assert "bot.client.shell" in GRAPH["bot.commands.play"]
     assert "adjudicator.maps" in GRAPH["adjudicator.position"]
 
 
@@ -155,3 +155,74 @@ def test_no_import_cycles_between_layers() -> None:
 def test_the_cycle_finder_finds_cycles() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+# --- the client: one folder, a pure core, and the tools beside it ---------------------------
+
+CLIENT = "bot.client"
+CLIENT_CORE = "bot.client.core"
+IO_MODULES = {"asyncio", "socket", "selectors", "ssl", "aiomqtt", "paho", "threading", "subprocess"}
+ENTRY_POINTS = {"__init__.py", "cli.py"}
+
+
+def _external_imports(path: Path) -> set[str]:
+    """Every top-level module ``path`` imports, anywhere in its text."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def _in(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def test_the_client_core_does_no_io() -> None:
+    """No asyncio, socket, MQTT, thread or process inside the core: events in, effects out."""
+    core = [n for n in MODULES if _in(n, CLIENT_CORE)]
+    assert len(core) > 10, core
+    offenders = {
+        n: sorted(_external_imports(MODULES[n]) & IO_MODULES)
+        for n in core
+        if _external_imports(MODULES[n]) & IO_MODULES
+    }
+    assert offenders == {}
+
+
+def test_the_client_core_imports_only_itself_and_the_pure_packages() -> None:
+    """Not the shell (connection, worker, listeners) and no tool."""
+    offenders = {
+        n: sorted(t for t in GRAPH[n] if _in(t, "bot") and not _in(t, CLIENT_CORE))
+        for n in MODULES
+        if _in(n, CLIENT_CORE)
+    }
+    assert {n: t for n, t in offenders.items() if t} == {}
+
+
+def test_the_client_depends_on_no_tool() -> None:
+    """The tools (local games, stress, measurement, viewer, ...) use the client, never back."""
+    offenders = {
+        n: sorted(t for t in GRAPH[n] if _in(t, "bot") and not _in(t, CLIENT) and t != "bot")
+        for n in MODULES
+        if _in(n, CLIENT)
+    }
+    assert {n: t for n, t in offenders.items() if t} == {}
+
+
+def test_only_the_entry_points_sit_at_the_root_of_bot() -> None:
+    root = {p.name for p in (ROOT / "bot").glob("*.py")}
+    assert root <= ENTRY_POINTS, sorted(root - ENTRY_POINTS)
+
+
+def test_every_module_name_is_used_once() -> None:
+    """A module's name says what it holds, once in the whole product."""
+    seen: dict[str, list[str]] = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py*"):
+            if path.suffix in (".py", ".pyx") and path.name != "__init__.py":
+                seen.setdefault(path.stem, []).append(str(path.relative_to(ROOT)))
+    assert {stem: paths for stem, paths in seen.items() if len(paths) > 1} == {}

@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 from bot.local.images import ImageError, prepare_wheelhouse
-from bot.paths import local_dir
-from bot.servers.parlance import ParlanceInstall
+from bot.servers.parlance_install import ParlanceInstall
+from bot.toolkit.paths import local_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]

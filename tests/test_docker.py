@@ -24,7 +24,7 @@ import yaml
 from bot.local.images import SDISTS, WHEELHOUSE
 from bot.local.launch import Deadlines, parlance_options, seat_argv
 from bot.local.lineup import Seat, parse_seat
-from bot.servers.parlance import PARLANCE_VERSION, ParlanceInstall, ParlanceServer
+from bot.servers.parlance_install import PARLANCE_VERSION, ParlanceInstall, ParlanceServer
 from tests.compose_spec import SchemaUnavailableError, schema_path
 
 ROOT = Path(__file__).resolve().parent.parent

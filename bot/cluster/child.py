@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.cluster.task import CONFIG_FILE, GAME_DIR, OUTCOME_FILE, config_from_dict
-from bot.jsonfiles import write_json_object
 from bot.local.record import LiveState
 from bot.local.runner import GameError, run_game
-from bot.local.tournament import GameEntry
-from bot.paths import local_dir
-from bot.servers.parlance import ParlanceUnavailableError, install
+from bot.servers.parlance_install import ParlanceUnavailableError, install
+from bot.toolkit.jsonfiles import write_json_object
+from bot.toolkit.paths import local_dir
+from bot.tournament.saved import GameEntry
 
 
 class NodeLog:

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.cluster.options import check_address
-from bot.errors import UserError
-from bot.local.tournament import TournamentRun, TournamentSettings
+from bot.toolkit.usererror import UserError
+from bot.tournament.saved import TournamentSettings
+from bot.tournament.schedule import TournamentRun
 
 
 def check_ray_flags(args: argparse.Namespace) -> None:

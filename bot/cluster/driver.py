@@ -4,7 +4,7 @@
 very daide-mcts (a node that does not is refused: no game is scheduled on
 it), and submits each game not yet in the tournament folder as one Ray task
 reserving ``cpus_per_game`` CPUs.  Results are written as they arrive, the
-same way a local tournament writes them (:mod:`bot.local.tournament`), so the
+same way a local tournament writes them (:mod:`bot.tournament`), so the
 folder, its tables and its resumption are the same; a game's run folder is
 unpacked beside the others and its ``game.json`` written last, under a
 temporary name renamed into place, so a game is either there whole or not
@@ -36,18 +36,18 @@ from typing import TYPE_CHECKING, Any, TextIO
 from bot.cluster.identity import Build, this_build
 from bot.cluster.options import AUTO, default_cpus
 from bot.cluster.task import Status, config_to_dict, play_on_node, probe
-from bot.local.tournament import (
+from bot.tournament.progress import describe_game
+from bot.tournament.reports import write_results
+from bot.tournament.saved import (
     GAME_FILE,
     GameEntry,
     TournamentError,
-    TournamentRun,
     TournamentSettings,
-    describe_game,
     game_folder,
     prepare,
     read_game,
-    write_results,
 )
+from bot.tournament.schedule import TournamentRun
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID

@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.cluster.identity import Build, hostname, this_build
-from bot.jsonfiles import CorruptJSON, read_json_object
 from bot.local.launch import Deadlines
 from bot.local.lineup import Seat
 from bot.local.runner import GameConfig
+from bot.toolkit.jsonfiles import CorruptJSON, read_json_object
 
 CONFIG_FILE = "config.json"
 OUTCOME_FILE = "outcome.json"

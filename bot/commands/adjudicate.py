@@ -26,9 +26,9 @@ from collections.abc import Iterator
 from typing import BinaryIO, TextIO
 
 from adjudicator.daide import adjudicate_text
-from adjudicator.errors import AdjudicatorError
-from bot.jsonfiles import CorruptJSON, json_value
-from protocol.errors import EncodeError
+from adjudicator.rule_errors import AdjudicatorError
+from bot.toolkit.jsonfiles import CorruptJSON, json_value
+from protocol.daide_errors import EncodeError
 
 MAX_LINE_BYTES = 1024 * 1024
 """The longest input line read (a whole standard position with its orders is a few KiB)."""

@@ -17,8 +17,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bot.errors import UserError
-from bot.local.albert import (
+from bot.local.albert_seat import (
     ALBERT_DIR_ENV,
     ALBERT_FILES,
     AlbertInstall,
@@ -26,6 +25,7 @@ from bot.local.albert import (
     albert_dir_from,
 )
 from bot.servers.wine import WineUnavailableError, install_wine, missing_wine_programs
+from bot.toolkit.usererror import UserError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -30,8 +30,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from bot.errors import UserError
-from bot.measure.arena import ArenaProgress, run_arena
+from bot.measure.arena_games import ArenaProgress, run_arena
+from bot.toolkit.usererror import UserError
 from search.registry import PolicySpecError, parse_spec, valid_specs
 
 SEATS = 7

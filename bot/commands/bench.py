@@ -26,8 +26,8 @@ BENCHMARKS = {
         "bot.measure.bench_heuristics",
         "DumbBot's and RandomBot's milliseconds per call",
     ),
-    "telemetry": ("bot.telemetry.benchmark", "emit cost, MQTT publishing rate, event-loop lag"),
-    "cluster": ("bot.cluster.benchmark", "games per hour: --parallel against --ray, locally"),
+    "telemetry": ("bot.measure.bench_telemetry", "emit cost, MQTT publishing rate, event-loop lag"),
+    "cluster": ("bot.cluster.bench_cluster", "games per hour: --parallel against --ray, locally"),
 }
 
 

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from bot.errors import UserError
+from bot.toolkit.usererror import UserError
 
 if TYPE_CHECKING:
     from bot.measure.comparison import Run
@@ -69,8 +69,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def load_runs(paths: list[Path]) -> list[Run]:
     """Each path's run (a tournament folder or an arena JSON file); UserError if unreadable."""
     from bot.local.schemas import read_arena_run
-    from bot.local.tournament import TournamentError, tournament_run
     from bot.measure.comparison import ComparisonError
+    from bot.tournament.saved import TournamentError, tournament_run
 
     runs: list[Run] = []
     for path in paths:

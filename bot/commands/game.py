@@ -33,8 +33,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from bot.errors import UserError
-from bot.local.albert import (
+from bot.local.albert_seat import (
     ALBERT_DIR_ENV,
     ALBERT_FILES,
     AlbertInstall,
@@ -65,6 +64,7 @@ from bot.local.lineup import (
     check_players,
 )
 from bot.local.runner import SERVER_CHOICES
+from bot.toolkit.usererror import UserError
 from protocol.messages import Message
 
 ANY_POWER = "any"
@@ -287,7 +287,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the game; exit 0 if it ended cleanly with a result, 1 otherwise."""
     out = out or sys.stdout  # looked up now: the default would pin the stream of import time
     from bot.local.runner import GameConfig, GameError, run_game
-    from bot.local.view import make_view
+    from bot.local.terminal_view import make_view
 
     check_common(args)
     seats = seats_from_args(args)

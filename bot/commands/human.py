@@ -19,9 +19,9 @@ import json
 import sys
 from typing import TextIO
 
-from bot.errors import UserError
-from bot.logs import add_log_arguments, configure_logging
-from bot.settings import SettingsError, load_settings
+from bot.client.gamelog import add_log_arguments, configure_logging
+from bot.client.settings import SettingsError, load_settings
+from bot.toolkit.usererror import UserError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -83,14 +83,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if (settings.rejoin_power is None) != (settings.rejoin_passcode is None):
         raise UserError("--power and --passcode go together")
     try:
-        from bot.client import GameSummary
+        from bot.client.shell import GameSummary
         from bot.human.seat import PersonSeat, SeatAddress
     except ImportError as exc:
         raise UserError(
             f"the seat's page needs the 'view' extra ({exc.name} is missing): "
             "pip install 'daide-mcts[view]'"
         ) from exc
-    from bot.client import FatalClientError
+    from bot.client.shell import FatalClientError
     from bot.local.runner import run_until_done
 
     configure_logging(settings.log_level, settings.log_format)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from bot.errors import UserError
-from bot.servers.parlance import ParlanceServer, ParlanceUnavailableError, install
+from bot.servers.parlance_install import ParlanceServer, ParlanceUnavailableError, install
+from bot.toolkit.usererror import UserError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -20,12 +20,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import UserError
-from bot.logs import add_log_arguments
-from bot.settings import BotSettings, SettingsError, load_settings
+from bot.client.gamelog import add_log_arguments
+from bot.client.settings import BotSettings, SettingsError, load_settings
+from bot.toolkit.usererror import UserError
 
 if TYPE_CHECKING:
-    from bot.client import DaideClient, GameSummary
+    from bot.client.shell import DaideClient, GameSummary
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -161,8 +161,8 @@ async def play_until_stopped(client: DaideClient) -> GameSummary:
 
 def run(args: argparse.Namespace) -> int:
     """Play one game; exit 0 when it ended cleanly, 1 otherwise."""
-    from bot.client import DaideClient, FatalClientError
-    from bot.logs import GameLog, configure_logging, game_log_path
+    from bot.client.gamelog import GameLog, configure_logging, game_log_path
+    from bot.client.shell import DaideClient, FatalClientError
     from search.choosers import check_strategy
     from search.registry import PolicySpecError
     from search.values import PROXIMITY_CACHE

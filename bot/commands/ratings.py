@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from bot.errors import UserError
+from bot.toolkit.usererror import UserError
 
 NEEDS_OPENSKILL = "ratings need openskill: pip install 'daide-mcts[ratings]'"
 
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
 
     try:
-        from bot.local.ratings import (
+        from bot.tournament.rating import (
             RatingsError,
             rate,
             text_table,

@@ -27,8 +27,8 @@ import sys
 import time
 from pathlib import Path
 
-from bot.errors import UserError
 from bot.stress.scenarios import DEFAULT_SET, FULL, short
+from bot.toolkit.usererror import UserError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -85,10 +85,10 @@ def run(args: argparse.Namespace) -> int:
     if args.fuzz is not None or args.fuzz_case:
         return run_fuzz_cases(args)
 
-    from bot.servers.parlance import ParlanceUnavailableError, install
-    from bot.settings import BotSettings
+    from bot.client.settings import BotSettings
+    from bot.servers.parlance_install import ParlanceUnavailableError, install
     from bot.stress.report import table, yearly_table
-    from bot.stress.runner import run_scenario
+    from bot.stress.scenario_runner import run_scenario
     from search.choosers import check_strategy
     from search.registry import PolicySpecError
 

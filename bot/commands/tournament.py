@@ -40,11 +40,11 @@ from bot.commands.game import (
     fresh_folder,
     seats_from_args,
 )
-from bot.errors import UserError
 from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR
+from bot.toolkit.usererror import UserError
 
 if TYPE_CHECKING:
-    from bot.local.tournament import TournamentSettings
+    from bot.tournament.saved import TournamentSettings
 
 RESUMABLE = ("lineup", "final_year", "mtl", "rtl", "btl", "seed", "server", "powers")
 """Flags a resumed tournament takes from its folder when they are not given."""
@@ -84,7 +84,7 @@ def _merge_saved(
     args: argparse.Namespace, folder: Path
 ) -> tuple[TournamentSettings | None, int | None]:
     """Fill the flags not given from the saved tournament; UserError if a given one differs."""
-    from bot.local.tournament import TournamentError, load_settings, saved_games
+    from bot.tournament.saved import TournamentError, load_settings, saved_games
 
     try:
         saved = load_settings(folder)
@@ -117,12 +117,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play (or continue) the tournament; exit 0 when every game ended cleanly."""
     out = out or sys.stdout  # looked up now: the default would pin the stream of import time
     from bot.local.lineup import parse_lineup
-    from bot.local.tournament import (
-        TournamentError,
-        TournamentSettings,
-        focus_lines,
-        run_tournament,
-    )
+    from bot.tournament.reports import focus_lines
+    from bot.tournament.saved import TournamentError, TournamentSettings
+    from bot.tournament.schedule import run_tournament
 
     saved: TournamentSettings | None = None
     saved_count: int | None = None

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from bot.errors import UserError
+from bot.toolkit.usererror import UserError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -23,11 +23,11 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from bot.errors import UserError
-from bot.telemetry.events import OrderResult
-from bot.telemetry.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url
-from bot.telemetry.publisher import MQTT_LOG
-from bot.telemetry.view import COLUMNS, WatchState, describe
+from bot.client.mqtt_publisher import MQTT_LOG
+from bot.client.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url
+from bot.client.telemetry_events import OrderResult
+from bot.telemetry.watch_view import COLUMNS, WatchState, describe
+from bot.toolkit.usererror import UserError
 
 REDRAW_INTERVAL = 0.25
 """Least seconds between two redraws of the table on a terminal."""

@@ -1,7 +1,7 @@
 """The legal orders a person may give in a phase, per unit (or build site), from the adjudicator.
 
 Every order listed here is one a server accepts (``MBV``): the core's
-:func:`bot.core.person.legal_choices` (the generators of :mod:`adjudicator.legal`)
+:func:`bot.client.core.person.legal_choices` (the generators of :mod:`adjudicator.legal`)
 lists them; here a move by convoy gets its shortest route of fleets (servers
 want one), and typed orders are matched to them.  The page offers exactly
 these orders when a unit is clicked.
@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 
 from adjudicator.position import Position
 from adjudicator.validation import geometric_routes, minimal_routes
-from bot.core.person import WAIVE_KEY, PersonOrderError, check_person_orders
-from bot.core.person import legal_choices as person_choices
+from bot.client.core.person import WAIVE_KEY, PersonOrderError, check_person_orders
+from bot.client.core.person import legal_choices as person_choices
 from protocol.values import MoveByConvoy, Order, Waive
 
 __all__ = ["WAIVE_KEY", "Choices", "IllegalOrder", "check_order_set", "legal_choices", "resolve"]
@@ -58,7 +58,7 @@ def _with_route(pos: Position, order: Order) -> Order:
 def legal_choices(pos: Position, power: str) -> Choices:
     """What ``power`` may order in ``pos``, grouped by the province each order is about.
 
-    The orders are the core's (:func:`bot.core.person.legal_choices`), so the
+    The orders are the core's (:func:`bot.client.core.person.legal_choices`), so the
     page offers exactly what the core lets through; moves by convoy get a route.
     """
     who = power_index(pos, power)
@@ -115,7 +115,7 @@ def check_order_set(orders: list[Order], pos: Position, power: str) -> list[Orde
     """The set as sent, each order resolved; IllegalOrder for an illegal order or set.
 
     The set as a whole is checked by the core's own check
-    (:func:`bot.core.person.check_person_orders`), so nothing the page lets
+    (:func:`bot.client.core.person.check_person_orders`), so nothing the page lets
     through is refused by the core.
     """
     choices = legal_choices(pos, power)

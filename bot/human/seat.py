@@ -1,6 +1,6 @@
 """A person's seat: the DAIDE client with the person choosing, and the page, in one event loop.
 
-:class:`PersonSeat` joins a game with :class:`~bot.client.DaideClient` (the same
+:class:`PersonSeat` joins a game with :class:`~bot.client.shell.DaideClient` (the same
 core as the bot: handshake, HLO, rejoining with IAM, every rule about hostile
 input) set to let a person choose (``chooser="person"``), and serves the
 person's page (:mod:`bot.human.webapp`) on 127.0.0.1 with uvicorn in the same
@@ -22,14 +22,14 @@ from typing import Any
 import uvicorn
 
 from adjudicator.position import Position
-from bot.client import DaideClient, GameSummary
-from bot.core import events as ev
-from bot.core import notes
+from bot.client.core import events as ev
+from bot.client.core import notes
+from bot.client.settings import BotSettings
+from bot.client.shell import DaideClient, GameSummary
 from bot.human.desk import SeatDesk
 from bot.human.ordertext import format_order_text
 from bot.human.webapp import SeatApp, new_secret
-from bot.settings import BotSettings
-from protocol.errors import ProtocolError
+from protocol.daide_errors import ProtocolError
 from protocol.messages import Mis, parse_text
 from protocol.notation import parse_order
 from protocol.values import Order, Turn

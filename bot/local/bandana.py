@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.paths import local_dir
+from bot.toolkit.paths import local_dir
 
 BANDANA_DIR_ENV = "DAIDE_MCTS_BANDANA_DIR"
 """The environment variable naming the folder of BANDANA's jars (``--bandana-dir`` wins)."""

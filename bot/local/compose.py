@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from bot.jsonfiles import CorruptJSON, json_object
 from bot.local.images import (
     BOT_IMAGE,
     ROOT,
@@ -49,10 +48,11 @@ from bot.local.lineup import DEFAULT_LINEUP, SEATS, LineupError, Seat, describe,
 from bot.local.outcome import GameConfig, GameOutcome
 from bot.local.record import GameRecorder
 from bot.local.runner import STOP_GRACE, result_table, run_until_done, write_record
-from bot.local.view import View, make_view
+from bot.local.terminal_view import View, make_view
 from bot.measure.metrics import GameRecord
-from bot.observer import Observer
-from bot.servers.parlance import PARLANCE_VERSION
+from bot.servers.parlance_install import PARLANCE_VERSION
+from bot.toolkit.jsonfiles import CorruptJSON, json_object
+from bot.toolkit.observer import Observer
 
 SERVER_PORT_IN_CONTAINER = 16713
 DEFAULT_MQTT_PORT = 1883

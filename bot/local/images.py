@@ -26,8 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.paths import local_dir
-from bot.servers.parlance import PARLANCE_VERSION, ParlanceUnavailableError, find_python2
+from bot.servers.parlance_install import PARLANCE_VERSION, ParlanceUnavailableError, find_python2
+from bot.toolkit.paths import local_dir
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 """The project's folder: the bot image's build context."""

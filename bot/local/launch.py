@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER
-from bot.local.albert import AlbertInstall
+from bot.local.albert_seat import AlbertInstall
 from bot.local.bandana import BandanaInstall
 from bot.local.lineup import Seat
-from bot.servers.parlance import ParlanceInstall
+from bot.servers.parlance_install import ParlanceInstall
 
 FIRST_YEAR = 1901
 """The first year of a standard game."""

@@ -14,7 +14,7 @@ A lineup is written as comma-separated seat specs, ``[LABEL=]SPEC``::
 * ``bandana:dbrane`` or ``bandana:dumbbot``: BANDANA's D-Brane 1.1 or DumbBot
   1.4, from the user's jars (see :mod:`bot.local.bandana`);
 * ``albert``: Albert 5.5 under Wine, from the user's files (see
-  :mod:`bot.local.albert`);
+  :mod:`bot.local.albert_seat`);
 * ``human``: a person's seat (``daide-mcts human``): a page in the browser
   where a person enters the orders (:mod:`bot.human`);
 * ``cmd:<command line>``: any DAIDE bot, with ``{host}``, ``{port}`` and

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.local.albert import AlbertInstall
+from bot.local.albert_seat import AlbertInstall
 from bot.local.bandana import BandanaInstall
 from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, Deadlines, years_to_play
 from bot.local.lineup import Seat

@@ -18,7 +18,7 @@ from typing import IO
 
 from bot.local.lineup import Seat
 from bot.measure.metrics import GameRecord
-from bot.messagelog import player_from_admin
+from bot.toolkit.messagelog import player_from_admin
 from protocol.messages import Adm, Drw, Message, Now, Sco, Slo, Smr
 from protocol.values import UNOWNED, Season, Turn
 

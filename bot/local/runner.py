@@ -44,7 +44,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from adjudicator.rules import CivilDisorderRule
-from bot.jsonfiles import CorruptJSON, json_object, read_json_object
 from bot.local.chart import centres_chart
 from bot.local.launch import (
     parlance_options,
@@ -53,13 +52,11 @@ from bot.local.launch import (
 from bot.local.lineup import describe
 from bot.local.outcome import GameConfig, GameOutcome
 from bot.local.record import GameRecorder, MessageListener
-from bot.local.view import LineView, View, format_elapsed
+from bot.local.terminal_view import LineView, View, format_elapsed
 from bot.measure.metrics import GameRecord
-from bot.observer import Observer, ObserverRefusedError
-from bot.paths import local_dir
 from bot.servers.lifeline import SEAT_SIGNAL, tied
 from bot.servers.mila import MilaServer, MilaUnavailableError
-from bot.servers.parlance import (
+from bot.servers.parlance_install import (
     PARLANCE_VERSION,
     ParlanceInstall,
     ParlanceServer,
@@ -67,7 +64,10 @@ from bot.servers.parlance import (
     install,
     is_installed,
 )
-from protocol.errors import LanguageError
+from bot.toolkit.jsonfiles import CorruptJSON, json_object, read_json_object
+from bot.toolkit.observer import Observer, ObserverRefusedError
+from bot.toolkit.paths import local_dir
+from protocol.daide_errors import LanguageError
 from protocol.messages import Message, parse_text
 
 SERVER_CHOICES = ("auto", "parlance", "mila")

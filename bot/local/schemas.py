@@ -3,11 +3,11 @@
 A tournament is resumed, compared and rated from its ``tournament.json`` and
 each game's ``game.json``; ``compare`` also reads the file ``arena --json``
 writes.  Those files may have been cut by a crash or edited by hand, so each
-is read by :func:`bot.jsonfiles.read_json_model` into one of these pydantic
+is read by :func:`bot.toolkit.jsonfiles.read_json_model` into one of these pydantic
 models: every number bounded (a year fits DAIDE, a count is not negative, no
 infinity), every per-seat list as long as the lineup, before any of it
 reaches the code that computes with it.  Anything else is a
-:class:`bot.jsonfiles.CorruptJSON` naming the file and the first field wrong.
+:class:`bot.toolkit.jsonfiles.CorruptJSON` naming the file and the first field wrong.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bot.jsonfiles import MAX_NUMBER, CorruptJSON, read_json_model
 from bot.local.lineup import SeatKind
 from bot.measure.comparison import ComparisonError, Run, checked
 from bot.measure.metrics import GameRecord
+from bot.toolkit.jsonfiles import MAX_NUMBER, CorruptJSON, read_json_model
 from protocol.tokens import INTEGER_MAX
 
 Year = Annotated[int, Field(ge=0, le=INTEGER_MAX)]
@@ -95,7 +95,7 @@ class GameRecordShape(Shape):
 
 
 class GameEntryShape(Shape):
-    """A tournament's ``game.json``: one finished game (see ``bot.local.tournament.GameEntry``)."""
+    """A tournament's ``game.json``: one finished game (see ``bot.tournament.saved.GameEntry``)."""
 
     index: Index
     record: GameRecordShape

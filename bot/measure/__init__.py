@@ -1,7 +1,7 @@
 """Measuring the bot: in-process arenas, game scoring and statistics, speed benchmarks.
 
 * :mod:`bot.measure.metrics` — a game's record and the thesis's scoring, standings;
-* :mod:`bot.measure.arena` — seven players in one process, games scored and summed up;
+* :mod:`bot.measure.arena_games` — seven players in one process, games scored and summed up;
 * :mod:`bot.measure.comparison` — two runs compared with confidence intervals;
 * :mod:`bot.measure.student_t` — Student's t quantiles, the factor of those intervals;
 * :mod:`bot.measure.bench_protocol`, :mod:`bot.measure.bench_adjudicator`,

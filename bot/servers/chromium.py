@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.paths import local_dir
 from bot.servers.debian import UnpackedTree, install_command, install_program
+from bot.toolkit.paths import local_dir
 
 PACKAGES = ("chromium-headless-shell", "chromium-common")
 BINARY = "usr/lib/chromium/chromium-headless-shell"

@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, ClassVar
 
-from bot.paths import local_dir
 from bot.servers.debian import UnpackedTree, install_command, install_program, library_env
 from bot.servers.process import ServerProcess
+from bot.toolkit.paths import local_dir
 
 PACKAGE = "mosquitto"
 BINARY = "usr/sbin/mosquitto"

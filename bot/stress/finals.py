@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.jsonfiles import CorruptJSON, json_object
+from bot.toolkit.jsonfiles import CorruptJSON, json_object
 
 
 @dataclass

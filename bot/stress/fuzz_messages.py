@@ -10,9 +10,9 @@ from __future__ import annotations
 import dataclasses
 from random import Random
 
-from adjudicator.errors import AdjudicatorError
 from adjudicator.maps import SEA
 from adjudicator.position import Position
+from adjudicator.rule_errors import AdjudicatorError
 from bot.stress.fuzz_script import (
     REACTION,
     AwaitOrders,
@@ -26,7 +26,7 @@ from bot.stress.fuzz_script import (
     label,
 )
 from bot.stress.fuzz_stream import foreign_messages
-from protocol.errors import EncodeError
+from protocol.daide_errors import EncodeError
 from protocol.messages import (
     Drw,
     Hlo,

@@ -20,7 +20,7 @@ from random import Random
 from typing import Any
 
 from bot.stress.fuzz_stream import GameStream
-from protocol.errors import LanguageError, ProtocolError
+from protocol.daide_errors import LanguageError, ProtocolError
 from protocol.expression import format_tokens
 from protocol.messages import Message, Not, Tme, parse_message
 from protocol.tokens import STANDARD

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 from adjudicator.validation import OrderBook
-from bot.session import GAME_ACTIONS
+from bot.client.core.session import GAME_ACTIONS
 from bot.stress.fuzz_script import (
     AwaitOrders,
     Barrier,
@@ -43,9 +43,8 @@ from bot.stress.fuzz_script import (
     item_of,
 )
 from bot.stress.fuzz_stream import GAME_END, GameStream, Phase
-from bot.stress.listening import ScriptedListener
-from protocol.decoder import Decoder, Role
-from protocol.errors import LanguageError, ProtocolViolation
+from bot.stress.scripted_peer import PeerLink, ScriptedPeer
+from protocol.daide_errors import LanguageError, ProtocolViolation
 from protocol.messages import (
     Drw,
     Gof,
@@ -69,14 +68,8 @@ from protocol.messages import (
     Yes,
     parse_message,
 )
-from protocol.tokens import STANDARD
 from protocol.wire import (
     DiplomacyMessage,
-    ErrorMessage,
-    FinalMessage,
-    InitialMessage,
-    encode_error,
-    encode_representation,
     encode_tokens,
 )
 
@@ -182,50 +175,17 @@ class _Orders:
         return "; ".join(parts)
 
 
-class _Link:
-    """One TCP connection from the client."""
-
-    def __init__(self, index: int, writer: asyncio.StreamWriter) -> None:
-        self.index = index
-        self.writer = writer
-        self.greeted = False
-        self.joined = False
-        self.accepted_map = False
-        self.closed = asyncio.Event()
-        self.clean_close = False
-
-    def write(self, data: bytes) -> bool:
-        if self.closed.is_set():
-            return False
-        try:
-            self.writer.write(data)
-        except (ConnectionError, OSError, RuntimeError):
-            self.close()
-            return False
-        return True
-
-    def close(self) -> None:
-        if not self.closed.is_set():
-            self.closed.set()
-            with contextlib.suppress(Exception):
-                self.writer.close()
-
-
-class ReplayServer(ScriptedListener):
+class ReplayServer(ScriptedPeer):
     """Replays ``script`` (a mutation of ``stream``) to the client that connects."""
 
     def __init__(self, stream: GameStream, script: Script, host: str = "127.0.0.1") -> None:
+        super().__init__(host)
         self.stream = stream
         self.script = script
-        self.host = host
-        self.port = 0
         self.trace = Trace()
-        self._server: asyncio.Server | None = None
-        self._link: _Link | None = None
-        self._linked = asyncio.Event()
+        self.linked = asyncio.Event()
         self._ready = asyncio.Event()
         self._changed = asyncio.Event()
-        self._activity = time.monotonic()
         self._cursor = -1
         self._books: dict[int, _Orders] = {}
         self._deadline: float | None = None
@@ -234,18 +194,12 @@ class ReplayServer(ScriptedListener):
         self._recorded = base_script(stream)
         self._answered: set[type[Message]] = set()
 
-    # --- lifecycle -----------------------------------------------------------------------
-
-    def _drop_client(self) -> None:
-        if self._link is not None:
-            self._link.close()
-
     # --- the replay ----------------------------------------------------------------------
 
     async def run(self) -> Trace:
         """Play the script to the client and return the trace (also kept in ``trace``)."""
         try:
-            await asyncio.wait_for(self._linked.wait(), CONNECT_WAIT)
+            await asyncio.wait_for(self.linked.wait(), CONNECT_WAIT)
         except TimeoutError:
             self.trace.problems.append("the client never connected")
             return self.trace
@@ -267,7 +221,7 @@ class ReplayServer(ScriptedListener):
                 await self._await_close()
             await asyncio.sleep(0)
         self.trace.finished = True
-        link = self._link
+        link = self.link
         if link is not None and not self.trace.left_early:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(link.closed.wait(), END_WAIT)
@@ -278,7 +232,7 @@ class ReplayServer(ScriptedListener):
         started = time.monotonic()
         while not self._ready.is_set():
             now = time.monotonic()
-            idle = now - self._activity
+            idle = now - self.last_activity
             if idle >= HANDSHAKE_IDLE or now - started >= CONNECT_WAIT:
                 return
             self._changed.clear()
@@ -287,17 +241,17 @@ class ReplayServer(ScriptedListener):
 
     async def _ensure_link(self) -> bool:
         """A live, joined connection to send on; waits for the client to come back if needed."""
-        link = self._link
+        link = self.link
         if link is not None and not link.closed.is_set():
             return True
         if link is not None and link.clean_close:
             self.trace.left_early = True
             return False
-        self._linked.clear()
+        self.linked.clear()
         try:
-            await asyncio.wait_for(self._linked.wait(), RECONNECT_WAIT)
+            await asyncio.wait_for(self.linked.wait(), RECONNECT_WAIT)
             until = time.monotonic() + RECONNECT_WAIT
-            while not self._back_in(self._link):
+            while not self._back_in(self.link):
                 if time.monotonic() >= until:
                     break
                 self._changed.clear()
@@ -307,26 +261,26 @@ class ReplayServer(ScriptedListener):
             self.trace.problems.append("the client did not come back after losing the connection")
             self.trace.left_early = True
             return False
-        return self._link is not None and not self._link.closed.is_set()
+        return self.link is not None and not self.link.closed.is_set()
 
-    def _back_in(self, link: _Link | None) -> bool:
+    def _back_in(self, link: PeerLink | None) -> bool:
         """The client is back in the game on ``link`` (or it closed again: no use waiting)."""
         if link is None or link.closed.is_set() or link.joined:
             return True
         return self._cursor < self.stream.hlo and link.accepted_map  # not begun: a new player
 
     async def _await_close(self) -> None:
-        link = self._link
+        link = self.link
         if link is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(link.closed.wait(), CLOSE_WAIT)
 
     def _deliver(self, item: Item) -> None:
-        link = self._link
+        link = self.link
         if link is None or not link.write(encode_tokens(item.tokens)):
             return
         self.trace.delivered.append(item)
-        self._activity = time.monotonic()
+        self.last_activity = time.monotonic()
         message = item.message
         if isinstance(message, Hlo) and message.power:
             link.joined = True
@@ -422,45 +376,30 @@ class ReplayServer(ScriptedListener):
 
     # --- the client's side -----------------------------------------------------------------
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self._link is not None:
-            self._link.close()
-        self.trace.links += 1
-        link = self._link = _Link(self.trace.links, writer)
-        self._linked.set()
-        self._activity = time.monotonic()
-        self._changed.set()
-        decoder = Decoder(Role.SERVER)
-        try:
-            while not link.closed.is_set():
-                data = await reader.read(65536)
-                if not data:
-                    break
-                for wire in decoder.feed(data):
-                    self._activity = time.monotonic()
-                    if isinstance(wire, InitialMessage):
-                        link.greeted = link.write(encode_representation(STANDARD))
-                    elif isinstance(wire, DiplomacyMessage):
-                        self._on_message(link, wire)
-                    elif isinstance(wire, ErrorMessage):
-                        self.trace.client_errors.append(wire.code)
-                        return
-                    elif isinstance(wire, FinalMessage):
-                        link.clean_close = True
-                        return
-        except ProtocolViolation as violation:
-            self.trace.problems.append(f"the client broke the wire protocol: {violation}")
-            link.write(encode_error(violation.code))
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            if not link.clean_close and not link.closed.is_set():
-                # An EOF without FM after the game was over is a clean leave, too.
-                link.clean_close = self.trace.finished
-            link.close()
-            self._changed.set()
+    # --- the connection ----------------------------------------------------------------
 
-    def _on_message(self, link: _Link, wire: DiplomacyMessage) -> None:
+    def on_connect(self, link: PeerLink) -> None:
+        """A (new) connection from the client: counted, and the replay may go on."""
+        self.trace.links = link.index
+        self.linked.set()
+        self._changed.set()
+
+    def on_client_error(self, link: PeerLink, code: int) -> None:
+        """The client's EM."""
+        self.trace.client_errors.append(code)
+
+    def on_violation(self, link: PeerLink, violation: ProtocolViolation) -> None:
+        """The client broke the wire protocol."""
+        self.trace.problems.append(f"the client broke the wire protocol: {violation}")
+
+    def on_closed(self, link: PeerLink) -> None:
+        """An EOF without FM after the game was over is a clean leave, too."""
+        if not link.clean_close and not link.closed.is_set():
+            link.clean_close = self.trace.finished
+        self._changed.set()
+
+    def on_message(self, link: PeerLink, wire: DiplomacyMessage) -> None:
+        """Record the client's message and answer it as the recorded server would."""
         try:
             message: Message | None = parse_message(wire.tokens, wire.table)
         except LanguageError:
@@ -476,7 +415,7 @@ class ReplayServer(ScriptedListener):
                     self.trace.delivered.append(reply)
         self._changed.set()
 
-    def _answer(self, link: _Link, m: Message) -> list[Item]:
+    def _answer(self, link: PeerLink, m: Message) -> list[Item]:
         """The server's replies to one message from the client."""
         stream = self.stream
         if isinstance(m, Nme):

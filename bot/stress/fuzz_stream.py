@@ -38,11 +38,11 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from adjudicator.errors import AdjudicatorError
 from adjudicator.maps import GameMap
 from adjudicator.position import PhaseKind, Position
+from adjudicator.rule_errors import AdjudicatorError
+from protocol.daide_errors import ProtocolError
 from protocol.data import SAMPLE_GAME_PATH
-from protocol.errors import ProtocolError
 from protocol.messages import (
     Drw,
     Hlo,

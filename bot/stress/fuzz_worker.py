@@ -5,7 +5,7 @@ fuzzer's own process would take the fuzzer down with it if a mutated map made
 it crash.  So each :class:`ClientWorker` is a long-lived child process
 (``python -m bot.stress.fuzz_worker``) that reads one request per line on its
 standard input (``{"port": ..., "seed": ..., "strategy": ...}``), plays that
-game with a fresh :class:`~bot.client.DaideClient` (its own search worker
+game with a fresh :class:`~bot.client.shell.DaideClient` (its own search worker
 included, as ``daide-mcts play`` does) and answers one JSON line: how the
 client ended and its summary.  A worker that dies (a signal, a crash) or hangs
 is reported for that case and replaced by a fresh one.
@@ -66,8 +66,8 @@ class ClientOutcome:
 
 async def play(request: dict[str, Any]) -> dict[str, Any]:
     """Play one game as the request says; the answer line's content."""
-    from bot.client import DaideClient, FatalClientError
-    from bot.settings import BotSettings
+    from bot.client.settings import BotSettings
+    from bot.client.shell import DaideClient, FatalClientError
 
     settings = BotSettings(
         host="127.0.0.1",
@@ -99,7 +99,7 @@ async def play(request: dict[str, Any]) -> dict[str, Any]:
 
 def main() -> int:
     """The worker's loop: a request line in, an answer line out, until standard input ends."""
-    from bot.logs import configure_logging
+    from bot.client.gamelog import configure_logging
 
     channel = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # whatever else prints goes to the error output, not into the answers

@@ -49,9 +49,8 @@ from adjudicator.maps import standard_map
 from adjudicator.position import Position, initial_position
 from adjudicator.standard import standard_definition
 from adjudicator.validation import OrderBook
-from bot.stress.listening import ScriptedListener
-from protocol.decoder import Decoder, Role
-from protocol.errors import ErrorCode, LanguageError, ProtocolViolation
+from bot.stress.scripted_peer import PeerLink, ScriptedPeer
+from protocol.daide_errors import ErrorCode, LanguageError
 from protocol.expression import flatten
 from protocol.messages import (
     Ccd,
@@ -100,10 +99,6 @@ from protocol.values import (
 from protocol.variant import Variant
 from protocol.wire import (
     DiplomacyMessage,
-    ErrorMessage,
-    FinalMessage,
-    InitialMessage,
-    encode_error,
     encode_message,
     encode_representation,
     encode_tokens,
@@ -212,32 +207,7 @@ class _Event:
     detail: Any = None
 
 
-class _Session:
-    """One TCP connection from the bot."""
-
-    def __init__(self, writer: asyncio.StreamWriter) -> None:
-        self.writer = writer
-        self.closed = False
-        self.held: list[bytes] | None = None  # writes held back while a frame is half sent
-
-    def write(self, data: bytes) -> None:
-        if self.closed:
-            return
-        if self.held is not None:
-            self.held.append(data)
-            return
-        try:
-            self.writer.write(data)
-        except (ConnectionError, OSError, RuntimeError):
-            self.closed = True
-
-    def close(self) -> None:
-        self.closed = True
-        with contextlib.suppress(Exception):
-            self.writer.close()
-
-
-class HostileServer(ScriptedListener):
+class HostileServer(ScriptedPeer):
     """A scripted DAIDE server that plays a real game and misbehaves on purpose.
 
     ``faults`` are committed one per movement phase, in order; the game lasts
@@ -261,14 +231,13 @@ class HostileServer(ScriptedListener):
     ) -> None:
         if deadline < 2:
             raise ValueError("the hostile server needs a deadline of at least 2 seconds")
+        super().__init__(host, port)
         self.faults = list(faults)
         self.deadline = deadline
         self.power = power
         self.min_movement_phases = min_movement_phases
         self.pause = pause
         self.flood = flood
-        self.host = host
-        self.port = port
         self.passcode = 4242
         self.report = HostileReport(power=power)
         self._rng = Random(seed)
@@ -276,8 +245,6 @@ class HostileServer(ScriptedListener):
         self._definition = standard_definition()
         self._pos: Position = initial_position(self._map)
         self._power_id = self._map.power_index[power]
-        self._server: asyncio.Server | None = None
-        self._session: _Session | None = None
         self._events: list[_Event] = []
         self._changed = asyncio.Event()
         self._joined = asyncio.Event()
@@ -291,12 +258,6 @@ class HostileServer(ScriptedListener):
         self._previous_now: Now | None = None
         self._dumbbot = DumbBot()
         self._heuristics = PhaseHeuristics()
-
-    # --- lifecycle ---------------------------------------------------------------------
-
-    def _drop_client(self) -> None:
-        if self._session is not None:
-            self._session.close()
 
     async def run(self, join_timeout: float = 60.0) -> HostileReport:
         """Wait for the bot, play the whole game, and return the report."""
@@ -414,7 +375,7 @@ class HostileServer(ScriptedListener):
     async def _commit(self, fault: Fault, outcome: FaultOutcome) -> Callable[[FaultOutcome], bool]:
         """Misbehave; returns a check that fills ``outcome`` and says whether it is settled."""
         start = len(self._events)
-        session = self._session
+        link = self.link
         pos = self._pos
         if fault is Fault.BAD_BRACKET:
             sent = (SCO, BRA, STANDARD.number("ENG"), STANDARD.number("LON"))
@@ -439,14 +400,11 @@ class HostileServer(ScriptedListener):
             data = encode_message(_press(self.power))
             half = len(data) // 2
             self._write(data[:half])
-            if session is not None:
-                session.held = []
+            if link is not None:
+                link.hold()
             await asyncio.sleep(self.pause)
-            if session is not None:
-                held, session.held = session.held or [], None
-                session.write(data[half:])
-                for chunk in held:
-                    session.write(chunk)
+            if link is not None:
+                link.release(data[half:])
             return self._expect_press_replies(start)
         if fault is Fault.FOREIGN_ORD:
             self._send(Ord(OrderResult(pos.turn, Hold(self._absent_unit()), ("SUC",))))
@@ -558,58 +516,41 @@ class HostileServer(ScriptedListener):
         self._write(encode_message(message))
 
     def _write(self, data: bytes) -> None:
-        if self._session is not None:
-            self._session.write(data)
+        if self.link is not None:
+            self.link.write(data)
 
     def _event(self, kind: str, message: Message | None = None, detail: Any = None) -> None:
         self._events.append(_Event(time.monotonic(), kind, message, detail))
         self._changed.set()
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self._session is not None:
-            self._session.close()
-        session = _Session(writer)
-        self._session = session
+    # --- the connection ------------------------------------------------------------------
+
+    def on_connect(self, link: PeerLink) -> None:
+        """The bot (re)connected."""
         self.report.connections += 1
         self._event("connect")
-        decoder = Decoder(Role.SERVER)
-        try:
-            while not session.closed:
-                data = await reader.read(65536)
-                if not data:
-                    break
-                for wire in decoder.feed(data):
-                    if isinstance(wire, InitialMessage):
-                        session.write(encode_representation(STANDARD))
-                    elif isinstance(wire, DiplomacyMessage):
-                        self._on_message(session, wire)
-                    elif isinstance(wire, ErrorMessage):
-                        self._event("em", detail=wire.code)
-                        return
-                    elif isinstance(wire, FinalMessage):
-                        return
-        except ProtocolViolation as violation:
-            session.write(encode_error(violation.code))
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            session.close()
-            if self._session is session:
-                self._session = None
-            self._event("close")
 
-    def _on_message(self, session: _Session, wire: DiplomacyMessage) -> None:
+    def on_client_error(self, link: PeerLink, code: int) -> None:
+        """The bot's EM."""
+        self._event("em", detail=code)
+
+    def on_closed(self, link: PeerLink) -> None:
+        """The connection ended."""
+        self._event("close")
+
+    def on_message(self, link: PeerLink, wire: DiplomacyMessage) -> None:
+        """Note the bot's message and answer it (a message that does not parse: HUH/PRN)."""
         try:
             message = parse_message(wire.tokens, wire.table)
         except LanguageError as exc:
             self._event("bad", detail=str(exc))
             reply = reply_to_bad_message(wire.tokens, exc, wire.table)
             if reply is not None:
-                session.write(encode_message(reply))
+                link.send(reply)
             return
         self._event("msg", message)
         for out in self._answer(message):
-            session.write(encode_message(out))
+            link.send(out)
 
     def _answer(self, m: Message) -> list[Message]:
         """The server's replies to one message from the bot."""

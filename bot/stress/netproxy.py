@@ -44,8 +44,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from random import Random
 
+from protocol.daide_errors import ProtocolViolation
 from protocol.decoder import Decoder, Role
-from protocol.errors import ProtocolViolation
 from protocol.wire import HEADER_SIZE, DiplomacyMessage, MessageType, WireMessage, unpack_tokens
 
 CHUNK = 65536

@@ -1,8 +1,8 @@
 """MQTT telemetry: what a playing bot publishes, and what ``daide-mcts watch`` shows.
 
-* :mod:`bot.telemetry.events`: the events (pydantic models) and their topics;
-* :mod:`bot.telemetry.publisher`: the bounded, never-blocking MQTT publisher;
-* :mod:`bot.telemetry.view`: the state ``watch`` builds from the events it hears;
-* :mod:`bot.telemetry.mqtt_url`: ``mqtt://host:port/prefix`` URLs;
-* :mod:`bot.telemetry.benchmark`: ``daide-mcts bench telemetry``.
+* :mod:`bot.client.telemetry_events`: the events (pydantic models) and their topics;
+* :mod:`bot.client.mqtt_publisher`: the bounded, never-blocking MQTT publisher;
+* :mod:`bot.telemetry.watch_view`: the state ``watch`` builds from the events it hears;
+* :mod:`bot.client.mqtt_url`: ``mqtt://host:port/prefix`` URLs;
+* :mod:`bot.measure.bench_telemetry`: ``daide-mcts bench telemetry``.
 """

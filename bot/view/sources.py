@@ -4,7 +4,7 @@
   tournament's ``games/game-NNN``): the server's messages in
   ``messages.daide``, and who played which power from ``summary.json``;
 * :func:`check_reachable` and :func:`watch` join a running DAIDE server as an
-  observer (:class:`bot.observer.Observer`) and feed every message to
+  observer (:class:`bot.toolkit.observer.Observer`) and feed every message to
   a :class:`~bot.view.timeline.Timeline` as it arrives.
 
 Problems a user can cause (a folder that holds no game, a file in it that is
@@ -21,11 +21,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from bot.jsonfiles import UnreadableFile, read_json_model
-from bot.messagelog import received_texts
-from bot.observer import Observer
+from bot.toolkit.jsonfiles import UnreadableFile, read_json_model
+from bot.toolkit.messagelog import received_texts
+from bot.toolkit.observer import Observer
 from bot.view.timeline import Timeline
-from protocol.errors import LanguageError
+from protocol.daide_errors import LanguageError
 from protocol.messages import Message, parse_text
 
 MESSAGES_FILE = "messages.daide"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.maps import standard_map
-from bot.messagelog import player_from_admin
+from bot.toolkit.messagelog import player_from_admin
 from bot.view.colours import NEUTRAL, colour_of
 from protocol.messages import Adm, Drw, Mdf, Message, Now, Ord, Sco, Slo, Smr
 from protocol.values import (

@@ -378,7 +378,7 @@ def make_policy(
 
 
 class AnytimeChooser:
-    """The live bot's search for ``mcts`` or ``mcts:<variant>`` (see :mod:`bot.thinker`).
+    """The live bot's search for ``mcts`` or ``mcts:<variant>`` (see :mod:`bot.client.thinker`).
 
     Called once per movement phase; keeps its root-parallel helpers (with
     ``workers > 1``) for the whole game.  :meth:`close` stops them.

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from random import Random
 from typing import Literal
 
-from adjudicator.errors import AdjudicatorError
 from adjudicator.maps import GameMap
+from adjudicator.rule_errors import AdjudicatorError
 from adjudicator.standard import standard_definition
-from protocol.errors import LanguageError
+from protocol.daide_errors import LanguageError
 from protocol.messages import Mdf, parse_message
 from protocol.tokens import BRA, KET, STANDARD
 

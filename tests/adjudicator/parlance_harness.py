@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.servers.parlance import ParlanceInstall
+from bot.servers.parlance_install import ParlanceInstall
 
 HARNESS = Path(__file__).with_name("parlance_judge.py")
 

@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from bot.servers.parlance import ParlanceInstall
+from bot.servers.parlance_install import ParlanceInstall
 from tests.adjudicator.datc_cases import CASES
 from tests.adjudicator.datc_format import STANDARD_CENTRES, Case, Step
 from tests.adjudicator.extra_cases import EXTRA_CASES

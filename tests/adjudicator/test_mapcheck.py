@@ -15,11 +15,11 @@ from collections.abc import Callable
 import pytest
 
 from adjudicator.daide import adjudicate_phase
-from adjudicator.errors import MapError
 from adjudicator.legal import movement_orders
 from adjudicator.maps import COASTAL, GameMap, standard_map
 from adjudicator.orders import HOLD_ORDER
 from adjudicator.position import Position
+from adjudicator.rule_errors import MapError
 from adjudicator.standard import standard_definition
 from protocol.values import (
     Adjacency,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.daide import adjudicate_phase
-from adjudicator.errors import MapError, PositionError
 from adjudicator.maps import ARMY, COASTAL, FLEET, INLAND, SEA, GameMap, standard_map
 from adjudicator.position import SPRING, Position, initial_position
+from adjudicator.rule_errors import MapError, PositionError
 from protocol.messages import Mdf, parse_text
 from protocol.tokens import TokenTable
 from protocol.values import (

@@ -32,7 +32,7 @@ from adjudicator.orders import (
 )
 from adjudicator.position import Position, initial_position
 from adjudicator.randomorders import battle_orders
-from bot.servers.parlance import ParlanceInstall
+from bot.servers.parlance_install import ParlanceInstall
 from protocol.notation import (
     format_centres,
     format_order,

@@ -16,9 +16,9 @@ from typing import IO
 
 import pytest
 
-from bot.client import DaideClient
-from bot.logs import GameLog
-from bot.settings import load_settings
+from bot.client.gamelog import GameLog
+from bot.client.settings import load_settings
+from bot.client.shell import DaideClient
 from tests.bot.scripted import RunningClient, ScriptedServer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,7 +1,9 @@
 """A scripted DAIDE peer for client tests: the test says what the server sends and checks replies.
 
-:class:`ScriptedServer` listens on 127.0.0.1; every connection the client makes
-becomes a :class:`Link` the test drives: it answers the IM with an RM, then the
+:class:`ScriptedServer` is the project's scripted peer
+(:class:`bot.stress.scripted_peer.ScriptedPeer`, the stress suite's and the
+fuzzer's too) driven by hand: every connection the client makes becomes a
+:class:`Link` the test drives: the peer answers the IM with an RM, then the
 test ``send``s messages and ``expect``s the client's (every message received is
 kept with its arrival time in ``received``).  It speaks the real wire format
 through the protocol package, so the client under test runs unchanged; it is
@@ -12,19 +14,18 @@ MIS after a THX, a TME that moves the deadline, ORD lines our engine fails on).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 from adjudicator.maps import standard_map
 from adjudicator.position import Position, initial_position
 from adjudicator.standard import standard_definition
-from bot.client import DaideClient, GameSummary
-from protocol.decoder import Decoder, Role
+from bot.client.shell import DaideClient, GameSummary
+from bot.stress.scripted_peer import PeerLink, ScriptedPeer
 from protocol.messages import (
     Drw,
     Hlo,
@@ -39,13 +40,9 @@ from protocol.messages import (
     Yes,
     parse_message,
 )
-from protocol.tokens import STANDARD
 from protocol.variant import Variant
 from protocol.wire import (
     DiplomacyMessage,
-    InitialMessage,
-    encode_message,
-    encode_representation,
 )
 
 M = TypeVar("M", bound=Message)
@@ -61,40 +58,29 @@ class Received:
     at: float
 
 
-@dataclass
 class Link:
-    """One client connection, driven by the test."""
+    """One client connection, driven by the test (``writer`` writes raw bytes to it)."""
 
-    reader: asyncio.StreamReader
-    writer: asyncio.StreamWriter
-    received: list[Received] = field(default_factory=list)
-    _decoder: Decoder = field(default_factory=lambda: Decoder(Role.SERVER))
-    _inbox: asyncio.Queue[Received | None] = field(default_factory=asyncio.Queue)
-    _pump: asyncio.Task[None] | None = None
+    def __init__(self, peer: PeerLink) -> None:
+        self.peer = peer
+        self.writer = peer.writer
+        self.received: list[Received] = []
+        self._inbox: asyncio.Queue[Received | None] = asyncio.Queue()
 
-    def start(self) -> None:
-        """Answer the IM with an RM and keep reading the client's messages."""
-        self._pump = asyncio.create_task(self._read())
+    def heard(self, message: Message) -> None:
+        """The client sent ``message`` (now)."""
+        entry = Received(message, time.monotonic())
+        self.received.append(entry)
+        self._inbox.put_nowait(entry)
 
-    async def _read(self) -> None:
-        try:
-            while data := await self.reader.read(65536):
-                for wire in self._decoder.feed(data):
-                    if isinstance(wire, InitialMessage):
-                        self.writer.write(encode_representation(STANDARD))
-                    elif isinstance(wire, DiplomacyMessage):
-                        entry = Received(parse_message(wire.tokens, wire.table), time.monotonic())
-                        self.received.append(entry)
-                        self._inbox.put_nowait(entry)
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self._inbox.put_nowait(None)
+    def hung_up(self) -> None:
+        """The connection ended."""
+        self._inbox.put_nowait(None)
 
     def send(self, *messages: Message) -> None:
         """Send messages to the client."""
         for message in messages:
-            self.writer.write(encode_message(message, STANDARD))
+            self.peer.send(message)
 
     async def expect(
         self,
@@ -147,46 +133,51 @@ class Link:
 
     def close(self) -> None:
         """Drop the connection (as a crash or a network cut would)."""
-        self.writer.close()
+        self.peer.close()
 
     async def aclose(self) -> None:
-        """Drop the connection and stop reading it."""
+        """Drop the connection."""
         self.close()
-        if self._pump is not None:
-            self._pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._pump
 
 
-class ScriptedServer:
-    """Listens on 127.0.0.1; each accepted connection is handed to the test as a :class:`Link`."""
+class ScriptedServer(ScriptedPeer):
+    """The project's scripted peer for the client's tests: each connection becomes a :class:`Link`.
+
+    Connections are kept side by side (a reconnecting client's old link stays
+    the test's to inspect).
+    """
+
+    one_at_a_time = False
 
     def __init__(self) -> None:
-        self.links: asyncio.Queue[Link] = asyncio.Queue()
+        super().__init__()
+        self.links_made: asyncio.Queue[Link] = asyncio.Queue()
         self.all_links: list[Link] = []
-        self._server: asyncio.Server | None = None
-        self.port = 0
+        self._by_peer: dict[int, Link] = {}
 
-    async def __aenter__(self) -> ScriptedServer:
-        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
-        self.port = self._server.sockets[0].getsockname()[1]
-        return self
+    def on_connect(self, link: PeerLink) -> None:
+        """A new connection: handed to the test."""
+        test_link = self._by_peer[link.index] = Link(link)
+        self.all_links.append(test_link)
+        self.links_made.put_nowait(test_link)
 
-    async def __aexit__(self, *exc: object) -> None:
-        for link in self.all_links:
-            await link.aclose()
-        if self._server is not None:
-            self._server.close()
+    def on_message(self, link: PeerLink, wire: DiplomacyMessage) -> None:
+        """The client's message, for the test to expect."""
+        self._by_peer[link.index].heard(parse_message(wire.tokens, wire.table))
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        link = Link(reader, writer)
-        link.start()
-        self.all_links.append(link)
-        await self.links.put(link)
+    def on_closed(self, link: PeerLink) -> None:
+        """The connection ended."""
+        self._by_peer[link.index].hung_up()
+
+    async def stop(self) -> None:
+        """Drop every connection and stop listening."""
+        for test_link in self.all_links:
+            test_link.close()
+        await super().stop()
 
     async def connection(self, timeout: float = 10.0) -> Link:
         """The next connection the client makes."""
-        return await asyncio.wait_for(self.links.get(), timeout)
+        return await asyncio.wait_for(self.links_made.get(), timeout)
 
 
 def opening() -> Position:

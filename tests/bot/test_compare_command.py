@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.local.tournament import GAME_FILE, game_folder, rotated_slots
 from bot.measure.metrics import GameRecord
+from bot.tournament.saved import GAME_FILE, game_folder, rotated_slots
 from tests.bot.local.synthetic import POWERS, write_tournament
 
 LINEUP, FILL = "new=mcts,bandana:dumbbot", "bandana:dbrane"

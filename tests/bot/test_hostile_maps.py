@@ -24,9 +24,9 @@ import asyncio
 import subprocess
 from collections.abc import Callable
 
-from adjudicator.errors import AdjudicatorError
 from adjudicator.maps import GameMap
 from adjudicator.position import Position
+from adjudicator.rule_errors import AdjudicatorError
 from adjudicator.standard import standard_definition, standard_start
 from protocol.messages import (
     Hlo,

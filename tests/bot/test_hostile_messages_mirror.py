@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicator.errors import PositionError
 from adjudicator.maps import standard_map
 from adjudicator.movement import next_position
 from adjudicator.position import initial_position
+from adjudicator.rule_errors import PositionError
 from adjudicator.standard import standard_definition
-from bot.mirror import GameMirror
+from bot.client.core.mirror import GameMirror
 from protocol.values import Hold, OrderResult, Season, Turn
 
 SPRING = initial_position(standard_map())

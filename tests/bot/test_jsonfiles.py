@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from bot.jsonfiles import (
+from bot.toolkit.jsonfiles import (
     MAX_JSON_BYTES,
     CorruptJSON,
     UnreadableFile,

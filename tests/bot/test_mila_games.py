@@ -15,7 +15,7 @@ import json
 import pytest
 
 from adjudicator.rules import CivilDisorderRule
-from bot.mirror import replay_shadow
+from bot.client.core.mirror import replay_shadow
 
 pytestmark = [pytest.mark.slow, pytest.mark.mila]
 

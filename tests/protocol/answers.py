@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from protocol.daide_errors import BracketError, LanguageError, ProtocolViolation
 from protocol.decoder import DEFAULT_MAX_LENGTH, Decoder, Role
-from protocol.errors import BracketError, LanguageError, ProtocolViolation
 from protocol.expression import MAX_NESTING_DEPTH, check_brackets, flatten, tokenize
 from protocol.messages import Frm, Huh, Message, Prn, parse_message, press_replies
 from protocol.messages import reply_to_bad_message as reply_to
@@ -90,7 +90,7 @@ def receive_all(
 
 
 def handle(dm: DiplomacyMessage) -> Received:
-    """What ``bot.client`` does with a DM: log its text, parse it, answer it."""
+    """What ``bot.client.shell`` does with a DM: log its text, parse it, answer it."""
     tokens = dm.tokens
     assert tokenize(dm.text, dm.table) == tokens  # the game log's text is the message
     try:

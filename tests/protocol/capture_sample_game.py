@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.servers.parlance import ParangBots, ParlanceServer, install
+from bot.servers.parlance_install import ParangBots, ParlanceServer, install
 from protocol.messages import (
     Adm,
     Drw,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from protocol.daide_errors import ErrorCode, ProtocolViolation
 from protocol.decoder import TRANSITIONS, Decoder, Role, State
-from protocol.errors import ErrorCode, ProtocolViolation
 from protocol.messages import Now, Tme
 from protocol.tokens import STANDARD, TokenTable
 from protocol.wire import (

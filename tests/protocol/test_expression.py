@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.errors import BracketError, EncodeError, TextError
+from protocol.daide_errors import BracketError, EncodeError, TextError
 from protocol.expression import (
     check_brackets,
     flatten,

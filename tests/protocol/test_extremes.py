@@ -13,8 +13,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from protocol.decoder import DEFAULT_MAX_LENGTH
-from protocol.errors import (
+from protocol.daide_errors import (
     BracketError,
     ErrorCode,
     GrammarError,
@@ -22,6 +21,7 @@ from protocol.errors import (
     NestingError,
     UnknownTokenError,
 )
+from protocol.decoder import DEFAULT_MAX_LENGTH
 from protocol.expression import (
     MAX_NESTING_DEPTH,
     check_nesting,

@@ -7,9 +7,9 @@ import contextlib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from protocol.daide_errors import ErrorCode, LanguageError, ProtocolViolation
 from protocol.data import sample_game
 from protocol.decoder import DEFAULT_MAX_LENGTH, Decoder, Role
-from protocol.errors import ErrorCode, LanguageError, ProtocolViolation
 from protocol.expression import MAX_NESTING_DEPTH, fold, format_tokens, tokenize
 from protocol.messages import Message, parse_message, parse_text, reply_to_bad_message
 from protocol.tokens import BRA, KET, STANDARD, TEXT_BASE

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.servers.parlance import ParangBots, ParlanceServer
+from bot.servers.parlance_install import ParangBots, ParlanceServer
 from protocol.data import standard_mdf_text
 from protocol.messages import Hlo, Map, Mdf, Message, Nme, Now, Sco, Yes
 from protocol.tokens import STANDARD

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.decoder import Decoder
-from protocol.errors import (
+from protocol.daide_errors import (
     BracketError,
     EncodeError,
     GrammarError,
     LanguageError,
     UnknownTokenError,
 )
+from protocol.decoder import Decoder
 from protocol.expression import fold, format_tokens, parse_expression, tokenize
 from protocol.messages import (
     MESSAGE_TYPES,

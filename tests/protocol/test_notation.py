@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.errors import BracketError, EncodeError, GrammarError, LanguageError, TextError
+from protocol.daide_errors import BracketError, EncodeError, GrammarError, LanguageError, TextError
 from protocol.notation import (
     format_centres,
     format_location,

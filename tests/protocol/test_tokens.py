@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from protocol import tokens as t
-from protocol.errors import EncodeError
+from protocol.daide_errors import EncodeError
 from protocol.tokens import STANDARD, STANDARD_ENTRIES, Token, TokenTable
 
 # (name, number) as the protocol document numbers them, one or more per category.

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol.errors import EncodeError, ErrorCode
+from protocol.daide_errors import EncodeError, ErrorCode
 from protocol.messages import Nme, Tme
 from protocol.tokens import STANDARD
 from protocol.wire import (

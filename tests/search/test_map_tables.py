@@ -18,9 +18,9 @@ from random import Random
 import pytest
 
 from adjudicator import speedups as switch
-from adjudicator.errors import MapError
 from adjudicator.maps import GameMap, standard_map
 from adjudicator.position import Position, initial_position
+from adjudicator.rule_errors import MapError
 from adjudicator.speedups import pure_python
 from search import speedups
 from search.dumbbot import DumbBot

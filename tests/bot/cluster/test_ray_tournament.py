@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 import bot
-from bot.local.tournament import GAME_FILE, game_folder
 from bot.servers.ray import RayNode, process_tree
+from bot.tournament.saved import GAME_FILE, game_folder
 
 pytestmark = pytest.mark.ray
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from bot.local.launch import Deadlines
 from bot.local.lineup import parse_lineup
-from bot.local.tournament import GAME_FILE, GameEntry, TournamentSettings, game_folder, prepare
 from bot.measure.metrics import GameRecord
+from bot.tournament.saved import GAME_FILE, GameEntry, TournamentSettings, game_folder, prepare
 
 POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
 FINAL_YEAR = 1903

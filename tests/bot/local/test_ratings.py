@@ -12,8 +12,8 @@ import pytest
 from bot.cli import main
 from bot.local.launch import Deadlines
 from bot.local.lineup import parse_lineup
-from bot.local.ratings import RatedGame, rate
-from bot.local.tournament import TournamentSettings, prepare
+from bot.tournament.rating import RatedGame, rate
+from bot.tournament.saved import TournamentSettings, prepare
 from tests.bot.local.synthetic import POWERS, write_tournament
 
 STRENGTH = {"strong": 9.0, "good": 6.5, "fair": 4.0, "weak": 1.5}

@@ -15,7 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.local.schemas import read_arena_run
-from bot.local.tournament import (
+from bot.measure.comparison import ComparisonError, Run, checked
+from bot.measure.metrics import GameRecord
+from bot.tournament.saved import (
     GAME_FILE,
     SETTINGS_FILE,
     TournamentError,
@@ -26,8 +28,6 @@ from bot.local.tournament import (
     read_game,
     saved_games,
 )
-from bot.measure.comparison import ComparisonError, Run, checked
-from bot.measure.metrics import GameRecord
 from tests.bot.local.synthetic import POWERS, write_tournament
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -18,7 +18,8 @@ import pytest
 from bot.cli import main
 from bot.local.launch import Deadlines
 from bot.local.lineup import parse_lineup
-from bot.local.tournament import (
+from bot.measure.metrics import GameRecord
+from bot.tournament.saved import (
     GAME_FILE,
     GameEntry,
     TournamentError,
@@ -26,9 +27,8 @@ from bot.local.tournament import (
     game_folder,
     prepare,
     rotated_slots,
-    run_tournament,
 )
-from bot.measure.metrics import GameRecord
+from bot.tournament.schedule import run_tournament
 from tests.bot.local.pngread import png_size_and_colours
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -14,7 +14,7 @@ import pytest
 
 from bot.servers.mila import MilaServer
 from bot.servers.mosquitto import MosquittoBroker
-from bot.servers.parlance import ParlanceServer
+from bot.servers.parlance_install import ParlanceServer
 from bot.view.server import ViewServer
 from bot.view.timeline import Timeline
 from tests.bot.servers.reach import assert_loopback_only, listening_ports

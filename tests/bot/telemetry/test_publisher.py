@@ -10,10 +10,10 @@ import sys
 import aiomqtt
 import pytest
 
-from bot.servers.ports import free_port
-from bot.settings import SettingsError, load_settings, make_telemetry
-from bot.telemetry.benchmark import main as benchmark
-from bot.telemetry.events import (
+from bot.client.mqtt_publisher import MqttTelemetry, Telemetry, search_fields
+from bot.client.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url, topic_level
+from bot.client.settings import SettingsError, load_settings, make_telemetry
+from bot.client.telemetry_events import (
     EVENT_TYPES,
     BadEventError,
     Centres,
@@ -25,8 +25,8 @@ from bot.telemetry.events import (
     parse_event,
     phase_of,
 )
-from bot.telemetry.mqtt_url import MqttTarget, MqttUrlError, parse_mqtt_url, topic_level
-from bot.telemetry.publisher import MqttTelemetry, Telemetry, search_fields
+from bot.measure.bench_telemetry import main as benchmark
+from bot.servers.ports import free_port
 from protocol.values import Build, Hold, Location, Season, Turn, Unit, UnitType
 from tests.bot.conftest import ROOT
 from tests.bot.mqtt_recorder import MqttRecorder

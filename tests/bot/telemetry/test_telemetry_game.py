@@ -8,8 +8,7 @@ from collections import defaultdict
 
 import pytest
 
-from bot.servers.ports import free_port
-from bot.telemetry.events import (
+from bot.client.telemetry_events import (
     Centres,
     Connected,
     Event,
@@ -21,6 +20,7 @@ from bot.telemetry.events import (
     SearchStats,
     parse_event,
 )
+from bot.servers.ports import free_port
 from tests.bot.conftest import ROOT
 from tests.bot.mqtt_recorder import MqttRecorder
 

@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from bot.commands.watch import Watcher
-from bot.servers.ports import free_port
-from bot.telemetry.events import (
+from bot.client.mqtt_publisher import MqttTelemetry
+from bot.client.mqtt_url import parse_mqtt_url
+from bot.client.telemetry_events import (
     Centres,
     Connected,
     Event,
@@ -23,9 +23,9 @@ from bot.telemetry.events import (
     PhaseStarted,
     SearchStats,
 )
-from bot.telemetry.mqtt_url import parse_mqtt_url
-from bot.telemetry.publisher import MqttTelemetry
-from bot.telemetry.view import WatchState, describe
+from bot.commands.watch import Watcher
+from bot.servers.ports import free_port
+from bot.telemetry.watch_view import WatchState, describe
 from protocol.values import Hold, Location, Season, Turn, Unit, UnitType
 from tests.bot.conftest import ROOT
 

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, sync_playwright
 
-from bot.paths import local_dir
 from bot.servers.chromium import LAUNCH_FLAGS, ChromiumInstall, ChromiumUnavailableError, install
+from bot.toolkit.paths import local_dir
 
 ROOT = Path(__file__).resolve().parents[3]
 URL = re.compile(r"(http://127\.0\.0\.1:\d+/)")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.messagelog import player_from_admin
+from bot.toolkit.messagelog import player_from_admin
 from bot.view.sources import ViewSourceError, load_run
 from bot.view.timeline import Timeline, describe_order, describe_result
 from protocol.messages import parse_text

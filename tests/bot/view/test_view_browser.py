@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext
 
-from bot.observer import Observer
+from bot.toolkit.observer import Observer
 from bot.view.colours import NEUTRAL, POWER_COLOURS
 from protocol.messages import Message, Now, Sco, parse_text
 from tests.bot.view.conftest import ROOT, URL, WatchedPage, open_view

@@ -1,0 +1,457 @@
+"""Playing the phases: the phase in play, its order book, its search jobs and its clock.
+
+:class:`PhasePlayer` is the core's part that submits orders.  It is told each
+new position the server confirms (:meth:`PhasePlayer.on_position`), the
+server's answers to our orders (THX, MIS), the time left (TME), the search
+worker's messages, the ticks it asked for, and a person's input, and puts its
+actions in the core's :class:`~bot.client.core.outbox.Outbox`.
+
+What to submit, and when, is its :class:`~bot.client.core.chooser.PhaseChooser`'s
+(the search, a heuristic player, or a person at a page); the player runs the
+phase protocol the same way for each: every SUB carries the phase's complete
+order set and never an order the server refused in the phase; a refused order,
+a ``MIS`` or our own error is answered with safe orders when the chooser lets
+the core fill gaps; the draw is offered from the final year on; after a rejoin
+a phase whose orders were final has them resent.
+
+A person may ask for a hint in any phase: the search (a movement phase) or the
+heuristics (retreats and adjustments) choose for their power, and the answer
+is noted (:class:`~bot.client.core.notes.HintReady`), never submitted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from random import Random
+
+from adjudicator.convert import adjustment_value, movement_value, retreat_value
+from adjudicator.legal import complete_with_disbands, complete_with_holds
+from adjudicator.orders import Orders
+from adjudicator.position import Position
+from adjudicator.rules import CivilDisorderRule
+from bot.client.core import events as ev
+from bot.client.core import notes
+from bot.client.core.chooser import PhaseChooser, has_orders_to_give, safe_set
+from bot.client.core.effects import CancelSearch, StartSearch
+from bot.client.core.orderbook import OrderBook
+from bot.client.core.outbox import Outbox
+from bot.client.core.person import PersonChooser, PersonOrderError
+from bot.client.core.phasestate import PhaseState, SearchState
+from bot.client.core.session import NotConnected, SessionNotReady
+from bot.client.core.timebudget import PhaseClock, TimeBudget
+from bot.client.core.worker_protocol import Answer, Failed, Progress
+from protocol.messages import Drw, Gof, Mis, Not, Sub, Thx
+from protocol.notation import format_order, format_unit
+from protocol.values import Order, Turn
+from search.heuristics import PhaseHeuristics
+from search.policy import SearchLimit
+
+HINT_COLLECT = 0.5
+"""Seconds after a hint's stop time that its root-parallel helpers are waited for."""
+
+MAX_HINT_SECONDS = 30.0
+"""The longest a hint may search."""
+
+
+class PhasePlayer:
+    """Plays each phase the server shows us: ``chooser``'s orders, in time, by the rules.
+
+    ``final_year`` is BANDANA's ``-fy`` (a draw is offered from its end on);
+    ``iterations`` caps every search (tests).  The player is the chooser's
+    :class:`~bot.client.core.chooser.Seat`.
+    """
+
+    def __init__(
+        self,
+        out: Outbox,
+        budget: TimeBudget,
+        rng: Random,
+        rule: CivilDisorderRule,
+        chooser: PhaseChooser,
+        final_year: int | None = None,
+        iterations: int | None = None,
+    ) -> None:
+        self.out = out
+        self.budget = budget
+        self.rng = rng
+        self.rule = rule
+        self.chooser = chooser
+        self.final_year = final_year
+        self.iterations = iterations
+        self.phase: PhaseState | None = None
+        self.replaying = False
+        self._next_job = 0
+        self._cancelled: dict[int, float] = {}  # job id -> its stop time, answer still due
+
+    # --- the phases -------------------------------------------------------------------------
+
+    def on_position(self, turn: Turn, pos: Position, power: str) -> None:
+        """The server's position for ``turn`` (checked and taken by the mirror): play it.
+
+        The same phase again is played again only after a rejoin (its orders
+        resent if they were final); the same turn in another position restates
+        the phase; a new turn ends the phase in play.
+        """
+        phase = self.phase
+        if phase is not None and phase.turn == turn and phase.position == pos:
+            if phase.active or not self.replaying:
+                return  # a duplicate
+            phase.book.position = pos
+            if phase.complete:
+                self._resend_orders(phase)
+            else:
+                self._play(phase)
+        elif phase is not None and phase.turn == turn:
+            self.out.note(notes.PhaseRestated(turn))
+            self._end_phase(phase, restated=True)
+            earlier = phase
+            phase = self.phase = self._new_phase(turn, pos, power, clock=earlier.clock)
+            phase.counted = earlier.counted
+            phase.book.carry_over(earlier.book)
+            self._play(phase)
+        else:
+            if phase is not None:
+                self._end_phase(phase)
+            phase = self.phase = self._new_phase(turn, pos, power)
+            self._play(phase)
+        # Played (a game action held back before the rejoin raised past this line).
+        self.replaying = False
+
+    def _new_phase(
+        self, turn: Turn, pos: Position, power: str, clock: PhaseClock | None = None
+    ) -> PhaseState:
+        now = self.out.now
+        clock = clock or self.budget.phase(pos.kind, now)
+        self.budget.rtt.forget()
+        deadline_in = clock.margin_at(now)
+        self.out.note(
+            notes.PhaseStarted(turn, None if deadline_in is None else round(deadline_in, 3))
+        )
+        return PhaseState(turn, clock, OrderBook(power, pos, self.rule))
+
+    def _end_phase(self, phase: PhaseState, restated: bool = False) -> None:
+        """The phase is over: stop playing it and note its last margin."""
+        self._stop_jobs(phase)
+        phase.active = False
+        self.out.note(notes.PhaseEnded(phase.turn, phase.last_margin, restated))
+
+    def end(self) -> None:
+        """The game is over or the bot stops: the phase in play ends."""
+        if self.phase is not None:
+            self._end_phase(self.phase)
+            self.phase = None
+
+    def abandon(self) -> None:
+        """The connection is gone: stop playing; the phase is played again after the rejoin."""
+        if self.phase is not None:
+            self._stop_jobs(self.phase)
+            self.phase.active = False
+
+    def failed(self, exc: Exception) -> None:
+        """Playing raised (a bug of ours): note it, stop the search, submit safe orders."""
+        phase = self.phase
+        if phase is None:
+            return
+        self.out.note(notes.PhaseFailed(phase.turn, repr(exc)))
+        self._stop_jobs(phase)
+        phase.active = False
+        # Nothing can be sent without a session; the phase is played again after a rejoin.
+        with contextlib.suppress(SessionNotReady, NotConnected):
+            self.recover()
+
+    def _play(self, phase: PhaseState) -> None:
+        """Play ``phase`` from its start (again, after a rejoin)."""
+        pos = phase.position
+        try:
+            if self.final_year is not None and pos.ended_by(self.final_year):
+                # The final year has been played out (BANDANA's -fy): offer the draw.
+                self.out.send(Drw())
+            if has_orders_to_give(pos, phase.book.power_id):
+                self.chooser.play(phase, self)
+            else:
+                # No GOF outside movement: on MILA a GOF that completes a phase leaks into
+                # the next one (docs/servers.md), and Parlance needs none there.
+                self.complete(phase)
+        except (SessionNotReady, NotConnected):
+            self._stop_jobs(phase)
+            phase.active = False  # played again when the session can take it
+            raise
+        except Exception as exc:  # a bug in our own play must not cost the phase
+            self.failed(exc)
+
+    # --- the seat: what a chooser may do ----------------------------------------------------
+
+    def complete(self, phase: PhaseState) -> None:
+        """Our orders for ``phase`` are final: a rejoin only resends them."""
+        phase.complete = True
+        phase.active = False
+        if not phase.counted:
+            phase.counted = True
+            self.out.note(notes.PhasePlayed(phase.turn))
+
+    def hold_back(self, phase: PhaseState) -> None:
+        """Ask the server to wait for the deadline (``NOT (GOF)``)."""
+        self.out.send(Not(Gof()))
+        phase.ready = False
+
+    def go(self, phase: PhaseState) -> None:
+        """Tell the server our orders are final (``GOF``), noting the final set of a movement."""
+        pos = phase.position
+        book = phase.book
+        if pos.is_movement:
+            chosen = tuple(
+                [format_order(movement_value(pos, p, o)) for p, o in sorted(book.engine.items())]
+                if book.engine
+                else map(format_order, book.current)
+            )
+            self.out.note(notes.OrdersChosen(phase.turn, chosen))
+        self.out.send(Gof())
+        phase.ready = True
+
+    def search_limit(self, phase: PhaseState) -> SearchLimit:
+        """The phase clock's current limit for a search."""
+        clock = phase.clock
+        return SearchLimit(clock.stop_search_at(), clock.collect_helpers_by(), self.iterations)
+
+    def start_search(self, phase: PhaseState, limit: SearchLimit) -> SearchState:
+        """Start the phase's search job for our power within ``limit``."""
+        job = phase.search = self._start_job(phase, limit)
+        self.out.note(notes.SearchStarted(phase.turn, job.job_id, limit.stop_at))
+        return job
+
+    def _start_job(self, phase: PhaseState, limit: SearchLimit) -> SearchState:
+        self._next_job += 1
+        job = SearchState(self._next_job, limit, last_sent=self.out.now)
+        self.out.act(StartSearch(job.job_id, phase.position, phase.book.power_id, limit))
+        return job
+
+    def stop_search(self, phase: PhaseState) -> None:
+        """Cancel the phase's search job, if one is running."""
+        self._cancel(phase.search)
+        phase.search = None
+
+    def _cancel(self, job: SearchState | None) -> None:
+        if job is not None and not job.done:
+            self._cancelled[job.job_id] = job.limit.stop_at
+            self.out.act(CancelSearch(job.job_id))
+
+    def _stop_jobs(self, phase: PhaseState) -> None:
+        self.stop_search(phase)
+        self._cancel(phase.hint)
+        phase.hint = None
+
+    # --- the search's messages and the clock ----------------------------------------------
+
+    def search_unavailable(self, event: ev.SearchUnavailable) -> None:
+        """The shell could not start a job: the chooser's phase goes on without it."""
+        phase = self.phase
+        if phase is None:
+            return
+        if phase.hint is not None and phase.hint.job_id == event.job_id:
+            phase.hint = None
+            self.out.note(notes.HintFailed(phase.turn, event.error))
+        elif phase.search is not None and phase.search.job_id == event.job_id:
+            self.chooser.search_unavailable(phase, self, event)
+
+    def search_message(self, message: Progress | Answer | Failed) -> None:
+        """The search worker's improvement, final answer or failure, for the job it is about."""
+        phase = self.phase
+        if phase is not None and phase.hint is not None and message.job_id == phase.hint.job_id:
+            self._hint_message(phase, message)
+        elif phase is not None and phase.search is not None:
+            if message.job_id == phase.search.job_id:
+                self.chooser.search_message(phase, self, message)
+            else:
+                self._stale(message)
+        else:
+            self._stale(message)
+
+    def _stale(self, message: Progress | Answer | Failed) -> None:
+        """A message about a job we no longer wait for: dropped, its lateness still measured."""
+        self.out.note(notes.StaleSearchMessage(message.job_id))
+        if isinstance(message, Progress):
+            return
+        stop_at = self._cancelled.pop(message.job_id, None)
+        if isinstance(message, Answer) and stop_at is not None:
+            self.budget.handover.add(self.out.now - stop_at)
+
+    def advance(self) -> None:
+        """Time passed or the server answered: the chooser moves the phase on."""
+        phase = self.phase
+        if phase is not None and phase.active:
+            self.chooser.advance(phase, self)
+
+    # --- a person's input ---------------------------------------------------------------------
+
+    def person_input(self, event: ev.PersonOrders | ev.PersonReady | ev.HintRequested) -> None:
+        """A person's orders, readiness or request for a hint, for the phase ``event.turn``."""
+        phase = self.phase
+        chooser = self.chooser
+        if phase is None or phase.turn != event.turn:
+            now = "no phase" if phase is None else str(phase.turn)
+            self.out.note(notes.PersonOrdersRefused(event.turn, f"the phase in play is {now}"))
+            return
+        if isinstance(event, ev.HintRequested):
+            self._hint(phase, event.seconds)
+            return
+        if not isinstance(chooser, PersonChooser):
+            self.out.note(notes.PersonOrdersRefused(event.turn, "this seat is not a person's"))
+            return
+        if isinstance(event, ev.PersonReady):
+            chooser.ready(phase, self, event.ready)
+            self.out.note(notes.PersonReadySet(phase.turn, phase.ready))
+            return
+        try:
+            chooser.orders(phase, self, event.orders)
+        except PersonOrderError as exc:
+            self.out.note(notes.PersonOrdersRefused(phase.turn, str(exc)))
+
+    def _hint(self, phase: PhaseState, seconds: float) -> None:
+        """Search (movement) or ask the heuristics (other phases) for our power's orders."""
+        pos = phase.position
+        power = phase.book.power_id
+        if not has_orders_to_give(pos, power):
+            self.out.note(notes.HintFailed(phase.turn, "nothing to order in this phase"))
+            return
+        if not pos.is_movement:
+            heuristics = PhaseHeuristics()
+            if pos.is_retreat:
+                chosen = heuristics.retreat_orders(pos, power, self.rng)
+                retreats = complete_with_disbands(pos, power, chosen)
+                orders = [retreat_value(pos, p, o) for p, o in sorted(retreats.items())]
+            else:
+                picks = heuristics.adjustment_orders(pos, power, self.rng)
+                orders = [adjustment_value(pos, power, o) for o in picks]
+            self.out.note(notes.HintReady(phase.turn, tuple(map(format_order, orders)), {}))
+            return
+        seconds = min(max(seconds, 0.1), MAX_HINT_SECONDS)
+        now = self.out.now
+        limit = SearchLimit(now + seconds, now + seconds + HINT_COLLECT, self.iterations)
+        self._cancel(phase.hint)
+        phase.hint = self._start_job(phase, limit)
+
+    def _hint_message(self, phase: PhaseState, message: Progress | Answer | Failed) -> None:
+        if isinstance(message, Progress):
+            return
+        phase.hint = None
+        if isinstance(message, Failed):
+            self.out.note(notes.HintFailed(phase.turn, message.error))
+            return
+        pos = phase.position
+        power = phase.book.power_id
+        engine = complete_with_holds(pos, power, message.orders)
+        orders = tuple(format_order(movement_value(pos, p, o)) for p, o in sorted(engine.items()))
+        self.out.note(notes.HintReady(phase.turn, orders, message.stats))
+
+    def propose_draw(self) -> None:
+        """A person proposes a draw."""
+        self.out.send(Drw())
+
+    # --- the time left -----------------------------------------------------------------------
+
+    def time_left(self, seconds: int) -> str | None:
+        """TME: the deadline is ``seconds`` away; why it was not taken, or None."""
+        phase = self.phase
+        if phase is None:
+            return None
+        limit = self.budget.limits.get(phase.position.kind) or 0
+        if limit > 0 and not 0 <= seconds <= limit:
+            # The time left cannot pass the phase's limit from HLO (nor be negative).
+            return f"TME of {seconds} s in a phase of at most {limit:g} s"
+        phase.clock.time_left(seconds, self.out.now)
+        self.advance()
+        return None
+
+    # --- submitting, and the server's answers to our orders ----------------------------------
+
+    def submit(self, phase: PhaseState, orders: list[Order]) -> None:
+        """Submit ``orders`` as the phase's complete set (some servers replace on SUB)."""
+        if not orders:
+            return
+        now = self.out.now
+        self.out.send(Sub(tuple(orders)))
+        phase.book.record(orders)
+        self.budget.rtt.sent(now, len(orders))
+        margin = phase.clock.margin_at(now)
+        if margin is not None:
+            margin = round(margin, 4)
+            phase.last_margin = margin
+        self.out.note(notes.OrdersSubmitted(phase.turn, tuple(orders), margin))
+
+    def submit_engine(self, phase: PhaseState, orders: Orders) -> None:
+        """Submit a movement or retreat set in engine form (never an order refused before)."""
+        self.submit(phase, phase.book.choose(orders))
+
+    def on_thx(self, m: Thx) -> None:
+        """The server's verdict on one of our orders."""
+        phase = self.phase
+        if phase is None:
+            self.out.ignore("THX outside a phase", m)
+            return
+        verdict = phase.book.on_thx(m.order, m.note)
+        if verdict.ignored is not None:
+            self.out.ignore(verdict.ignored, m)
+            return
+        self.budget.rtt.answered(self.out.now)
+        if verdict.refused:
+            self.out.note(notes.OrderRefused(m.order, m.note))
+        elif m.note == "MBV":
+            self.out.note(notes.OrderAccepted(m.order))
+        if verdict.resubmit is not None and self.chooser.fills_gaps:
+            self.submit(phase, verdict.resubmit)
+        self.advance()
+
+    def on_mis(self, m: Mis, current: Turn | None) -> None:
+        """The server lacks orders for ``current``: complete our set (once for adjustments)."""
+        phase = self.phase
+        if phase is None or current is None or phase.turn != current:
+            return
+        pos = phase.position
+        if (m.count is not None) != pos.is_adjustment:
+            if m.count or m.units:
+                self.out.ignore(f"MIS of the wrong form for {pos.turn}", m)
+            return
+        listed = tuple(format_unit(u.unit) for u in m.units if u.unit.power == phase.book.power)
+        self.out.note(notes.MissingListed(phase.turn, listed, m.count))
+        if not self.chooser.fills_gaps:
+            return
+        if m.count is not None:
+            orders, ignored = phase.book.on_mis_count(m.count)
+            if ignored is not None:
+                self.out.ignore(ignored, m)
+            if orders is not None:
+                self.out.note(notes.OrdersMissing(m.count, adjustments=True))
+                self.submit(phase, orders)
+            return
+        units = [(u.unit, u.retreats is not None) for u in m.units]
+        missing, ignored = phase.book.on_mis_units(units)
+        if ignored is not None:
+            self.out.ignore(ignored, m)
+        if missing is not None:
+            self.out.note(notes.OrdersMissing(len(missing)))
+            self.submit(phase, missing)
+
+    def recover(self) -> None:
+        """Resubmit a complete, safe order set for the current phase (once per phase).
+
+        A person's seat resubmits only what the person submitted, never a set of its own.
+        """
+        phase = self.phase
+        if phase is None:
+            return
+        fills = self.chooser.fills_gaps
+
+        def fallback() -> list[Order]:
+            units = safe_set(phase.position, phase.book.power_id)
+            return phase.book.choose(units) if fills and units else []
+
+        orders = phase.book.recovery(fallback)
+        if orders is not None:
+            self.submit(phase, orders)
+
+    def _resend_orders(self, phase: PhaseState) -> None:
+        """After a rejoin in a phase whose orders were final: make sure the server has them."""
+        if phase.book.current:
+            self.submit(phase, list(phase.book.current))
+        if phase.position.is_movement:
+            self.out.send(Gof() if phase.ready else Not(Gof()))

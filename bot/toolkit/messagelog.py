@@ -1,0 +1,56 @@
+"""The message record of a run folder (``messages.daide``) and what Parlance's admin lines say.
+
+A line is ``<unix time> <source> <in|out> <DAIDE text>``; the local game runner writes
+it (:class:`bot.local.record.GameRecorder`), the viewer reads it back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from bot.toolkit.jsonfiles import read_lines
+
+_POWERS_REPLY = re.compile(r"^([A-Za-z][A-Za-z ]*?) \(\d+\): (.*) \(([^()]*)\), from ")
+
+POWER_TOKENS = {
+    "Austria": "AUS",
+    "England": "ENG",
+    "France": "FRA",
+    "Germany": "GER",
+    "Italy": "ITA",
+    "Russia": "RUS",
+    "Turkey": "TUR",
+}
+"""Parlance names the standard powers in full in its admin messages."""
+
+
+MAX_MESSAGE_LINE = 256 * 1024
+"""The longest line of ``messages.daide`` read back: a DAIDE message is at most 32 KiB of
+tokens (:data:`protocol.decoder.DEFAULT_MAX_LENGTH`), a few times that as text."""
+
+MAX_MESSAGES_BYTES = 256 * 1024 * 1024
+"""The largest ``messages.daide`` read back (a century-long game records a few megabytes)."""
+
+
+def received_texts(path: Path) -> Iterator[str]:
+    """The DAIDE text of every message a run folder's ``messages.daide`` records as received.
+
+    Lines are ``<unix time> <source> <in|out> <DAIDE text>`` (see :class:`GameRecorder`);
+    others are skipped.  :class:`bot.toolkit.jsonfiles.UnreadableFile` (naming the file) if it
+    is not a regular file, is too big or holds a line too long for a DAIDE message.
+    """
+    for line in read_lines(path, max_line=MAX_MESSAGE_LINE, limit=MAX_MESSAGES_BYTES):
+        parts = line.split(" ", 3)
+        if len(parts) == 4 and parts[2] == "in":
+            yield parts[3]
+
+
+def player_from_admin(text: str) -> tuple[str, str] | None:
+    """``(power, player name)`` from Parlance's answer to ``Server: powers``, else None."""
+    match = _POWERS_REPLY.match(text)
+    if match is None or match.group(2) == "None":
+        return None
+    full = match.group(1)
+    return POWER_TOKENS.get(full, full[:3].upper()), match.group(2)

@@ -1,0 +1,218 @@
+"""A person's seat and the other choosers, driven as the core sees them: events in, effects out."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.movement import next_position
+from adjudicator.orders import HOLD_ORDER, MOVE
+from bot.client.core import events as ev
+from bot.client.core import notes
+from bot.client.core.core import BotCore, CoreSettings
+from bot.client.core.effects import CancelSearch, StartSearch
+from bot.client.core.person import PersonOrderError, check_person_orders, legal_choices
+from protocol.messages import Drw, Gof, Mis, Not, Sub, Thx
+from protocol.notation import parse_order
+from protocol.values import Hold, UnitPosition
+from protocol.variant import Variant
+from tests.bot.client.core.driver import Driver, job_of, noted, of, opening, sent
+
+SPRING = opening()
+
+
+def _person(strategy: str = "mcts") -> Driver:
+    core = BotCore(
+        CoreSettings(name="person", version="1", seed=3, chooser="person", strategy=strategy)
+    )
+    d = Driver(core=core)
+    d.join(Variant.of(move_time_limit=60))
+    return d
+
+
+def _orders(*texts: str) -> tuple:
+    return tuple(parse_order(t) for t in texts)
+
+
+PAR_BUR = "(FRA AMY PAR) MTO BUR"
+MAR_S = "(FRA AMY MAR) SUP (FRA AMY PAR) MTO BUR"
+
+
+def test_a_persons_movement_phase_waits_for_the_person() -> None:
+    d = _person()
+    out = d.show(SPRING)
+    assert sent(out) == [Not(Gof())]
+    assert not of(out, StartSearch)
+    out = d.later(61).tick()
+    assert not sent(out)  # the deadline passes: nothing is sent for the person
+
+
+def test_the_persons_orders_are_checked_and_submitted_as_one_sub() -> None:
+    d = _person()
+    d.show(SPRING)
+    out = d.feed(ev.PersonOrders(d.now, SPRING.turn, _orders(PAR_BUR, MAR_S)))
+    (sub,) = sent(out, Sub)
+    assert sub.orders == _orders(PAR_BUR, MAR_S)
+    assert d.core.phase is not None and d.core.phase.book.current == list(sub.orders)
+    # A new set replaces it.
+    out = d.feed(ev.PersonOrders(d.now, SPRING.turn, _orders("(FRA AMY PAR) HLD")))
+    assert sent(out, Sub)[0].orders == _orders("(FRA AMY PAR) HLD")
+
+
+@pytest.mark.parametrize(
+    ("orders", "reason"),
+    [
+        (("(FRA AMY PAR) MTO MUN",), "not a legal order"),
+        (("(GER AMY MUN) MTO BUR",), "not an order for FRA"),
+        (("(FRA AMY PAR) HLD", "(FRA AMY PAR) MTO BUR"), "two orders for PAR"),
+        (("(FRA AMY GAS) HLD",), "nothing to order at GAS"),
+        (("(FRA AMY PAR) RTO BUR",), "not a legal order"),
+        (("FRA WVE",), "nothing to order"),
+    ],
+)
+def test_bad_sets_are_refused_and_nothing_is_sent(orders: tuple[str, ...], reason: str) -> None:
+    d = _person()
+    d.show(SPRING)
+    out = d.feed(ev.PersonOrders(d.now, SPRING.turn, _orders(*orders)))
+    assert not sent(out)
+    (refused,) = noted(out, notes.PersonOrdersRefused)
+    assert reason in refused.reason
+
+
+def test_orders_for_a_phase_that_has_ended_are_refused() -> None:
+    d = _person()
+    d.show(SPRING)
+    fall = next_position(SPRING, {})
+    d.show(fall)
+    out = d.feed(ev.PersonOrders(d.now, SPRING.turn, _orders(PAR_BUR)))
+    assert not sent(out)
+    (refused,) = noted(out, notes.PersonOrdersRefused)
+    assert "FAL 1901" in refused.reason
+
+
+def test_ready_is_gof_and_not_ready_is_not_gof() -> None:
+    d = _person()
+    d.show(SPRING)
+    assert sent(d.feed(ev.PersonReady(d.now, SPRING.turn, True))) == [Gof()]
+    assert sent(d.feed(ev.PersonReady(d.now, SPRING.turn, False))) == [Not(Gof())]
+
+
+def test_mis_and_refusals_are_shown_not_answered_for_a_person() -> None:
+    d = _person()
+    d.show(SPRING)
+    d.feed(ev.PersonOrders(d.now, SPRING.turn, _orders(PAR_BUR)))
+    units = tuple(UnitPosition(o.unit) for o in _orders("(FRA FLT BRE) HLD", "(FRA AMY MAR) HLD"))
+    out = d.say(Mis(units))
+    assert not sent(out)
+    (listed,) = noted(out, notes.MissingListed)
+    assert listed.units == ("FRA FLT BRE", "FRA AMY MAR")  # DAIDE text, brackets left out
+    out = d.say(Thx(_orders(PAR_BUR)[0], "FAR"))
+    assert not sent(out)
+    assert noted(out, notes.OrderRefused)
+    out = d.say(Thx(_orders(PAR_BUR)[0], "FAR"))
+    assert not noted(out, notes.OrderAccepted)
+    out = d.say(Thx(_orders(MAR_S)[0], "MBV"))
+    assert not noted(out, notes.OrderAccepted)  # never sent: ignored
+
+
+def test_a_hint_searches_for_the_persons_power_and_submits_nothing() -> None:
+    d = _person()
+    d.show(SPRING)
+    out = d.feed(ev.HintRequested(d.now, SPRING.turn, 3.0))
+    job = job_of(out)
+    assert job.limit.stop_at == pytest.approx(d.now + 3.0)
+    assert job.power == d.core.power_id
+    holds = {p: HOLD_ORDER for p, u in SPRING.units.items() if u[0] == d.core.power_id}
+    holds[next(p for p, u in SPRING.units.items() if u[0] == d.core.power_id)] = (MOVE, 0)
+    out = d.later(3).answer(job.job_id, {p: HOLD_ORDER for p in list(holds)})
+    assert not sent(out)
+    (hint,) = noted(out, notes.HintReady)
+    assert len(hint.orders) == 3 and all(o.endswith(") HLD") for o in hint.orders)
+
+
+def test_a_new_phase_cancels_a_running_hint() -> None:
+    d = _person()
+    d.show(SPRING)
+    job = job_of(d.feed(ev.HintRequested(d.now, SPRING.turn, 5.0)))
+    out = d.show(next_position(SPRING, {}))
+    assert [c.job_id for c in of(out, CancelSearch)] == [job.job_id]
+
+
+def test_a_draw_proposal_sends_drw() -> None:
+    d = _person()
+    d.show(SPRING)
+    assert sent(d.feed(ev.PersonDraw(d.now))) == [Drw()]
+
+
+def test_a_rejoin_resends_the_persons_orders_without_gof() -> None:
+    d = _person()
+    d.show(SPRING)
+    d.feed(ev.PersonOrders(d.now, SPRING.turn, _orders(PAR_BUR)))
+    d.lose()
+    d.open()
+    from protocol.messages import Iam, Yes
+
+    d.say(Yes(Iam("FRA", 4242)))
+    out = d.show(SPRING)
+    assert sent(out) == [Sub(_orders(PAR_BUR)), Not(Gof())]
+
+
+def test_a_dumbbot_seat_answers_at_once_without_a_search() -> None:
+    core = BotCore(CoreSettings(name="db", version="1", seed=5, strategy="dumbbot"))
+    d = Driver(core=core)
+    d.join()
+    out = d.show(SPRING)
+    subs = sent(out, Sub)
+    assert len(subs) == 1 and len(subs[0].orders) == 3
+    assert isinstance(sent(out)[-1], Gof)
+    assert not of(out, StartSearch)
+    assert not core.player.chooser.needs_worker
+
+
+def test_legal_choices_of_the_opening() -> None:
+    choices = legal_choices(SPRING, "FRA")
+    assert sorted(choices) == ["BRE", "MAR", "PAR"]
+    par = set(choices["PAR"])
+    assert set(_orders("(FRA AMY PAR) HLD", PAR_BUR, "(FRA AMY PAR) MTO GAS")) <= par
+    assert _orders("(FRA AMY PAR) SUP (FRA AMY MAR) MTO BUR")[0] in par
+    assert all(o.unit == _orders("(FRA FLT BRE) HLD")[0].unit for o in choices["BRE"])
+
+
+def _winter_with_builds():
+    """France takes Spain and Portugal by autumn 1901: two builds due."""
+    from adjudicator.movement import next_position as after
+    from adjudicator.position import PhaseKind
+
+    m = SPRING.map
+    par, mar = m.province_index["PAR"], m.province_index["MAR"]
+    spring = after(
+        SPRING, {par: (MOVE, m.province_index["GAS"]), mar: (MOVE, m.province_index["SPA"])}
+    )
+    gas, spa = m.province_index["GAS"], m.province_index["SPA"]
+    fall = after(spring, {gas: (MOVE, m.province_index["BRE"])})
+    fall_moves = {spa: (MOVE, m.province_index["POR"])}
+    winter = after(fall, fall_moves)
+    while winter.kind != PhaseKind.ADJUSTMENT:
+        winter = after(winter, {})
+    return winter
+
+
+def test_winter_builds_and_their_limits() -> None:
+    winter = _winter_with_builds()
+    due = winter.adjustments()[winter.map.power_index["FRA"]]
+    assert due == 2
+    choices = legal_choices(winter, "FRA")
+    assert "WVE" in choices
+    builds = [o for key, group in choices.items() if key != "WVE" for o in group]
+    assert builds and all(type(o).__name__ == "Build" for o in builds)
+    waive = choices["WVE"][0]
+    check_person_orders(winter, "FRA", (builds[0], waive))
+    with pytest.raises(PersonOrderError, match="builds and waives"):
+        check_person_orders(winter, "FRA", (builds[0], waive, waive))
+
+
+def test_unknown_powers_and_duplicates_are_refused() -> None:
+    with pytest.raises(PersonOrderError):
+        check_person_orders(SPRING, "XXX", ())
+    hold = Hold(_orders(PAR_BUR)[0].unit)
+    with pytest.raises(PersonOrderError, match="two orders"):
+        check_person_orders(SPRING, "FRA", (hold, hold))
