@@ -2,7 +2,7 @@
 
 :func:`parse_order_text` reads one order for a phase's position into the value
 order the server is sent (the units' powers and coasts come from the
-position); :func:`format_order_text` writes a value order back in the same
+position); :func:`bot.toolkit.order_words.format_order_text` writes a value order back in the same
 notation, so ``parse(format(o)) == o`` for every legal order.  The grammar
 (case does not matter; ``/`` or parentheses give a coast: ``STP/NC``,
 ``SPA(SC)``)::
@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from adjudicator.position import Position
+from bot.toolkit.order_words import COASTS
 from protocol.values import (
     Build,
     Convoy,
@@ -49,9 +50,6 @@ from protocol.values import (
     UnitType,
     Waive,
 )
-
-COASTS = {"NC": "NCS", "SC": "SCS", "EC": "ECS", "WC": "WCS"}
-"""The usual coast abbreviations and their DAIDE tokens (the tokens are accepted too)."""
 
 KIND_LETTERS = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 
@@ -255,42 +253,3 @@ def _adjustment(words: list[str], reader: _Reader) -> Order:
         location = reader.place(named.province + (f"/{named.coast}" if named.coast else ""))
         return Build(Unit(reader.power, named.kind, location))
     return Remove(reader.find(named, ours=True))
-
-
-def _unit_words(unit: Unit) -> str:
-    letter = "A" if unit.kind == UnitType.ARMY else "F"
-    return f"{letter} {_place(unit.location)}"
-
-
-def _place(location: Location) -> str:
-    if location.coast is None:
-        return location.province
-    short = {v: k for k, v in COASTS.items()}.get(location.coast, location.coast)
-    return f"{location.province}/{short}"
-
-
-def format_order_text(order: Order) -> str:
-    """``order`` in the notation :func:`parse_order_text` reads."""
-    if isinstance(order, Waive):
-        return "WAIVE"
-    unit = _unit_words(order.unit)
-    if isinstance(order, Hold):
-        return f"{unit} H"
-    if isinstance(order, Move):
-        return f"{unit} - {_place(order.destination)}"
-    if isinstance(order, MoveByConvoy):
-        via = f" VIA {' '.join(order.path)}" if order.path else ""
-        return f"{unit} - {order.destination}{via}"
-    if isinstance(order, SupportHold):
-        return f"{unit} S {_unit_words(order.supported)}"
-    if isinstance(order, SupportMove):
-        return f"{unit} S {_unit_words(order.supported)} - {order.destination}"
-    if isinstance(order, Convoy):
-        return f"{unit} C {_unit_words(order.army)} - {order.destination}"
-    if isinstance(order, Retreat):
-        return f"{unit} R {_place(order.destination)}"
-    if isinstance(order, Disband):
-        return f"{unit} D"
-    if isinstance(order, Build):
-        return f"BUILD {unit}"
-    return f"REMOVE {unit}"

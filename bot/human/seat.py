@@ -27,8 +27,8 @@ from bot.client.core import notes
 from bot.client.settings import BotSettings
 from bot.client.shell import DaideClient, GameSummary
 from bot.human.desk import SeatDesk
-from bot.human.ordertext import format_order_text
 from bot.human.webapp import SeatApp, new_secret
+from bot.toolkit.order_words import format_order_text
 from protocol.daide_errors import ProtocolError
 from protocol.messages import Mis, parse_text
 from protocol.notation import parse_order

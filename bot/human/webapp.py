@@ -46,7 +46,8 @@ from bot.human.choices import (
     resolve,
 )
 from bot.human.desk import SeatDesk
-from bot.human.ordertext import OrderTextError, format_order_text, parse_order_text
+from bot.human.ordertext import OrderTextError, parse_order_text
+from bot.toolkit.order_words import format_order_text
 from bot.view.server import STATIC as VIEW_STATIC
 from bot.view.server import HostCheck, allowed_hosts
 from bot.view.timeline import order_json, unit_json

@@ -19,6 +19,7 @@ from typing import Any
 
 from adjudicator.maps import standard_map
 from bot.toolkit.messagelog import player_from_admin
+from bot.toolkit.order_words import format_order_text
 from bot.view.colours import NEUTRAL, colour_of
 from protocol.messages import Adm, Drw, Mdf, Message, Now, Ord, Sco, Slo, Smr
 from protocol.values import (
@@ -102,43 +103,6 @@ RESULT_WORDS = {
 """How the page words each ORD result token (success says nothing)."""
 
 
-def _short(unit: Unit) -> str:
-    return f"{'F' if unit.kind == 'FLT' else 'A'} {_place(unit.location)}"
-
-
-def _place(location: Location) -> str:
-    if location.coast is None:
-        return location.province
-    return f"{location.province}/{location.coast[:2].lower()}"
-
-
-def describe_order(order: Order) -> str:
-    """The order in the usual notation: ``A PAR - BUR``, ``F NTH S A YOR - HOL``, ``A VEN H``."""
-    if isinstance(order, Waive):
-        return f"{order.power} waives a build"
-    unit = _short(order.unit)
-    if isinstance(order, Hold):
-        return f"{unit} H"
-    if isinstance(order, Move):
-        return f"{unit} - {_place(order.destination)}"
-    if isinstance(order, MoveByConvoy):
-        via = f" via {' '.join(order.path)}" if order.path else ""
-        return f"{unit} - {order.destination}{via}"
-    if isinstance(order, SupportHold):
-        return f"{unit} S {_short(order.supported)}"
-    if isinstance(order, SupportMove):
-        return f"{unit} S {_short(order.supported)} - {order.destination}"
-    if isinstance(order, Convoy):
-        return f"{unit} C {_short(order.army)} - {order.destination}"
-    if isinstance(order, Retreat):
-        return f"{unit} R {_place(order.destination)}"
-    if isinstance(order, Disband):
-        return f"{unit} disbands"
-    if isinstance(order, Build):
-        return f"{unit} built"
-    return f"{unit} removed"
-
-
 def describe_result(result: tuple[str, ...]) -> str:
     """The result tokens in words, e.g. ``bounced, dislodged`` (empty for a plain success)."""
     return ", ".join(w for w in (RESULT_WORDS.get(r, r) for r in result) if w)
@@ -166,7 +130,7 @@ class Phase:
                 {
                     **order_json(r.order),
                     "result": list(r.result),
-                    "text": describe_order(r.order),
+                    "text": format_order_text(r.order),
                     "outcome": describe_result(r.result),
                     "daide": text,
                 }

@@ -13,7 +13,8 @@ from bot.human.choices import (
     legal_set,
     resolve,
 )
-from bot.human.ordertext import OrderTextError, format_order_text, parse_order_text
+from bot.human.ordertext import OrderTextError, parse_order_text
+from bot.toolkit.order_words import format_order_text
 from protocol.notation import parse_centres, parse_order, parse_turn, parse_unit_positions
 
 MAP = standard_map()

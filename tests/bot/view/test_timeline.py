@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from bot.toolkit.messagelog import player_from_admin
+from bot.toolkit.order_words import format_order_text
 from bot.view.sources import ViewSourceError, load_run
-from bot.view.timeline import Timeline, describe_order, describe_result
+from bot.view.timeline import Timeline, describe_result
 from protocol.messages import parse_text
 from tests.bot.view.scripted_game import write_run_folder
 
@@ -74,21 +75,21 @@ def test_a_map_other_than_the_standard_one_is_reported() -> None:
     ("order", "text"),
     [
         ("( FRA AMY PAR ) HLD", "A PAR H"),
-        ("( RUS FLT ( STP SCS ) ) MTO GOB", "F STP/sc - GOB"),
-        ("( ENG AMY YOR ) CTO NWY VIA ( NTH )", "A YOR - NWY via NTH"),
+        ("( RUS FLT ( STP SCS ) ) MTO GOB", "F STP/SC - GOB"),
+        ("( ENG AMY YOR ) CTO NWY VIA ( NTH )", "A YOR - NWY VIA NTH"),
         ("( ENG FLT NTH ) CVY ( ENG AMY YOR ) CTO NWY", "F NTH C A YOR - NWY"),
         ("( FRA AMY MAR ) SUP ( FRA AMY BUR )", "A MAR S A BUR"),
         ("( FRA AMY MAR ) SUP ( FRA AMY PAR ) MTO BUR", "A MAR S A PAR - BUR"),
         ("( TUR AMY BUL ) RTO GRE", "A BUL R GRE"),
-        ("( TUR AMY BUL ) DSB", "A BUL disbands"),
-        ("( ENG FLT LON ) BLD", "F LON built"),
-        ("( RUS FLT GOB ) REM", "F GOB removed"),
-        ("ENG WVE", "ENG waives a build"),
+        ("( TUR AMY BUL ) DSB", "A BUL D"),
+        ("( ENG FLT LON ) BLD", "BUILD F LON"),
+        ("( RUS FLT GOB ) REM", "REMOVE F GOB"),
+        ("ENG WVE", "WAIVE"),
     ],
 )
-def test_orders_read_as_people_write_them(order: str, text: str) -> None:
+def test_orders_read_in_the_usual_notation(order: str, text: str) -> None:
     message = parse_text(f"ORD ( SPR 1901 ) ( {order} ) ( SUC )")
-    assert describe_order(message.entry.order) == text  # type: ignore[attr-defined]
+    assert format_order_text(message.entry.order) == text  # type: ignore[attr-defined]
 
 
 def test_results_in_words() -> None:
