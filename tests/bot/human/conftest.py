@@ -7,11 +7,8 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-import os
 import re
 import socket
-import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -26,6 +23,7 @@ from adjudicator.position import initial_position
 from bot.human.desk import SeatDesk
 from bot.human.webapp import SeatApp
 from tests.bot.human.boardseat import BoardSeat
+from tests.bot.page_process import PageProcess, page_processes
 from tests.bot.view.conftest import browser, chromium_install  # noqa: F401 - shared fixtures
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -100,13 +98,8 @@ def served(board_seat: BoardSeat) -> Iterator[Served]:
 HUMAN_URL = re.compile(r"(http://127\.0\.0\.1:\d+/\?key=[A-Za-z0-9_-]+)")
 
 
-@dataclass
-class HumanProcess:
+class HumanProcess(PageProcess):
     """``daide-mcts human`` running as a subprocess; ``url`` is the page it printed."""
-
-    proc: subprocess.Popen[str]
-    url: str
-    lines: list[str]
 
     @property
     def port(self) -> int:
@@ -118,52 +111,13 @@ class HumanProcess:
     def key(self) -> str:
         return parse_qs(urlsplit(self.url).query)["key"][0]
 
-    def output(self) -> str:
-        return "".join(self.lines)[-4000:]
-
 
 @pytest.fixture
 def run_human() -> Iterator[Callable[..., HumanProcess]]:
     """A factory: ``run_human(port, "--name", "Alice")`` takes a seat with ``daide-mcts human``."""
-    started: list[HumanProcess] = []
-
-    def start(port: int, *args: str) -> HumanProcess:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "human", "--port", str(port), *args],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", "DAIDE_MCTS_LOG_LEVEL": "warning"},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        lines: list[str] = []
-        found = threading.Event()
-        url: list[str] = []
-
-        def read() -> None:
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                lines.append(line)
-                match = HUMAN_URL.search(line)
-                if match and not url:
-                    url.append(match.group(1))
-                    found.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not found.wait(60.0):
-            proc.kill()
-            pytest.fail(f"daide-mcts human printed no address:\n{''.join(lines)}")
-        human = HumanProcess(proc, url[0], lines)
-        started.append(human)
-        return human
-
-    yield start
-    for human in started:
-        if human.proc.poll() is None:
-            human.proc.terminate()
-            try:
-                human.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                human.proc.kill()
-                human.proc.wait()
+    factory = page_processes(
+        HumanProcess, "human", HUMAN_URL, 60.0, {"DAIDE_MCTS_LOG_LEVEL": "warning"}
+    )
+    start = next(factory)
+    yield lambda port, *args: start("--port", str(port), *args)
+    next(factory, None)

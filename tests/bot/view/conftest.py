@@ -8,12 +8,8 @@ started the tests fail and say why.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import tempfile
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +19,7 @@ from playwright.sync_api import BrowserContext, ConsoleMessage, Page, sync_playw
 
 from bot.servers.chromium import LAUNCH_FLAGS, ChromiumInstall, ChromiumUnavailableError, install
 from bot.toolkit.paths import local_dir
+from tests.bot.page_process import PageProcess, page_processes
 
 ROOT = Path(__file__).resolve().parents[3]
 URL = re.compile(r"(http://127\.0\.0\.1:\d+/)")
@@ -105,60 +102,14 @@ def open_view(browser: BrowserContext, url: str) -> WatchedPage:
     return watched
 
 
-@dataclass
-class ViewProcess:
+class ViewProcess(PageProcess):
     """``daide-mcts view`` running as a subprocess; ``url`` is the page it printed."""
-
-    proc: subprocess.Popen[str]
-    url: str
-    lines: list[str]
 
 
 @pytest.fixture
 def run_view() -> Iterator[Callable[..., ViewProcess]]:
     """A factory: ``run_view("FOLDER")`` or ``run_view("--host", h, "--port", p)``."""
-    started: list[ViewProcess] = []
-
-    def start(*args: str) -> ViewProcess:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "view", *args],
-            cwd=ROOT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        lines: list[str] = []
-        found = threading.Event()
-        url: list[str] = []
-
-        def read() -> None:
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                lines.append(line)
-                match = URL.search(line)
-                if match and not url:
-                    url.append(match.group(1))
-                    found.set()
-
-        threading.Thread(target=read, daemon=True).start()
-        if not found.wait(30.0):
-            proc.kill()
-            pytest.fail(f"daide-mcts view printed no URL:\n{''.join(lines)}")
-        view = ViewProcess(proc, url[0], lines)
-        started.append(view)
-        return view
-
-    yield start
-    for view in started:
-        if view.proc.poll() is None:
-            view.proc.terminate()
-            try:
-                view.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                view.proc.kill()
-                view.proc.wait()
+    yield from page_processes(ViewProcess, "view", URL, 30.0, {})
 
 
 @pytest.fixture(scope="session")
