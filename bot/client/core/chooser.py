@@ -259,7 +259,24 @@ class SearchChooser(_OneShotPhases):
         seat.complete(phase)
 
 
-class HeuristicChooser(_OneShotPhases):
+class WithoutSearch:
+    """A chooser that runs no search of its phases: nothing to wait for, no job to hear from."""
+
+    def advance(self, phase: PhaseState, seat: Seat) -> None:
+        """Nothing to wait for."""
+
+    def search_message(
+        self, phase: PhaseState, seat: Seat, message: Progress | Answer | Failed
+    ) -> None:
+        """No search of the phase runs."""
+
+    def search_unavailable(
+        self, phase: PhaseState, seat: Seat, event: ev.SearchUnavailable
+    ) -> None:
+        """No search of the phase runs."""
+
+
+class HeuristicChooser(WithoutSearch, _OneShotPhases):
     """A one-shot player (``dumbbot``, ``random``) answering every phase at once, in process."""
 
     fills_gaps = True
@@ -284,19 +301,6 @@ class HeuristicChooser(_OneShotPhases):
         seat.submit_engine(phase, complete_with_holds(pos, power, orders))
         seat.go(phase)
         seat.complete(phase)
-
-    def advance(self, phase: PhaseState, seat: Seat) -> None:
-        """Nothing to wait for."""
-
-    def search_message(
-        self, phase: PhaseState, seat: Seat, message: Progress | Answer | Failed
-    ) -> None:
-        """No search runs for this chooser."""
-
-    def search_unavailable(
-        self, phase: PhaseState, seat: Seat, event: ev.SearchUnavailable
-    ) -> None:
-        """No search runs for this chooser."""
 
 
 def bot_chooser(strategy: str, rng: Random) -> PhaseChooser:

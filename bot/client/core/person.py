@@ -27,10 +27,8 @@ from adjudicator.legal import adjustment_options, movement_orders, retreat_order
 from adjudicator.orders import BUILD, REMOVE, WAIVE
 from adjudicator.position import Position
 from adjudicator.validation import geometric_routes
-from bot.client.core import events as ev
-from bot.client.core.chooser import Seat
+from bot.client.core.chooser import Seat, WithoutSearch
 from bot.client.core.phasestate import PhaseState
-from bot.client.core.worker_protocol import Answer, Failed, Progress
 from protocol.values import Build, MoveByConvoy, Order, Remove, Waive, order_power
 
 WAIVE_KEY = "WVE"
@@ -131,8 +129,8 @@ def check_person_orders(pos: Position, power: str, orders: Sequence[Order]) -> N
             raise PersonOrderError(f"{removals} removals where {-due} are due")
 
 
-class PersonChooser:
-    """A person's seat: their orders from events, checked; nothing chosen for them."""
+class PersonChooser(WithoutSearch):
+    """A person's seat: their orders from events, checked; nothing chosen for them (hints apart)."""
 
     fills_gaps = False
     needs_worker = True  # the hints
@@ -142,19 +140,6 @@ class PersonChooser:
         phase.active = True
         if phase.position.is_movement and not phase.ready:
             seat.hold_back(phase)
-
-    def advance(self, phase: PhaseState, seat: Seat) -> None:
-        """Nothing happens until the person acts."""
-
-    def search_message(
-        self, phase: PhaseState, seat: Seat, message: Progress | Answer | Failed
-    ) -> None:
-        """The person's phases run no search of their own (hints are apart)."""
-
-    def search_unavailable(
-        self, phase: PhaseState, seat: Seat, event: ev.SearchUnavailable
-    ) -> None:
-        """The person's phases run no search of their own (hints are apart)."""
 
     def orders(self, phase: PhaseState, seat: Seat, orders: Sequence[Order]) -> None:
         """The person's complete set for the phase: checked, then submitted as one SUB.
