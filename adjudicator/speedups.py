@@ -5,6 +5,8 @@ install -e .`` (``make setup``) with Cython from PyPI and the C compiler:
 
 * ``adjudicator/_fastmove.pyx`` — :func:`adjudicator.movement.next_position`
   for order sets without convoys (every rollout's adjudication);
+* ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
+  (every legal order of a unit, convoys included);
 * ``search/_fastbot.pyx`` — DumbBot's valuation and movement orders (see
   :mod:`search.speedups`).
 
@@ -30,11 +32,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ENV_PURE_PYTHON = "DAIDE_MCTS_PURE_PYTHON"
 """Environment variable: set to 1 to run pure Python even where compiled code exists."""
 
-EXTENSIONS = ("adjudicator._fastmove", "search._fastbot")
+EXTENSIONS = ("adjudicator._fastmove", "adjudicator._fastlegal", "search._fastbot")
 """The compiled modules, by import name."""
 
 
@@ -81,6 +84,12 @@ def load(name: str) -> ModuleType | None:
 MOVEMENT: ModuleType | None = load("adjudicator._fastmove")
 """The compiled movement resolver, or None."""
 
+LEGAL: ModuleType | None = load("adjudicator._fastlegal")
+"""The compiled legal order generator, or None."""
+
+_LEGAL_TABLES: dict[int, tuple[object, Any]] = {}
+_last_legal: list[tuple[object, Any]] = [(None, None)]
+
 _enabled = os.environ.get(ENV_PURE_PYTHON, "") in ("", "0")
 
 generation = 0
@@ -114,3 +123,20 @@ def pure_python() -> Iterator[None]:
 def fast_movement() -> ModuleType | None:
     """The compiled movement resolver if it exists and compiled code is switched on."""
     return MOVEMENT if _enabled else None
+
+
+def fast_legal(game_map: object) -> Any:
+    """The compiled legal order tables of ``game_map`` if compiled code runs, else None.
+
+    Built once per map (kept while the map lives: maps are few and immutable).
+    """
+    if LEGAL is None or not _enabled:
+        return None
+    last = _last_legal[0]
+    if last[0] is game_map:
+        return last[1]
+    found = _LEGAL_TABLES.get(id(game_map))
+    if found is None or found[0] is not game_map:
+        found = _LEGAL_TABLES[id(game_map)] = (game_map, LEGAL.LegalTables(game_map))
+    _last_legal[0] = found
+    return found[1]
