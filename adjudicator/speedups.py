@@ -1,10 +1,11 @@
 """The compiled fast paths, and the one switch back to pure Python.
 
-Two hot paths of a search have compiled twins (Cython), built by ``pip
-install -e .`` (``make setup``) with Cython from PyPI and the C compiler:
+The hot paths have compiled twins (Cython), built by ``pip install -e .``
+(``make setup``) with Cython from PyPI and the C compiler:
 
 * ``adjudicator/_fastmove.pyx`` — :func:`adjudicator.movement.next_position`
-  for order sets without convoys (every rollout's adjudication);
+  and :func:`adjudicator.movement.adjudicate_movement` for order sets without
+  convoys (every rollout's adjudication);
 * ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
   (every legal order of a unit, convoys included);
 * ``search/_fastbot.pyx`` — DumbBot's valuation and movement orders (see
