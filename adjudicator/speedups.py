@@ -46,6 +46,13 @@ class StaleExtensionWarning(UserWarning):
     """A compiled module was built from an older version of its source (it is not used)."""
 
 
+class NotCompiledWarning(UserWarning):
+    """A compiled module was not built (no C compiler at install time): pure Python runs."""
+
+
+_told_not_compiled = False
+
+
 def source_of(module: ModuleType) -> Path:
     """The ``.pyx`` file beside a compiled module (absent from a non-editable install)."""
     assert module.__file__ is not None
@@ -64,12 +71,23 @@ def is_current(module: ModuleType) -> bool:
 def load(name: str) -> ModuleType | None:
     """The compiled module ``name`` (one of :data:`EXTENSIONS`), or None.
 
-    None when it was not built, or (with a :class:`StaleExtensionWarning`)
-    when it was built from an older source: pure Python runs then.
+    None when it was not built (a :class:`NotCompiledWarning`, once per
+    process, unless pure Python was asked for), or (with a
+    :class:`StaleExtensionWarning`) when it was built from an older source:
+    pure Python runs then.
     """
+    global _told_not_compiled
     try:
         module = importlib.import_module(name)
     except ImportError:
+        if not _told_not_compiled and _enabled:
+            _told_not_compiled = True
+            warnings.warn(
+                f"{name} is not built (no C compiler when it was installed?): running pure "
+                "Python, several times slower; make setup builds it",
+                NotCompiledWarning,
+                stacklevel=2,
+            )
         return None
     if not is_current(module):
         warnings.warn(
@@ -82,6 +100,8 @@ def load(name: str) -> ModuleType | None:
     return module
 
 
+_enabled = os.environ.get(ENV_PURE_PYTHON, "") in ("", "0")
+
 MOVEMENT: ModuleType | None = load("adjudicator._fastmove")
 """The compiled movement resolver, or None."""
 
@@ -90,8 +110,6 @@ LEGAL: ModuleType | None = load("adjudicator._fastlegal")
 
 _LEGAL_TABLES: dict[int, tuple[object, Any]] = {}
 _last_legal: list[tuple[object, Any]] = [(None, None)]
-
-_enabled = os.environ.get(ENV_PURE_PYTHON, "") in ("", "0")
 
 generation = 0
 """Counts the switches (:func:`use_compiled`): a caller that memoises its choice of path

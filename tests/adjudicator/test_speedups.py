@@ -10,6 +10,7 @@ Also: the switch, and how a stale build is told apart.
 from __future__ import annotations
 
 import hashlib
+import warnings
 from pathlib import Path
 from random import Random
 from types import ModuleType
@@ -225,3 +226,20 @@ def test_a_build_from_an_older_source_is_told_apart(tmp_path: Path) -> None:
     assert not speedups.is_current(module)
     source.unlink()
     assert speedups.is_current(module)  # an installed wheel ships no source to compare
+
+
+def test_a_missing_build_is_told_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the compiled modules the bot plays in pure Python and says so once."""
+    monkeypatch.setattr(speedups, "_told_not_compiled", False)
+    with pytest.warns(speedups.NotCompiledWarning, match="running pure Python"):
+        assert speedups.load("adjudicator._not_built") is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert speedups.load("search._not_built_either") is None
+
+
+def test_no_word_when_pure_python_was_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(speedups, "_told_not_compiled", False)
+    with speedups.pure_python(), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert speedups.load("adjudicator._not_built") is None
