@@ -109,6 +109,7 @@ LEGAL: ModuleType | None = load("adjudicator._fastlegal")
 """The compiled legal order generator, or None."""
 
 _LEGAL_TABLES: dict[int, tuple[object, Any]] = {}
+_LEGAL_LIMIT = 64
 _last_legal: list[tuple[object, Any]] = [(None, None)]
 
 generation = 0
@@ -147,7 +148,8 @@ def fast_movement() -> ModuleType | None:
 def fast_legal(game_map: object) -> Any:
     """The compiled legal order tables of ``game_map`` if compiled code runs, else None.
 
-    Built once per map (kept while the map lives: maps are few and immutable).
+    Built once per map (maps are immutable; the tables of up to
+    :data:`_LEGAL_LIMIT` maps are kept).
     """
     if LEGAL is None or not _enabled:
         return None
@@ -156,6 +158,8 @@ def fast_legal(game_map: object) -> Any:
         return last[1]
     found = _LEGAL_TABLES.get(id(game_map))
     if found is None or found[0] is not game_map:
+        if len(_LEGAL_TABLES) >= _LEGAL_LIMIT:
+            _LEGAL_TABLES.clear()
         found = _LEGAL_TABLES[id(game_map)] = (game_map, LEGAL.LegalTables(game_map))
     _last_legal[0] = found
     return found[1]
