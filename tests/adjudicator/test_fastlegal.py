@@ -3,9 +3,9 @@
 For every unit of many positions, with and without convoys, both must give the
 same list, order for order: positions of seeded random games (battle-heavy
 orders, convoys included), boards of units scattered at random (many fleets at
-sea, so long convoy chains and fleets on detours), and every DATC case's
-starting position.  Also: the generator's cache of convoy destinations is
-never taken from one set of units for another.
+sea, so long convoy chains and fleets on detours), every DATC case's starting
+position, and boards on every playable mutated map.  Also: the generator's
+cache of convoy destinations is never taken from one set of units for another.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from adjudicator.retreats import adjudicate_retreats
 from tests.adjudicator.datc_cases import CASES
 from tests.adjudicator.datc_format import Case
 from tests.adjudicator.extra_cases import EXTRA_CASES
+from tests.adjudicator.mutated_maps import CASES as MUTATED
+from tests.adjudicator.mutated_maps import reaction
 
 M = standard_map()
 
@@ -132,3 +134,20 @@ def test_the_switch_turns_the_compiled_generator_off(compiled: None) -> None:
     assert speedups.fast_legal(M) is not None
     with speedups.pure_python():
         assert speedups.fast_legal(M) is None
+
+
+def test_every_playable_mutated_map_gives_the_same_orders(compiled: None) -> None:
+    """Maps other than the standard one: the MDFs a client must accept, boards scattered on each."""
+    maps = [m for _, m in (reaction(tokens) for tokens in MUTATED.values()) if m is not None]
+    assert len(maps) > 5
+    rng = Random(4)
+    for m in maps:
+        for _ in range(3):
+            units: dict[int, tuple[int, int, int]] = {}
+            for prov in rng.sample(range(m.num_provinces), min(30, m.num_provinces)):
+                fleet_at = m.fleet_locations[prov]
+                if fleet_at and (m.kind[prov] == SEA or rng.random() < 0.4):
+                    units[prov] = (rng.randrange(m.num_powers), FLEET, rng.choice(fleet_at))
+                elif m.kind[prov] != SEA:
+                    units[prov] = (rng.randrange(m.num_powers), ARMY, prov)
+            assert_same_for_every_unit(Position(m, SPRING, 1901, units, [-1] * m.num_provinces))
