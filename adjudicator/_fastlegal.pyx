@@ -192,15 +192,20 @@ cdef int _load(_Board board, LegalTables t, dict units) except -1:
 
     The armies' convoy destinations computed for the units loaded before are
     kept when the units are the same (the generator is asked about every unit
-    of a position in turn).
+    of a position in turn).  A unit outside the map is a ``ValueError``: nothing
+    unchecked indexes a C array.
     """
     cdef int k = 0
     cdef int p, ut, lc
     cdef bint changed = board.tables is not t or len(units) != board.count
+    if len(units) > t.n:
+        raise ValueError(f"{len(units)} units on a map of {t.n} provinces")
     for prov, unit in units.items():
         p = prov
         ut = unit[1]
         lc = unit[2]
+        if not (0 <= p < t.n and 0 <= ut <= 1 and 0 <= lc < t.nloc):
+            raise ValueError(f"a unit of type {ut} at {lc} in province {p}, which the map lacks")
         if not changed and (board.prov[k] != p or board.utype[k] != ut or board.loc[k] != lc):
             changed = True
         board.prov[k] = p

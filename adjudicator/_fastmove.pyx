@@ -586,6 +586,8 @@ cdef object _apply(_Scratch sc, object pos, dict units, tuple loc_province, bint
                 (<tuple> unit)[0], (<tuple> unit)[1], (<tuple> unit)[2], tuple(options)
             )
     cdef list owners = list(pos.owners)
+    if len(owners) != facts.n:
+        raise ValueError(f"{len(owners)} owners on a map of {facts.n} provinces")
     season = pos.season
     year = pos.year
     # after_movement, enter_winter and after_adjustments of adjudicator.phases

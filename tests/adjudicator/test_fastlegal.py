@@ -151,3 +151,15 @@ def test_every_playable_mutated_map_gives_the_same_orders(compiled: None) -> Non
                 elif m.kind[prov] != SEA:
                     units[prov] = (rng.randrange(m.num_powers), ARMY, prov)
             assert_same_for_every_unit(Position(m, SPRING, 1901, units, [-1] * m.num_provinces))
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [(0, ARMY, 500), (0, 7, 10), (0, FLEET, -1)],
+    ids=["location off the map", "no such unit type", "negative location"],
+)
+def test_a_unit_the_map_lacks_is_refused(compiled: None, unit: tuple[int, int, int]) -> None:
+    pos = initial_position(M)
+    pos.units[10] = unit
+    with pytest.raises(ValueError, match="which the map lacks"):
+        movement_orders(pos, next(iter(pos.units)))

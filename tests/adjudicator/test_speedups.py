@@ -243,3 +243,11 @@ def test_no_word_when_pure_python_was_asked_for(monkeypatch: pytest.MonkeyPatch)
     with speedups.pure_python(), warnings.catch_warnings():
         warnings.simplefilter("error")
         assert speedups.load("adjudicator._not_built") is None
+
+
+def test_owners_that_do_not_fit_the_map_are_refused(compiled: None) -> None:
+    assert speedups.MOVEMENT is not None
+    pos = initial_position(standard_map())
+    pos.owners = pos.owners[:10]
+    with pytest.raises(ValueError, match="owners on a map of 75 provinces"):
+        speedups.MOVEMENT.next_position(pos, {})
