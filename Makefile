@@ -15,7 +15,8 @@ GAME_EXTRAS := charts
 ALL_EXTRAS := test,view,charts,mapgen,cluster,ratings,mila
 
 # The compiled extensions (Cython, setup.py) are rebuilt when their sources change.
-SOURCES := pyproject.toml setup.py adjudicator/_fastmove.pyx search/_fastbot.pyx
+SOURCES := pyproject.toml setup.py adjudicator/_fastmove.pyx adjudicator/_fastlegal.pyx \
+	search/_fastbot.pyx
 
 .PHONY: help setup docker-engine test game lint bench clean compose
 

@@ -14,6 +14,7 @@ from setuptools import Extension, setup
 
 SOURCES = {
     "adjudicator._fastmove": "adjudicator/_fastmove.pyx",
+    "adjudicator._fastlegal": "adjudicator/_fastlegal.pyx",
     "search._fastbot": "search/_fastbot.pyx",
 }
 

@@ -5,8 +5,11 @@
 sets with no convoy orders (the search's and DumbBot's never have one): the
 same Kruijswijk resolver as :class:`adjudicator.movement._Resolver`, decision
 for decision in the same order, on C arrays; the next position has its units
-and dislodged units in the same order.  With a convoy order it returns None and
-the caller runs the Python resolver.  :mod:`adjudicator.speedups` decides
+and dislodged units in the same order, the phase advanced as
+:func:`adjudicator.phases.after_movement` does.  :func:`adjudicate` also gives
+the results (``MovementResult``).  The resolver and its arrays are kept from one
+call to the next (reset, not reallocated).  With a convoy order both return
+None and the caller runs the Python resolver.  :mod:`adjudicator.speedups` decides
 which path runs; the Python resolver is the oracle the tests hold this one to.
 """
 
@@ -16,8 +19,24 @@ from adjudicator.orders import HOLD as _PY_HOLD
 from adjudicator.orders import MOVE as _PY_MOVE
 from adjudicator.orders import SUPPORT_HOLD as _PY_SUPPORT_HOLD
 from adjudicator.orders import SUPPORT_MOVE as _PY_SUPPORT_MOVE
-from adjudicator.phases import after_movement
-from adjudicator.position import Position
+from adjudicator.orders import BNC as _PY_BNC
+from adjudicator.orders import CUT as _PY_CUT
+from adjudicator.orders import HOLD_ORDER as _PY_HOLD_ORDER
+from adjudicator.orders import NSO as _PY_NSO
+from adjudicator.orders import SUC as _PY_SUC
+from adjudicator.position import FALL as _PY_FALL
+from adjudicator.position import SPRING as _PY_SPRING
+from adjudicator.position import WINTER as _PY_WINTER
+from adjudicator.position import Position as _Position
+
+_new_position = _Position.__new__
+_MovementResult = None  # adjudicator.movement.MovementResult, set by bind() (no import cycle)
+
+
+def bind(result_type):
+    """Tell this module the result type to build (adjudicator.movement calls it once)."""
+    global _MovementResult
+    _MovementResult = result_type
 
 cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
@@ -112,6 +131,28 @@ cdef class _Resolver:
     def __dealloc__(self):
         PyMem_Free(self.kind)
         PyMem_Free(self.cycle)
+
+    cdef void reset(self) noexcept:
+        """Back to the state __cinit__ leaves (for the next phase)."""
+        cdef int i, p
+        for i in range(self.num_units):
+            p = self.units[i]
+            self.kind[p] = NO_UNIT
+            self.power[p] = -1
+            self.dst[p] = -1
+            self.dst_loc[p] = -1
+            self.into[p] = -1
+            self.coast[p] = -1
+            self.target[p] = -1
+            self.h2h[p] = -1
+            self.state[p] = UNRESOLVED
+            self.res[p] = 0
+            self.matched[p] = 0
+            self.serial[p] = 0
+        self.cycle_len = 0
+        self.next_serial = 0
+        self.low = NO_GUESS
+        self.num_units = 0
 
     cdef int _in_cycle(self, int p, int start) noexcept:
         cdef int i
@@ -393,27 +434,99 @@ cdef int _setup(_Resolver r, dict units, dict orders, tuple loc_province) except
     return 0
 
 
-def next_position(pos, dict orders):
-    """The position after a movement phase, or None when an order needs the Python resolver."""
-    game_map = pos.map
-    cdef int n = game_map.num_provinces
-    cdef dict units = pos.units
-    cdef tuple loc_province = game_map.loc_province
-    cdef _Resolver r = _Resolver(n)
-    if _setup(r, units, orders, loc_province):
-        return None
+cdef class _MapFacts:
+    """What applying a phase needs of one map, as C arrays (built once per map)."""
+
+    cdef readonly object game_map
+    cdef int n
+    cdef char *is_supply  # [n]
+    cdef int *centres
+    cdef int num_centres
+
+    def __cinit__(self, game_map):
+        cdef int n = game_map.num_provinces
+        cdef int i
+        self.game_map = game_map
+        self.n = n
+        self.is_supply = <char *> PyMem_Malloc(n)
+        self.centres = <int *> PyMem_Malloc((n + 1) * sizeof(int))
+        if self.is_supply == NULL or self.centres == NULL:
+            raise MemoryError()
+        for i in range(n):
+            self.is_supply[i] = 1 if game_map.is_supply[i] else 0
+        self.num_centres = 0
+        for i in game_map.supply_centres:
+            if not 0 <= i < n:
+                raise ValueError(f"a supply centre {i} the map lacks")
+            self.centres[self.num_centres] = i
+            self.num_centres += 1
+
+    def __dealloc__(self):
+        PyMem_Free(self.is_supply)
+        PyMem_Free(self.centres)
+
+
+cdef class _Scratch:
+    """The resolver and arrays of the last call, kept for the next one on a map of that size."""
+
+    cdef _Resolver resolver
+    cdef int *moved  # [n]
+    cdef int *dislodger  # [n]
+    cdef int *counts  # [2 * (powers + 1)]
+    cdef int powers
+    cdef _MapFacts facts
+
+    def __cinit__(self, int n):
+        self.resolver = _Resolver(n)
+        self.moved = <int *> PyMem_Malloc(2 * n * sizeof(int))
+        if self.moved == NULL:
+            raise MemoryError()
+        self.dislodger = self.moved + n
+        self.counts = NULL
+        self.powers = -1
+        self.facts = None
+
+    def __dealloc__(self):
+        PyMem_Free(self.moved)
+        PyMem_Free(self.counts)
+
+
+cdef dict _SCRATCH = {}
+cdef bint _busy = False
+
+
+cdef _Scratch _scratch(object game_map, int n):
+    """The kept scratch space for ``game_map``'s size, reset (a fresh one if in use)."""
+    cdef _Scratch sc
+    found = _SCRATCH.get(n)
+    if found is None or _busy:
+        sc = _Scratch(n)
+        if not _busy:
+            _SCRATCH[n] = sc
+    else:
+        sc = <_Scratch> found
+        sc.resolver.reset()
+    if sc.facts is None or sc.facts.game_map is not game_map:
+        sc.facts = _MapFacts(game_map)
+    return sc
+
+
+cdef int _resolve_all(_Scratch sc) except -1:
+    """Resolve every unit; mark who moved and who was dislodged (by its first successful attacker).
+
+    Returns 1 if anyone was dislodged.
+    """
+    cdef _Resolver r = sc.resolver
+    cdef int n = r.n
     cdef int i, p, q, j
+    cdef int *moved = sc.moved
+    cdef int *dislodger = sc.dislodger
+    cdef int any_dislodged = 0
     for i in range(r.num_units):
         r.resolve(r.units[i])
-    # who moved, and who was dislodged by whom (the first successful attacker)
-    cdef int *moved = <int *> PyMem_Malloc(2 * n * sizeof(int))
-    if moved == NULL:
-        raise MemoryError()
-    cdef int *dislodger = moved + n
     for i in range(n):
         moved[i] = 0
         dislodger[i] = -1
-    cdef bint any_dislodged = False
     for i in range(r.num_units):
         p = r.units[i]
         if r.kind[p] == MOVE and r.res[p]:
@@ -426,20 +539,32 @@ def next_position(pos, dict orders):
             q = r.att_idx[j]
             if moved[q]:
                 dislodger[p] = q
-                any_dislodged = True
+                any_dislodged = 1
                 break
-    new_units = {}
-    for key, unit in units.items():
-        p = key
-        if not moved[p] and dislodger[p] < 0:
-            new_units[key] = unit
+    return any_dislodged
+
+
+cdef object _apply(_Scratch sc, object pos, dict units, tuple loc_province, bint any_dislodged):
+    """The next position (see _Resolver.run and adjudicator.phases.after_movement)."""
+    cdef _Resolver r = sc.resolver
+    cdef _MapFacts facts = sc.facts
+    cdef int *moved = sc.moved
+    cdef int *dislodger = sc.dislodger
+    cdef int i, p, q, prov, power
+    game_map = pos.map
+    # The units that stayed, in their order, then the ones that moved: a copy (cloned
+    # whole, not rebuilt key by key) less the units that left, plus their arrivals.
+    cdef dict new_units = units.copy()
+    for i in range(r.num_units):
+        p = r.units[i]
+        if moved[p] or dislodger[p] >= 0:
+            del new_units[p]
     for i in range(r.num_units):
         p = r.units[i]
         if moved[p]:
             unit = units[p]
             new_units[r.dst[p]] = ((<tuple> unit)[0], (<tuple> unit)[1], r.dst_loc[p])
-    new_dislodged = {}
-    cdef int prov
+    cdef dict new_dislodged = {}
     if any_dislodged:
         contested = set()
         for i in range(r.num_units):
@@ -460,7 +585,125 @@ def next_position(pos, dict orders):
             new_dislodged[p] = (
                 (<tuple> unit)[0], (<tuple> unit)[1], (<tuple> unit)[2], tuple(options)
             )
-    PyMem_Free(moved)
-    nxt = Position(game_map, pos.season, pos.year, new_units, pos.owners.copy(), new_dislodged)
-    after_movement(nxt)
+    cdef list owners = list(pos.owners)
+    if len(owners) != facts.n:
+        raise ValueError(f"{len(owners)} owners on a map of {facts.n} provinces")
+    season = pos.season
+    year = pos.year
+    # after_movement, enter_winter and after_adjustments of adjudicator.phases
+    if new_dislodged:
+        season = season + 1
+    elif season == _PY_SPRING:
+        season = _PY_FALL
+    else:
+        for key, unit in new_units.items():
+            p = key
+            if facts.is_supply[p]:
+                owners[p] = (<tuple> unit)[0]
+        season = _PY_WINTER
+        if not _adjustments_due(sc, game_map.num_powers, owners, new_units):
+            season = _PY_SPRING
+            year = year + 1
+    nxt = _new_position(_Position)
+    nxt.map = game_map
+    nxt.season = season
+    nxt.year = year
+    nxt.units = new_units
+    nxt.owners = owners
+    nxt.dislodged = new_dislodged
     return nxt
+
+
+cdef bint _adjustments_due(_Scratch sc, int powers, list owners, dict units) except -1:
+    """Whether some power's centres and units differ (Position.adjustments has a non-zero)."""
+    cdef _MapFacts facts = sc.facts
+    cdef int i, owner
+    if sc.powers != powers:
+        PyMem_Free(sc.counts)
+        sc.counts = <int *> PyMem_Malloc(2 * (powers + 1) * sizeof(int))
+        if sc.counts == NULL:
+            sc.powers = -1
+            raise MemoryError()
+        sc.powers = powers
+    cdef int *centres = sc.counts
+    cdef int *armies = sc.counts + powers + 1
+    for i in range(powers):
+        centres[i] = 0
+        armies[i] = 0
+    for i in range(facts.num_centres):
+        owner = owners[facts.centres[i]]
+        if 0 <= owner < powers:
+            centres[owner] += 1
+    for unit in units.values():
+        owner = (<tuple> unit)[0]
+        if not 0 <= owner < powers:
+            raise ValueError(f"a unit of power {owner}, which the map lacks")
+        armies[owner] += 1
+    for i in range(powers):
+        if centres[i] != armies[i]:
+            return True
+    return False
+
+
+def next_position(pos, dict orders):
+    """The position after a movement phase, or None when an order needs the Python resolver."""
+    global _busy
+    game_map = pos.map
+    cdef int n = game_map.num_provinces
+    cdef dict units = pos.units
+    cdef tuple loc_province = game_map.loc_province
+    cdef _Scratch sc = _scratch(game_map, n)
+    cdef bint any_dislodged
+    _busy = True
+    try:
+        if _setup(sc.resolver, units, orders, loc_province):
+            return None
+        any_dislodged = _resolve_all(sc)
+        return _apply(sc, pos, units, loc_province, any_dislodged)
+    finally:
+        _busy = False
+
+
+def adjudicate(pos, dict orders):
+    """adjudicator.movement.adjudicate_movement without convoys, or None with a convoy order.
+
+    Returns the same ``MovementResult``: results, dislodgements and the
+    orders as adjudicated, in the units' order, and the next position.
+    """
+    global _busy
+    game_map = pos.map
+    cdef int n = game_map.num_provinces
+    cdef dict units = pos.units
+    cdef tuple loc_province = game_map.loc_province
+    cdef _Scratch sc = _scratch(game_map, n)
+    cdef _Resolver r
+    cdef bint any_dislodged
+    cdef int p, k
+    _busy = True
+    try:
+        r = sc.resolver
+        if _setup(r, units, orders, loc_province):
+            return None
+        any_dislodged = _resolve_all(sc)
+        full = {}
+        results = {}
+        dislodged = {}
+        for key in units:
+            p = key
+            full[key] = orders.get(key, _PY_HOLD_ORDER)
+            k = r.kind[p]
+            if k == MOVE:
+                results[key] = _PY_SUC if r.res[p] else _PY_BNC
+            elif k == SUPPORT_MOVE or k == SUPPORT_HOLD:
+                results[key] = (_PY_SUC if r.res[p] else _PY_CUT) if r.matched[p] else _PY_NSO
+            else:
+                results[key] = _PY_SUC
+        if any_dislodged:
+            for key in units:
+                p = key
+                if sc.dislodger[p] >= 0:
+                    dislodged[key] = sc.dislodger[p]
+        nxt = _apply(sc, pos, units, loc_province, any_dislodged)
+        return _MovementResult(nxt, full, results, dislodged, {})
+    finally:
+        _busy = False

@@ -3,11 +3,14 @@
 Every order generated here is one a server accepts (``MBV``) in the given
 position; :mod:`adjudicator.validation` is the slower oracle the tests hold
 these generators to.  Convoys are generated only where a chain of fleets at
-sea exists, as a server requires.
+sea exists, as a server requires.  :func:`movement_orders` has a compiled twin
+(``adjudicator/_fastlegal.pyx``, see :mod:`adjudicator.speedups`) that gives
+the same list; the code here is its oracle and its fallback.
 """
 
 from __future__ import annotations
 
+from adjudicator import speedups
 from adjudicator.maps import ARMY, COASTAL, FLEET, SEA
 from adjudicator.orders import (
     BUILD,
@@ -103,6 +106,9 @@ def _convoy_destinations(pos: Position, army: int, seas: set[int]) -> list[int]:
 
 def movement_orders(pos: Position, prov: int, convoys: bool = True) -> list[EngineOrder]:
     """All legal orders for the unit in ``prov`` in a movement phase."""
+    fast = speedups.fast_legal(pos.map)
+    if fast is not None:
+        return speedups.LEGAL.movement_orders(fast, pos, prov, convoys)  # type: ignore[union-attr,no-any-return]
     out = move_orders(pos, prov) + support_orders(pos, prov)
     if convoys:
         out.extend(convoy_orders(pos, prov))

@@ -87,9 +87,14 @@ def adjudicate_movement(position: Position, orders: dict[int, EngineOrder]) -> M
 
     Units without an order hold.  Returns the results and the position of the
     next phase that needs orders (retreats, adjustments, or the next movement).
+    Compiled when it can be (no convoy orders; see :mod:`adjudicator.speedups`).
     """
-    resolver = _Resolver(position, orders)
-    return resolver.run()
+    fast = speedups.fast_movement()
+    if fast is not None:
+        done: MovementResult | None = fast.adjudicate(position, orders)
+        if done is not None:
+            return done
+    return _Resolver(position, orders).run()
 
 
 def next_position(position: Position, orders: dict[int, EngineOrder]) -> Position:
@@ -103,6 +108,10 @@ def next_position(position: Position, orders: dict[int, EngineOrder]) -> Positio
         if nxt is not None:
             return nxt
     return _Resolver(position, orders).run().position
+
+
+if speedups.MOVEMENT is not None:
+    speedups.MOVEMENT.bind(MovementResult)
 
 
 class _Resolver:

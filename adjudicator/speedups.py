@@ -1,10 +1,13 @@
 """The compiled fast paths, and the one switch back to pure Python.
 
-Two hot paths of a search have compiled twins (Cython), built by ``pip
-install -e .`` (``make setup``) with Cython from PyPI and the C compiler:
+The hot paths have compiled twins (Cython), built by ``pip install -e .``
+(``make setup``) with Cython from PyPI and the C compiler:
 
 * ``adjudicator/_fastmove.pyx`` — :func:`adjudicator.movement.next_position`
-  for order sets without convoys (every rollout's adjudication);
+  and :func:`adjudicator.movement.adjudicate_movement` for order sets without
+  convoys (every rollout's adjudication);
+* ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
+  (every legal order of a unit, convoys included);
 * ``search/_fastbot.pyx`` — DumbBot's valuation and movement orders (see
   :mod:`search.speedups`).
 
@@ -30,16 +33,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ENV_PURE_PYTHON = "DAIDE_MCTS_PURE_PYTHON"
 """Environment variable: set to 1 to run pure Python even where compiled code exists."""
 
-EXTENSIONS = ("adjudicator._fastmove", "search._fastbot")
+EXTENSIONS = ("adjudicator._fastmove", "adjudicator._fastlegal", "search._fastbot")
 """The compiled modules, by import name."""
 
 
 class StaleExtensionWarning(UserWarning):
     """A compiled module was built from an older version of its source (it is not used)."""
+
+
+class NotCompiledWarning(UserWarning):
+    """A compiled module was not built (no C compiler at install time): pure Python runs."""
+
+
+_told_not_compiled = False
 
 
 def source_of(module: ModuleType) -> Path:
@@ -60,12 +71,23 @@ def is_current(module: ModuleType) -> bool:
 def load(name: str) -> ModuleType | None:
     """The compiled module ``name`` (one of :data:`EXTENSIONS`), or None.
 
-    None when it was not built, or (with a :class:`StaleExtensionWarning`)
-    when it was built from an older source: pure Python runs then.
+    None when it was not built (a :class:`NotCompiledWarning`, once per
+    process, unless pure Python was asked for), or (with a
+    :class:`StaleExtensionWarning`) when it was built from an older source:
+    pure Python runs then.
     """
+    global _told_not_compiled
     try:
         module = importlib.import_module(name)
     except ImportError:
+        if not _told_not_compiled and _enabled:
+            _told_not_compiled = True
+            warnings.warn(
+                f"{name} is not built (no C compiler when it was installed?): running pure "
+                "Python, several times slower; make setup builds it",
+                NotCompiledWarning,
+                stacklevel=2,
+            )
         return None
     if not is_current(module):
         warnings.warn(
@@ -78,10 +100,17 @@ def load(name: str) -> ModuleType | None:
     return module
 
 
+_enabled = os.environ.get(ENV_PURE_PYTHON, "") in ("", "0")
+
 MOVEMENT: ModuleType | None = load("adjudicator._fastmove")
 """The compiled movement resolver, or None."""
 
-_enabled = os.environ.get(ENV_PURE_PYTHON, "") in ("", "0")
+LEGAL: ModuleType | None = load("adjudicator._fastlegal")
+"""The compiled legal order generator, or None."""
+
+_LEGAL_TABLES: dict[int, tuple[object, Any]] = {}
+_LEGAL_LIMIT = 64
+_last_legal: list[tuple[object, Any]] = [(None, None)]
 
 generation = 0
 """Counts the switches (:func:`use_compiled`): a caller that memoises its choice of path
@@ -114,3 +143,23 @@ def pure_python() -> Iterator[None]:
 def fast_movement() -> ModuleType | None:
     """The compiled movement resolver if it exists and compiled code is switched on."""
     return MOVEMENT if _enabled else None
+
+
+def fast_legal(game_map: object) -> Any:
+    """The compiled legal order tables of ``game_map`` if compiled code runs, else None.
+
+    Built once per map (maps are immutable; the tables of up to
+    :data:`_LEGAL_LIMIT` maps are kept).
+    """
+    if LEGAL is None or not _enabled:
+        return None
+    last = _last_legal[0]
+    if last[0] is game_map:
+        return last[1]
+    found = _LEGAL_TABLES.get(id(game_map))
+    if found is None or found[0] is not game_map:
+        if len(_LEGAL_TABLES) >= _LEGAL_LIMIT:
+            _LEGAL_TABLES.clear()
+        found = _LEGAL_TABLES[id(game_map)] = (game_map, LEGAL.LegalTables(game_map))
+    _last_legal[0] = found
+    return found[1]

@@ -118,6 +118,9 @@ cdef unsigned char[::1] _new_bytes(Py_ssize_t n):
 
 
 cdef class _Shared
+cdef class _Board
+cdef class CValues
+cdef class _Orders
 
 
 cdef dict _VALUE_KEYS = {}
@@ -142,6 +145,11 @@ cdef class CMap:
     cdef int[::1] nadj_off, nadj_idx  # each node's neighbouring nodes, in adjacency order
     cdef unsigned char[::1] reach, home
     cdef _Shared shared
+    # Scratch space of movement_orders, kept between calls (not while one is running).
+    cdef _Board spare_board
+    cdef CValues spare_values
+    cdef _Orders spare_orders
+    cdef bint busy
 
     def __init__(self, object game_map, object tables):
         cdef int n = tables.num_nodes
@@ -249,6 +257,10 @@ cdef class CMap:
             for j in game_map.homes[i]:
                 self.home[i * np + j] = 1
         self.shared = _Shared(self)
+        self.spare_board = _Board(self)
+        self.spare_values = CValues(self, 0)
+        self.spare_orders = _Orders(np)
+        self.busy = False
 
     def forget(self):
         """Drop the board valued last (benchmarks: every call then values from scratch)."""
@@ -368,10 +380,8 @@ cdef class _Board:
     cdef bint any_dislodged
     cdef int np
 
-    def __cinit__(self, CMap cm, object pos):
+    def __cinit__(self, CMap cm, object pos=None):
         cdef int np = cm.num_provinces
-        cdef int i, p, power, utype, loc
-        cdef tuple u
         self.np = np
         self.upow = <int *> PyMem_Malloc(5 * np * sizeof(int))
         if self.upow == NULL:
@@ -380,6 +390,14 @@ cdef class _Board:
         self.dpow = self.unode + np
         self.dnode = self.dpow + np
         self.owner = self.dnode + np
+        if pos is not None:
+            self.load(cm, pos)
+
+    cdef int load(self, CMap cm, object pos) except -1:
+        """Read ``pos`` into the arrays (a board is read again for each position)."""
+        cdef int np = self.np
+        cdef int i, p, power, utype, loc
+        cdef tuple u
         for i in range(4 * np):
             self.upow[i] = -1
         owners = pos.owners
@@ -403,6 +421,7 @@ cdef class _Board:
             _check_unit(cm, p, power, utype, loc)
             self.dpow[p] = power
             self.dnode[p] = cm.node_of(utype, loc)
+        return 0
 
     def __dealloc__(self):
         PyMem_Free(self.upow)
@@ -623,27 +642,39 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
 
 
 cdef void _compute_levels(CMap cm, _Shared sh, int power) noexcept:
-    """``power``'s proximity levels (see search.values.proximity_levels)."""
+    """``power``'s proximity levels (see search.values.proximity_levels).
+
+    The tables are read through plain pointers, so the compiler keeps them in
+    registers across the loops (most of a search's time is spent here).
+    """
     cdef int nn = cm.num_nodes
     cdef long long *base = sh.base + power * cm.num_provinces
     cdef long long *cur = sh.levels + power * DEPTH * nn
     cdef long long *nxt
-    cdef long long total, best
-    cdef int i, j, n, g, t
+    cdef long long total, best, x
+    cdef int i, j, n, g, t, end
+    cdef const int *node_prov = &cm.node_prov[0]
+    cdef const int *sum_off = &cm.sum_off[0]
+    cdef const int *sum_idx = &cm.sum_idx[0]
+    cdef const int *grp_off = &cm.grp_off[0]
+    cdef const int *item_off = &cm.item_off[0]
+    cdef const int *item_idx = &cm.item_idx[0]
     for i in range(nn):
-        cur[i] = base[cm.node_prov[i]]
+        cur[i] = base[node_prov[i]]
     for n in range(1, DEPTH):
         nxt = cur + nn
         for i in range(nn):
             total = 0
-            for j in range(cm.sum_off[i], cm.sum_off[i + 1]):
-                total += cur[cm.sum_idx[j]]
-            for g in range(cm.grp_off[i], cm.grp_off[i + 1]):
-                t = cm.item_off[g]
-                best = cur[cm.item_idx[t]]
-                for j in range(t + 1, cm.item_off[g + 1]):
-                    if cur[cm.item_idx[j]] > best:
-                        best = cur[cm.item_idx[j]]
+            for j in range(sum_off[i], sum_off[i + 1]):
+                total += cur[sum_idx[j]]
+            for g in range(grp_off[i], grp_off[i + 1]):
+                t = item_off[g]
+                end = item_off[g + 1]
+                best = cur[item_idx[t]]
+                for j in range(t + 1, end):
+                    x = cur[item_idx[j]]
+                    if x > best:
+                        best = x
                 total += best
             nxt[i] = _fdiv(total, 5)
         cur = nxt
@@ -817,12 +848,13 @@ cdef class _Orders:
     cdef int *seq
     cdef int *moving_into
     cdef unsigned char *waiting  # waiting[p * np + q]: the unit in q waits for the one in p
+    cdef int *waited  # the entries of ``waiting`` set, to clear them for the next call
+    cdef int num_waited
     cdef int count, np
 
     def __cinit__(self, int np):
-        cdef int i
         self.np = np
-        self.kind = <int *> PyMem_Malloc(5 * np * sizeof(int))
+        self.kind = <int *> PyMem_Malloc((5 * np + np * np) * sizeof(int))
         self.waiting = <unsigned char *> PyMem_Malloc(np * np)
         if self.kind == NULL or self.waiting == NULL:
             raise MemoryError()
@@ -830,11 +862,29 @@ cdef class _Orders:
         self.b = self.a + np
         self.seq = self.b + np
         self.moving_into = self.seq + np
-        for i in range(np):
+        self.waited = self.moving_into + np
+        memset(self.waiting, 0, np * np)
+        self.num_waited = 0
+        self.reset()
+
+    cdef void reset(self) noexcept:
+        """No order given yet (as built)."""
+        cdef int i
+        for i in range(self.np):
             self.kind[i] = -1
             self.moving_into[i] = -1
-        memset(self.waiting, 0, np * np)
+        for i in range(self.num_waited):
+            self.waiting[self.waited[i]] = 0
+        self.num_waited = 0
         self.count = 0
+
+    cdef inline void wait(self, int p, int q) noexcept:
+        """The unit in ``q`` waits for the one in ``p``."""
+        cdef int at = p * self.np + q
+        if not self.waiting[at]:
+            self.waiting[at] = 1
+            self.waited[self.num_waited] = at
+            self.num_waited += 1
 
     def __dealloc__(self):
         PyMem_Free(self.kind)
@@ -878,7 +928,7 @@ cdef int _order_unit(
                         return SUPPORT_HOLD
                     ok = False
             elif not force:
-                o.waiting[dprov * np + prov] = 1
+                o.wait(dprov, prov)
                 return WAITING
         mover = o.moving_into[dprov]
         if mover >= 0:
@@ -997,7 +1047,27 @@ def movement_orders(CMap cm, CWeights w, object pos, int power, object rng):
     """DumbBot's orders for every unit of ``power`` (see DumbBot.movement_orders)."""
     if not 0 <= power < cm.num_powers:
         raise ValueError(f"no power {power} on this map")
-    cdef _Board b = _Board(cm, pos)
+    cdef bint spare = not cm.busy
+    if not spare:  # a call already running (another thread): scratch space of its own
+        return _movement_orders(cm, w, pos, power, rng, _Board(cm), CValues(cm, power), _Orders(
+            cm.num_provinces
+        ))
+    cm.busy = True
+    try:
+        return _movement_orders(
+            cm, w, pos, power, rng, cm.spare_board, cm.spare_values, cm.spare_orders
+        )
+    finally:
+        cm.busy = False
+
+
+cdef dict _movement_orders(
+    CMap cm, CWeights w, object pos, int power, object rng, _Board b, CValues v, _Orders o
+):
+    """movement_orders on the scratch space given (any contents; each is reset here)."""
+    b.load(cm, pos)
+    v.power = power
+    o.reset()
     cdef int np = cm.num_provinces
     cdef int i, prov, r, count, waiting
     cdef int stalled = 0
@@ -1005,9 +1075,7 @@ def movement_orders(CMap cm, CWeights w, object pos, int power, object rng):
     ours = [i for i in range(np) if b.upow[i] == power]
     if not ours:
         return {}
-    cdef CValues v = CValues(cm, power)
     _compute(cm, w, b, pos.season, False, v)
-    cdef _Orders o = _Orders(np)
     rand = rng.random
     while ours:
         _shuffle(ours, rng)

@@ -10,8 +10,9 @@ median of several runs; the ratio is taken between medians of the same run.
 It also times legal order generation on the corpus positions: every unit's
 movement orders (:func:`adjudicator.legal.movement_orders`, convoys included);
 and the search's path, :func:`adjudicator.movement.next_position` (the next
-position only), compiled and in pure Python, on the corpus phases without
-convoy orders (see :mod:`adjudicator.speedups`).
+position only), compiled and in pure Python, and full adjudication, on the
+corpus phases without convoy orders (the compiled resolver's domain, see
+:mod:`adjudicator.speedups`; phases with convoys run the Python resolver).
 """
 
 from __future__ import annotations
@@ -194,6 +195,11 @@ def _print_search_paths(corpus: list[Phase], runs: int) -> None:
     print(
         f"next position:     {line} (the search's path, on the {len(plain)} phases "
         f"without convoy orders; medians of {runs})"
+    )
+    full = statistics.median(len(plain) / time_engine(plain) for _ in range(runs))
+    print(
+        f"full, no convoys:  {full:9.0f} phases/s (results and next position, the same "
+        f"{len(plain)} phases; median of {runs})"
     )
     legal = []
     generated = 0

@@ -1,14 +1,16 @@
 """The compiled movement resolver (``adjudicator/_fastmove.pyx``) against the Python one.
 
 Both must give the same next position, units and dislodged units in the same
-order, on battle-heavy random phases and on every DATC movement case without
-a convoy; convoy orders go to the Python resolver.  Also: the switch, and how a
-stale build is told apart.
+order, and the same results, dislodgements and adjudicated orders, on
+battle-heavy random phases (10,000 of them in one test) and on every DATC
+movement case without a convoy; convoy orders go to the Python resolver.
+Also: the switch, and how a stale build is told apart.
 """
 
 from __future__ import annotations
 
 import hashlib
+import warnings
 from pathlib import Path
 from random import Random
 from types import ModuleType
@@ -21,7 +23,16 @@ from adjudicator.daide import load_position
 from adjudicator.legal import adjustment_options
 from adjudicator.maps import standard_map
 from adjudicator.movement import _Resolver, next_position
-from adjudicator.orders import CONVOY, CONVOY_MOVE, HOLD_ORDER, EngineOrder
+from adjudicator.orders import (
+    BNC,
+    CONVOY,
+    CONVOY_MOVE,
+    HOLD_ORDER,
+    MOVE,
+    SUPPORT_HOLD,
+    SUPPORT_MOVE,
+    EngineOrder,
+)
 from adjudicator.position import Position, initial_position
 from adjudicator.randomorders import battle_orders
 from adjudicator.retreats import adjudicate_retreats
@@ -78,6 +89,82 @@ def test_random_battles_give_the_same_next_position(compiled: None) -> None:
     assert dislodging > 50
 
 
+def _quick_battles(pos: Position, rng: Random) -> dict[int, EngineOrder]:
+    """Cheap battle-heavy orders: moves and holds, then supports of orders actually given.
+
+    Now and then a support for a move that was not ordered (NSO), and a support
+    naming the coast of a move into a split-coast province.
+    """
+    m = pos.map
+    units = pos.units
+    orders: dict[int, EngineOrder] = {}
+    for prov, (_, utype, loc) in units.items():
+        moves = m.adjacent(utype, loc)
+        orders[prov] = (MOVE, rng.choice(moves)) if moves and rng.random() < 0.6 else HOLD_ORDER
+    provinces = list(units)
+    for prov, (_, utype, loc) in units.items():
+        if rng.random() < 0.4:
+            continue
+        reach = m.reach(utype, loc)
+        for other in rng.sample(provinces, min(4, len(provinces))):
+            given = orders[other]
+            if other == prov or given[0] not in (MOVE, HOLD_ORDER[0]):
+                continue
+            if given[0] == MOVE:
+                into = m.loc_province[given[1]]
+                if into in reach and into != prov:
+                    split = len(m.fleet_locations[into]) > 1
+                    coast = (given[1],) if split and rng.random() < 0.5 else ()
+                    orders[prov] = (SUPPORT_MOVE, other, into, *coast)
+                    break
+            elif other in reach:
+                orders[prov] = (SUPPORT_HOLD, other)
+                break
+    return orders
+
+
+RANDOM_CORPUS = 10_000
+"""Phases in the big comparison: about 3 s, mostly the pure resolver's."""
+
+
+def test_ten_thousand_random_phases_adjudicate_alike(compiled: None) -> None:
+    """Full results and next positions, compiled against pure, on 10,000 random game phases."""
+    assert speedups.MOVEMENT is not None
+    rng = Random(2026)
+    start = initial_position(standard_map())
+    pos = start
+    done = dislodging = standoffs = 0
+    while done < RANDOM_CORPUS:
+        if pos.year > 1915:
+            pos = start.copy()
+        if not pos.is_movement:
+            pos = _next_phase(pos)
+            continue
+        orders = _quick_battles(pos, rng)
+        slow = _Resolver(pos, orders).run()
+        fast = speedups.MOVEMENT.adjudicate(pos, orders)
+        assert fast is not None
+        assert list(fast.results.items()) == list(slow.results.items())
+        assert list(fast.orders.items()) == list(slow.orders.items())
+        assert list(fast.dislodged.items()) == list(slow.dislodged.items())
+        assert fast.routes == slow.routes == {}
+        _same(fast.position, slow.position)
+        _same(speedups.MOVEMENT.next_position(pos, orders), slow.position)
+        done += 1
+        dislodging += bool(slow.dislodged)
+        standoffs += BNC in slow.results.values()
+        pos = slow.position
+    assert dislodging > RANDOM_CORPUS // 20
+    assert standoffs > RANDOM_CORPUS // 2
+
+
+def _next_phase(pos: Position) -> Position:
+    if pos.is_retreat:
+        return adjudicate_retreats(pos, {}).position
+    winter = {p: adjustment_options(pos, p)[:1] for p in range(pos.map.num_powers)}
+    return adjudicate_adjustments(pos, winter).position
+
+
 @pytest.mark.parametrize("case", CASES + EXTRA_CASES, ids=[c.id for c in CASES + EXTRA_CASES])
 def test_datc_movement_cases_give_the_same_next_position(compiled: None, case: Case) -> None:
     assert speedups.MOVEMENT is not None
@@ -93,8 +180,15 @@ def test_datc_movement_cases_give_the_same_next_position(compiled: None, case: C
     fast = speedups.MOVEMENT.next_position(pos, orders)
     if any(o[0] in (CONVOY, CONVOY_MOVE) for o in orders.values()):
         assert fast is None  # the Python resolver's job
+        assert speedups.MOVEMENT.adjudicate(pos, orders) is None
     else:
         _same(fast, _python(pos, orders))
+        done = speedups.MOVEMENT.adjudicate(pos, orders)
+        slow = _Resolver(pos, orders).run()
+        assert done is not None
+        assert list(done.results.items()) == list(slow.results.items())
+        assert list(done.dislodged.items()) == list(slow.dislodged.items())
+        assert list(done.orders.items()) == list(slow.orders.items())
     _same(next_position(pos, orders), _python(pos, orders))
 
 
@@ -132,3 +226,28 @@ def test_a_build_from_an_older_source_is_told_apart(tmp_path: Path) -> None:
     assert not speedups.is_current(module)
     source.unlink()
     assert speedups.is_current(module)  # an installed wheel ships no source to compare
+
+
+def test_a_missing_build_is_told_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the compiled modules the bot plays in pure Python and says so once."""
+    monkeypatch.setattr(speedups, "_told_not_compiled", False)
+    with pytest.warns(speedups.NotCompiledWarning, match="running pure Python"):
+        assert speedups.load("adjudicator._not_built") is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert speedups.load("search._not_built_either") is None
+
+
+def test_no_word_when_pure_python_was_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(speedups, "_told_not_compiled", False)
+    with speedups.pure_python(), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert speedups.load("adjudicator._not_built") is None
+
+
+def test_owners_that_do_not_fit_the_map_are_refused(compiled: None) -> None:
+    assert speedups.MOVEMENT is not None
+    pos = initial_position(standard_map())
+    pos.owners = pos.owners[:10]
+    with pytest.raises(ValueError, match="owners on a map of 75 provinces"):
+        speedups.MOVEMENT.next_position(pos, {})

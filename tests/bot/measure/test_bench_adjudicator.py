@@ -19,7 +19,13 @@ from bot.measure.bench_adjudicator import build_corpus, main, mila_games, mila_l
 def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--size", "6", "--runs", "1", "--mila-size", "3"]) == 0
     out = capsys.readouterr().out
-    lines = ("corpus: 6 movement phases", "daide-mcts engine:", "next position:", "legal orders:")
+    lines = (
+        "corpus: 6 movement phases",
+        "daide-mcts engine:",
+        "next position:",
+        "full, no convoys:",
+        "legal orders:",
+    )
     for line in (*lines, "MILA"):
         assert line in out
     assert "x MILA" in out
