@@ -1,7 +1,7 @@
 """Build the compiled fast paths (Cython); everything else is in pyproject.toml.
 
 Each extension is optional: without a C compiler the install goes on and the
-pure-Python code runs instead (slower; see adjudicator/speedups.py).  Each is
+pure-Python code runs instead (slower; see adjudicator/compiled_rules.py).  Each is
 built with the SHA-256 of its source, so that a stale build can be told from
 a current one (``make setup`` rebuilds after a change).
 """

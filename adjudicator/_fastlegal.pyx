@@ -33,7 +33,7 @@ cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
 
 SOURCE_HASH = SOURCE_SHA256.decode("ascii")
-"""The SHA-256 of the source this module was built from (see adjudicator.speedups.load)."""
+"""The SHA-256 of the source this module was built from (see adjudicator.compiled_rules.load)."""
 
 cdef enum:
     ARMY = 0

@@ -9,7 +9,7 @@ and dislodged units in the same order, the phase advanced as
 :func:`adjudicator.phases.after_movement` does.  :func:`adjudicate` also gives
 the results (``MovementResult``).  The resolver and its arrays are kept from one
 call to the next (reset, not reallocated).  With a convoy order both return
-None and the caller runs the Python resolver.  :mod:`adjudicator.speedups` decides
+None and the caller runs the Python resolver.  :mod:`adjudicator.compiled_rules` decides
 which path runs; the Python resolver is the oracle the tests hold this one to.
 """
 
@@ -42,7 +42,7 @@ cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
 
 SOURCE_HASH = SOURCE_SHA256.decode("ascii")
-"""The SHA-256 of the source this module was built from (see adjudicator.speedups.load)."""
+"""The SHA-256 of the source this module was built from (see adjudicator.compiled_rules.load)."""
 
 cdef enum:
     HOLD = 0

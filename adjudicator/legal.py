@@ -4,13 +4,13 @@ Every order generated here is one a server accepts (``MBV``) in the given
 position; :mod:`adjudicator.validation` is the slower oracle the tests hold
 these generators to.  Convoys are generated only where a chain of fleets at
 sea exists, as a server requires.  :func:`movement_orders` has a compiled twin
-(``adjudicator/_fastlegal.pyx``, see :mod:`adjudicator.speedups`) that gives
+(``adjudicator/_fastlegal.pyx``, see :mod:`adjudicator.compiled_rules`) that gives
 the same list; the code here is its oracle and its fallback.
 """
 
 from __future__ import annotations
 
-from adjudicator import speedups
+from adjudicator import compiled_rules as speedups
 from adjudicator.maps import ARMY, COASTAL, FLEET, SEA
 from adjudicator.orders import (
     BUILD,

@@ -29,7 +29,7 @@ is decided by :mod:`adjudicator.validation`.
 
 from __future__ import annotations
 
-from adjudicator import speedups
+from adjudicator import compiled_rules as speedups
 from adjudicator.maps import ARMY, SEA
 from adjudicator.orders import (
     BNC,
@@ -87,7 +87,7 @@ def adjudicate_movement(position: Position, orders: dict[int, EngineOrder]) -> M
 
     Units without an order hold.  Returns the results and the position of the
     next phase that needs orders (retreats, adjustments, or the next movement).
-    Compiled when it can be (no convoy orders; see :mod:`adjudicator.speedups`).
+    Compiled when it can be (no convoy orders; see :mod:`adjudicator.compiled_rules`).
     """
     fast = speedups.fast_movement()
     if fast is not None:
@@ -100,7 +100,7 @@ def adjudicate_movement(position: Position, orders: dict[int, EngineOrder]) -> M
 def next_position(position: Position, orders: dict[int, EngineOrder]) -> Position:
     """The position after a movement phase (the fast path the search uses).
 
-    Compiled when it can be (no convoy orders; see :mod:`adjudicator.speedups`).
+    Compiled when it can be (no convoy orders; see :mod:`adjudicator.compiled_rules`).
     """
     fast = speedups.fast_movement()
     if fast is not None:

@@ -2,17 +2,17 @@
 # cython: cdivision=True
 """DumbBot's valuation and movement orders, and the thesis's region weights, compiled (Cython).
 
-The same arithmetic as :mod:`search.values` and :class:`search.dumbbot.DumbBot`
+The same arithmetic as :mod:`search.dumbbot_values` and :class:`search.dumbbot.DumbBot`
 on C arrays, drawing from the same random generator in the same order, so a
 seed gives the same orders on either path (the pure-Python modules are the
-oracle the tests hold this one to).  :mod:`search.speedups` decides which path
+oracle the tests hold this one to).  :mod:`search.compiled_search` decides which path
 runs.
 
 * :class:`CMap` — a map's node tables as C arrays (built once per map);
 * :class:`CWeights` — one :class:`~search.tables.DumbBotWeights` as C
   integers, with the check that its values cannot overflow 64 bits on a map;
 * :func:`values` — a :class:`CValues` (the interface of
-  :class:`~search.values.ProvinceValues`) for one power in one phase;
+  :class:`~search.dumbbot_values.ProvinceValues`) for one power in one phase;
 * :func:`movement_orders` — :meth:`DumbBot.movement_orders
   <search.dumbbot.DumbBot.movement_orders>`;
 * :func:`region_weights` — :func:`search.mcts.weights._weights` (V5-V8's and
@@ -43,7 +43,7 @@ cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
 
 SOURCE_HASH = SOURCE_SHA256.decode("ascii")
-"""The SHA-256 of the source this module was built from (see adjudicator.speedups.load)."""
+"""The SHA-256 of the source this module was built from (see adjudicator.compiled_rules.load)."""
 
 cdef enum:
     DEPTH = 10  # proximity levels (search.tables.PROXIMITY_DEPTH)
@@ -187,7 +187,7 @@ cdef class CMap:
             if self.node_of(self.node_type[i], self.node_loc[i]) != i:
                 raise ValueError(f"node {i} is not the node of its own location")
         # proximity: each node sums itself and one node per bordering province (the best
-        # of that province's nodes when it borders several), as search.values does
+        # of that province's nodes when it borders several), as search.dumbbot_values does
         sums, sum_off, groups, grp_off, items, item_off = [], [0], [], [0], [], [0]
         adj_locs, adj_off, touch, touch_off = [], [0], [], [0]
         growth = 0
@@ -565,7 +565,7 @@ cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season, int power):
 
 cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) noexcept:
     """Every power's base and defence values, and the unit counts (see
-    search.values.base_values and unit_counts_near)."""
+    search.dumbbot_values.base_values and unit_counts_near)."""
     cdef int np = cm.num_provinces, nw = cm.num_powers
     cdef long long attack_w, defence_w
     if season == FALL or season == AUTUMN:
@@ -642,7 +642,7 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
 
 
 cdef void _compute_levels(CMap cm, _Shared sh, int power) noexcept:
-    """``power``'s proximity levels (see search.values.proximity_levels).
+    """``power``'s proximity levels (see search.dumbbot_values.proximity_levels).
 
     The tables are read through plain pointers, so the compiler keeps them in
     registers across the loops (most of a search's time is spent here).
@@ -681,7 +681,7 @@ cdef void _compute_levels(CMap cm, _Shared sh, int power) noexcept:
 
 
 cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CValues out):
-    """Fill ``out`` for its power (see search.values.dumbbot_values)."""
+    """Fill ``out`` for its power (see search.dumbbot_values.dumbbot_values)."""
     cdef int np = cm.num_provinces, nn = cm.num_nodes, nw = cm.num_powers
     cdef int power = out.power
     cdef long long strength_w = 0, competition_w = 0, winter_defence_w = 0
@@ -805,7 +805,7 @@ def region_weights(
 
 
 cdef int _select(long long *scores, int n, object rand, CWeights w) except -1:
-    """search.values.select_index on a C array (``rand`` is the generator's ``random``)."""
+    """search.dumbbot_values.select_index on a C array (``rand`` is the generator's ``random``)."""
     cdef int ranked[MAX_OPTIONS]
     cdef int i, j, x, current, step
     cdef long long best, second, chance, best_chance

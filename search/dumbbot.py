@@ -1,11 +1,11 @@
 """David Norman's DumbBot as a :class:`~search.policy.Policy`, after Parang's Python port.
 
-The valuation lives in :mod:`search.values`; this module turns values into
+The valuation lives in :mod:`search.dumbbot_values`; this module turns values into
 orders, as DumbBot does:
 
 * **Movement.**  Our units are taken in a random order.  Each picks a
   destination among its own location (hold) and its neighbours with
-  :func:`~search.values.select_index` (usually the best, sometimes a lesser
+  :func:`~search.dumbbot_values.select_index` (usually the best, sometimes a lesser
   one).  Into a province where one of our units stays put, it supports that
   unit if the competition there is above 1, else picks again; where one of our
   units is still unordered, it waits (and that unit may not then move into the
@@ -23,7 +23,7 @@ orders, as DumbBot does:
 
 Choices where the sources differ (the seeds' summaries and Parang's port, which
 is the DumbBot our bot meets on Parlance) follow Parang; see also
-:mod:`search.values`:
+:mod:`search.dumbbot_values`:
 
 * the weighted random choice compares each alternative against the *best*
   value, not the current pick (Parang comments the original line out);
@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from random import Random
 
-from adjudicator import speedups as switch
+from adjudicator import compiled_rules as switch
 from adjudicator.orders import (
     BUILD,
     DISBAND_ORDER,
@@ -60,9 +60,9 @@ from adjudicator.orders import (
     Orders,
 )
 from adjudicator.position import WINTER, Position
-from search import speedups
+from search import compiled_search as speedups
+from search.dumbbot_values import ProvinceValues, dumbbot_values, select_index
 from search.tables import DEFAULT_WEIGHTS, DumbBotWeights, tables_for
-from search.values import ProvinceValues, dumbbot_values, select_index
 
 STALLED_ROUNDS = 10
 """Rounds in which no unit gets an order before a waiting cycle is broken by force."""

@@ -32,8 +32,8 @@ from adjudicator.orders import (
 )
 from adjudicator.position import Position
 from search.dumbbot import build_nodes, dumbbot_builds, dumbbot_removals
+from search.dumbbot_values import dumbbot_values
 from search.tables import DEFAULT_WEIGHTS, DumbBotWeights
-from search.values import dumbbot_values
 
 
 class PhaseHeuristics:

@@ -1,7 +1,7 @@
 """DumbBot's constants and the per-map node tables its valuation runs on.
 
-Shared by the pure-Python valuation (:mod:`search.values`) and the compiled
-one (:mod:`search.speedups`, ``search/_fastbot.pyx``): the tables are built
+Shared by the pure-Python valuation (:mod:`search.dumbbot_values`) and the compiled
+one (:mod:`search.compiled_search`, ``search/_fastbot.pyx``): the tables are built
 once per map (:func:`tables_for`) as flat tuples over *nodes* (a place one unit
 type can stand), and the weights are one frozen dataclass (:class:`DumbBotWeights`).
 """

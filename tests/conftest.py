@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from adjudicator import speedups
+from adjudicator import compiled_rules as speedups
 from bot.servers.mila import MilaServer, MilaUnavailableError
 from bot.servers.mosquitto import MosquittoBroker, MosquittoInstall, MosquittoUnavailableError
 from bot.servers.mosquitto import install as install_mosquitto

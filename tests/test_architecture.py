@@ -128,7 +128,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def _layer(name: str) -> str:
     """A module's node in the layer graph: its sub-package (``bot.local``), or itself when
-    it sits directly in one of the four packages (``bot.client.settings``, ``search.values``)."""
+    it sits directly in one of the four packages (``bot.cli``, ``search.dumbbot_values``)."""
     package = _package_of(name)
     return package if "." in package else name
 

@@ -162,7 +162,7 @@ def test_the_installed_command_plays_a_game(
         [
             bin_dir / "python",
             "-c",
-            "import bot, adjudicator.speedups as s; print(bot.__file__); "
+            "import bot, adjudicator.compiled_rules as s; print(bot.__file__); "
             f"print(all(s.load(n) is not None for n in {EXTENSIONS!r}))",
         ],
         timeout=60,

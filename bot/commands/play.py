@@ -164,8 +164,8 @@ def run(args: argparse.Namespace) -> int:
     from bot.client.gamelog import GameLog, configure_logging, game_log_path
     from bot.client.shell import DaideClient, FatalClientError
     from search.choosers import check_strategy
+    from search.dumbbot_values import PROXIMITY_CACHE
     from search.registry import PolicySpecError
-    from search.values import PROXIMITY_CACHE
 
     try:
         settings = settings_from_args(args)

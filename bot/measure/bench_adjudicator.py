@@ -12,7 +12,7 @@ movement orders (:func:`adjudicator.legal.movement_orders`, convoys included);
 and the search's path, :func:`adjudicator.movement.next_position` (the next
 position only), compiled and in pure Python, and full adjudication, on the
 corpus phases without convoy orders (the compiled resolver's domain, see
-:mod:`adjudicator.speedups`; phases with convoys run the Python resolver).
+:mod:`adjudicator.compiled_rules`; phases with convoys run the Python resolver).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import time
 from random import Random
 from typing import Any
 
-from adjudicator import speedups
+from adjudicator import compiled_rules as speedups
 from adjudicator.adjustments import adjudicate_adjustments
 from adjudicator.legal import adjustment_options, movement_orders
 from adjudicator.maps import ARMY, standard_map

@@ -18,17 +18,17 @@ import time
 from collections.abc import Sequence
 from random import Random
 
-from adjudicator import speedups
+from adjudicator import compiled_rules as speedups
 from adjudicator.maps import standard_map
 from adjudicator.orders import Orders
 from adjudicator.position import SPRING, Position, initial_position
+from search.compiled_search import compiled_map, kernel
 from search.dumbbot import DumbBot
+from search.dumbbot_values import PROXIMITY_CACHE
 from search.policy import Policy
 from search.randombot import RandomBot
 from search.simulate import play_phase
-from search.speedups import compiled_map, kernel
 from search.tables import tables_for
-from search.values import PROXIMITY_CACHE
 
 
 def sample_positions(seed: int = 0) -> dict[str, Position]:

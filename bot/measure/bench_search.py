@@ -17,7 +17,7 @@ With ``--cpu-clock`` the one-worker figures are per second of this process's
 CPU time (the runs last ``--seconds`` of it), which other work on a shared
 machine disturbs far less than wall time; the two-worker figure stays on the
 wall clock.  The first line says whether the compiled hot paths ran (see
-:mod:`adjudicator.speedups`; ``DAIDE_MCTS_PURE_PYTHON=1`` times pure Python).
+:mod:`adjudicator.compiled_rules`; ``DAIDE_MCTS_PURE_PYTHON=1`` times pure Python).
 
 The searching power is France in both positions.  Figures only; the tests
 never assert timings.  Record them in BENCHMARKS.md with the command.
@@ -32,15 +32,15 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from random import Random
 
-from adjudicator import speedups
+from adjudicator import compiled_rules as speedups
 from adjudicator.position import Position
 from bot.measure.bench_heuristics import sample_positions
+from search.compiled_search import COMPILED as fastbot
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.parallel import RootParallel
 from search.mcts.player import think
 from search.mcts.tree import horizon
 from search.mcts.variants import VARIANTS, get_variant
-from search.speedups import COMPILED as fastbot
 
 FINAL_YEAR = 1905
 

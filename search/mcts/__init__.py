@@ -5,7 +5,7 @@
 * :mod:`search.mcts.config` / :mod:`search.mcts.variants` — a variant is a frozen
   :class:`~search.mcts.config.SearchSettings`; V1-V8 and ``dm`` by name, with
   overridden settings (``dm/cp=0.5``);
-* :mod:`search.mcts.actions`, :mod:`search.mcts.rules`, :mod:`search.mcts.weights`,
+* :mod:`search.mcts.order_sets`, :mod:`search.mcts.thesis_rules`, :mod:`search.mcts.weights`,
   :mod:`search.mcts.players` — candidate actions, the thesis's order rules and region
   weights, rollout players and enemy models;
 * :mod:`search.mcts.player` — the player (anytime, root-parallel with

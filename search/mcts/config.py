@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from search.mcts.actions import ActionGenerator
+from search.mcts.order_sets import ActionGenerator
 from search.mcts.players import EnemyModel, PhasePlayers
 from search.mcts.uct import CP_THESIS
 from search.policy import Policy

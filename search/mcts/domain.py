@@ -23,8 +23,8 @@ from random import Random
 from adjudicator.movement import next_position
 from adjudicator.phases import solo_winner
 from adjudicator.position import FALL, SPRING, Position
-from search.mcts.actions import Action, Sources
 from search.mcts.config import SearchSettings
+from search.mcts.order_sets import Action, Sources
 from search.mcts.uct import Node
 from search.policy import Policy
 from search.simulate import play_phase

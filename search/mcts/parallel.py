@@ -40,8 +40,8 @@ from random import Random
 from adjudicator.maps import GameMap
 from adjudicator.position import Position, PositionData
 from protocol.values import MapDefinition
-from search.mcts.actions import Action
 from search.mcts.inbox import PipeInbox
+from search.mcts.order_sets import Action
 from search.mcts.tree import new_search
 from search.mcts.variants import get_variant
 

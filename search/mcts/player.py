@@ -26,8 +26,8 @@ from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
-from search.mcts.actions import Action
 from search.mcts.config import SearchSettings
+from search.mcts.order_sets import Action
 from search.mcts.parallel import POLL_EVERY, RootParallel, merge, pick
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts

@@ -19,7 +19,7 @@ from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
-from search.mcts.rules import (
+from search.mcts.thesis_rules import (
     expected_orders,
     greedy_else_random_orders,
     heuristic_orders,

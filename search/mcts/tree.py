@@ -5,9 +5,9 @@ from __future__ import annotations
 from random import Random
 
 from adjudicator.position import Position
-from search.mcts.actions import Action
 from search.mcts.config import SearchSettings
 from search.mcts.domain import DiplomacyDomain
+from search.mcts.order_sets import Action
 from search.mcts.uct import Mcts
 
 

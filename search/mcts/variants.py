@@ -4,7 +4,7 @@ The thesis (§3.1-3.8) is followed where it is precise; where it is vague,
 the choice made is written here.
 
 ======  =====================================================================
-v1      Tree: :func:`~search.mcts.rules.possible_orders` combinations in
+v1      Tree: :func:`~search.mcts.thesis_rules.possible_orders` combinations in
         random order; enemies' expected orders (§3.1) fixed per node; random
         retreats and builds.  Simulation: everyone plays random orders (the
         default policy), to the final year.
@@ -53,8 +53,8 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from search.dumbbot import DumbBot
-from search.mcts.actions import MixedActions, SampledFromPlayers, ThesisActions, WeightedActions
 from search.mcts.config import FINAL_SELECTIONS, FinalSelection, SearchSettings
+from search.mcts.order_sets import MixedActions, SampledFromPlayers, ThesisActions, WeightedActions
 from search.mcts.players import (
     EXPECTED_ENEMIES,
     EXPECTED_PLAYER,

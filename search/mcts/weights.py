@@ -1,7 +1,7 @@
 """The thesis's DumbBot-style region weights (§3.5, equations 2-4), used by V5-V8.
 
 Every *region* (a node: where one unit type can stand, one per coast of a
-split province, as in :mod:`search.values`) gets a weight for one power:
+split province, as in :mod:`search.dumbbot_values`) gets a weight for one power:
 
 * the base value ``v`` of its province: for one of our supply centres, the
   number of enemy units that could move into it ("the size of the adjacent
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from adjudicator.orders import CONVOY_MOVE, MOVE, EngineOrder
 from adjudicator.position import SPRING, SUMMER, Position
-from search import speedups
+from search import compiled_search as speedups
 from search.tables import MapTables, tables_for
 
 SPRING_PROXIMITY_WEIGHTS = (10.0, 100.0, 3.0, 1.0, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1)

@@ -15,7 +15,7 @@ from random import Random
 
 import pytest
 
-from adjudicator import speedups
+from adjudicator import compiled_rules as speedups
 from adjudicator.adjustments import adjudicate_adjustments
 from adjudicator.daide import load_position
 from adjudicator.legal import adjustment_options, movement_orders

@@ -17,7 +17,7 @@ from types import ModuleType
 
 import pytest
 
-from adjudicator import speedups
+from adjudicator import compiled_rules as speedups
 from adjudicator.adjustments import adjudicate_adjustments
 from adjudicator.daide import load_position
 from adjudicator.legal import adjustment_options

@@ -2,7 +2,7 @@
 
 The oracle below is the obvious version of Parang's ``calculate_factors`` and
 destination values (dicts keyed by ``(unit type, location)``, every unit
-scanned for every province); the fast tables in :mod:`search.values` and their
+scanned for every province); the fast tables in :mod:`search.dumbbot_values` and their
 compiled twin must agree with it exactly.
 """
 
@@ -13,6 +13,7 @@ from random import Random
 
 import pytest
 
+from adjudicator.compiled_rules import pure_python
 from adjudicator.maps import ARMY, FLEET, SEA, standard_map
 from adjudicator.orders import (
     BUILD,
@@ -25,11 +26,10 @@ from adjudicator.orders import (
     WAIVE_ORDER,
 )
 from adjudicator.position import AUTUMN, FALL, NOBODY, SPRING, SUMMER, WINTER, Position
-from adjudicator.speedups import pure_python
 from search import dumbbot as dumbbot_module
 from search.dumbbot import DumbBot
+from search.dumbbot_values import PROXIMITY_CACHE, dumbbot_values, prefer_second, select_index
 from search.tables import DEFAULT_WEIGHTS, tables_for
-from search.values import PROXIMITY_CACHE, dumbbot_values, prefer_second, select_index
 from tests.search.boards import position, power, prov
 from tests.search.test_randombot import assert_legal, positions_of, varied_positions
 

@@ -7,8 +7,8 @@ from random import Random
 
 from adjudicator.orders import BUILD, DISBAND, REMOVE, RETREAT, WAIVE_ORDER
 from adjudicator.position import WINTER
+from search.dumbbot_values import dumbbot_values
 from search.heuristics import PhaseHeuristics, best_builds, random_retreats, worst_removals
-from search.values import dumbbot_values
 from tests.search.test_dumbbot import M, position, power, prov
 from tests.search.test_randombot import assert_legal, positions_of
 

@@ -1,6 +1,6 @@
 """No table is built from an index nobody checked: DumbBot's tables, compiled and not.
 
-The search's node tables (:func:`search.values.tables_for`) refuse a map
+The search's node tables (:func:`search.dumbbot_values.tables_for`) refuse a map
 whose moves lead where no unit of their type can stand; the compiled
 ``CMap`` checks every index it copies into a C array, and the compiled board
 reader, values and resolver every unit they read.  On every playable map of
@@ -17,16 +17,16 @@ from random import Random
 
 import pytest
 
-from adjudicator import speedups as switch
+from adjudicator import compiled_rules as switch
+from adjudicator.compiled_rules import pure_python
 from adjudicator.maps import GameMap, standard_map
 from adjudicator.position import Position, initial_position
 from adjudicator.rule_errors import MapError
-from adjudicator.speedups import pure_python
-from search import speedups
+from search import compiled_search as speedups
 from search.dumbbot import DumbBot
+from search.dumbbot_values import dumbbot_values
 from search.simulate import play_phase
 from search.tables import DEFAULT_WEIGHTS, MapTables, tables_for
-from search.values import dumbbot_values
 from tests.adjudicator.mutated_maps import CASES, reaction
 
 PHASES = 5

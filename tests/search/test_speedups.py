@@ -20,19 +20,19 @@ from typing import Any
 
 import pytest
 
-from adjudicator import speedups as switch
+from adjudicator import compiled_rules as switch
+from adjudicator.compiled_rules import pure_python
 from adjudicator.orders import EngineOrder
 from adjudicator.position import WINTER, Position
-from adjudicator.speedups import pure_python
 from bot.measure.bench_heuristics import sample_positions
-from search import speedups
+from search import compiled_search as speedups
 from search.dumbbot import DumbBot
+from search.dumbbot_values import dumbbot_values
 from search.heuristics import PhaseHeuristics
 from search.mcts.player import think
 from search.mcts.variants import LIVELY_DUMBBOT, get_variant
 from search.mcts.weights import RegionWeights
 from search.tables import DEFAULT_WEIGHTS, DumbBotWeights, tables_for
-from search.values import dumbbot_values
 from tests.search.test_randombot import positions_of, varied_positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -218,7 +218,7 @@ def test_the_environment_variable_selects_pure_python(
     script = (
         "from adjudicator.maps import standard_map\n"
         "from adjudicator.position import initial_position\n"
-        "from search.values import dumbbot_values\n"
+        "from search.dumbbot_values import dumbbot_values\n"
         "print(type(dumbbot_values(initial_position(standard_map()), 0)).__name__)\n"
     )
     env = {**os.environ, switch.ENV_PURE_PYTHON: setting}

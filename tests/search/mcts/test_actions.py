@@ -7,7 +7,7 @@ from random import Random
 
 from adjudicator.orders import HOLD_ORDER, MOVE
 from search.dumbbot import DumbBot
-from search.mcts.actions import (
+from search.mcts.order_sets import (
     BestFirstCombinations,
     InTurn,
     RandomCombinations,
@@ -16,7 +16,7 @@ from search.mcts.actions import (
     WeightedActions,
     weighted_options,
 )
-from search.mcts.rules import possible_orders
+from search.mcts.thesis_rules import possible_orders
 from search.mcts.weights import RegionWeights
 from tests.search.boards import position, power, prov
 

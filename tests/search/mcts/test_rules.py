@@ -6,7 +6,7 @@ from random import Random
 
 from adjudicator.legal import move_orders
 from adjudicator.orders import HOLD_ORDER, MOVE, SUPPORT_MOVE
-from search.mcts.rules import (
+from search.mcts.thesis_rules import (
     expected_orders,
     greedy_else_random_orders,
     heuristic_orders,

@@ -11,8 +11,8 @@ import pytest
 
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
-from search.mcts.actions import ThesisActions, WeightedActions
 from search.mcts.config import SearchSettings
+from search.mcts.order_sets import ThesisActions, WeightedActions
 from search.mcts.parallel import RootParallel, merge, pick
 from search.mcts.player import AnytimeChooser, MctsPlayer, think
 from search.mcts.players import (

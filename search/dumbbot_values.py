@@ -38,7 +38,7 @@ proximity iteration is one list comprehension of C-level ``itemgetter`` sums
 per level; destination values, strength and competition are computed lazily,
 only for the nodes a player asks about.  This module is also the oracle of the
 compiled twin, ``search/_fastbot.pyx``, which computes the same values some forty
-times faster and runs instead when it was built (see :mod:`search.speedups`).
+times faster and runs instead when it was built (see :mod:`search.compiled_search`).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from operator import itemgetter, mul
 from random import Random
 
 from adjudicator.position import AUTUMN, FALL, SPRING, SUMMER, WINTER, Position
-from search import speedups
+from search import compiled_search as speedups
 from search.tables import DEFAULT_WEIGHTS, PROXIMITY_DEPTH, DumbBotWeights, MapTables, tables_for
 
 # --- the values -------------------------------------------------------------------------

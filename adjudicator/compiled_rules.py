@@ -9,7 +9,7 @@ The hot paths have compiled twins (Cython), built by ``pip install -e .``
 * ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
   (every legal order of a unit, convoys included);
 * ``search/_fastbot.pyx`` — DumbBot's valuation and movement orders (see
-  :mod:`search.speedups`).
+  :mod:`search.compiled_search`).
 
 Each gives exactly what its pure-Python original gives (for DumbBot: the same
 orders for the same random generator state, drawing the same numbers); the

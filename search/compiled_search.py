@@ -1,12 +1,12 @@
 """The compiled DumbBot (``search/_fastbot.pyx``) and when it runs.
 
-DumbBot's valuation and movement orders (:mod:`search.values`,
+DumbBot's valuation and movement orders (:mod:`search.dumbbot_values`,
 :class:`search.dumbbot.DumbBot`) are most of what a search does, and the
 thesis's region weights (:mod:`search.mcts.weights`) much of the rest.  Their
 compiled twins give the same values and, for the same random generator state,
 the same orders (they draw the same numbers in the same order); the
 pure-Python code is their test oracle and their fallback.  The switch is
-:mod:`adjudicator.speedups`'s (one for every compiled path); a map or weights
+:mod:`adjudicator.compiled_rules`'s (one for every compiled path); a map or weights
 the compiled code cannot hold exactly (more than 64 powers or options, values
 that could pass 2**62) also run in pure Python.
 """
@@ -20,7 +20,7 @@ from random import Random
 from types import ModuleType
 from typing import Any
 
-from adjudicator import speedups as switch
+from adjudicator import compiled_rules as switch
 from adjudicator.orders import Orders
 from adjudicator.position import Position
 from search.tables import DumbBotWeights, MapTables

@@ -7,7 +7,7 @@ builds an :class:`~search.mcts.uct.ActionSource` for a position, which hands
 the actions out one at a time, in the order the variant expands them:
 
 * :class:`ThesisActions` — V1-V4: the combinations of every unit's
-  :func:`~search.mcts.rules.possible_orders`, in random order;
+  :func:`~search.mcts.thesis_rules.possible_orders`, in random order;
 * :class:`WeightedActions` — V5-V8: the same per-unit orders, minus those
   ending in a region weighted below the mean of all regions (the best order
   is kept when that prunes everything), combined best first by the summed
@@ -35,7 +35,7 @@ from typing import Protocol
 from adjudicator.legal import complete_with_holds
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
-from search.mcts.rules import UnitOptions, possible_orders
+from search.mcts.thesis_rules import UnitOptions, possible_orders
 from search.mcts.weights import RegionWeights
 from search.policy import Policy
 
