@@ -84,13 +84,17 @@ def _in_image(image: str, *argv: str) -> str:
 def test_the_bot_image_runs_its_compiled_package_and_holds_no_compiler(images: str) -> None:
     assert f"{BOT_IMAGE} " in images and f"{SERVER_IMAGE} " in images
     probe = (
-        "import os, adjudicator._fastmove as m, search._fastbot as b, bot.cli;"
-        "print(m.__file__); print(b.__file__); print(bot.cli.__file__);"
+        "import os, adjudicator._fastmove as m, adjudicator._fastlegal as g, search._fastbot as b;"
+        "import bot.cli; print(m.__file__); print(g.__file__); print(b.__file__);"
+        "print(bot.cli.__file__);"
         "print(os.getcwd(), os.path.exists('/src'), os.path.exists('/app'))"
     )
-    fastmove, fastbot, cli, where = _in_image(BOT_IMAGE, "python", "-c", probe).splitlines()
+    fastmove, fastlegal, fastbot, cli, where = _in_image(
+        BOT_IMAGE, "python", "-c", probe
+    ).splitlines()
     site = "/opt/venv/lib/python3.11/site-packages/"
     assert fastmove.startswith(site + "adjudicator/_fastmove") and fastmove.endswith(".so")
+    assert fastlegal.startswith(site + "adjudicator/_fastlegal") and fastlegal.endswith(".so")
     assert fastbot.startswith(site + "search/_fastbot") and fastbot.endswith(".so")
     assert cli == site + "bot/cli.py"
     assert where == "/home/bot False False"

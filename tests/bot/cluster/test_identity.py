@@ -20,7 +20,11 @@ from bot.cluster.identity import (
 )
 
 ROOT = Path(__file__).resolve().parents[3]
-COMPILED_SOURCES = ("adjudicator/_fastmove.pyx", "search/_fastbot.pyx")
+COMPILED_SOURCES = (
+    "adjudicator/_fastmove.pyx",
+    "adjudicator/_fastlegal.pyx",
+    "search/_fastbot.pyx",
+)
 
 
 def _copy_of_the_sources(tmp_path: Path) -> Path:
