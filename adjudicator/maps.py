@@ -106,6 +106,8 @@ class GameMap:
         which also says how one-sided adjacencies are read), so every index in the
         tables is valid.
         """
+        # Stays whole: each table is built from the ones before it in one reading of the
+        # checked layout; split, every part would need most of the others as arguments.
         layout = check_definition(definition)
         self = cls.__new__(cls)
         self.name = name

@@ -141,6 +141,9 @@ class _Resolver:
     )
 
     def __init__(self, pos: Position, orders: dict[int, EngineOrder]) -> None:
+        # Stays whole: one pass over the orders fills the resolver's tables in the order the
+        # rules read them (moves, then supports and convoys that refer to them); it runs once
+        # per adjudicated phase, where a call per step would cost.
         m = pos.map
         n = m.num_provinces
         units = pos.units
@@ -297,6 +300,8 @@ class _Resolver:
         *older* guess (even one already on the cycle list) stays provisional
         and is redone when that guess is settled.
         """
+        # Stays whole: the algorithm's states and its backup rule read as one unit, as in
+        # Kruijswijk's description; split, the guess serials would cross function lines.
         state = self.state[p]
         if state == _RESOLVED:
             return self.res[p]
@@ -489,6 +494,8 @@ class _Resolver:
 
     def run(self) -> MovementResult:
         """Resolve every decision and build the next position."""
+        # Stays whole: the decisions, then the position built from them in one pass over
+        # the units (the hot path of adjudication).
         pos = self.pos
         m = pos.map
         units = self.units

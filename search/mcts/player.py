@@ -120,6 +120,8 @@ def search_within(
     True)``, before the tree is freed (freeing a large tree takes a tenth of
     a second or more, which a deadline cannot spare).
     """
+    # Stays whole: the helpers' job, the search loop with its retimes and the merge of
+    # their statistics share one limit and one stop signal.
     if parallel is not None and clock is not time.monotonic:
         raise ValueError("root-parallel search runs on the wall clock")
     began = time.monotonic()
