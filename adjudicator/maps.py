@@ -46,7 +46,6 @@ class GameMap:
         "definition",
         "distance",
         "fleet_adjacent",
-        "fleet_destinations",
         "fleet_distance",
         "fleet_locations",
         "fleet_reach",
@@ -92,7 +91,6 @@ class GameMap:
     fleet_adjacent: tuple[tuple[int, ...], ...]
     army_reach: tuple[frozenset[int], ...]
     fleet_reach: tuple[frozenset[int], ...]
-    fleet_destinations: tuple[dict[int, tuple[int, ...]], ...]
     neighbours: tuple[tuple[int, ...], ...]
     distance: tuple[tuple[int, ...], ...]
     fleet_distance: tuple[tuple[int, ...], ...]
@@ -176,13 +174,6 @@ class GameMap:
         self.fleet_reach = tuple(
             frozenset(loc_province[d] for d in dests) for dests in self.fleet_adjacent
         )
-        fleet_dest: list[dict[int, tuple[int, ...]]] = []
-        for dests in self.fleet_adjacent:
-            by_prov: dict[int, list[int]] = {}
-            for d in dests:
-                by_prov.setdefault(loc_province[d], []).append(d)
-            fleet_dest.append({p: tuple(ds) for p, ds in by_prov.items()})
-        self.fleet_destinations = tuple(fleet_dest)
         self.neighbours = tuple(
             tuple(
                 sorted(

@@ -31,8 +31,6 @@ The checks follow Parlance 1.4.1 with its default DATC options:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from adjudicator.maps import ARMY, COASTAL, FLEET, SEA, GameMap
 from adjudicator.orders import (
     BUILD,
@@ -162,10 +160,6 @@ class OrderBook:
         except _Refused as refused:
             return refused.note
         return MBV
-
-    def submit_all(self, power: str, orders: Iterable[Order]) -> list[str]:
-        """Submit several orders in order; returns their notes."""
-        return [self.submit(power, order) for order in orders]
 
     def _accept(self, power_name: str, order: Order) -> None:
         pos = self.pos

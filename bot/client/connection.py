@@ -85,8 +85,6 @@ class Connection:
         self._violation: ProtocolViolation | None = None
         self._rm_seen = False
         self.closed = False
-        self.bytes_in = 0
-        self.bytes_out = 0
 
     @classmethod
     async def open(
@@ -155,7 +153,6 @@ class Connection:
                     self._decoder.feed_eof()
                 await self.close(final=False)
                 raise ConnectionLost("server closed the connection")
-            self.bytes_in += len(data)
             try:
                 for message in self._decoder.feed(data):
                     if isinstance(message, RepresentationMessage):
@@ -192,7 +189,6 @@ class Connection:
             self._writer.write(data)
         except (ConnectionError, OSError, RuntimeError) as exc:
             raise ConnectionLost(f"write failed: {exc}") from exc
-        self.bytes_out += len(data)
         if self._drainer is None and self.unsent > self.high_water:
             self._drainer = asyncio.get_running_loop().create_task(self._drain())
 

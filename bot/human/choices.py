@@ -73,11 +73,6 @@ def legal_choices(pos: Position, power: str) -> Choices:
     return Choices("adjustment", options, pos.adjustments()[who])
 
 
-def legal_set(choices: Choices) -> set[Order]:
-    """Every order of ``choices``, for membership tests."""
-    return {o for orders in choices.options.values() for o in orders}
-
-
 class IllegalOrder(ValueError):
     """An order (or a set) the seat will not send: the message says why in one line."""
 

@@ -54,7 +54,6 @@ from bot.servers.parlance_install import PARLANCE_VERSION
 from bot.toolkit.jsonfiles import CorruptJSON, json_object
 from bot.toolkit.observer import Observer
 
-SERVER_PORT_IN_CONTAINER = 16713
 DEFAULT_MQTT_PORT = 1883
 TELEMETRY_TOPIC = "daide-mcts"
 COMPOSE_FILE = ROOT / "docker-compose.yml"

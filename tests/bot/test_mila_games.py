@@ -15,7 +15,7 @@ import json
 import pytest
 
 from adjudicator.rules import CivilDisorderRule
-from bot.client.core.mirror import replay_shadow
+from tests.bot.client.core.replay import replay_shadow
 
 pytestmark = [pytest.mark.slow, pytest.mark.mila]
 

@@ -23,7 +23,7 @@ last: the server's latest NOW wins (a wrong one is put right by the next).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from adjudicator.daide import adjudicate_phase
@@ -82,7 +82,6 @@ class GameMirror:
     position: Position | None = None
     centres: Centres | None = None
     pending: list[OrderResult] = field(default_factory=list)
-    pending_centres: Centres | None = None
     checked: int = 0
     mismatches: int = 0
     skipped: int = 0
@@ -145,7 +144,6 @@ class GameMirror:
         """
         if self.game_map is not None:
             Position.from_values(self.game_map, SCO_CHECK_TURN, (), centres)
-        self.pending_centres = centres
         self.centres = centres
 
     def on_game_end(self) -> None:
@@ -199,7 +197,6 @@ class GameMirror:
         step = self._step = _Step(previous, pending, resync)
         self.position = actual
         self.pending = []
-        self.pending_centres = None
         self.resync = False
         if previous is None or not pending or resync:
             return None
@@ -270,9 +267,9 @@ class GameMirror:
             return ShadowReport(previous.turn, (f"our engine refused the phase: {exc}",), "", "")
         refused = [(o, n) for o, n in outcome.verdicts if n != "MBV"]
         differences.extend(f"we would refuse {o} ({n})" for o, n in refused)
-        ours = {_key(r): r.result for r in outcome.results}
+        ours = {order_result_key(r): r.result for r in outcome.results}
         for r in pending:
-            mine = ours.get(_key(r))
+            mine = ours.get(order_result_key(r))
             if mine is None:
                 differences.append(f"no result of ours for {r.order}")
             elif mine != r.result and not (self.coarse_results and _same_effect(r, mine)):
@@ -348,7 +345,7 @@ def _nothing_to_decide(pos: Position) -> bool:
     return False
 
 
-def _key(result: OrderResult) -> object:
+def order_result_key(result: OrderResult) -> object:
     """What identifies an ORD line: the unit ordered, or the order itself (waives)."""
     return getattr(result.order, "unit", result.order)
 
@@ -362,81 +359,3 @@ def _describe(pos: Position) -> str:
     )
     centres = " ".join(f"({p} {' '.join(c)})" for p, c in pos.centres())
     return f"{pos.turn}: {units} | {centres}"
-
-
-@dataclass
-class ReplayResult:
-    """Shadow adjudication of a whole game rebuilt from several players' records."""
-
-    checked: int
-    mismatches: int
-    skipped: int
-    reports: list[ShadowReport]
-
-
-def replay_shadow(
-    streams: Sequence[Sequence[str]],
-    *,
-    coarse_results: bool = False,
-    rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER,
-) -> ReplayResult:
-    """Shadow-check a game from the messages several players received (DAIDE text, in order).
-
-    A server that tells each power only its own ORD lines (MILA's) leaves every
-    single player unable to check a phase; when all seven seats are ours, the
-    union of their ORD lines is the whole phase.  The first stream supplies the
-    map and the sequence of SCO/NOW; every stream contributes its ORD lines.
-    ``coarse_results`` and ``rule`` describe the server (MILA: True and DATC).
-    """
-    reports: list[ShadowReport] = []
-    mirror = replay_mirror(
-        streams, coarse_results=coarse_results, rule=rule, on_report=reports.append
-    )
-    return ReplayResult(mirror.checked, mirror.mismatches, mirror.skipped, reports)
-
-
-def replay_mirror(
-    streams: Sequence[Sequence[str]],
-    *,
-    coarse_results: bool = False,
-    rule: CivilDisorderRule = DEFAULT_CIVIL_DISORDER,
-    on_report: Callable[[ShadowReport], None] | None = None,
-) -> GameMirror:
-    """A mirror fed a whole recorded game (see :func:`replay_shadow`).
-
-    Each phase's shadow report goes to ``on_report``.
-    """
-    from protocol.messages import Map, Mdf, Now, Ord, Sco, parse_text
-
-    results: dict[Turn, dict[object, OrderResult]] = {}
-    for stream in streams:
-        for text in stream:
-            if text.startswith("ORD"):
-                message = parse_text(text)
-                if isinstance(message, Ord) and message.entry is not None:
-                    entry = message.entry
-                    results.setdefault(entry.turn, {})[_key(entry), entry.order] = entry
-    mirror = GameMirror(coarse_results=coarse_results, rule=rule)
-    map_name = "standard"
-    for text in streams[0] if streams else ():
-        head = text[:3]
-        if head in ("DRW", "SLO"):
-            mirror.on_game_end()
-            continue
-        if head not in ("MAP", "MDF", "SCO", "NOW"):
-            continue
-        message = parse_text(text)
-        if isinstance(message, Map) and message.name:
-            map_name = message.name
-        elif isinstance(message, Mdf) and message.definition is not None:
-            mirror.on_map(message.definition, map_name)
-        elif isinstance(message, Sco) and message.centres is not None:
-            mirror.on_sco(message.centres)
-        elif isinstance(message, Now) and message.turn is not None:
-            previous = mirror.position
-            if previous is not None:
-                mirror.pending = list(results.get(previous.turn, {}).values())
-            report = mirror.on_now(message.turn, message.units)
-            if report is not None and on_report is not None:
-                on_report(report)
-    return mirror

@@ -97,4 +97,3 @@ class Ready:
 ToWorker = UseMap | Think | Retime | Cancel | Shutdown
 JobMessage = Progress | Answer | Failed
 """What the worker says about a job."""
-FromWorker = JobMessage | Ready

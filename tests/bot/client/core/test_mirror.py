@@ -6,9 +6,10 @@ from adjudicator.daide import adjudicate_phase
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from adjudicator.standard import standard_definition
-from bot.client.core.mirror import GameMirror, replay_shadow
+from bot.client.core.mirror import GameMirror
 from protocol.messages import Map, Mdf, Now, Ord, Sco, parse_text
 from protocol.values import Hold, Location, OrderResult, Season, Turn, Unit, UnitType
+from tests.bot.client.core.replay import replay_shadow
 
 
 def _mirror() -> GameMirror:
