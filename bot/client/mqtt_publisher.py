@@ -31,7 +31,7 @@ import aiomqtt
 import structlog
 
 from bot.client.mqtt_url import MqttTarget, topic_level
-from bot.client.telemetry_events import OBSERVER, UNASSIGNED, Event
+from bot.client.telemetry_events import UNASSIGNED, Event
 
 DEFAULT_QUEUE = 1000
 """Events kept while the broker is slow or away (a bot sends about 70 per game year)."""
@@ -78,7 +78,6 @@ class MqttTelemetry(Telemetry):
         game: str,
         name: str,
         power_of: Callable[[], str | None] = lambda: None,
-        observer: bool = False,
         maxsize: int = DEFAULT_QUEUE,
         flush_timeout: float = 2.0,
         publish_timeout: float = 5.0,
@@ -91,7 +90,6 @@ class MqttTelemetry(Telemetry):
         self.name = name
         self.run = secrets.token_hex(6)
         self.power_of = power_of
-        self.observer = observer
         self.maxsize = maxsize
         self.flush_timeout = flush_timeout
         self.publish_timeout = publish_timeout
@@ -123,7 +121,7 @@ class MqttTelemetry(Telemetry):
         """Queue one event; on a full queue drop the oldest.  Returns at once and never raises."""
         try:
             power = self.power_of()
-            level = power or (OBSERVER if self.observer else UNASSIGNED)
+            level = power or UNASSIGNED
             event = kind(
                 **{
                     **fields,

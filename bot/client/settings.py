@@ -75,7 +75,6 @@ class BotSettings(BaseSettings):
         description="most seconds from a phase's start to the last submission, whatever the "
         "deadline (bots beside a person)",
     )
-    observe: bool = Field(False, description="join as an observer (OBS) instead of a player")
     chooser: Literal["bot", "person"] = Field(
         "bot", description="who chooses the orders: bot (the strategy) or person (a page)"
     )
@@ -191,6 +190,5 @@ def make_telemetry(
         game=settings.game_id or f"{settings.host}:{settings.port}",
         name=settings.name,
         power_of=power_of,
-        observer=settings.observe,
         maxsize=settings.telemetry_queue,
     )

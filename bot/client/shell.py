@@ -334,7 +334,7 @@ class DaideClient:
             self.stream.publish(notes.WorkerRestarted(self._worker_restarts))
             self.thinker.close()
             self.thinker = None
-        if self.thinker is not None or self.settings.observe:
+        if self.thinker is not None:
             return
         if not self.core.player.chooser.needs_worker:
             return
@@ -402,7 +402,6 @@ def core_settings(settings: BotSettings) -> CoreSettings:
         max_think=settings.max_think,
         rules=settings.rules,
         seed=settings.seed,
-        observe=settings.observe,
         rejoin_power=settings.rejoin_power,
         rejoin_passcode=settings.rejoin_passcode,
         strategy=settings.strategy,

@@ -17,7 +17,7 @@ follow.  The events of one game, in the order a bot sends them::
 ``<game>`` is the ``--game-id`` given to the bot (``DAIDE_MCTS_GAME_ID``), or
 else the DAIDE server's ``host:port``, so that the bots of one game agree on
 it without being told.  ``<power>`` is the power's token (``ENG``...), or
-``unassigned`` before HLO, or ``observer``.  Unknown fields are ignored when
+``unassigned`` before HLO.  Unknown fields are ignored when
 reading, so an older watcher can read a newer bot's events.
 """
 
@@ -37,9 +37,6 @@ Phase = Literal["movement", "retreat", "adjustment"]
 
 UNASSIGNED = "unassigned"
 """The ``<power>`` topic level before the server has told us our power."""
-
-OBSERVER = "observer"
-"""The ``<power>`` topic level of a bot that watches (OBS) instead of playing."""
 
 JsonScalar = str | int | float | bool | None
 
@@ -78,7 +75,7 @@ class Event(BaseModel):
 
     event: str
     game: str = Field(description="the game: --game-id, or the DAIDE server's host:port")
-    power: str | None = Field(description="our power's token; None before HLO and for observers")
+    power: str | None = Field(description="our power's token; None before HLO")
     name: str = Field(description="the bot's name (as sent in NME)")
     run: str = Field(description="identifies one bot process (random hex)")
     seq: int = Field(ge=1, description="this run's event number: 1, 2, 3... (gaps mean drops)")

@@ -92,7 +92,6 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         help="most seconds from a phase's start to the last submission, whatever the deadline "
         "(bots beside a person; default: none)",
     )
-    p.add_argument("--observe", action="store_true", default=None, help="watch (OBS) instead")
     p.add_argument("--power", dest="rejoin_power", help="rejoin as this power (with --passcode)")
     p.add_argument("--passcode", type=int, dest="rejoin_passcode", help="passcode for rejoining")
     p.add_argument("--seed", type=int, help="random seed")
@@ -122,7 +121,6 @@ def settings_from_args(args: argparse.Namespace) -> BotSettings:
         think_time=args.think_time,
         min_margin=args.min_margin,
         max_think=getattr(args, "max_think", None),
-        observe=args.observe,
         rejoin_power=args.rejoin_power,
         rejoin_passcode=args.rejoin_passcode,
         seed=args.seed,
@@ -173,11 +171,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from exc
     if (settings.rejoin_power is None) != (settings.rejoin_passcode is None):
         raise UserError("--power and --passcode go together")
-    if not settings.observe:
-        try:
-            check_strategy(settings.strategy, settings.search_workers)
-        except PolicySpecError as exc:
-            raise UserError(f"--strategy {settings.strategy}: {exc}") from exc
+    try:
+        check_strategy(settings.strategy, settings.search_workers)
+    except PolicySpecError as exc:
+        raise UserError(f"--strategy {settings.strategy}: {exc}") from exc
     configure_logging(settings.log_level, settings.log_format)
     # This process values each position once (quick orders, builds); the proximity memo,
     # made for the search's replays, would only fill up over a long game (the search

@@ -79,7 +79,6 @@ from protocol.messages import (
     Nme,
     Not,
     Now,
-    Obs,
     Off,
     Ord,
     Out,
@@ -123,7 +122,6 @@ class CoreSettings:
     max_think: float | None = None
     rules: str = "parlance"
     seed: int | None = None
-    observe: bool = False
     rejoin_power: str | None = None
     rejoin_passcode: int | None = None
     iterations: int | None = None
@@ -301,14 +299,12 @@ class BotCore:
             self.out.act(Disconnect(final=False))
 
     def _greet(self) -> None:
-        """Say who we are: IAM to rejoin, OBS to watch, NME to play."""
+        """Say who we are: IAM to rejoin, NME to play."""
         s = self.settings
         if self.session is not None and self.session.rejoin and self.can_rejoin:
             self.mirror.mark_resync()
             self.player.replaying = True
             self._send(Iam(self.power, self.passcode))  # type: ignore[arg-type]
-        elif s.observe:
-            self._send(Obs(s.name, s.version))
         else:
             self._send(Nme(s.name, s.version))
 
@@ -502,15 +498,13 @@ class BotCore:
             # bare TME; a server that cannot refuses it and HLO's limits stay in force).
             for request in (Hlo(), Sco(), Now(), Tme()):
                 self._send(request)
-        elif isinstance(inner, Obs) and self.settings.observe:
-            self._joined()
 
     def _on_rej(self, m: Rej) -> None:
         if not self._answers_ours(m):
             return
         inner = m.message
         self._note(notes.Refused(inner.to_text()))
-        if isinstance(inner, Nme | Obs) and not self.ever_joined:
+        if isinstance(inner, Nme) and not self.ever_joined:
             self.out.act(GiveUp(f"the server refused to let us join: {m.to_text()}"))
             return
         if isinstance(inner, Iam) and not self.joined:
@@ -539,7 +533,7 @@ class BotCore:
             return
         self._note_shadow(report)
         pos = self.mirror.position
-        if self.game_over or self.settings.observe or self.power is None or pos is None:
+        if self.game_over or self.power is None or pos is None:
             return
         if self.power_id is not None:
             self.player.on_position(m.turn, pos, self.power)

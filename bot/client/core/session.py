@@ -6,10 +6,9 @@ A session goes through fixed stages (a table, as h11 keeps its states):
 stage      how it is reached                             what we may send
 =========  ============================================  =========================
 OPENED     TCP connected, IM sent                        nothing (DMs need the RM)
-GREETING   the server's RM arrived                       NME/OBS/IAM, map talk,
+GREETING   the server's RM arrived                       NME/IAM, map talk,
                                                          answers to the server
-JOINED     HLO (a new player), YES (IAM) (a rejoin),     everything, orders too
-           or YES (OBS) (an observer)
+JOINED     HLO (a new player) or YES (IAM) (a rejoin)    everything, orders too
 CLOSED     the connection ended                          nothing
 =========  ============================================  =========================
 
