@@ -59,4 +59,6 @@ def test_seven_bots_play_to_the_final_year_on_mila(mila_server, run_bot) -> None
     replay = replay_shadow(streams, coarse_results=True, rule=CivilDisorderRule.DATC)
     problems = [(str(r.turn), r.differences) for r in replay.reports if not r.ok]
     assert replay.mismatches == 0, json.dumps(problems, indent=1, default=str)
-    assert replay.checked >= 8, replay
+    # At least every movement phase to 1903 is checked (how many retreats and winters
+    # there are depends on the game).
+    assert replay.checked >= 6 and replay.skipped <= 1, replay
