@@ -1,0 +1,406 @@
+"""A learned per-unit order policy: where each unit goes, scored by a linear model over features.
+
+The model (trained by ``daide-mcts train``, :mod:`bot.training`) sees each unit's
+*choices*: its own location (stay) and every location it can move to.  Every
+choice has a feature vector (:data:`FEATURES`: a supply centre, whose, who
+stands there, who can reach it, where DumbBot would send the unit, ...); a
+choice's score is the features' dot product with the weights, and a unit's
+choices are drawn by the softmax of their scores (a conditional logit).
+
+A unit's order becomes its choice as DumbBot would play it
+(:func:`orders_from_choices`): staying is a hold; a choice where one of our
+units stays is a support of it; a choice another of our units already moves
+into is a support of that move; any other choice is a move.  Read the other
+way (:func:`choice_label`), every hold, move or support names the choice it
+came from, which is what the model is trained to predict.
+
+Inference is NumPy on a few hundred numbers per power; it is meant for the
+places the search calls few times (the root's candidates, the enemies' orders
+in the tree), not for every rollout step.  Models are JSON files
+(:class:`OrderModel`); :func:`load_model` reads one by path or by name: shipped
+in :mod:`search.models`, or in a folder of ``$DAIDE_MCTS_MODELS``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from adjudicator.orders import (
+    HOLD,
+    HOLD_ORDER,
+    MOVE,
+    SUPPORT_HOLD,
+    SUPPORT_MOVE,
+    EngineOrder,
+    Orders,
+)
+from adjudicator.position import FALL, NOBODY, Position
+from search.dumbbot import DumbBot
+
+MODEL_FORMAT = "daide-mcts order policy"
+"""The ``format`` field every model file carries."""
+
+MODEL_VERSION = 1
+"""The model file layout this module reads (features and their order included)."""
+
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+"""Where shipped models live: ``<name>.json``."""
+
+REACH_SCALE = 3.0
+"""Counts of units reaching a province are divided by this (a few units at most)."""
+
+DISTANCE_SCALE = 5.0
+"""Distances to the nearest centre to take are divided by this."""
+
+FEATURES = (
+    "stay",
+    "dumbbot_choice",
+    "dumbbot_choice_stay",
+    "centre",
+    "centre_ours",
+    "centre_theirs",
+    "centre_neutral",
+    "home_ours",
+    "own_unit_there",
+    "enemy_unit_there",
+    "enemies_reaching",
+    "friends_reaching",
+    "fall_centre_to_take",
+    "fall_stay_on_centre_to_take",
+    "target_distance",
+    "enemy_unit_there_stay",
+)
+"""The features of one choice, in weight order."""
+
+FloatArray = npt.NDArray[np.float64]
+
+
+class ModelError(ValueError):
+    """A model file that cannot be read, or a model name that names none."""
+
+
+@dataclass(frozen=True)
+class OrderModel:
+    """A linear order policy: one weight per feature, and where it came from."""
+
+    weights: tuple[float, ...]
+    name: str = "untrained"
+    provenance: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if len(self.weights) != len(FEATURES) or not all(math.isfinite(w) for w in self.weights):
+            raise ModelError(f"an order model needs {len(FEATURES)} finite weights")
+
+    @property
+    def vector(self) -> FloatArray:
+        """The weights as an array."""
+        return np.asarray(self.weights, dtype=np.float64)
+
+    def to_json(self) -> dict[str, Any]:
+        """The model file's content."""
+        return {
+            "format": MODEL_FORMAT,
+            "version": MODEL_VERSION,
+            "name": self.name,
+            "features": list(FEATURES),
+            "weights": list(self.weights),
+            "provenance": self.provenance,
+        }
+
+    def save(self, path: Path) -> None:
+        """Write the model file."""
+        path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+    @classmethod
+    def from_json(cls, data: object) -> OrderModel:
+        """The model in a parsed model file; :class:`ModelError` if it is not one."""
+        if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
+            raise ModelError(f"not an order model (no format {MODEL_FORMAT!r})")
+        if data.get("version") != MODEL_VERSION or data.get("features") != list(FEATURES):
+            raise ModelError(
+                f"an order model of another layout (version {data.get('version')!r}); "
+                f"this build reads version {MODEL_VERSION}: retrain it with daide-mcts train fit"
+            )
+        weights = data.get("weights")
+        if not isinstance(weights, list) or not all(
+            isinstance(w, int | float) and not isinstance(w, bool) for w in weights
+        ):
+            raise ModelError("an order model's weights must be a list of numbers")
+        provenance = data.get("provenance", {})
+        return cls(
+            tuple(float(w) for w in weights),
+            name=str(data.get("name", "untrained")),
+            provenance=provenance if isinstance(provenance, dict) else {},
+        )
+
+
+MODELS_ENV = "DAIDE_MCTS_MODELS"
+"""An environment variable: more folders (``os.pathsep``-separated) to find models in by name."""
+
+
+def model_dirs() -> list[Path]:
+    """Where models are found by name: :data:`MODELS_DIR`, then :data:`MODELS_ENV`'s folders."""
+    extra = os.environ.get(MODELS_ENV, "")
+    return [MODELS_DIR, *(Path(d) for d in extra.split(os.pathsep) if d)]
+
+
+def load_model(name_or_path: str) -> OrderModel:
+    """The model named ``name`` (``<name>.json`` in :func:`model_dirs`), or the file at the path.
+
+    Raises :class:`ModelError` naming the models found when neither exists.
+    """
+    for folder in model_dirs():
+        path = folder / f"{name_or_path}.json"
+        if path.is_file():
+            break
+    else:
+        path = Path(name_or_path)
+    if not path.is_file():
+        names = sorted({p.stem for d in model_dirs() for p in d.glob("*.json")})
+        raise ModelError(
+            f"no order model {name_or_path!r}: give a model's name or a model file's path "
+            f"(models found: {', '.join(names) or 'none'})"
+        )
+    try:
+        return _read_model(str(path.resolve()), path.stat().st_mtime_ns)
+    except OSError as exc:
+        raise ModelError(f"cannot read the order model {str(path)!r}: {exc}") from None
+
+
+@cache
+def _read_model(path: str, mtime_ns: int) -> OrderModel:
+    """The model in the file (cached per file version: every search asks for it)."""
+    del mtime_ns
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelError(f"cannot read the order model {path!r}: {exc}") from None
+    return OrderModel.from_json(data)
+
+
+# --- choices and their features ----------------------------------------------------------
+
+
+def unit_choices(pos: Position, prov: int) -> list[int]:
+    """The locations the unit in ``prov`` may choose: its own, then every adjacent one."""
+    _, utype, loc = pos.units[prov]
+    return [loc, *pos.map.adjacent(utype, loc)]
+
+
+def choice_label(pos: Position, prov: int, order: EngineOrder, choices: Sequence[int]) -> int:
+    """The index in ``choices`` of the choice ``order`` was made from, or -1 (a convoy, say)."""
+    kind = order[0]
+    if kind == HOLD:
+        return 0
+    if kind == MOVE:
+        return choices.index(order[1]) if order[1] in choices else -1
+    if kind == SUPPORT_HOLD:
+        target = order[1]
+    elif kind == SUPPORT_MOVE:
+        target = order[2]
+    else:
+        return -1
+    loc_province = pos.map.loc_province
+    for k in range(1, len(choices)):
+        if loc_province[choices[k]] == target:
+            return k
+    return -1
+
+
+def _choice_of(pos: Position, prov: int, order: EngineOrder) -> int:
+    """The location ``order`` aims at: a move's destination, else the unit's own location."""
+    return order[1] if order[0] == MOVE else pos.units[prov][2]
+
+
+def power_features(
+    pos: Position, power: int, dumbbot_orders: Orders
+) -> tuple[list[int], list[list[int]], FloatArray]:
+    """Features of every choice of every unit of ``power``.
+
+    Returns the units' provinces (sorted), each unit's choices, and a matrix
+    with one row per choice (units' rows in turn) and one column per feature.
+    ``dumbbot_orders`` are one draw of DumbBot's orders for ``power``.
+    """
+    m = pos.map
+    units = pos.units
+    owners = pos.owners
+    loc_province = m.loc_province
+    is_supply = m.is_supply
+    homes = m.homes[power]
+    fall = pos.season == FALL
+    reaching_enemies = [0] * m.num_provinces
+    reaching_friends = [0] * m.num_provinces
+    for upower, utype, uloc in units.values():
+        counts = reaching_friends if upower == power else reaching_enemies
+        for p in m.reach(utype, uloc):
+            counts[p] += 1
+    targets = [sc for sc in m.supply_centres if owners[sc] != power]
+    distance = m.distance
+    provs = sorted(p for p, u in units.items() if u[0] == power)
+    all_choices: list[list[int]] = []
+    rows: list[float] = []
+    for prov in provs:
+        choices = unit_choices(pos, prov)
+        all_choices.append(choices)
+        own_reach = m.reach(units[prov][1], units[prov][2])
+        dumb = dumbbot_orders.get(prov, HOLD_ORDER)
+        dumb_choice = _choice_of(pos, prov, dumb)
+        if dumb[0] in (SUPPORT_HOLD, SUPPORT_MOVE):
+            label = choice_label(pos, prov, dumb, choices)
+            dumb_choice = choices[label] if label >= 0 else choices[0]
+        for k, loc in enumerate(choices):
+            d = loc_province[loc]
+            stay = 1.0 if k == 0 else 0.0
+            centre = is_supply[d]
+            owner = owners[d]
+            other = units.get(d)
+            own_there = other is not None and other[0] == power and d != prov
+            enemy_there = other is not None and other[0] != power
+            to_take = centre and owner != power
+            picked = 1.0 if loc == dumb_choice else 0.0
+            friends = reaching_friends[d] - (1 if d in own_reach else 0)
+            nearest = min((distance[d][t] for t in targets), default=0)
+            rows.extend(
+                (
+                    stay,
+                    picked,
+                    picked * stay,
+                    1.0 if centre else 0.0,
+                    1.0 if centre and owner == power else 0.0,
+                    1.0 if centre and owner not in (power, NOBODY) else 0.0,
+                    1.0 if centre and owner == NOBODY else 0.0,
+                    1.0 if d in homes else 0.0,
+                    1.0 if own_there else 0.0,
+                    1.0 if enemy_there else 0.0,
+                    reaching_enemies[d] / REACH_SCALE,
+                    max(0, friends) / REACH_SCALE,
+                    1.0 if fall and to_take else 0.0,
+                    stay if fall and to_take else 0.0,
+                    nearest / DISTANCE_SCALE,
+                    stay if enemy_there else 0.0,
+                )
+            )
+    matrix = np.asarray(rows, dtype=np.float64).reshape(-1, len(FEATURES))
+    return provs, all_choices, matrix
+
+
+def choice_probabilities(
+    matrix: FloatArray, choices: Sequence[Sequence[int]], weights: FloatArray
+) -> list[FloatArray]:
+    """Each unit's softmax over its choices (rows of ``matrix`` in unit order)."""
+    scores = matrix @ weights
+    out: list[FloatArray] = []
+    start = 0
+    for unit in choices:
+        s = scores[start : start + len(unit)]
+        e = np.exp(s - s.max())
+        out.append(e / e.sum())
+        start += len(unit)
+    return out
+
+
+def orders_from_choices(
+    pos: Position, power: int, picks: dict[int, int], order_of: Sequence[int]
+) -> Orders:
+    """Orders for ``power``'s units from each unit's chosen location (see the module docstring).
+
+    ``order_of`` is the order in which units claim a province (the first to
+    choose a province moves in; the later ones support it).  A unit choosing
+    the province of another of our units waits until that one's order is
+    known: a support of it if it stays, else as if the province were empty
+    (units waiting on each other in a cycle: the first of them supports the
+    next one holding, so the cycle holds and supports).
+    """
+    units = pos.units
+    loc_province = pos.map.loc_province
+    orders: Orders = {}
+    mover_into: dict[int, int] = {}
+
+    def move_or_support(prov: int, loc: int, d: int) -> None:
+        if d in mover_into:
+            orders[prov] = (SUPPORT_MOVE, mover_into[d], d)
+        else:
+            orders[prov] = (MOVE, loc)
+            mover_into[d] = prov
+
+    waiting = list(order_of)
+    while waiting:
+        later: list[int] = []
+        for prov in waiting:
+            loc = picks[prov]
+            d = loc_province[loc]
+            if d == prov:
+                orders[prov] = HOLD_ORDER
+                continue
+            other = units.get(d)
+            if other is not None and other[0] == power:
+                if d not in orders:
+                    later.append(prov)
+                    continue
+                if orders[d][0] != MOVE:
+                    orders[prov] = (SUPPORT_HOLD, d)
+                    continue
+            move_or_support(prov, loc, d)
+        if later and len(later) == len(waiting):
+            first = later.pop(0)  # waiting on each other in a cycle: the first stays
+            orders[first] = (SUPPORT_HOLD, loc_province[picks[first]])
+        waiting = later
+    return orders
+
+
+class LearnedPolicy:
+    """A :class:`~search.policy.Policy` playing a learned :class:`OrderModel`'s movement orders.
+
+    Retreats and builds are DumbBot's.  The model's feature of DumbBot's
+    choice comes from one DumbBot draw per call.
+    """
+
+    def __init__(self, model: OrderModel) -> None:
+        self.model = model
+        self.name = f"learned:{model.name}"
+        self._weights = model.vector
+        self._dumbbot = DumbBot()
+
+    def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
+        """A draw of the model's orders for every unit of ``power``."""
+        dumb = self._dumbbot.movement_orders(pos, power, rng)
+        provs, choices, matrix = power_features(pos, power, dumb)
+        if not provs:
+            return {}
+        probs = choice_probabilities(matrix, choices, self._weights)
+        picks: dict[int, int] = {}
+        for prov, unit, p in zip(provs, choices, probs, strict=True):
+            r = rng.random()
+            k = 0
+            acc = float(p[0])
+            while acc < r and k + 1 < len(unit):
+                k += 1
+                acc += float(p[k])
+            picks[prov] = unit[k]
+        order_of = list(provs)
+        rng.shuffle(order_of)
+        # DumbBot's own movers claim their provinces first, so agreeing with DumbBot plays it
+        order_of.sort(key=lambda p: dumb.get(p, HOLD_ORDER) != (MOVE, picks[p]))
+        return orders_from_choices(pos, power, picks, order_of)
+
+    def retreat_orders(self, pos: Position, power: int, rng: Random) -> Orders:
+        """DumbBot's retreats."""
+        return self._dumbbot.retreat_orders(pos, power, rng)
+
+    def adjustment_orders(self, pos: Position, power: int, rng: Random) -> list[EngineOrder]:
+        """DumbBot's builds or removals."""
+        return self._dumbbot.adjustment_orders(pos, power, rng)
+
+    def __repr__(self) -> str:
+        return f"<LearnedPolicy {self.model.name}>"
