@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from adjudicator.maps import GameMap
 from adjudicator.orders import (
     HOLD,
     HOLD_ORDER,
@@ -79,7 +80,7 @@ FEATURES = (
     "fall_centre_to_take",
     "fall_stay_on_centre_to_take",
     "target_distance",
-    "enemy_unit_there_stay",
+    "stay_threatened",
 )
 """The features of one choice, in weight order."""
 
@@ -218,9 +219,16 @@ def choice_label(pos: Position, prov: int, order: EngineOrder, choices: Sequence
     return -1
 
 
-def _choice_of(pos: Position, prov: int, order: EngineOrder) -> int:
-    """The location ``order`` aims at: a move's destination, else the unit's own location."""
-    return order[1] if order[0] == MOVE else pos.units[prov][2]
+def dumbbot_choice(pos: Position, prov: int, order: EngineOrder, choices: Sequence[int]) -> int:
+    """The index of the choice DumbBot's ``order`` came from (staying, for a convoy)."""
+    k = choice_label(pos, prov, order, choices)
+    return k if k >= 0 else 0
+
+
+@cache
+def _distances(m: GameMap) -> npt.NDArray[np.int64]:
+    """The map's province-to-province distances as a matrix."""
+    return np.asarray(m.distance, dtype=np.int64)
 
 
 def power_features(
@@ -246,7 +254,9 @@ def power_features(
         for p in m.reach(utype, uloc):
             counts[p] += 1
     targets = [sc for sc in m.supply_centres if owners[sc] != power]
-    distance = m.distance
+    nearest_target = (
+        _distances(m)[:, targets].min(axis=1).tolist() if targets else [0] * m.num_provinces
+    )
     provs = sorted(p for p, u in units.items() if u[0] == power)
     all_choices: list[list[int]] = []
     rows: list[float] = []
@@ -254,11 +264,7 @@ def power_features(
         choices = unit_choices(pos, prov)
         all_choices.append(choices)
         own_reach = m.reach(units[prov][1], units[prov][2])
-        dumb = dumbbot_orders.get(prov, HOLD_ORDER)
-        dumb_choice = _choice_of(pos, prov, dumb)
-        if dumb[0] in (SUPPORT_HOLD, SUPPORT_MOVE):
-            label = choice_label(pos, prov, dumb, choices)
-            dumb_choice = choices[label] if label >= 0 else choices[0]
+        dumb_k = dumbbot_choice(pos, prov, dumbbot_orders.get(prov, HOLD_ORDER), choices)
         for k, loc in enumerate(choices):
             d = loc_province[loc]
             stay = 1.0 if k == 0 else 0.0
@@ -268,9 +274,9 @@ def power_features(
             own_there = other is not None and other[0] == power and d != prov
             enemy_there = other is not None and other[0] != power
             to_take = centre and owner != power
-            picked = 1.0 if loc == dumb_choice else 0.0
+            picked = 1.0 if k == dumb_k else 0.0
             friends = reaching_friends[d] - (1 if d in own_reach else 0)
-            nearest = min((distance[d][t] for t in targets), default=0)
+            nearest = nearest_target[d]
             rows.extend(
                 (
                     stay,
@@ -288,7 +294,7 @@ def power_features(
                     1.0 if fall and to_take else 0.0,
                     stay if fall and to_take else 0.0,
                     nearest / DISTANCE_SCALE,
-                    stay if enemy_there else 0.0,
+                    stay * reaching_enemies[d] / REACH_SCALE,
                 )
             )
     matrix = np.asarray(rows, dtype=np.float64).reshape(-1, len(FEATURES))
@@ -359,11 +365,24 @@ def orders_from_choices(
     return orders
 
 
+BOARDS_KEPT = 4096
+"""Positions whose choices and scores a :class:`LearnedPolicy` keeps (then it starts afresh)."""
+
+_DUMBBOT_CHOICE = FEATURES.index("dumbbot_choice")
+_DUMBBOT_CHOICE_STAY = FEATURES.index("dumbbot_choice_stay")
+
+_Board = tuple[list[int], list[list[int]], list[list[float]]]
+"""A power's units, each unit's choices, and each choice's score but DumbBot's features."""
+
+
 class LearnedPolicy:
     """A :class:`~search.policy.Policy` playing a learned :class:`OrderModel`'s movement orders.
 
     Retreats and builds are DumbBot's.  The model's feature of DumbBot's
-    choice comes from one DumbBot draw per call.
+    choice comes from one DumbBot draw per call; every other feature depends
+    on the position only, so the scores they give are kept per position and
+    power (the tree asks again at every descent), keyed by the position's
+    content, never its identity.
     """
 
     def __init__(self, model: OrderModel) -> None:
@@ -371,22 +390,53 @@ class LearnedPolicy:
         self.name = f"learned:{model.name}"
         self._weights = model.vector
         self._dumbbot = DumbBot()
+        self._boards: dict[tuple[object, ...], _Board] = {}
+
+    def __getstate__(self) -> dict[str, object]:
+        return {**self.__dict__, "_boards": {}}  # kept scores stay behind
+
+    def _board(self, pos: Position, power: int) -> _Board:
+        key = (power, pos.season, pos.year, frozenset(pos.units.items()), tuple(pos.owners))
+        board = self._boards.get(key)
+        if board is None:
+            provs, choices, matrix = power_features(pos, power, {})
+            w = self._weights
+            scores = (
+                matrix @ w
+                - matrix[:, _DUMBBOT_CHOICE] * w[_DUMBBOT_CHOICE]
+                - matrix[:, _DUMBBOT_CHOICE_STAY] * w[_DUMBBOT_CHOICE_STAY]
+            ).tolist()
+            per_unit: list[list[float]] = []
+            start = 0
+            for unit in choices:
+                per_unit.append(scores[start : start + len(unit)])
+                start += len(unit)
+            if len(self._boards) >= BOARDS_KEPT:
+                self._boards.clear()
+            board = self._boards[key] = (provs, choices, per_unit)
+        return board
 
     def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """A draw of the model's orders for every unit of ``power``."""
         dumb = self._dumbbot.movement_orders(pos, power, rng)
-        provs, choices, matrix = power_features(pos, power, dumb)
+        provs, choices, base = self._board(pos, power)
         if not provs:
             return {}
-        probs = choice_probabilities(matrix, choices, self._weights)
+        bonus = float(self._weights[_DUMBBOT_CHOICE])
+        bonus_stay = bonus + float(self._weights[_DUMBBOT_CHOICE_STAY])
         picks: dict[int, int] = {}
-        for prov, unit, p in zip(provs, choices, probs, strict=True):
-            r = rng.random()
+        for prov, unit, unit_scores in zip(provs, choices, base, strict=True):
+            scores = list(unit_scores)
+            k = dumbbot_choice(pos, prov, dumb.get(prov, HOLD_ORDER), unit)
+            scores[k] += bonus_stay if k == 0 else bonus
+            top = max(scores)
+            weights = [math.exp(x - top) for x in scores]
+            r = rng.random() * sum(weights)
             k = 0
-            acc = float(p[0])
+            acc = weights[0]
             while acc < r and k + 1 < len(unit):
                 k += 1
-                acc += float(p[k])
+                acc += weights[k]
             picks[prov] = unit[k]
         order_of = list(provs)
         rng.shuffle(order_of)

@@ -21,6 +21,7 @@ from search.orderpolicy import (
     OrderModel,
     choice_label,
     choice_probabilities,
+    dumbbot_choice,
     load_model,
     orders_from_choices,
     power_features,
@@ -162,3 +163,26 @@ def test_a_bad_model_file_is_refused_with_a_model_error(
     path.write_text(content)
     with pytest.raises(ModelError, match=message):
         load_model(str(path))
+
+
+def test_the_policys_kept_scores_give_the_feature_matrixs_probabilities() -> None:
+    model = OrderModel(tuple(np.linspace(-1.0, 1.5, len(FEATURES))), name="ramp")
+    policy = LearnedPolicy(model)
+    pos = BOARDS[4]
+    power = sorted({u[0] for u in pos.units.values()})[1]
+    draw = DumbBot().movement_orders(pos, power, Random(8))
+    provs, choices, matrix = power_features(pos, power, draw)
+    expected = choice_probabilities(matrix, choices, model.vector)
+    kept_provs, kept_choices, base = policy._board(pos, power)
+    assert (kept_provs, kept_choices) == (provs, choices)
+    w = dict(zip(FEATURES, model.weights, strict=True))
+    for prov, unit, scores, p in zip(provs, choices, base, expected, strict=True):
+        k = dumbbot_choice(pos, prov, draw.get(prov, HOLD_ORDER), unit)
+        full = np.array(scores)
+        full[k] += w["dumbbot_choice"] + (w["dumbbot_choice_stay"] if k == 0 else 0.0)
+        e = np.exp(full - full.max())
+        assert np.allclose(e / e.sum(), p)
+    moved = pos.copy()
+    moved.year += 1
+    assert policy._board(moved, power) is not policy._board(pos, power)  # kept by content
+    assert policy._board(pos.copy(), power) is policy._board(pos, power)
