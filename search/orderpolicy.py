@@ -225,10 +225,29 @@ def dumbbot_choice(pos: Position, prov: int, order: EngineOrder, choices: Sequen
     return k if k >= 0 else 0
 
 
+@dataclass(frozen=True)
+class _MapArrays:
+    """A map's tables as arrays, for computing features a whole power at once."""
+
+    loc_province: npt.NDArray[np.int64]
+    centre: npt.NDArray[np.bool_]
+    homes: tuple[npt.NDArray[np.bool_], ...]
+    distance: npt.NDArray[np.int64]
+
+
 @cache
-def _distances(m: GameMap) -> npt.NDArray[np.int64]:
-    """The map's province-to-province distances as a matrix."""
-    return np.asarray(m.distance, dtype=np.int64)
+def _arrays(m: GameMap) -> _MapArrays:
+    homes = []
+    for power in range(m.num_powers):
+        mask = np.zeros(m.num_provinces, dtype=np.bool_)
+        mask[list(m.homes[power])] = True
+        homes.append(mask)
+    return _MapArrays(
+        loc_province=np.asarray(m.loc_province, dtype=np.int64),
+        centre=np.asarray(m.is_supply, dtype=np.bool_),
+        homes=tuple(homes),
+        distance=np.asarray(m.distance, dtype=np.int64),
+    )
 
 
 def power_features(
@@ -242,62 +261,75 @@ def power_features(
     """
     m = pos.map
     units = pos.units
-    owners = pos.owners
-    loc_province = m.loc_province
-    is_supply = m.is_supply
-    homes = m.homes[power]
-    fall = pos.season == FALL
-    reaching_enemies = [0] * m.num_provinces
-    reaching_friends = [0] * m.num_provinces
-    for upower, utype, uloc in units.values():
-        counts = reaching_friends if upower == power else reaching_enemies
+    arrays = _arrays(m)
+    provs = sorted(p for p, u in units.items() if u[0] == power)
+    if not provs:
+        return [], [], np.zeros((0, len(FEATURES)))
+    enemy_counts = [0] * m.num_provinces
+    friend_counts = [0] * m.num_provinces
+    occupants = [NOBODY] * m.num_provinces
+    for uprov, (upower, utype, uloc) in units.items():
+        counts = friend_counts if upower == power else enemy_counts
         for p in m.reach(utype, uloc):
             counts[p] += 1
-    targets = [sc for sc in m.supply_centres if owners[sc] != power]
+        occupants[uprov] = upower
+    reaching_enemies = np.asarray(enemy_counts, dtype=np.float64)
+    reaching_friends = np.asarray(friend_counts, dtype=np.float64)
+    occupant = np.asarray(occupants, dtype=np.int64)
+    owners = np.asarray(pos.owners, dtype=np.int64)
+    targets = arrays.centre & (owners != power)
     nearest_target = (
-        _distances(m)[:, targets].min(axis=1).tolist() if targets else [0] * m.num_provinces
+        arrays.distance[:, targets].min(axis=1) if targets.any() else np.zeros(m.num_provinces)
     )
-    provs = sorted(p for p, u in units.items() if u[0] == power)
     all_choices: list[list[int]] = []
-    rows: list[float] = []
+    locs: list[int] = []
+    home_prov: list[int] = []
+    picked_rows: list[int] = []
+    self_reach: list[float] = []
     for prov in provs:
         choices = unit_choices(pos, prov)
-        all_choices.append(choices)
-        own_reach = m.reach(units[prov][1], units[prov][2])
         dumb_k = dumbbot_choice(pos, prov, dumbbot_orders.get(prov, HOLD_ORDER), choices)
-        for k, loc in enumerate(choices):
-            d = loc_province[loc]
-            stay = 1.0 if k == 0 else 0.0
-            centre = is_supply[d]
-            owner = owners[d]
-            other = units.get(d)
-            own_there = other is not None and other[0] == power and d != prov
-            enemy_there = other is not None and other[0] != power
-            to_take = centre and owner != power
-            picked = 1.0 if k == dumb_k else 0.0
-            friends = reaching_friends[d] - (1 if d in own_reach else 0)
-            nearest = nearest_target[d]
-            rows.extend(
-                (
-                    stay,
-                    picked,
-                    picked * stay,
-                    1.0 if centre else 0.0,
-                    1.0 if centre and owner == power else 0.0,
-                    1.0 if centre and owner not in (power, NOBODY) else 0.0,
-                    1.0 if centre and owner == NOBODY else 0.0,
-                    1.0 if d in homes else 0.0,
-                    1.0 if own_there else 0.0,
-                    1.0 if enemy_there else 0.0,
-                    reaching_enemies[d] / REACH_SCALE,
-                    max(0, friends) / REACH_SCALE,
-                    1.0 if fall and to_take else 0.0,
-                    stay if fall and to_take else 0.0,
-                    nearest / DISTANCE_SCALE,
-                    stay * reaching_enemies[d] / REACH_SCALE,
-                )
-            )
-    matrix = np.asarray(rows, dtype=np.float64).reshape(-1, len(FEATURES))
+        picked_rows.append(len(locs) + dumb_k)
+        stay_in_reach = prov in m.reach(units[prov][1], units[prov][2])
+        self_reach.extend([1.0 if stay_in_reach else 0.0] + [1.0] * (len(choices) - 1))
+        home_prov.extend([prov] * len(choices))
+        locs.extend(choices)
+        all_choices.append(choices)
+    rows = len(locs)
+    stay = np.zeros(rows)
+    starts = np.cumsum([0] + [len(c) for c in all_choices[:-1]])
+    stay[starts] = 1.0
+    picked = np.zeros(rows)
+    picked[picked_rows] = 1.0
+    d = arrays.loc_province[np.asarray(locs, dtype=np.int64)]
+    centre = arrays.centre[d]
+    owner = owners[d]
+    there = occupant[d]
+    own_there = (there == power) & (d != np.asarray(home_prov, dtype=np.int64))
+    enemy_there = (there != NOBODY) & (there != power)
+    to_take = centre & (owner != power)
+    fall_take = to_take if pos.season == FALL else np.zeros(rows, dtype=np.bool_)
+    friends = np.maximum(0.0, reaching_friends[d] - np.asarray(self_reach))
+    enemies = reaching_enemies[d] / REACH_SCALE
+    columns = (
+        stay,
+        picked,
+        picked * stay,
+        centre,
+        centre & (owner == power),
+        centre & (owner != power) & (owner != NOBODY),
+        centre & (owner == NOBODY),
+        arrays.homes[power][d],
+        own_there,
+        enemy_there,
+        enemies,
+        friends / REACH_SCALE,
+        fall_take,
+        stay * fall_take,
+        nearest_target[d] / DISTANCE_SCALE,
+        stay * enemies,
+    )
+    matrix = np.column_stack(columns).astype(np.float64)
     return provs, all_choices, matrix
 
 

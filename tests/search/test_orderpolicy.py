@@ -10,12 +10,14 @@ import numpy as np
 import pytest
 
 from adjudicator.maps import standard_map
-from adjudicator.orders import HOLD_ORDER, MOVE, SUPPORT_HOLD, SUPPORT_MOVE
-from adjudicator.position import initial_position
+from adjudicator.orders import HOLD_ORDER, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, Orders
+from adjudicator.position import FALL, NOBODY, Position, initial_position
 from search.dumbbot import DumbBot
 from search.orderpolicy import (
+    DISTANCE_SCALE,
     FEATURES,
     MODELS_ENV,
+    REACH_SCALE,
     LearnedPolicy,
     ModelError,
     OrderModel,
@@ -30,6 +32,7 @@ from search.orderpolicy import (
 from tests.search.test_randombot import assert_legal, positions_of
 
 M = standard_map()
+
 BOARDS = [initial_position(M), *positions_of("movement")[3:60:7]]
 ZERO = OrderModel(tuple([0.0] * len(FEATURES)), name="zero")
 
@@ -186,3 +189,81 @@ def test_the_policys_kept_scores_give_the_feature_matrixs_probabilities() -> Non
     moved.year += 1
     assert policy._board(moved, power) is not policy._board(pos, power)  # kept by content
     assert policy._board(pos.copy(), power) is policy._board(pos, power)
+
+
+def _reference_features(
+    pos: Position, power: int, dumbbot_orders: Orders
+) -> tuple[list[int], list[list[int]], np.ndarray]:
+    """The features one choice at a time, as plainly as they can be written."""
+    m = pos.map
+    units = pos.units
+    owners = pos.owners
+    loc_province = m.loc_province
+    is_supply = m.is_supply
+    homes = m.homes[power]
+    fall = pos.season == FALL
+    reaching_enemies = [0] * m.num_provinces
+    reaching_friends = [0] * m.num_provinces
+    for upower, utype, uloc in units.values():
+        counts = reaching_friends if upower == power else reaching_enemies
+        for p in m.reach(utype, uloc):
+            counts[p] += 1
+    targets = [sc for sc in m.supply_centres if owners[sc] != power]
+    nearest_target = (
+        np.asarray(m.distance)[:, targets].min(axis=1).tolist()
+        if targets
+        else [0] * m.num_provinces
+    )
+    provs = sorted(p for p, u in units.items() if u[0] == power)
+    all_choices: list[list[int]] = []
+    rows: list[float] = []
+    for prov in provs:
+        choices = unit_choices(pos, prov)
+        all_choices.append(choices)
+        own_reach = m.reach(units[prov][1], units[prov][2])
+        dumb_k = dumbbot_choice(pos, prov, dumbbot_orders.get(prov, HOLD_ORDER), choices)
+        for k, loc in enumerate(choices):
+            d = loc_province[loc]
+            stay = 1.0 if k == 0 else 0.0
+            centre = is_supply[d]
+            owner = owners[d]
+            other = units.get(d)
+            own_there = other is not None and other[0] == power and d != prov
+            enemy_there = other is not None and other[0] != power
+            to_take = centre and owner != power
+            picked = 1.0 if k == dumb_k else 0.0
+            friends = reaching_friends[d] - (1 if d in own_reach else 0)
+            nearest = nearest_target[d]
+            rows.extend(
+                (
+                    stay,
+                    picked,
+                    picked * stay,
+                    1.0 if centre else 0.0,
+                    1.0 if centre and owner == power else 0.0,
+                    1.0 if centre and owner not in (power, NOBODY) else 0.0,
+                    1.0 if centre and owner == NOBODY else 0.0,
+                    1.0 if d in homes else 0.0,
+                    1.0 if own_there else 0.0,
+                    1.0 if enemy_there else 0.0,
+                    reaching_enemies[d] / REACH_SCALE,
+                    max(0, friends) / REACH_SCALE,
+                    1.0 if fall and to_take else 0.0,
+                    stay if fall and to_take else 0.0,
+                    nearest / DISTANCE_SCALE,
+                    stay * reaching_enemies[d] / REACH_SCALE,
+                )
+            )
+    matrix = np.asarray(rows, dtype=np.float64).reshape(-1, len(FEATURES))
+    return provs, all_choices, matrix
+
+
+def test_the_features_are_computed_as_written_one_choice_at_a_time() -> None:
+    bot = DumbBot()
+    for pos in BOARDS:
+        for power in sorted({u[0] for u in pos.units.values()}):
+            draw = bot.movement_orders(pos, power, Random(6))
+            provs, choices, matrix = power_features(pos, power, draw)
+            ref_provs, ref_choices, reference = _reference_features(pos, power, draw)
+            assert (provs, choices) == (ref_provs, ref_choices)
+            assert np.array_equal(matrix, reference), pos
