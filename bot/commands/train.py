@@ -24,7 +24,7 @@ from typing import TextIO
 from bot.errors import UserError
 from bot.training.fitting import FitSettings, evaluate, fit_policy
 from bot.training.samples import SampleError, Samples, load_samples
-from bot.training.selfplay import GenerateSettings, generate
+from bot.training.selfplay import MANIFEST_FILE, GenerateSettings, generate, generate_command
 from search.orderpolicy import ModelError, OrderModel, load_model
 from search.registry import PolicySpecError, parse_spec
 
@@ -188,9 +188,11 @@ def _argv(args: argparse.Namespace) -> list[str]:
 
 
 def _manifest(folder: Path) -> object:
+    """The folder's manifest with the command that made it, or just its name if unreadable."""
     try:
-        return json.loads((folder / "manifest.json").read_text())
-    except (OSError, ValueError):
+        manifest = json.loads((folder / MANIFEST_FILE).read_text())
+        return {**manifest, "command": generate_command(manifest, str(folder))}
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
         return str(folder)
 
 

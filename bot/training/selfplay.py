@@ -18,6 +18,7 @@ and so the whole data set, repeat exactly for a seed.
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,6 +128,20 @@ def game_json(
         "centres": list(centres),
         "phases": phases,
     }
+
+
+def generate_command(manifest: dict[str, Any], out: str) -> str:
+    """The ``daide-mcts train generate`` command that makes the data ``manifest`` describes."""
+    words = ["daide-mcts", "train", "generate", "--games", str(manifest["games"])]
+    if manifest.get("iterations") is not None:
+        words += ["--iterations", str(manifest["iterations"])]
+    else:
+        words += ["--budget", str(manifest["budget"])]
+    lineup = list(manifest["lineup"])
+    if lineup != [lineup[0]] * len(lineup) or lineup[0] != f"mcts:{DEFAULT_VARIANT}":
+        words += ["--lineup", *(lineup[:1] if len(set(lineup)) == 1 else lineup)]
+    words += ["--final-year", str(manifest["final_year"]), "--seed", str(manifest["seed"])]
+    return shlex.join([*words, "--out", out])
 
 
 def generate(

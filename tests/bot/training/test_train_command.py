@@ -44,7 +44,12 @@ def test_generate_fit_evaluate_and_play_a_game_with_the_model(
     saved = json.loads(model_path.read_text())
     assert saved["name"] == "tiny"
     assert saved["provenance"]["command"].startswith("daide-mcts train fit ")
-    assert saved["provenance"]["data"][0]["seed"] == 5
+    made = saved["provenance"]["data"][0]
+    assert made["seed"] == 5
+    assert made["command"] == (
+        f"daide-mcts train generate --games 2 --iterations 4 --final-year 1901 --seed 5 "
+        f"--out {data}"
+    )
 
     assert main(["train", "evaluate", str(data), "--model", str(model_path)]) == 0
     assert "on 88 unit choices" in capsys.readouterr().out  # 2 games x 2 phases x 22 units
