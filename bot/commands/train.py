@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from bot.errors import UserError
+from bot.toolkit.usererror import UserError
 from bot.training.fitting import FitSettings, evaluate, fit_policy
 from bot.training.samples import SampleError, Samples, load_samples
 from bot.training.selfplay import MANIFEST_FILE, GenerateSettings, generate, generate_command

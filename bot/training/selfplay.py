@@ -28,7 +28,7 @@ from typing import Any
 from adjudicator.maps import standard_map
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
-from bot.measure.arena import play_game
+from bot.measure.arena_games import play_game
 from search.mcts.player import MctsPlayer
 from search.mcts.variants import DEFAULT_VARIANT, get_variant
 from search.policy import Policy

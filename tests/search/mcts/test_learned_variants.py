@@ -9,7 +9,7 @@ import pytest
 
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
-from search.mcts.actions import MixedActions, SampledFromPlayers
+from search.mcts.order_sets import MixedActions, SampledFromPlayers
 from search.mcts.player import MctsPlayer
 from search.mcts.variants import DM, SettingError, get_variant
 from search.orderpolicy import FEATURES, MODELS_ENV, LearnedPolicy, OrderModel
