@@ -37,6 +37,7 @@ COMMANDS = (
     "bot.commands.view",
     "bot.commands.human",
     "bot.commands.stress",
+    "bot.commands.train",
 )
 
 

@@ -52,7 +52,7 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         dest="strategy",
         help="movement strategy: mcts (default; the variant dm), mcts:VARIANT with VARIANT "
         "dm or the thesis's v1 to v8, settings overridden as mcts:dm/cp=0.5/years=full "
-        "(cp, final, years, widen, resample, double), dumbbot, random",
+        "(cp, final, years, widen, resample, double, model), dumbbot, random",
     )
     p.add_argument(
         "--workers",

@@ -35,6 +35,11 @@ dm      DumbBot as the model of everyone: our candidate order sets are
         measured and did no better).
 ======  =====================================================================
 
+A learned order policy (:mod:`search.orderpolicy`, trained by ``daide-mcts train``)
+plays inside any variant with ``dm/model=NAME``: as the enemies' orders in the tree
+and among our candidates (``model=NAME:enemies`` or ``model=NAME:candidates`` for
+one of the two); see :func:`learned_changes`.
+
 A name may override settings, ``dm/cp=0.1/years=full`` (see :data:`OVERRIDES`):
 each override is a :func:`dataclasses.replace` of the named
 :class:`~search.mcts.config.SearchSettings`' fields, its text converted to the
@@ -54,7 +59,13 @@ from typing import TypedDict
 
 from search.dumbbot import DumbBot
 from search.mcts.config import FINAL_SELECTIONS, FinalSelection, SearchSettings
-from search.mcts.order_sets import MixedActions, SampledFromPlayers, ThesisActions, WeightedActions
+from search.mcts.order_sets import (
+    ActionGenerator,
+    MixedActions,
+    SampledFromPlayers,
+    ThesisActions,
+    WeightedActions,
+)
 from search.mcts.players import (
     EXPECTED_ENEMIES,
     EXPECTED_PLAYER,
@@ -68,6 +79,7 @@ from search.mcts.players import (
     EnemyModel,
     PhasePlayers,
 )
+from search.orderpolicy import LearnedPolicy, ModelError, load_model
 from search.tables import DumbBotWeights
 
 V1 = SearchSettings(
@@ -187,6 +199,8 @@ class SettingChanges(TypedDict, total=False):
     widening: tuple[float, float] | None
     resample: bool
     double_expansion: bool
+    actions: ActionGenerator
+    enemies: EnemyModel
 
 
 def _cp(text: str) -> SettingChanges:
@@ -228,6 +242,41 @@ def _double(text: str) -> SettingChanges:
     return {"double_expansion": _switch(text)}
 
 
+MODEL_USES = ("both", "enemies", "candidates")
+"""Where ``model=NAME:USE`` plays the learned policy (``both`` when no use is given)."""
+
+
+def learned_changes(name: str, use: str = "both") -> SettingChanges:
+    """The settings that play the learned order model ``name`` (see :data:`MODEL_USES`).
+
+    ``enemies``: every enemy's orders in the tree are drawn from the model
+    (afresh at every descent); ``candidates``: our candidate order sets are
+    drawn in turn from DumbBot, the model and the livelier DumbBot, then v5's
+    weighted combinations (``dm``'s candidates with the model among them).
+    Raises :class:`ValueError` for an unknown use and
+    :class:`~search.orderpolicy.ModelError` for a model that cannot be loaded.
+    """
+    if use not in MODEL_USES:
+        raise ValueError(use)
+    policy = LearnedPolicy(load_model(name))
+    changes: SettingChanges = {}
+    if use in ("both", "enemies"):
+        changes["enemies"] = EnemyModel(policy.name, policy, fixed=False)
+    if use in ("both", "candidates"):
+        players = (_DUMBBOT, policy, LIVELY_DUMBBOT)
+        changes["actions"] = MixedActions((SampledFromPlayers(players), WeightedActions()))
+    return changes
+
+
+def _model(text: str) -> SettingChanges:
+    name, sep, use = text.rpartition(":")
+    if not sep:
+        name, use = text, "both"
+    if not name:
+        raise ValueError(text)
+    return learned_changes(name, use)
+
+
 @dataclass(frozen=True)
 class Override:
     """A setting a variant name may override: what it means, and the fields its text sets."""
@@ -244,6 +293,11 @@ OVERRIDES: dict[str, Override] = {
     "widen": Override("progressive widening k:alpha, or off", _widen),
     "resample": Override("on or off: re-simulate tree transitions at every descent", _resample),
     "double": Override("on or off: double expansion", _double),
+    "model": Override(
+        "a learned order model's name (search/models, or a folder in $DAIDE_MCTS_MODELS), "
+        "optionally :enemies or :candidates",
+        _model,
+    ),
 }
 """The settings a variant name may override: ``dm/cp=0.7/years=full``."""
 
@@ -280,6 +334,8 @@ def get_variant(name: str) -> SearchSettings:
             )
         try:
             fields.update(override.fields(value))
+        except ModelError as exc:
+            raise SettingError(f"{key}={value} in {name!r}: {exc}") from None
         except ValueError:
             raise SettingError(
                 f"bad value {value!r} for the MCTS variant setting {key!r} in {name!r} "
