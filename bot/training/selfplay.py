@@ -1,7 +1,7 @@
 """Data generation: games of the project's own players, every movement phase recorded.
 
 :func:`generate` plays ``games`` in-process games (the arena's
-:func:`~bot.measure.arena.play_game`) with a lineup of player specs (by default
+:func:`~bot.measure.arena_games.play_game`) with a lineup of player specs (by default
 seven ``mcts:dm``), dealing the seats to the powers at random from the seed.
 Each game is written as one JSON line of ``games.jsonl`` as soon as it ends::
 
