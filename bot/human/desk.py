@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.measure.metrics import game_points, game_ranks
 from bot.view.timeline import Timeline
-from protocol.messages import Message, Smr
+from protocol.messages import Message, Slo, Smr
 from protocol.values import Turn
 
 
@@ -40,6 +41,7 @@ class SeatDesk:
     ready: dict[str, bool] = field(default_factory=dict)
     hints: dict[str, Hint] = field(default_factory=dict)
     summary: list[dict[str, Any]] = field(default_factory=list)
+    solo_power: str | None = None
     draw_offered: set[str] = field(default_factory=set)
     version: int = 0
 
@@ -51,17 +53,10 @@ class SeatDesk:
     def heard(self, message: Message | None, text: str) -> None:
         """A message the server sent us."""
         changed = self.timeline.feed(message, text)
+        if isinstance(message, Slo):
+            self.solo_power = message.power
         if isinstance(message, Smr):
-            self.summary = [
-                {
-                    "power": p.power,
-                    "name": p.name,
-                    "version": p.version,
-                    "centres": p.centres,
-                    "eliminated": p.eliminated,
-                }
-                for p in message.players
-            ]
+            self.summary = result_rows(message, self.solo_power)
             changed = True
         if changed:
             self._bump()
@@ -139,3 +134,31 @@ class SeatDesk:
             if hint is None
             else {"orders": hint.orders, "error": hint.error, "pending": hint.pending},
         }
+
+
+def result_rows(smr: Smr, solo_power: str | None) -> list[dict[str, Any]]:
+    """SMR as the rows of ``daide-mcts game``'s result table, best first.
+
+    Player, power, centres, solo, BANDANA's points and the rank, scored as every
+    game of the project is; ``solo_power`` is the power the server's SLO named, if any.
+    """
+    players = smr.players
+    centres = [p.centres for p in players]
+    eliminated = [p.eliminated for p in players]
+    solo = next((i for i, p in enumerate(players) if p.power == solo_power), None)
+    points = game_points(centres, solo)
+    ranks = game_ranks(centres, eliminated)
+    rows = [
+        {
+            "power": p.power,
+            "name": p.name,
+            "version": p.version,
+            "centres": p.centres,
+            "eliminated": p.eliminated,
+            "solo": i == solo,
+            "points": points[i],
+            "rank": ranks[i],
+        }
+        for i, p in enumerate(players)
+    ]
+    return sorted(rows, key=lambda row: (row["rank"], row["power"]))

@@ -331,9 +331,12 @@ function renderEnd() {
   if (box.hidden) return;
   let html = `Result: ${escapeHtml(result || "the game ended")}`;
   if (seat.summary.length) {
-    html += "<table><thead><tr><th>power</th><th>player</th><th>centres</th><th>eliminated</th></tr></thead><tbody>";
-    for (const p of [...seat.summary].sort((a, b) => b.centres - a.centres)) {
-      html += `<tr><td>${p.power}</td><td>${escapeHtml(p.name)}</td><td class="num">${p.centres}</td><td>${p.eliminated || "-"}</td></tr>`;
+    // The table daide-mcts game prints: best first, BANDANA's points, the rank.
+    html += "<table><thead><tr><th>player</th><th>power</th><th>centres</th><th>solo</th>"
+      + "<th>points</th><th>rank</th></tr></thead><tbody>";
+    for (const p of seat.summary) {
+      html += `<tr><td>${escapeHtml(p.name)}</td><td>${p.power}</td><td class="num">${p.centres}</td>`
+        + `<td>${p.solo ? "yes" : "-"}</td><td class="num">${p.points}</td><td class="num">${p.rank.toFixed(1)}</td></tr>`;
     }
     html += "</tbody></table>";
   }
