@@ -43,7 +43,6 @@ from bot.client.core.effects import (
     UseMap,
 )
 from bot.client.core.summary import GameSummary, SummaryListener
-from bot.client.core.worker_protocol import JobMessage
 from bot.client.gamelog import GameLog
 from bot.client.listeners import GameLogWriter, NoteStream, TelemetryWriter, console
 from bot.client.mqtt_publisher import Telemetry
@@ -51,6 +50,7 @@ from bot.client.procstats import ResourceMonitor
 from bot.client.settings import BotSettings, make_telemetry
 from bot.client.thinker import Thinker, ThinkerError
 from protocol.wire import WireMessage
+from search.mcts.worker_protocol import JobMessage
 
 __all__ = ["DaideClient", "FatalClientError", "GameSummary"]
 

@@ -1,7 +1,7 @@
 """Choosing movement orders in a worker process, so the event loop keeps serving the server.
 
 :class:`Thinker` owns one worker process and talks to it in the typed
-messages of :mod:`bot.client.core.worker_protocol` over a pipe that the event loop
+messages of :mod:`search.mcts.worker_protocol` over a pipe that the event loop
 watches with ``add_reader`` — no thread and no blocking read.
 ``think(...)`` starts a job with its :class:`~search.policy.SearchLimit`
 (from the phase's :class:`~bot.client.core.timebudget.PhaseClock`); the worker reports
@@ -15,7 +15,7 @@ The worker is started when the bot starts, before it connects, and where it
 can be it is a fork of the client (see :meth:`Thinker.start`): a game may
 begin the moment the bot joins, and a fresh interpreter needs a second or
 more to import the search while other bots start beside it.  It says when it
-is ready (:class:`~bot.client.core.worker_protocol.Ready`), builds its own copy of the map
+is ready (:class:`~search.mcts.worker_protocol.Ready`), builds its own copy of the map
 once the client has the MDF (:meth:`Thinker.use_map`), and receives positions
 as plain tuples.  It dies with the client (parent-death signal; end of its
 pipe), and its root-parallel helpers die with it, so no search process
@@ -42,10 +42,15 @@ from typing import Any
 from adjudicator.maps import GameMap
 from adjudicator.orders import Orders
 from adjudicator.position import Position
-from bot.client.core.worker_protocol import (
+from protocol.values import MapDefinition
+from search.choosers import make_chooser
+from search.mcts.inbox import PipeInbox
+from search.mcts.parallel import die_with_parent, quiet_collector
+from search.mcts.worker_protocol import (
     Answer,
     Cancel,
     Failed,
+    JobControl,
     JobMessage,
     Progress,
     Ready,
@@ -55,10 +60,6 @@ from bot.client.core.worker_protocol import (
     ToWorker,
     UseMap,
 )
-from protocol.values import MapDefinition
-from search.choosers import make_chooser
-from search.mcts.inbox import PipeInbox
-from search.mcts.parallel import die_with_parent, quiet_collector
 from search.policy import Chooser, SearchLimit, SearchRequest
 
 WORKER_NICENESS = 5
@@ -216,39 +217,6 @@ class Thinker:
 # --- the worker process ---------------------------------------------------------------------
 
 
-class _JobControl:
-    """The worker's view of the running job: its limit, and the messages that end it."""
-
-    def __init__(self, inbox: PipeInbox[ToWorker], job: Think) -> None:
-        self.inbox = inbox
-        self.job_id = job.job_id
-        self.limit = job.limit
-        self.stopped = False
-
-    def current(self) -> SearchLimit:
-        """The job's limit as it stands (a retime changes it)."""
-        return self.limit
-
-    def should_stop(self) -> bool:
-        """True from the job's cancel, a newer job or map, or a shutdown on.
-
-        A retime only changes :attr:`limit`, which the search reads (its stop
-        time, earlier or later, is the search's to keep, helpers included).
-        """
-        if self.stopped:
-            return True
-        for message in self.inbox.arrived():
-            if isinstance(message, Cancel):
-                self.stopped = self.stopped or message.job_id == self.job_id
-            elif isinstance(message, Retime):
-                if message.job_id == self.job_id:
-                    self.limit = message.limit
-            else:  # a newer job, a map or a shutdown: stop this one and handle that next
-                self.inbox.keep(message)
-                self.stopped = True
-        return self.stopped
-
-
 def _fork_is_safe() -> bool:
     """True on Linux in a process with one thread (no lock can be held mid-fork)."""
     return sys.platform.startswith("linux") and threading.active_count() == 1
@@ -324,7 +292,7 @@ def _answer_job(
     send: Callable[[JobMessage | Ready], None],
 ) -> None:
     """Search ``job``: its improvements and exactly one final message (an answer or a failure)."""
-    control = _JobControl(inbox, job)
+    control = JobControl(inbox, job)
 
     def report(orders: Orders, stats: dict[str, Any], final: bool) -> None:
         message = Answer if final else Progress

@@ -9,15 +9,16 @@ reaches them too.  Each sends back its root edges' ``(action, visits, total)``;
 the trees need not agree on anything else) and the variant's final-selection
 rule picks from the sums.
 
-Every message between the caller and a helper is a small typed value that
-carries the job's id: a helper's answer to an old job (late, or cut short by
-a newer job) is recognised, dropped and counted, never merged into another
-search; a helper that is still busy when the next job comes stops at once and
-takes it, so it never falls a phase behind.
+Caller and helpers speak the search's one worker protocol
+(:mod:`search.mcts.worker_protocol`, the bot's search worker's too): every
+message carries the job's id, so a helper's answer to an old job (late, or
+cut short by a newer job) is recognised, dropped and counted, never merged into
+another search; a helper that is still busy when the next job comes stops at
+once and takes it, so it never falls a phase behind.
 
 Helpers are fresh interpreters (``spawn``), so they share nothing mutable
-with the caller; a position travels as :meth:`Position.to_data` plus the
-map's definition (the map is rebuilt once per helper and definition).  A
+with the caller; a position travels as :meth:`Position.to_data`, and the map's
+definition once per helper and map (:class:`~search.mcts.worker_protocol.UseMap`).  A
 helper dies with the process that started it (Linux's parent-death signal,
 and an end-of-file on its pipe elsewhere), so no helper outlives a killed bot.
 """
@@ -33,20 +34,28 @@ import signal
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from random import Random
 
 from adjudicator.maps import GameMap
-from adjudicator.position import Position, PositionData
+from adjudicator.position import Position
 from protocol.values import MapDefinition
 from search.mcts.inbox import PipeInbox
 from search.mcts.order_sets import Action
 from search.mcts.tree import new_search
 from search.mcts.variants import get_variant
-
-RootStats = list[tuple[Action, int, float]]
-"""A tree's root edges: ``(action, visits, total reward)``."""
+from search.mcts.worker_protocol import (
+    Answer,
+    Cancel,
+    JobControl,
+    Retime,
+    RootStats,
+    Shutdown,
+    Think,
+    ToWorker,
+    UseMap,
+)
+from search.policy import SearchLimit
 
 PR_SET_PDEATHSIG = 1
 """Linux ``prctl`` option: the signal a process gets when its parent dies."""
@@ -82,57 +91,6 @@ def quiet_collector() -> None:
     turns the collector off and calls :func:`gc.collect` between jobs.
     """
     gc.disable()
-
-
-# --- the messages between the caller and a helper -------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class HelperJob:
-    """Search ``position`` for ``power`` until ``stop_at`` (monotonic) or ``iterations``."""
-
-    job_id: int
-    definition: MapDefinition
-    map_name: str
-    position: PositionData
-    power: int
-    variant: str
-    final_year: int
-    seed: int
-    iterations: int | None
-    stop_at: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class HelperStop:
-    """Stop job ``job_id`` now and send its statistics."""
-
-    job_id: int
-
-
-@dataclass(frozen=True, slots=True)
-class HelperRetime:
-    """Job ``job_id`` now stops at ``stop_at`` (monotonic; earlier or later than before)."""
-
-    job_id: int
-    stop_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class HelperQuit:
-    """Exit the helper process."""
-
-
-@dataclass(frozen=True, slots=True)
-class HelperStats:
-    """A helper's answer: its tree's root statistics for job ``job_id``."""
-
-    job_id: int
-    stats: RootStats
-    iterations: int
-
-
-HelperMessage = HelperJob | HelperStop | HelperRetime | HelperQuit
 
 
 # --- merging ----------------------------------------------------------------------------------
@@ -180,6 +138,7 @@ class RootParallel:
         self._procs: list[multiprocessing.process.BaseProcess] = []
         self._conns: list[Connection] = []
         self._waiting: list[int | None] = []  # the job each helper owes an answer for
+        self._map: tuple[str, MapDefinition] | None = None  # the map the helpers were told
         self._next_id = 0
 
     def __enter__(self) -> RootParallel:
@@ -214,24 +173,24 @@ class RootParallel:
         pos: Position,
         power: int,
         variant: str,
-        final_year: int,
+        horizon: int,
         seeds: Sequence[int],
-        *,
-        iterations: int | None,
-        stop_at: float | None,
+        limit: SearchLimit,
     ) -> int:
         """Start every helper searching ``pos`` (helper ``i`` with ``seeds[i]``); the job's id."""
         self.start()
         self._next_id += 1
         job_id = self._next_id
         m = pos.map
+        game_map = (m.name, m.definition)
+        told = self._map == game_map
+        self._map = game_map
         data = pos.to_data()
         for i, conn in enumerate(self._conns):
-            job = HelperJob(
-                job_id, m.definition, m.name, data, power, variant, final_year, seeds[i],
-                iterations, stop_at,
-            )  # fmt: skip
+            job = Think(job_id, data, power, limit, seeds[i], variant, horizon)
             try:
+                if not told:
+                    conn.send(UseMap(m.definition, m.name))
                 conn.send(job)
                 self._waiting[i] = job_id
             except (OSError, BrokenPipeError):
@@ -240,21 +199,21 @@ class RootParallel:
 
     def stop(self, job_id: int) -> None:
         """Ask the helpers still on ``job_id`` to stop now (their statistics still come back)."""
+        self._tell(job_id, Cancel(job_id))
+
+    def retime(self, job_id: int, limit: SearchLimit) -> None:
+        """Tell the helpers still on ``job_id`` its new limit."""
+        self._tell(job_id, Retime(job_id, limit))
+
+    def _tell(self, job_id: int, message: ToWorker) -> None:
         for i, conn in enumerate(self._conns):
             if self._waiting[i] == job_id:
                 with contextlib.suppress(OSError, BrokenPipeError):
-                    conn.send(HelperStop(job_id))
+                    conn.send(message)
 
-    def retime(self, job_id: int, stop_at: float) -> None:
-        """Tell the helpers still on ``job_id`` its new stop time."""
-        for i, conn in enumerate(self._conns):
-            if self._waiting[i] == job_id:
-                with contextlib.suppress(OSError, BrokenPipeError):
-                    conn.send(HelperRetime(job_id, stop_at))
-
-    def collect(self, job_id: int, until: float) -> list[HelperStats]:
+    def collect(self, job_id: int, until: float) -> list[Answer]:
         """The answers to ``job_id`` that arrive by ``until`` (monotonic); stale ones dropped."""
-        out: list[HelperStats] = []
+        out: list[Answer] = []
         for i, conn in enumerate(self._conns):
             while self._waiting[i] is not None:
                 try:
@@ -264,7 +223,7 @@ class RootParallel:
                 except (EOFError, OSError):
                     self._waiting[i] = None
                     break
-                if not isinstance(answer, HelperStats) or answer.job_id != self._waiting[i]:
+                if not isinstance(answer, Answer) or answer.job_id != self._waiting[i]:
                     self.stale += 1
                     continue
                 self._waiting[i] = None
@@ -276,7 +235,7 @@ class RootParallel:
         """Stop the helper processes (killing any that do not exit in time)."""
         for conn in self._conns:
             with contextlib.suppress(OSError, BrokenPipeError):
-                conn.send(HelperQuit())
+                conn.send(Shutdown())
                 conn.close()
         for proc in self._procs:
             proc.join(JOIN_TIMEOUT)
@@ -286,80 +245,66 @@ class RootParallel:
         self._procs.clear()
         self._conns.clear()
         self._waiting.clear()
+        self._map = None
 
 
 # --- the helper process -----------------------------------------------------------------------
 
 
-class _HelperControl:
-    """A helper's view of its job: its stop time (retimed), and the messages that end it."""
-
-    def __init__(self, inbox: PipeInbox[HelperMessage], job: HelperJob) -> None:
-        self.inbox = inbox
-        self.job_id = job.job_id
-        self.stop_at = job.stop_at
-        self.stopped = False
-
-    def should_stop(self) -> bool:
-        """True from the job's stop, a newer job, a quit or its (retimed) stop time on."""
-        if self.stopped:
-            return True
-        for message in self.inbox.arrived():
-            if isinstance(message, HelperStop):
-                self.stopped = self.stopped or message.job_id == self.job_id
-            elif isinstance(message, HelperRetime):
-                if message.job_id == self.job_id:
-                    self.stop_at = message.stop_at
-            else:  # a newer job, or quit: stop this one and handle that next
-                self.inbox.keep(message)
-                self.stopped = True
-        if self.stop_at is not None and time.monotonic() >= self.stop_at:
-            self.stopped = True
-        return self.stopped
-
-    def extended(self) -> bool:
-        """True when a retime moved the stop time past now (the search goes on)."""
-        return (
-            not self.should_stop() and self.stop_at is not None and time.monotonic() < self.stop_at
-        )
-
-
 def _helper_main(conn: Connection) -> None:
     die_with_parent()
     quiet_collector()
-    inbox: PipeInbox[HelperMessage] = PipeInbox(conn, HelperQuit())
-    maps: dict[str, tuple[MapDefinition, GameMap]] = {}
+    inbox: PipeInbox[ToWorker] = PipeInbox(conn, Shutdown())
+    game_map: GameMap | None = None
     while True:
         job = inbox.next()
-        if isinstance(job, HelperQuit):
+        if isinstance(job, Shutdown):
             return
-        if not isinstance(job, HelperJob):
-            continue  # a stop for a job already answered
-        cached = maps.get(job.map_name)
-        if cached is None or cached[0] != job.definition:
-            game_map = GameMap.from_definition(job.definition, job.map_name)
-            cached = maps[job.map_name] = (job.definition, game_map)
-        pos = Position.from_data(cached[1], job.position)
-        variant = get_variant(job.variant)
-        search = new_search(pos, job.power, variant, job.final_year, Random(job.seed))
-        if job.iterations is not None or job.stop_at is not None:
-            control = _HelperControl(inbox, job)
-            while True:
-                search.run(
-                    iterations=job.iterations,
-                    deadline=control.stop_at,
-                    should_stop=control.should_stop,
-                    progress_every=POLL_EVERY,
-                )
-                if job.iterations is not None or not control.extended():
-                    break
-        stats = [(e.action, e.visits, e.total) for e in search.root.edges]
-        try:
-            conn.send(HelperStats(job.job_id, stats, search.iterations))
-        except (OSError, BrokenPipeError):
+        if isinstance(job, UseMap):
+            game_map = GameMap.from_definition(job.definition, job.name)
+            continue
+        if not isinstance(job, Think) or game_map is None:
+            continue  # a cancel or retime for a job already answered
+        if not _answer(conn, inbox, job, game_map):
             return
-        del search
         gc.collect()  # between jobs, where a pause costs nothing
+
+
+def _answer(conn: Connection, inbox: PipeInbox[ToWorker], job: Think, game_map: GameMap) -> bool:
+    """Search ``job`` and send its root statistics; False once the caller is gone."""
+    assert job.variant is not None and job.horizon is not None and job.seed is not None
+    pos = Position.from_data(game_map, job.position)
+    variant = get_variant(job.variant)
+    search = new_search(pos, job.power, variant, job.horizon, Random(job.seed))
+    control = JobControl(inbox, job)
+    iterations = job.limit.iterations
+
+    def should_stop() -> bool:
+        # A retime to an earlier stop ends the search here: the deadline given to run()
+        # is the one the job started with.
+        limit = control.current()
+        return control.should_stop() or (limit.timed and time.monotonic() >= limit.stop_at)
+
+    while True:
+        limit = control.current()
+        search.run(
+            iterations=iterations,
+            deadline=limit.stop_at if limit.timed else None,
+            should_stop=should_stop,
+            progress_every=POLL_EVERY,
+        )
+        control.should_stop()  # take a retime that came since the last look
+        later = control.current()
+        if iterations is not None or control.stopped or not later.timed:
+            break
+        if time.monotonic() >= later.stop_at:
+            break  # else a retime moved the stop time later: search on until then
+    root = tuple((e.action, e.visits, e.total) for e in search.root.edges)
+    try:
+        conn.send(Answer(job.job_id, {}, {"iterations": search.iterations}, root))
+    except (OSError, BrokenPipeError):
+        return False
+    return True
 
 
 POLL_EVERY = 0.02

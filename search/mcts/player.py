@@ -132,9 +132,8 @@ def search_within(
     job_id = None
     if parallel is not None:
         job_id = parallel.submit(
-            pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds,
-            iterations=iterations, stop_at=limit.stop_at if limit.timed else None,
-        )  # fmt: skip
+            pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds, limit
+        )
     current = _Limit(limit, retimed, clock)
     if parallel is not None and job_id is not None:
         current.helpers = (parallel, job_id)
@@ -199,7 +198,7 @@ class _Limit:
         if limit.stop_at != self.limit.stop_at:
             self.limit = limit
             if self.helpers is not None:
-                self.helpers[0].retime(self.helpers[1], limit.stop_at)
+                self.helpers[0].retime(self.helpers[1], limit)
 
     def due(self) -> bool:
         """True once the (retimed) stop time has come."""
@@ -278,8 +277,8 @@ def _merge_helpers(
         parallel.stop(job_id)
         collect_by = min(collect_by, time.monotonic() + HELPER_GRACE)
     helpers = parallel.collect(job_id, collect_by)
-    own = [(e.action, e.visits, e.total) for e in search.root.edges]
-    merged = merge([own, *(h.stats for h in helpers)])
+    own = tuple((e.action, e.visits, e.total) for e in search.root.edges)
+    merged = merge([own, *(h.root for h in helpers)])
     stats["workers"] = 1 + len(helpers)
     stats["merged_iterations"] = sum(v for v, _ in merged.values())
     stats["helper_job"] = job_id

@@ -33,9 +33,9 @@ from bot.client.core.effects import RetimeSearch
 from bot.client.core.outbox import Outbox
 from bot.client.core.phasestate import PhaseState, SearchState
 from bot.client.core.timebudget import TimeBudget
-from bot.client.core.worker_protocol import Answer, Failed, Progress
 from protocol.values import Order
 from search.heuristics import PhaseHeuristics
+from search.mcts.worker_protocol import Answer, Failed, Progress
 from search.policy import Policy, SearchLimit
 from search.registry import make_policy, parse_spec
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.client.core.worker_protocol import JobMessage
 from protocol.values import Order, Turn
 from protocol.wire import WireMessage
+from search.mcts.worker_protocol import JobMessage
 
 
 @dataclass(frozen=True, slots=True)

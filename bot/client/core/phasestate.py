@@ -8,8 +8,8 @@ from adjudicator.orders import Orders
 from adjudicator.position import Position
 from bot.client.core.orderbook import OrderBook
 from bot.client.core.timebudget import PhaseClock
-from bot.client.core.worker_protocol import Answer, Progress
 from protocol.values import Turn
+from search.mcts.worker_protocol import Answer, Progress
 from search.policy import SearchLimit
 
 

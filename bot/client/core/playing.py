@@ -39,11 +39,11 @@ from bot.client.core.person import PersonChooser, PersonOrderError
 from bot.client.core.phasestate import PhaseState, SearchState
 from bot.client.core.session import NotConnected, SessionNotReady
 from bot.client.core.timebudget import PhaseClock, TimeBudget
-from bot.client.core.worker_protocol import Answer, Failed, Progress
 from protocol.messages import Drw, Gof, Mis, Not, Sub, Thx
 from protocol.notation import format_order, format_unit
 from protocol.values import Order, Turn
 from search.heuristics import PhaseHeuristics
+from search.mcts.worker_protocol import Answer, Failed, Progress
 from search.policy import SearchLimit
 
 HINT_COLLECT = 0.5

@@ -11,8 +11,8 @@ import pytest
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from adjudicator.standard import standard_definition
-from bot.client.core.worker_protocol import Answer, JobMessage
 from bot.client.thinker import Thinker, ThinkerError
+from search.mcts.worker_protocol import Answer, JobMessage
 from search.policy import SearchLimit
 
 

@@ -24,11 +24,11 @@ from bot.client.core.effects import (
     Send,
     StartSearch,
 )
-from bot.client.core.worker_protocol import Answer, Orders, Progress
 from protocol.messages import Hlo, Map, Mdf, Message, Nme, Now, Sco, Yes
 from protocol.tokens import STANDARD
 from protocol.variant import Variant
 from protocol.wire import DiplomacyMessage, RepresentationMessage
+from search.mcts.worker_protocol import Answer, Orders, Progress
 
 PASSCODE = 4242
 

@@ -249,7 +249,7 @@ def test_the_game_ends_with_smr_after_the_result() -> None:
 
 def test_a_search_failure_keeps_the_orders_in_and_says_gof() -> None:
     from bot.client.core import events as ev
-    from bot.client.core.worker_protocol import Failed
+    from search.mcts.worker_protocol import Failed
 
     d, out = _playing()
     job = job_of(out).job_id

@@ -25,10 +25,10 @@ from adjudicator.orders import HOLD_ORDER
 from adjudicator.standard import standard_definition
 from bot.client.core import events as ev
 from bot.client.core.effects import Effect, ScheduleTick, Send, StartSearch
-from bot.client.core.worker_protocol import Answer, Progress
 from protocol.messages import Drw, Gof, Hlo, Iam, Map, Mdf, Mis, Nme, Not, Sub, Thx, Tme, Yes
 from protocol.values import Hold, Order, Turn, UnitPosition
 from protocol.variant import Variant
+from search.mcts.worker_protocol import Answer, Progress
 from tests.bot.client.core.driver import PASSCODE, Driver, opening
 
 GAME_ACTIONS = (Sub, Gof, Not, Drw)
