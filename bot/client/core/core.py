@@ -18,7 +18,7 @@ Its parts each own their state once:
   (:mod:`bot.client.core.phasestate`), its order book (:mod:`bot.client.core.orderbook`:
   submissions, THX, MIS, recovery) and its search job;
 * the **time budget** (:mod:`bot.client.core.timebudget`): the server's deadline and the
-  measured delays in, one :class:`~search.mcts.worker_protocol.SearchLimit` and the
+  measured delays in, one :class:`~search.policy.SearchLimit` and the
   last submission time out.
 
 This module keeps the session's rules and the game's messages; how a phase is
