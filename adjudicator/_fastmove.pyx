@@ -111,18 +111,7 @@ cdef class _Resolver:
         self.att_idx = self.att_off + n + 1  # n
         cdef int i
         for i in range(n):
-            self.kind[i] = NO_UNIT
-            self.power[i] = -1
-            self.dst[i] = -1
-            self.dst_loc[i] = -1
-            self.into[i] = -1
-            self.coast[i] = -1
-            self.target[i] = -1
-            self.h2h[i] = -1
-            self.state[i] = UNRESOLVED
-            self.res[i] = 0
-            self.matched[i] = 0
-            self.serial[i] = 0
+            self._clear(i)
         self.cycle_len = 0
         self.next_serial = 0
         self.low = NO_GUESS
@@ -132,23 +121,26 @@ cdef class _Resolver:
         PyMem_Free(self.kind)
         PyMem_Free(self.cycle)
 
+    cdef inline void _clear(self, int p) noexcept:
+        """Province ``p``'s entries as a fresh resolver has them."""
+        self.kind[p] = NO_UNIT
+        self.power[p] = -1
+        self.dst[p] = -1
+        self.dst_loc[p] = -1
+        self.into[p] = -1
+        self.coast[p] = -1
+        self.target[p] = -1
+        self.h2h[p] = -1
+        self.state[p] = UNRESOLVED
+        self.res[p] = 0
+        self.matched[p] = 0
+        self.serial[p] = 0
+
     cdef void reset(self) noexcept:
         """Back to the state __cinit__ leaves (for the next phase)."""
-        cdef int i, p
+        cdef int i
         for i in range(self.num_units):
-            p = self.units[i]
-            self.kind[p] = NO_UNIT
-            self.power[p] = -1
-            self.dst[p] = -1
-            self.dst_loc[p] = -1
-            self.into[p] = -1
-            self.coast[p] = -1
-            self.target[p] = -1
-            self.h2h[p] = -1
-            self.state[p] = UNRESOLVED
-            self.res[p] = 0
-            self.matched[p] = 0
-            self.serial[p] = 0
+            self._clear(self.units[i])
         self.cycle_len = 0
         self.next_serial = 0
         self.low = NO_GUESS

@@ -259,6 +259,8 @@ def power_features(
     with one row per choice (units' rows in turn) and one column per feature.
     ``dumbbot_orders`` are one draw of DumbBot's orders for ``power``.
     """
+    # Stays whole: one pass fills the per-province tables every feature reads; the
+    # vectorised form is held to the plain one-choice-at-a-time reference by the tests.
     m = pos.map
     units = pos.units
     arrays = _arrays(m)
