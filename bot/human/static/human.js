@@ -181,7 +181,8 @@ function draftTexts() {
 function saveDraft() {
   if (!state.turn) return;
   localStorage.setItem(`daide-mcts-draft-${KEY}-${state.turn}`, JSON.stringify(state.draft));
-  api("/api/draft", { turn: state.turn, orders: draftTexts() }).then(() => problem(null), (e) => problem(e.message));
+  // A background save: its success must not clear what a later action reported.
+  api("/api/draft", { turn: state.turn, orders: draftTexts() }).catch((e) => problem(e.message));
 }
 
 async function typed(e) {

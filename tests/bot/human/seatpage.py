@@ -109,14 +109,17 @@ class SeatPage:
     def submit_and_wait_thx(self, count: int) -> list[str]:
         """Submit; wait until the page shows a THX beside each of ``count`` orders."""
         self.page.click("#submit")
-        self.page.wait_for_function(
-            "n => document.querySelectorAll('#my-orders li .answer').length >= n",
+        # Read the answers in the same look that finds them: the page re-renders as the
+        # game moves on (the phase may end as soon as every player is ready).
+        shown = self.page.wait_for_function(
+            """n => {
+                const answers = [...document.querySelectorAll('#my-orders li .answer')];
+                return answers.length >= n ? answers.map((a) => a.textContent) : null;
+            }""",
             arg=count,
             timeout=20_000,
         )
-        return self.page.eval_on_selector_all(
-            "#my-orders li .answer", "as => as.map(a => a.textContent)"
-        )
+        return list(shown.json_value())
 
     def ready(self) -> None:
         if not self.page.is_checked("#ready"):
