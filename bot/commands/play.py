@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.client.core.timebudget import DEFAULT_MIN_MARGIN, DEFAULT_THINK_TIME
 from bot.client.gamelog import add_log_arguments
 from bot.client.settings import BotSettings, SettingsError, load_settings
 from bot.toolkit.usererror import UserError
@@ -77,13 +78,13 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "--think-time",
         type=float,
         dest="think_time",
-        help="seconds to think when there is no deadline (default 8)",
+        help=f"seconds to think when there is no deadline (default {DEFAULT_THINK_TIME:g})",
     )
     p.add_argument(
         "--min-margin",
         type=float,
         dest="min_margin",
-        help="least seconds between last submission and deadline (default 0.5)",
+        help=f"least seconds between last submission and deadline (default {DEFAULT_MIN_MARGIN:g})",
     )
     p.add_argument(
         "--max-think",

@@ -28,6 +28,9 @@ from bot.training.selfplay import MANIFEST_FILE, GenerateSettings, generate, gen
 from search.orderpolicy import ModelError, OrderModel, load_model
 from search.registry import PolicySpecError, parse_spec
 
+DEFAULT_BUDGET = 0.5
+"""CPU seconds per move of the MCTS players of a self-play game, when no iteration cap is given."""
+
 SEATS = 7
 
 
@@ -54,7 +57,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     clock = g.add_mutually_exclusive_group()
     clock.add_argument(
-        "--budget", type=float, help="CPU seconds per move for MCTS players (default 0.5)"
+        "--budget",
+        type=float,
+        help=f"CPU seconds per move for MCTS players (default {DEFAULT_BUDGET:g})",
     )
     clock.add_argument(
         "--iterations",
@@ -115,7 +120,7 @@ def run_generate(args: argparse.Namespace, out: TextIO | None = None) -> int:
         games=args.games,
         seed=args.seed,
         lineup=_lineup(args.lineup),
-        budget=None if args.iterations is not None else (args.budget or 0.5),
+        budget=None if args.iterations is not None else (args.budget or DEFAULT_BUDGET),
         iterations=args.iterations,
         final_year=args.final_year,
     )
