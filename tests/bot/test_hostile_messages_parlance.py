@@ -97,7 +97,13 @@ async def test_bot_ignores_messages_that_contradict_the_game_and_misses_no_order
 
     proxy = NetProxy(server.host, server.port, tap=tap)
     async with proxy:
-        bot = run_bot(proxy.port, "--final-year", "1902", "--strategy", "dumbbot", "--seed", "5")
+        # Our search, held to a second a phase, says GOF only when it is done: the phase
+        # is still on when the injected NOWs restate it (a DumbBot seat says GOF at once,
+        # and Parlance may end the phase before the restated orders arrive).
+        bot = run_bot(
+            proxy.port, "--final-year", "1902", "--strategy", "mcts", "--max-think", "1",
+            "--seed", "5",
+        )  # fmt: skip
         parang_bots(server, 6)
         summary = await bot.wait_async(timeout=240)
 
