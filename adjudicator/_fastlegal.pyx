@@ -2,21 +2,30 @@
 """Legal movement orders, compiled (Cython): :func:`adjudicator.legal.movement_orders`.
 
 :class:`LegalTables` holds one map as C arrays — reach matrices (which
-provinces a unit at a location can move into), each reach set's iteration
-order in Python (so supports come out in the pure generator's order), the
+provinces a unit in a slot, a unit type at a location, can move into), the
 neighbour matrix the convoy chains walk — and every order tuple the generator
-can give, built once and shared (orders are immutable tuples).
-:func:`movement_orders` converts the position's units once per call and
-writes the orders without re-validation; the convoy rules are those of
-:mod:`adjudicator.legal` (a chain of fleets at sea, a convoying fleet on some
-simple chain, a supported convoyed move on a chain avoiding the supporter),
-answered by a walk over the fleets at sea instead of listing every chain.
-The result equals the pure generator's list, order for order; the pure code
-is the oracle the tests hold this one to (``tests/adjudicator/test_fastlegal.py``).
+can give, built once and shared (orders are immutable tuples).  Everything a
+unit may order without a convoy depends only on its slot and the slots of the
+other units, so the tables keep, for each pair of slots, the orders of the
+first about the second (its support to hold, then its supports to move, in
+the pure generator's order), and for each slot its hold and moves.
+:func:`movement_orders` copies those lists into the result; the position's
+units are converted once, and kept while the same unit objects stand in the
+same order (the generator is asked about every unit of a position in turn).
+The convoy rules are those of :mod:`adjudicator.legal` (a chain of fleets at
+sea, a convoying fleet on some simple chain, a supported convoyed move on a
+chain avoiding the supporter), answered by walks over the fleets at sea
+instead of listing every chain.  The result equals the pure generator's list,
+order for order; the pure code is the oracle the tests hold this one to
+(``tests/adjudicator/test_fastlegal.py``).
 """
 
+from cpython.dict cimport PyDict_Next
+from cpython.list cimport PyList_New
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.string cimport memset
+from cpython.object cimport PyObject
+from cpython.tuple cimport PyTuple_CheckExact
+from libc.string cimport memcpy, memset
 
 from adjudicator.maps import ARMY as _PY_ARMY
 from adjudicator.maps import COASTAL as _PY_COASTAL
@@ -32,6 +41,10 @@ from adjudicator.orders import SUPPORT_MOVE as _PY_SUPPORT_MOVE
 cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
 
+cdef extern from "Python.h":
+    void _incref "Py_INCREF" (PyObject *)
+    void _set_item "PyList_SET_ITEM" (object, Py_ssize_t, PyObject *)
+
 SOURCE_HASH = SOURCE_SHA256.decode("ascii")
 """The SHA-256 of the source this module was built from (see adjudicator.compiled_rules.load)."""
 
@@ -43,81 +56,138 @@ cdef enum:
 
 assert (_PY_ARMY, _PY_FLEET, _PY_COASTAL, _PY_SEA) == (ARMY, FLEET, COASTAL, SEA)
 
-cdef object HOLD_ORDER = _PY_HOLD_ORDER
+
+cdef class _Board:
+    """The units of one position as C arrays, and scratch space for the convoy walks."""
+
+    cdef int n, count
+    cdef bint reusable  # whether the loaded units may be kept when the same objects come again
+    cdef list held  # the dict's keys and values the arrays were loaded from (kept alive)
+    cdef PyObject **keys  # [n] borrowed from held, in the dict's order
+    cdef PyObject **values  # [n]
+    cdef int *prov  # [n] units in the dict's order
+    cdef int *slot  # [n] each unit's slot (see LegalTables)
+    cdef int *index_of  # [n] position of the unit in a province in the arrays above, or -1
+    cdef int *armies  # [n] positions of the armies on a coast, in the dict's order
+    cdef int num_armies
+    cdef bint any_sea
+    cdef char *sea_fleet  # [n] 1 if a fleet stands in that sea
+    cdef char *seen  # [n] scratch
+    cdef char *dests  # [n] scratch: convoy destinations
+    cdef int *stack  # [n] scratch
+    cdef int *cursor  # [n] scratch: per depth, the next neighbour to try
+    cdef char *known  # [n] 1 if the army_* rows of that army are computed for these units
+    cdef int *army_dests  # [n][n] convoy destinations of each army, ascending (no sea avoided)
+    cdef int *army_found  # [n] how many
+    cdef char *army_seas  # [n][n] 1 for each sea a chain from that army reaches
+
+    def __cinit__(self, int n):
+        self.n = n
+        self.count = 0
+        self.reusable = False
+        self.held = []
+        self.keys = <PyObject **> PyMem_Malloc(2 * n * sizeof(PyObject *))
+        self.prov = <int *> PyMem_Malloc((8 * n + n * n) * sizeof(int))
+        self.sea_fleet = <char *> PyMem_Malloc(4 * n + n * n)
+        if self.keys == NULL or self.prov == NULL or self.sea_fleet == NULL:
+            raise MemoryError()
+        self.values = self.keys + n
+        self.slot = self.prov + n
+        self.index_of = self.slot + n
+        self.armies = self.index_of + n
+        self.stack = self.armies + n
+        self.cursor = self.stack + n
+        self.army_found = self.cursor + n
+        self.army_dests = self.army_found + n
+        self.seen = self.sea_fleet + n
+        self.dests = self.seen + n
+        self.known = self.dests + n
+        self.army_seas = self.known + n
+        memset(self.prov, 0, 8 * n * sizeof(int))
+        memset(self.sea_fleet, 0, 4 * n)
+        for p in range(n):
+            self.index_of[p] = -1
+
+    def __dealloc__(self):
+        PyMem_Free(self.keys)
+        PyMem_Free(self.prov)
+        PyMem_Free(self.sea_fleet)
 
 
 cdef class LegalTables:
-    """One map's tables for :func:`movement_orders` (build one per map and keep it)."""
+    """One map's tables for :func:`movement_orders` (build one per map and keep it).
+
+    A slot is a unit type at a location: an army's slot is its province, a
+    fleet's is ``n`` plus its location (``n`` provinces).
+    """
 
     cdef readonly object game_map
-    cdef int n, nloc
-    cdef char *kind  # n
-    cdef char *reach  # [2][nloc][n]: 1 if a unit of that type at that location reaches prov
-    cdef int *order_off  # [2 * nloc + 1]: reach sets in Python's iteration order
-    cdef int *order_idx
+    cdef int n, nloc, slots
+    cdef char *kind  # [n]
+    cdef char *reach  # [slots][n]: 1 if a unit in that slot reaches the province
+    cdef int *loc_province  # [nloc]
     cdef char *nb  # [n][n] neighbours
     cdef int *nb_off  # [n + 1]: neighbours in the map's order
     cdef int *nb_idx
-    cdef list moves  # [2 * nloc]: list of (MOVE, dest) in adjacency order
+    cdef int *pair_off  # [slots * slots + 1]: each pair's orders in pair_items (see the module)
+    cdef PyObject **pair_items  # borrowed from the lists below and HOLD_ORDER
+    cdef list moves  # [slots]: list of (MOVE, dest) in adjacency order
     cdef list support_hold  # [n]
     cdef list support_move  # [n * n]
     cdef list convoy  # [n * n]
     cdef list convoy_move  # [n]
+    cdef object hold
+    cdef _Board board
 
     def __cinit__(self, game_map):
         self.kind = NULL
         self.reach = NULL
-        self.order_off = NULL
-        self.order_idx = NULL
+        self.loc_province = NULL
         self.nb = NULL
         self.nb_off = NULL
         self.nb_idx = NULL
+        self.pair_off = NULL
+        self.pair_items = NULL
 
     def __init__(self, game_map):
         cdef int n = game_map.num_provinces
         cdef int nloc = game_map.num_locations
-        cdef int utype, loc, p, k, total
+        cdef int slots = n + nloc
+        cdef int s, p, k, total
         self.game_map = game_map
         self.n = n
         self.nloc = nloc
+        self.slots = slots
+        self.hold = _PY_HOLD_ORDER
+        self.board = _Board(n)
         self.kind = <char *> PyMem_Malloc(n)
-        self.reach = <char *> PyMem_Malloc(2 * nloc * n)
+        self.reach = <char *> PyMem_Malloc(slots * n)
         self.nb = <char *> PyMem_Malloc(n * n)
-        self.order_off = <int *> PyMem_Malloc((2 * nloc + 1) * sizeof(int))
+        self.loc_province = <int *> PyMem_Malloc(nloc * sizeof(int))
         self.nb_off = <int *> PyMem_Malloc((n + 1) * sizeof(int))
-        if (self.kind == NULL or self.reach == NULL or self.nb == NULL
-                or self.order_off == NULL or self.nb_off == NULL):
+        self.pair_off = <int *> PyMem_Malloc((slots * slots + 1) * sizeof(int))
+        if (self.kind == NULL or self.reach == NULL or self.nb == NULL or self.nb_off == NULL
+                or self.loc_province == NULL or self.pair_off == NULL):
             raise MemoryError()
-        memset(self.reach, 0, 2 * nloc * n)
+        memset(self.reach, 0, slots * n)
         memset(self.nb, 0, n * n)
         for p in range(n):
             self.kind[p] = game_map.kind[p]
-        sets = []
+        for p in range(nloc):
+            self.loc_province[p] = game_map.loc_province[p]
+        reach_order = []  # each slot's reach set in the order the pure generator iterates it
         self.moves = []
-        for utype in range(2):
-            for loc in range(nloc):
-                if utype == ARMY:
-                    reach = game_map.army_reach[loc] if loc < n else frozenset()
-                    adjacent = game_map.army_adjacent[loc] if loc < n else ()
-                else:
-                    reach = game_map.fleet_reach[loc]
-                    adjacent = game_map.fleet_adjacent[loc]
-                ordered = list(reach)  # the order the pure generator iterates in
-                sets.append(ordered)
-                for p in ordered:
-                    self.reach[(utype * nloc + loc) * n + p] = 1
-                self.moves.append([(_PY_MOVE, d) for d in adjacent])
-        total = sum(len(s) for s in sets)
-        self.order_idx = <int *> PyMem_Malloc((total + 1) * sizeof(int))
-        if self.order_idx == NULL:
-            raise MemoryError()
-        k = 0
-        for loc in range(2 * nloc):
-            self.order_off[loc] = k
-            for p in sets[loc]:
-                self.order_idx[k] = p
-                k += 1
-        self.order_off[2 * nloc] = k
+        for s in range(slots):
+            if s < n:
+                reach = game_map.army_reach[s]
+                adjacent = game_map.army_adjacent[s]
+            else:
+                reach = game_map.fleet_reach[s - n]
+                adjacent = game_map.fleet_adjacent[s - n]
+            reach_order.append(list(reach))
+            for p in reach:
+                self.reach[s * n + p] = 1
+            self.moves.append([(_PY_MOVE, d) for d in adjacent])
         total = sum(len(game_map.neighbours[p]) for p in range(n))
         self.nb_idx = <int *> PyMem_Malloc((total + 1) * sizeof(int))
         if self.nb_idx == NULL:
@@ -134,100 +204,134 @@ cdef class LegalTables:
         self.support_move = [(_PY_SUPPORT_MOVE, p, d) for p in range(n) for d in range(n)]
         self.convoy = [(_PY_CONVOY, p, d) for p in range(n) for d in range(n)]
         self.convoy_move = [(_PY_CONVOY_MOVE, d, ()) for d in range(n)]
+        total = self._pairs(reach_order, 0)
+        self.pair_items = <PyObject **> PyMem_Malloc((total + 1) * sizeof(PyObject *))
+        if self.pair_items == NULL:
+            raise MemoryError()
+        self._pairs(reach_order, 1)
+
+    cdef int _pairs(self, list reach_order, bint fill) except -1:
+        """Count (and with ``fill`` write) each pair of slots' orders; returns how many in all.
+
+        The pair of a slot with itself is its hold and moves.  Another slot's
+        entries are the supports the first slot gives it: to hold, if it reaches
+        the second's province, then to move into each province both reach but
+        the supporter's own, in the order the pure generator lists them.
+        """
+        cdef int n = self.n
+        cdef int slots = self.slots
+        cdef int total = 0
+        cdef int s, o, own, other, dest
+        cdef object order
+        for s in range(slots):
+            own = s if s < n else self.loc_province[s - n]
+            for o in range(slots):
+                if not fill:
+                    self.pair_off[s * slots + o] = total
+                if o == s:
+                    total = self._put(self.hold, total, fill)
+                    for order in self.moves[s]:
+                        total = self._put(order, total, fill)
+                    continue
+                other = o if o < n else self.loc_province[o - n]
+                if self.reach[s * n + other]:
+                    total = self._put(self.support_hold[other], total, fill)
+                for dest in reach_order[o]:
+                    if self.reach[s * n + dest] and dest != own:
+                        total = self._put(self.support_move[other * n + dest], total, fill)
+        if not fill:
+            self.pair_off[slots * slots] = total
+        return total
+
+    cdef inline int _put(self, object order, int at, bint fill):
+        """Write ``order`` at ``at`` in pair_items when filling; the next free place."""
+        if fill:
+            self.pair_items[at] = <PyObject *> order
+        return at + 1
 
     def __dealloc__(self):
         PyMem_Free(self.kind)
         PyMem_Free(self.reach)
-        PyMem_Free(self.order_off)
-        PyMem_Free(self.order_idx)
+        PyMem_Free(self.loc_province)
         PyMem_Free(self.nb)
         PyMem_Free(self.nb_off)
         PyMem_Free(self.nb_idx)
-
-
-cdef class _Board:
-    """The units of one position as C arrays, and scratch space for the convoy walks."""
-
-    cdef int n, count
-    cdef int *prov  # units in the position's order
-    cdef int *utype
-    cdef int *loc
-    cdef char *sea_fleet  # [n] 1 if a fleet stands in that sea
-    cdef char *seen  # [n] scratch
-    cdef char *dests  # [n] scratch: convoy destinations
-    cdef int *stack  # [n] scratch
-    cdef int *cursor  # [n] scratch: per depth, the next neighbour to try
-    cdef object tables  # the tables the units were loaded for
-    cdef char *known  # [n] 1 if army_dests' row of that army is computed for these units
-    cdef int *army_dests  # [n][n] convoy destinations of each army, ascending (no sea avoided)
-    cdef int *army_found  # [n] how many
-
-    def __cinit__(self, int n):
-        self.n = n
-        self.count = -1
-        self.tables = None
-        self.prov = <int *> PyMem_Malloc((7 * n + n * n) * sizeof(int))
-        self.sea_fleet = <char *> PyMem_Malloc(4 * n)
-        if self.prov == NULL or self.sea_fleet == NULL:
-            raise MemoryError()
-        self.army_found = self.prov + 6 * n
-        self.army_dests = self.army_found + n
-        self.known = self.sea_fleet + 3 * n
-        memset(self.prov, 0, 7 * n * sizeof(int))
-        memset(self.known, 0, n)
-        self.utype = self.prov + n
-        self.loc = self.utype + n
-        self.stack = self.loc + n
-        self.cursor = self.stack + n
-        self.seen = self.sea_fleet + n
-        self.dests = self.seen + n
-
-    def __dealloc__(self):
-        PyMem_Free(self.prov)
-        PyMem_Free(self.sea_fleet)
+        PyMem_Free(self.pair_off)
+        PyMem_Free(self.pair_items)
 
 
 cdef int _load(_Board board, LegalTables t, dict units) except -1:
-    """Copy the units (in the dict's order) and mark the fleets at sea.
+    """Copy the units (in the dict's order), mark the fleets at sea and the armies on a coast.
 
-    The armies' convoy destinations computed for the units loaded before are
-    kept when the units are the same (the generator is asked about every unit
-    of a position in turn).  A unit outside the map is a ``ValueError``: nothing
+    Nothing is done when the dict holds the same key and value objects in the
+    same order as at the last load (units are tuples, so equal) and the
+    convoy destinations computed for them are kept.  A unit outside the map,
+    or at a location outside its province, is a ``ValueError``: nothing
     unchecked indexes a C array.
     """
+    cdef Py_ssize_t at = 0
+    cdef PyObject *key
+    cdef PyObject *value
     cdef int k = 0
+    cdef int n = t.n
     cdef int p, ut, lc
-    cdef bint changed = board.tables is not t or len(units) != board.count
-    if len(units) > t.n:
-        raise ValueError(f"{len(units)} units on a map of {t.n} provinces")
+    cdef bint tuples = True
+    if board.reusable and len(units) == board.count:
+        while PyDict_Next(units, &at, &key, &value):
+            if key != board.keys[k] or value != board.values[k]:
+                break
+            k += 1
+        else:
+            return 0
+    if len(units) > n:
+        raise ValueError(f"{len(units)} units on a map of {n} provinces")
+    board.reusable = False
+    board.count = 0
+    for p in range(n):
+        board.index_of[p] = -1
+    board.held = held = []
+    board.num_armies = 0
+    board.any_sea = False
+    memset(board.sea_fleet, 0, n)
+    memset(board.known, 0, n)
+    k = 0
     for prov, unit in units.items():
         p = prov
         ut = unit[1]
         lc = unit[2]
-        if not (0 <= p < t.n and 0 <= ut <= 1 and 0 <= lc < t.nloc):
+        if not (
+            0 <= p < n
+            and 0 <= ut <= 1
+            and 0 <= lc < (n if ut == ARMY else t.nloc)
+            and t.loc_province[lc] == p
+            and board.index_of[p] < 0
+        ):
             raise ValueError(f"a unit of type {ut} at {lc} in province {p}, which the map lacks")
-        if not changed and (board.prov[k] != p or board.utype[k] != ut or board.loc[k] != lc):
-            changed = True
+        held.append(prov)
+        held.append(unit)
+        board.keys[k] = <PyObject *> prov
+        board.values[k] = <PyObject *> unit
+        tuples = tuples and PyTuple_CheckExact(unit)
         board.prov[k] = p
-        board.utype[k] = ut
-        board.loc[k] = lc
+        board.slot[k] = lc if ut == ARMY else n + lc
+        board.index_of[p] = k
+        board.count = k + 1
+        if ut == FLEET and t.kind[p] == SEA:
+            board.sea_fleet[p] = 1
+            board.any_sea = True
+        elif ut == ARMY and t.kind[p] == COASTAL:
+            board.armies[board.num_armies] = k
+            board.num_armies += 1
         k += 1
-    if changed:
-        board.tables = t
-        board.count = k
-        memset(board.known, 0, t.n)
-        memset(board.sea_fleet, 0, t.n)
-        for k in range(board.count):
-            p = board.prov[k]
-            if board.utype[k] == FLEET and t.kind[p] == SEA:
-                board.sea_fleet[p] = 1
+    board.reusable = tuples  # a unit that is not a tuple may change in place
     return 0
 
 
 cdef int *_army_destinations(_Board board, LegalTables t, int army, int *found) noexcept:
     """The convoy destinations of ``army`` in ascending order (no sea avoided).
 
-    Computed once per set of units; ``found`` is set to how many.
+    Computed once per set of units, with the seas its chains reach
+    (``board.army_seas``); ``found`` is set to how many.
     """
     cdef int n = t.n
     cdef int *row = board.army_dests + army * n
@@ -238,6 +342,7 @@ cdef int *_army_destinations(_Board board, LegalTables t, int army, int *found) 
                 if board.dests[dest]:
                     row[count] = dest
                     count += 1
+        memcpy(board.army_seas + army * n, board.seen, n)
         board.army_found[army] = count
         board.known[army] = 1
     found[0] = board.army_found[army]
@@ -248,7 +353,8 @@ cdef int _destinations(_Board board, LegalTables t, int army, int avoid) noexcep
     """Mark ``board.dests`` with where chains of fleets at sea (not ``avoid``) carry ``army``.
 
     As ``_convoy_destinations`` in adjudicator.legal: coastal provinces next to
-    a sea reached from the army's neighbouring seas.  Returns how many.
+    a sea reached from the army's neighbouring seas (marked in ``board.seen``).
+    Returns how many.
     """
     cdef int n = t.n
     cdef int top = 0
@@ -322,89 +428,95 @@ cdef bint _chain_through(_Board board, LegalTables t, int army, int dest, int fl
     return False
 
 
-cdef dict _BOARDS = {}
+cdef int _convoy_orders(_Board board, LegalTables t, int prov, int slot, list out) except -1:
+    """Append the convoy-related orders of the unit in ``prov`` (see adjudicator.legal).
 
-
-cdef _Board _board_for(int n):
-    board = _BOARDS.get(n)
-    if board is None:
-        board = _Board(n)
-        _BOARDS[n] = board
-    return <_Board> board
-
-
-def movement_orders(LegalTables t, pos, int prov, bint convoys=True):
-    """All legal orders for the unit in ``prov`` (see adjudicator.legal.movement_orders)."""
+    Convoy orders (a fleet at sea) or moves by convoy (an army on a coast),
+    then supports for moves that need a convoy, on a chain avoiding the
+    supporter.  An army whose chains never reach the supporting fleet has the
+    same destinations avoiding it as without.
+    """
     cdef int n = t.n
-    cdef int nloc = t.nloc
-    cdef _Board board = _board_for(n)
-    cdef dict units = pos.units
-    cdef int k, other, otype, oloc, i, dest, army, base, obase
-    _load(board, t, units)
-    unit = units[prov]
-    cdef int utype = unit[1]
-    cdef int loc = unit[2]
-    cdef list out = [HOLD_ORDER]
-    out.extend(<list> t.moves[utype * nloc + loc])
-    base = (utype * nloc + loc) * n
-    cdef list support_move = t.support_move
-    for k in range(board.count):
-        other = board.prov[k]
-        if other == prov:
-            continue
-        if t.reach[base + other]:
-            out.append(t.support_hold[other])
-        obase = board.utype[k] * nloc + board.loc[k]
-        for i in range(t.order_off[obase], t.order_off[obase + 1]):
-            dest = t.order_idx[i]
-            if t.reach[base + dest] and dest != prov:
-                out.append(support_move[other * n + dest])
-    if not convoys:
-        return out
-    cdef bint any_sea = False
-    for k in range(n):
-        if board.sea_fleet[k]:
-            any_sea = True
-            break
-    if not any_sea:
-        return out
-    # Convoy orders (a fleet at sea) or moves by convoy (an army on a coast).
+    cdef int base = slot * n
     cdef int *dests
     cdef int found = 0
-    if utype == FLEET and t.kind[prov] == SEA:
-        for k in range(board.count):
-            army = board.prov[k]
-            if board.utype[k] != ARMY or t.kind[army] != COASTAL:
-                continue
+    cdef int j, i, army, dest
+    cdef bint at_sea = board.sea_fleet[prov]
+    if at_sea:
+        for j in range(board.num_armies):
+            army = board.prov[board.armies[j]]
             dests = _army_destinations(board, t, army, &found)
+            if not board.army_seas[army * n + prov]:
+                continue
             for i in range(found):
                 dest = dests[i]
                 if _chain_through(board, t, army, dest, prov):
                     out.append(t.convoy[army * n + dest])
-    elif utype == ARMY and t.kind[prov] == COASTAL:
+    elif slot < n and t.kind[prov] == COASTAL:
         dests = _army_destinations(board, t, prov, &found)
         for i in range(found):
             out.append(t.convoy_move[dests[i]])
-    # Supports for moves that need a convoy, on a chain avoiding the supporter.
-    cdef int avoid = prov if board.sea_fleet[prov] else -1
-    for k in range(board.count):
-        army = board.prov[k]
-        if army == prov or board.utype[k] != ARMY or t.kind[army] != COASTAL:
+    for j in range(board.num_armies):
+        army = board.prov[board.armies[j]]
+        if army == prov:
             continue
-        oloc = board.loc[k]
-        if avoid < 0:
-            dests = _army_destinations(board, t, army, &found)
+        dests = _army_destinations(board, t, army, &found)
+        if at_sea and board.army_seas[army * n + prov]:
             for i in range(found):
                 dest = dests[i]
-                if t.reach[base + dest] and dest != prov and not t.reach[oloc * n + dest]:
-                    out.append(support_move[army * n + dest])
-        elif _destinations(board, t, army, avoid):
-            for dest in range(n):
+                if t.reach[base + dest] and dest != prov and not t.reach[army * n + dest]:
+                    break
+            else:
+                continue
+            _destinations(board, t, army, prov)
+            for i in range(i, found):
+                dest = dests[i]
                 if (
                     board.dests[dest]
                     and t.reach[base + dest]
                     and dest != prov
-                    and not t.reach[oloc * n + dest]  # army_reach of the army's location
+                    and not t.reach[army * n + dest]  # the army's own reach
                 ):
-                    out.append(support_move[army * n + dest])
+                    out.append(t.support_move[army * n + dest])
+        else:
+            for i in range(found):
+                dest = dests[i]
+                if t.reach[base + dest] and dest != prov and not t.reach[army * n + dest]:
+                    out.append(t.support_move[army * n + dest])
+    return 0
+
+
+def movement_orders(LegalTables t, pos, int prov, bint convoys=True):
+    """All legal orders for the unit in ``prov`` (see adjudicator.legal.movement_orders)."""
+    cdef _Board board = t.board
+    cdef int slots = t.slots
+    cdef int k, me, row, lo, hi, i
+    cdef Py_ssize_t count, at
+    _load(board, t, pos.units)
+    me = board.index_of[prov] if 0 <= prov < t.n else -1
+    if me < 0:
+        raise KeyError(prov)
+    row = board.slot[me] * slots
+    count = 0
+    for k in range(board.count):
+        count += t.pair_off[row + board.slot[k] + 1] - t.pair_off[row + board.slot[k]]
+    cdef list out = PyList_New(count)
+    at = 0
+    lo = t.pair_off[row + board.slot[me]]
+    hi = t.pair_off[row + board.slot[me] + 1]
+    for i in range(lo, hi):
+        _incref(t.pair_items[i])
+        _set_item(out, at, t.pair_items[i])
+        at += 1
+    for k in range(board.count):
+        if k == me:
+            continue
+        lo = t.pair_off[row + board.slot[k]]
+        hi = t.pair_off[row + board.slot[k] + 1]
+        for i in range(lo, hi):
+            _incref(t.pair_items[i])
+            _set_item(out, at, t.pair_items[i])
+            at += 1
+    if convoys and board.any_sea:
+        _convoy_orders(board, t, prov, board.slot[me], out)
     return out

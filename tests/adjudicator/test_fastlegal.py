@@ -153,13 +153,47 @@ def test_every_playable_mutated_map_gives_the_same_orders(compiled: None) -> Non
             assert_same_for_every_unit(Position(m, SPRING, 1901, units, [-1] * m.num_provinces))
 
 
+def test_units_that_change_in_place_are_read_again(compiled: None) -> None:
+    """Units that are lists, not tuples, may change in place under the same objects."""
+    flipped = 0
+    for pos in scattered_positions(13, 10):
+        pos.units = {p: list(u) for p, u in pos.units.items()}  # type: ignore[misc]
+        for prov in pos.units:
+            assert movement_orders(pos, prov) == pure(pos, prov, True)
+        for prov, unit in pos.units.items():
+            if unit[1] == ARMY and M.fleet_locations[prov] == (prov,):
+                unit[1] = FLEET  # type: ignore[index]
+                flipped += 1
+        for prov in pos.units:
+            assert movement_orders(pos, prov) == pure(pos, prov, True)
+    assert flipped > 10
+
+
+STP = M.province_index["STP"]
+NORTH_COAST_OF_STP = M.location_index[("STP", "NCS")]
+
+
 @pytest.mark.parametrize(
-    "unit",
-    [(0, ARMY, 500), (0, 7, 10), (0, FLEET, -1)],
-    ids=["location off the map", "no such unit type", "negative location"],
+    ("prov", "unit"),
+    [
+        (10, (0, ARMY, 500)),
+        (10, (0, 7, 10)),
+        (10, (0, FLEET, -1)),
+        (STP, (0, ARMY, NORTH_COAST_OF_STP)),
+        (10, (0, FLEET, 11)),
+    ],
+    ids=[
+        "location off the map",
+        "no such unit type",
+        "negative location",
+        "an army on a coast",
+        "a location in another province",
+    ],
 )
-def test_a_unit_the_map_lacks_is_refused(compiled: None, unit: tuple[int, int, int]) -> None:
+def test_a_unit_the_map_lacks_is_refused(
+    compiled: None, prov: int, unit: tuple[int, int, int]
+) -> None:
     pos = initial_position(M)
-    pos.units[10] = unit
+    pos.units[prov] = unit
     with pytest.raises(ValueError, match="which the map lacks"):
         movement_orders(pos, next(iter(pos.units)))
