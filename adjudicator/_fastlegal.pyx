@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 """Legal movement orders, compiled (Cython): :func:`adjudicator.legal.movement_orders`.
 
-:class:`LegalTables` holds one map as C arrays — reach matrices (which
+:class:`LegalTables` (:func:`tables`) holds one map as C arrays — reach matrices (which
 provinces a unit in a slot, a unit type at a location, can move into), the
 neighbour matrix the convoy chains walk — and every order tuple the generator
 can give, built once and shared (orders are immutable tuples).  Everything a
@@ -486,8 +486,32 @@ cdef int _convoy_orders(_Board board, LegalTables t, int prov, int slot, list ou
     return 0
 
 
-def movement_orders(LegalTables t, pos, int prov, bint convoys=True):
+TABLES_KEPT = 64
+"""The most maps whose tables are kept (a process rarely plays on more than one)."""
+
+cdef dict _kept = {}
+cdef object _last_map = None
+cdef LegalTables _last_tables = None
+
+
+cpdef LegalTables tables(game_map):
+    """The tables of ``game_map``, built once per map (maps are immutable)."""
+    global _last_map, _last_tables
+    if game_map is _last_map:
+        return _last_tables
+    found = _kept.get(id(game_map))
+    if found is None or (<LegalTables> found).game_map is not game_map:
+        if len(_kept) >= TABLES_KEPT:
+            _kept.clear()
+        found = _kept[id(game_map)] = LegalTables(game_map)
+    _last_map = game_map
+    _last_tables = found
+    return _last_tables
+
+
+def movement_orders(pos, int prov, bint convoys=True):
     """All legal orders for the unit in ``prov`` (see adjudicator.legal.movement_orders)."""
+    cdef LegalTables t = tables(pos.map)
     cdef _Board board = t.board
     cdef int slots = t.slots
     cdef int k, me, row, lo, hi, i

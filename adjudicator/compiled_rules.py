@@ -108,9 +108,9 @@ MOVEMENT: ModuleType | None = load("adjudicator._fastmove")
 LEGAL: ModuleType | None = load("adjudicator._fastlegal")
 """The compiled legal order generator, or None."""
 
-_LEGAL_TABLES: dict[int, tuple[object, Any]] = {}
-_LEGAL_LIMIT = 64
-_last_legal: list[tuple[object, Any]] = [(None, None)]
+legal_generator: ModuleType | None = LEGAL if _enabled else None
+"""The compiled legal generator while compiled code runs, else None (one read per
+:func:`adjudicator.legal.movement_orders` call, its hot caller)."""
 
 generation = 0
 """Counts the switches (:func:`use_compiled`): a caller that memoises its choice of path
@@ -124,8 +124,9 @@ def enabled() -> bool:
 
 def use_compiled(flag: bool) -> None:
     """Run the compiled code where it exists or, with False, pure Python everywhere."""
-    global _enabled, generation
+    global _enabled, generation, legal_generator
     _enabled = flag
+    legal_generator = LEGAL if flag else None
     generation += 1
 
 
@@ -148,18 +149,7 @@ def fast_movement() -> ModuleType | None:
 def fast_legal(game_map: object) -> Any:
     """The compiled legal order tables of ``game_map`` if compiled code runs, else None.
 
-    Built once per map (maps are immutable; the tables of up to
-    :data:`_LEGAL_LIMIT` maps are kept).
+    Built once per map (maps are immutable; the compiled module keeps the
+    tables of up to ``TABLES_KEPT`` maps).
     """
-    if LEGAL is None or not _enabled:
-        return None
-    last = _last_legal[0]
-    if last[0] is game_map:
-        return last[1]
-    found = _LEGAL_TABLES.get(id(game_map))
-    if found is None or found[0] is not game_map:
-        if len(_LEGAL_TABLES) >= _LEGAL_LIMIT:
-            _LEGAL_TABLES.clear()
-        found = _LEGAL_TABLES[id(game_map)] = (game_map, LEGAL.LegalTables(game_map))
-    _last_legal[0] = found
-    return found[1]
+    return None if legal_generator is None else legal_generator.tables(game_map)

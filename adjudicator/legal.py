@@ -106,9 +106,9 @@ def _convoy_destinations(pos: Position, army: int, seas: set[int]) -> list[int]:
 
 def movement_orders(pos: Position, prov: int, convoys: bool = True) -> list[EngineOrder]:
     """All legal orders for the unit in ``prov`` in a movement phase."""
-    fast = speedups.fast_legal(pos.map)
+    fast = speedups.legal_generator
     if fast is not None:
-        return speedups.LEGAL.movement_orders(fast, pos, prov, convoys)  # type: ignore[union-attr,no-any-return]
+        return fast.movement_orders(pos, prov, convoys)  # type: ignore[no-any-return]
     out = move_orders(pos, prov) + support_orders(pos, prov)
     if convoys:
         out.extend(convoy_orders(pos, prov))
