@@ -24,6 +24,7 @@ from cpython.dict cimport PyDict_Next
 from cpython.list cimport PyList_New
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.object cimport PyObject
+from cpython.sequence cimport PySequence_Fast_ITEMS
 from cpython.tuple cimport PyTuple_CheckExact
 from libc.string cimport memcpy, memset
 
@@ -80,18 +81,24 @@ cdef class _Board:
     cdef int *army_dests  # [n][n] convoy destinations of each army, ascending (no sea avoided)
     cdef int *army_found  # [n] how many
     cdef char *army_seas  # [n][n] 1 for each sea a chain from that army reaches
+    cdef bint convoyed_known  # whether the three arrays below are computed for these units
+    cdef int num_convoyed
+    cdef int *convoyed_army  # [n * n] each move only a convoy makes: the army (in the dict's
+    cdef int *convoyed_dest  # [n * n] order) and where to (ascending)
+    cdef PyObject **out  # [capacity] scratch: the orders of one call, before they are listed
 
-    def __cinit__(self, int n):
+    def __cinit__(self, int n, int capacity):
         self.n = n
         self.count = 0
         self.reusable = False
         self.held = []
-        self.keys = <PyObject **> PyMem_Malloc(2 * n * sizeof(PyObject *))
-        self.prov = <int *> PyMem_Malloc((8 * n + n * n) * sizeof(int))
+        self.keys = <PyObject **> PyMem_Malloc((2 * n + capacity) * sizeof(PyObject *))
+        self.prov = <int *> PyMem_Malloc((8 * n + 3 * n * n) * sizeof(int))
         self.sea_fleet = <char *> PyMem_Malloc(4 * n + n * n)
         if self.keys == NULL or self.prov == NULL or self.sea_fleet == NULL:
             raise MemoryError()
         self.values = self.keys + n
+        self.out = self.values + n
         self.slot = self.prov + n
         self.index_of = self.slot + n
         self.armies = self.index_of + n
@@ -99,6 +106,8 @@ cdef class _Board:
         self.cursor = self.stack + n
         self.army_found = self.cursor + n
         self.army_dests = self.army_found + n
+        self.convoyed_army = self.army_dests + n * n
+        self.convoyed_dest = self.convoyed_army + n * n
         self.seen = self.sea_fleet + n
         self.dests = self.seen + n
         self.known = self.dests + n
@@ -131,6 +140,9 @@ cdef class LegalTables:
     cdef int *nb_idx
     cdef int *pair_off  # [slots * slots + 1]: each pair's orders in pair_items (see the module)
     cdef PyObject **pair_items  # borrowed from the lists below and HOLD_ORDER
+    cdef PyObject **support_move_items  # the items of support_move, convoy and convoy_move
+    cdef PyObject **convoy_items
+    cdef PyObject **convoy_move_items
     cdef list moves  # [slots]: list of (MOVE, dest) in adjacency order
     cdef list support_hold  # [n]
     cdef list support_move  # [n * n]
@@ -159,7 +171,6 @@ cdef class LegalTables:
         self.nloc = nloc
         self.slots = slots
         self.hold = _PY_HOLD_ORDER
-        self.board = _Board(n)
         self.kind = <char *> PyMem_Malloc(n)
         self.reach = <char *> PyMem_Malloc(slots * n)
         self.nb = <char *> PyMem_Malloc(n * n)
@@ -204,11 +215,18 @@ cdef class LegalTables:
         self.support_move = [(_PY_SUPPORT_MOVE, p, d) for p in range(n) for d in range(n)]
         self.convoy = [(_PY_CONVOY, p, d) for p in range(n) for d in range(n)]
         self.convoy_move = [(_PY_CONVOY_MOVE, d, ()) for d in range(n)]
+        self.support_move_items = PySequence_Fast_ITEMS(self.support_move)
+        self.convoy_items = PySequence_Fast_ITEMS(self.convoy)
+        self.convoy_move_items = PySequence_Fast_ITEMS(self.convoy_move)
         total = self._pairs(reach_order, 0)
         self.pair_items = <PyObject **> PyMem_Malloc((total + 1) * sizeof(PyObject *))
         if self.pair_items == NULL:
             raise MemoryError()
         self._pairs(reach_order, 1)
+        # one call's orders: one row of pairs, and at most a convoy, a move by convoy and a
+        # support for each army and province
+        widest = max(self.pair_off[(s + 1) * slots] - self.pair_off[s * slots] for s in range(slots))
+        self.board = _Board(n, widest + 2 * n * n + n)
 
     cdef int _pairs(self, list reach_order, bint fill) except -1:
         """Count (and with ``fill`` write) each pair of slots' orders; returns how many in all.
@@ -292,6 +310,7 @@ cdef int _load(_Board board, LegalTables t, dict units) except -1:
     board.held = held = []
     board.num_armies = 0
     board.any_sea = False
+    board.convoyed_known = False
     memset(board.sea_fleet, 0, n)
     memset(board.known, 0, n)
     k = 0
@@ -428,19 +447,42 @@ cdef bint _chain_through(_Board board, LegalTables t, int army, int dest, int fl
     return False
 
 
-cdef int _convoy_orders(_Board board, LegalTables t, int prov, int slot, list out) except -1:
-    """Append the convoy-related orders of the unit in ``prov`` (see adjudicator.legal).
+cdef int _convoyed_moves(_Board board, LegalTables t) noexcept:
+    """List once per set of units each army's moves only a convoy makes; how many."""
+    cdef int n = t.n
+    cdef int *dests
+    cdef int found = 0
+    cdef int j, i, army, dest
+    if not board.convoyed_known:
+        board.num_convoyed = 0
+        for j in range(board.num_armies):
+            army = board.prov[board.armies[j]]
+            dests = _army_destinations(board, t, army, &found)
+            for i in range(found):
+                dest = dests[i]
+                if not t.reach[army * n + dest]:  # the army's own reach (its slot is its province)
+                    board.convoyed_army[board.num_convoyed] = army
+                    board.convoyed_dest[board.num_convoyed] = dest
+                    board.num_convoyed += 1
+        board.convoyed_known = True
+    return board.num_convoyed
 
-    Convoy orders (a fleet at sea) or moves by convoy (an army on a coast),
-    then supports for moves that need a convoy, on a chain avoiding the
-    supporter.  An army whose chains never reach the supporting fleet has the
-    same destinations avoiding it as without.
+
+cdef Py_ssize_t _convoy_orders(
+    _Board board, LegalTables t, int prov, int slot, Py_ssize_t at
+) noexcept:
+    """Write the convoy-related orders of the unit in ``prov`` from ``board.out[at]`` on.
+
+    As adjudicator.legal: convoy orders (a fleet at sea) or moves by convoy (an
+    army on a coast), then supports for moves only a convoy makes, on a chain
+    avoiding the supporter.  An army whose chains never reach the supporting
+    fleet has the same destinations avoiding it as without.  Returns the end.
     """
     cdef int n = t.n
     cdef int base = slot * n
     cdef int *dests
     cdef int found = 0
-    cdef int j, i, army, dest
+    cdef int j, i, army, dest, walked
     cdef bint at_sea = board.sea_fleet[prov]
     if at_sea:
         for j in range(board.num_armies):
@@ -451,39 +493,28 @@ cdef int _convoy_orders(_Board board, LegalTables t, int prov, int slot, list ou
             for i in range(found):
                 dest = dests[i]
                 if _chain_through(board, t, army, dest, prov):
-                    out.append(t.convoy[army * n + dest])
+                    board.out[at] = t.convoy_items[army * n + dest]
+                    at += 1
     elif slot < n and t.kind[prov] == COASTAL:
         dests = _army_destinations(board, t, prov, &found)
         for i in range(found):
-            out.append(t.convoy_move[dests[i]])
-    for j in range(board.num_armies):
-        army = board.prov[board.armies[j]]
-        if army == prov:
+            board.out[at] = t.convoy_move_items[dests[i]]
+            at += 1
+    walked = -1  # the army whose destinations avoiding prov board.dests holds
+    for j in range(_convoyed_moves(board, t)):
+        army = board.convoyed_army[j]
+        dest = board.convoyed_dest[j]
+        if army == prov or dest == prov or not t.reach[base + dest]:
             continue
-        dests = _army_destinations(board, t, army, &found)
         if at_sea and board.army_seas[army * n + prov]:
-            for i in range(found):
-                dest = dests[i]
-                if t.reach[base + dest] and dest != prov and not t.reach[army * n + dest]:
-                    break
-            else:
+            if walked != army:
+                _destinations(board, t, army, prov)
+                walked = army
+            if not board.dests[dest]:
                 continue
-            _destinations(board, t, army, prov)
-            for i in range(i, found):
-                dest = dests[i]
-                if (
-                    board.dests[dest]
-                    and t.reach[base + dest]
-                    and dest != prov
-                    and not t.reach[army * n + dest]  # the army's own reach
-                ):
-                    out.append(t.support_move[army * n + dest])
-        else:
-            for i in range(found):
-                dest = dests[i]
-                if t.reach[base + dest] and dest != prov and not t.reach[army * n + dest]:
-                    out.append(t.support_move[army * n + dest])
-    return 0
+        board.out[at] = t.support_move_items[army * n + dest]
+        at += 1
+    return at
 
 
 TABLES_KEPT = 64
@@ -515,22 +546,17 @@ def movement_orders(pos, int prov, bint convoys=True):
     cdef _Board board = t.board
     cdef int slots = t.slots
     cdef int k, me, row, lo, hi, i
-    cdef Py_ssize_t count, at
+    cdef Py_ssize_t at
     _load(board, t, pos.units)
     me = board.index_of[prov] if 0 <= prov < t.n else -1
     if me < 0:
         raise KeyError(prov)
     row = board.slot[me] * slots
-    count = 0
-    for k in range(board.count):
-        count += t.pair_off[row + board.slot[k] + 1] - t.pair_off[row + board.slot[k]]
-    cdef list out = PyList_New(count)
     at = 0
     lo = t.pair_off[row + board.slot[me]]
     hi = t.pair_off[row + board.slot[me] + 1]
     for i in range(lo, hi):
-        _incref(t.pair_items[i])
-        _set_item(out, at, t.pair_items[i])
+        board.out[at] = t.pair_items[i]
         at += 1
     for k in range(board.count):
         if k == me:
@@ -538,9 +564,12 @@ def movement_orders(pos, int prov, bint convoys=True):
         lo = t.pair_off[row + board.slot[k]]
         hi = t.pair_off[row + board.slot[k] + 1]
         for i in range(lo, hi):
-            _incref(t.pair_items[i])
-            _set_item(out, at, t.pair_items[i])
+            board.out[at] = t.pair_items[i]
             at += 1
     if convoys and board.any_sea:
-        _convoy_orders(board, t, prov, board.slot[me], out)
+        at = _convoy_orders(board, t, prov, board.slot[me], at)
+    cdef list out = PyList_New(at)
+    for i in range(at):
+        _incref(board.out[i])
+        _set_item(out, i, board.out[i])
     return out
