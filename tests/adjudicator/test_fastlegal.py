@@ -136,6 +136,19 @@ def test_the_switch_turns_the_compiled_generator_off(compiled: None) -> None:
         assert speedups.fast_legal(M) is None
 
 
+def test_each_map_has_its_own_tables_built_once(compiled: None) -> None:
+    """The tables of a map are kept (asked again, the same ones); more maps than are kept
+    never get each other's tables."""
+    assert speedups.LEGAL is not None
+    tokens = next(t for t in MUTATED.values() if reaction(t)[1] is not None)
+    maps = [reaction(tokens)[1] for _ in range(speedups.LEGAL.TABLES_KEPT + 2)]
+    for m in [M, *maps, M]:
+        tables = speedups.fast_legal(m)
+        assert tables.game_map is m
+        assert speedups.fast_legal(m) is tables
+    assert all(speedups.fast_legal(m).game_map is m for m in maps)
+
+
 def test_every_playable_mutated_map_gives_the_same_orders(compiled: None) -> None:
     """Maps other than the standard one: the MDFs a client must accept, boards scattered on each."""
     maps = [m for _, m in (reaction(tokens) for tokens in MUTATED.values()) if m is not None]
