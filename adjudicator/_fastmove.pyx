@@ -21,9 +21,10 @@ the resolver's arrays, :meth:`_Resolver.prepare` matches supports and convoys
 and finds the convoy routes, :meth:`_Resolver.resolve_all` decides every unit.
 """
 
-from cpython.dict cimport PyDict_GetItem
+from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.ref cimport PyObject
+from cpython.type cimport PyType_GenericNew
 from libc.string cimport memset
 
 from adjudicator.orders import HOLD as _PY_HOLD
@@ -83,12 +84,15 @@ cdef enum:
     R_DSR = 3
     R_NSO = 4
     RESOLVER_ARRAYS = 29  # int arrays of n entries in a _Resolver's one block (two have n + 1)
+    CLEARED_TO_MINUS_ONE = 13  # the first arrays of the block, -1 between phases
+    CLEARED_TO_ZERO = 9  # the next ones, 0 between phases
 
 assert (
     _PY_HOLD, _PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE, _PY_CONVOY, _PY_CONVOY_MOVE
 ) == (HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY, CONVOY_MOVE)
 assert (_PY_SUC, _PY_BNC, _PY_CUT, _PY_DSR, _PY_NSO) == (R_SUC, R_BNC, R_CUT, R_DSR, R_NSO)
 assert (_PY_ARMY, _PY_INLAND, _PY_SEA) == (ARMY, INLAND, SEA)
+assert NO_UNIT == LAND_MOVE == -1 and UNRESOLVED == 0  # what _Resolver.reset's memsets give
 
 _RESULT_CODES = (_PY_SUC, _PY_BNC, _PY_CUT, _PY_DSR, _PY_NSO)
 
@@ -134,6 +138,7 @@ cdef class _MapFacts:
     cdef int *fleet_idx
     cdef int *centres
     cdef int num_centres
+    cdef int num_powers
 
     def __cinit__(self, game_map):
         cdef int n = game_map.num_provinces
@@ -142,6 +147,7 @@ cdef class _MapFacts:
         self.game_map = game_map
         self.n = n
         self.num_locations = num_locations
+        self.num_powers = game_map.num_powers
         self.loc_province = <int *> PyMem_Malloc(num_locations * sizeof(int))
         self.kind = <int *> PyMem_Malloc(n * sizeof(int))
         self.is_supply = <char *> PyMem_Malloc(n)
@@ -224,6 +230,9 @@ cdef class _Resolver:
 
     cdef int n
     cdef _MapFacts facts
+    cdef PyObject **unit_obj  # the unit's tuple, and its order's (NULL: none), during a call
+    cdef PyObject **order_obj
+    # -1 between phases
     cdef int *kind
     cdef int *power
     cdef int *utype
@@ -234,18 +243,20 @@ cdef class _Resolver:
     cdef int *coast
     cdef int *target  # the unit a support is given to, or the army a fleet convoys
     cdef int *h2h
+    cdef int *route_first  # its first route in the route table, or LAND_MOVE
+    cdef int *used_route  # the route reported for a convoyed army (after resolve_all)
+    cdef int *dislodger  # the unit that dislodged the one in p, or -1
+    # 0 between phases
     cdef int *state
     cdef int *res
     cdef int *matched
     cdef int *serial
     cdef int *paradox  # a convoyed army the Szykman rule stopped
-    cdef int *route_first  # its first route in the route table, or LAND_MOVE
     cdef int *route_num
     cdef int *path_first  # an explicit convoy path: paths.data[path_first:path_first + path_len]
     cdef int *path_len
-    cdef int *used_route  # the route reported for a convoyed army (after resolve_all)
     cdef int *moved
-    cdef int *dislodger  # the unit that dislodged the one in p, or -1
+    # scratch
     cdef int *mark  # scratch flags, all 0 between uses
     cdef int *walk  # the route being walked in _walk
     cdef int *sup_off  # supports of the unit in p: sup_idx[sup_off[p]:sup_off[p + 1]]
@@ -271,10 +282,12 @@ cdef class _Resolver:
         self.n = n
         self.facts = facts
         self.kind = <int *> PyMem_Malloc((RESOLVER_ARRAYS * n + 2) * sizeof(int))
+        self.unit_obj = <PyObject **> PyMem_Malloc(2 * n * sizeof(PyObject *))
         self.cycle_cap = n + 8
         self.cycle = <int *> PyMem_Malloc(self.cycle_cap * sizeof(int))
-        if self.kind == NULL or self.cycle == NULL:
+        if self.kind == NULL or self.unit_obj == NULL or self.cycle == NULL:
             raise MemoryError()
+        self.order_obj = self.unit_obj + n
         self.power = self.kind + n
         self.utype = self.power + n
         self.loc = self.utype + n
@@ -284,39 +297,33 @@ cdef class _Resolver:
         self.coast = self.into + n
         self.target = self.coast + n
         self.h2h = self.target + n
-        self.state = self.h2h + n
+        self.route_first = self.h2h + n
+        self.used_route = self.route_first + n
+        self.dislodger = self.used_route + n
+        self.state = self.dislodger + n
         self.res = self.state + n
         self.matched = self.res + n
         self.serial = self.matched + n
         self.paradox = self.serial + n
-        self.route_first = self.paradox + n
-        self.route_num = self.route_first + n
+        self.route_num = self.paradox + n
         self.path_first = self.route_num + n
         self.path_len = self.path_first + n
-        self.used_route = self.path_len + n
-        self.moved = self.used_route + n
-        self.dislodger = self.moved + n
-        self.mark = self.dislodger + n
+        self.moved = self.path_len + n
+        self.mark = self.moved + n
         self.walk = self.mark + n
         self.units = self.walk + n
         self.sup_off = self.units + n  # n + 1
         self.sup_idx = self.sup_off + n + 1  # n
         self.att_off = self.sup_idx + n  # n + 1
         self.att_idx = self.att_off + n + 1  # n
-        cdef int i
-        for i in range(n):
-            self._clear(i)
-            self.moved[i] = 0
-            self.dislodger[i] = -1
-            self.mark[i] = 0
-        self.cycle_len = 0
-        self.next_serial = 0
-        self.low = NO_GUESS
+        memset(self.kind, 0xFF, CLEARED_TO_MINUS_ONE * n * sizeof(int))
+        memset(self.state, 0, (CLEARED_TO_ZERO + 1) * n * sizeof(int))  # and mark
         self.num_units = 0
-        self.any_convoy = 0
+        self.reset()
 
     def __dealloc__(self):
         PyMem_Free(self.kind)
+        PyMem_Free(self.unit_obj)
         PyMem_Free(self.cycle)
         PyMem_Free(self.paths.data)
         PyMem_Free(self.rt_start.data)
@@ -326,37 +333,37 @@ cdef class _Resolver:
         PyMem_Free(self.found_len.data)
         PyMem_Free(self.found_fleets.data)
 
-    cdef inline void _clear(self, int p) noexcept:
-        """Province ``p``'s entries as a fresh resolver has them."""
-        self.kind[p] = NO_UNIT
-        self.power[p] = -1
-        self.utype[p] = -1
-        self.loc[p] = -1
-        self.dst[p] = -1
-        self.dst_loc[p] = -1
-        self.into[p] = -1
-        self.coast[p] = -1
-        self.target[p] = -1
-        self.h2h[p] = -1
-        self.state[p] = UNRESOLVED
-        self.res[p] = 0
-        self.matched[p] = 0
-        self.serial[p] = 0
-        self.paradox[p] = 0
-        self.route_first[p] = LAND_MOVE
-        self.route_num[p] = 0
-        self.path_first[p] = 0
-        self.path_len[p] = 0
-        self.used_route[p] = -1
-
     cdef void reset(self) noexcept:
-        """Back to the state __cinit__ leaves (for the next phase)."""
+        """No units, no orders, no decisions (for the next phase).
+
+        Only the last phase's units have entries to clear: NO_UNIT, LAND_MOVE,
+        UNRESOLVED and the other initial values are -1 or 0.
+        """
         cdef int i, p
         for i in range(self.num_units):
             p = self.units[i]
-            self._clear(p)
-            self.moved[p] = 0
+            self.kind[p] = NO_UNIT
+            self.power[p] = -1
+            self.utype[p] = -1
+            self.loc[p] = -1
+            self.dst[p] = -1
+            self.dst_loc[p] = -1
+            self.into[p] = -1
+            self.coast[p] = -1
+            self.target[p] = -1
+            self.h2h[p] = -1
+            self.route_first[p] = LAND_MOVE
+            self.used_route[p] = -1
             self.dislodger[p] = -1
+            self.state[p] = UNRESOLVED
+            self.res[p] = 0
+            self.matched[p] = 0
+            self.serial[p] = 0
+            self.paradox[p] = 0
+            self.route_num[p] = 0
+            self.path_first[p] = 0
+            self.path_len[p] = 0
+            self.moved[p] = 0
         self.cycle_len = 0
         self.next_serial = 0
         self.low = NO_GUESS
@@ -886,17 +893,18 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
     """Read the units and their orders into ``r``'s arrays; 0, or 1 if an order needs Python.
 
     Every province and location is checked before it indexes an array: a unit
-    outside the map is a ``ValueError``, an order naming a place the map lacks
+    outside the map (or of a power it lacks) is a ``ValueError``, an order naming a place the map lacks
     (or not shaped as adjudicator.orders says) goes to the Python resolver
-    (which judges it as the rules say).
+    (which judges it as the rules say).  Orders for provinces without a unit
+    are ignored, as the Python resolver ignores them.
     """
     cdef _MapFacts facts = r.facts
     cdef int n = r.n
     cdef int num_locations = facts.num_locations
-    cdef int p, k, t, loc, f
+    cdef int p, k, t, loc, f, overflow
+    cdef long province
     cdef tuple order, unit_tuple, path
     cdef Py_ssize_t size
-    cdef PyObject *found
     for key, unit in units.items():
         p = key
         unit_tuple = <tuple> unit
@@ -904,19 +912,30 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
             raise ValueError(f"a unit in province {p}, which the map lacks")
         r.units[r.num_units] = p
         r.num_units += 1
+        r.unit_obj[p] = <PyObject *> unit
+        r.order_obj[p] = NULL
+        r.kind[p] = HOLD
         r.power[p] = unit_tuple[0]
+        if not 0 <= r.power[p] < facts.num_powers:
+            raise ValueError(f"a unit of power {r.power[p]}, which the map lacks")
         r.utype[p] = unit_tuple[1]
         loc = unit_tuple[2]
         if not 0 <= loc < num_locations:
             raise ValueError(f"a unit at location {loc}, which the map lacks")
         r.loc[p] = loc
-        found = PyDict_GetItem(orders, key)
-        if found == NULL:
-            r.kind[p] = HOLD
-            continue
-        if type(<object> found) is not tuple:
+    for key, value in orders.items():
+        if type(key) is not int:
             return 1
-        order = <tuple> found
+        province = PyLong_AsLongAndOverflow(key, &overflow)
+        if overflow or not 0 <= province < n:
+            continue
+        p = province
+        if r.kind[p] == NO_UNIT:
+            continue
+        if type(value) is not tuple:
+            return 1
+        order = <tuple> value
+        r.order_obj[p] = <PyObject *> value
         size = len(order)
         if size == 0:
             return 1
@@ -968,8 +987,8 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
             path = <tuple> order[2]
             r.path_first[p] = r.paths.size
             r.path_len[p] = len(path)
-            for value in path:
-                f = value
+            for item in path:
+                f = item
                 if not 0 <= f < n:
                     return 1
                 _push(&r.paths, f)
@@ -1053,7 +1072,7 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
     for i in range(r.num_units):
         p = r.units[i]
         if moved[p]:
-            unit = <tuple> units[p]
+            unit = <tuple> r.unit_obj[p]
             new_units[r.dst[p]] = ((<tuple> unit)[0], (<tuple> unit)[1], r.dst_loc[p])
     cdef dict new_dislodged = {}
     cdef int *occupied = sc.occupied
@@ -1075,7 +1094,7 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
             q = dislodger[p]
             if q < 0:
                 continue
-            unit = units[p]
+            unit = <tuple> r.unit_obj[p]
             if r.utype[p] == ARMY:
                 if r.loc[p] >= facts.num_army_adj:
                     raise ValueError(f"an army at location {r.loc[p]}, which is not a province")
@@ -1106,15 +1125,24 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
     elif season == _PY_SPRING:
         season = _PY_FALL
     else:
-        for key, unit in new_units.items():
-            p = key
-            if facts.is_supply[p]:
-                owners[p] = (<tuple> unit)[0]
+        # the units' powers where they stand now (occupied: their power + 1)
+        for i in range(n):
+            occupied[i] = 0
+        for i in range(r.num_units):
+            p = r.units[i]
+            if moved[p]:
+                occupied[r.dst[p]] = r.power[p] + 1
+            elif dislodger[p] < 0:
+                occupied[p] = r.power[p] + 1
+        for i in range(facts.num_centres):
+            p = facts.centres[i]
+            if occupied[p]:
+                owners[p] = occupied[p] - 1
         season = _PY_WINTER
-        if not _adjustments_due(sc, facts.game_map.num_powers, owners, new_units):
+        if not _adjustments_due(sc, owners):
             season = _PY_SPRING
             year = year + 1
-    nxt = _Position.__new__(_Position)
+    nxt = PyType_GenericNew(<type> _Position, None, None)
     nxt.map = facts.game_map
     nxt.season = season
     nxt.year = year
@@ -1124,9 +1152,13 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
     return nxt
 
 
-cdef bint _adjustments_due(_Scratch sc, int powers, list owners, dict units) except -1:
-    """Whether some power's centres and units differ (Position.adjustments has a non-zero)."""
+cdef bint _adjustments_due(_Scratch sc, list owners) except -1:
+    """Whether some power's centres and units differ (Position.adjustments has a non-zero).
+
+    ``sc.occupied`` holds the power + 1 of the unit in each province (0: none).
+    """
     cdef _MapFacts facts = sc.facts
+    cdef int powers = facts.num_powers
     cdef int i, owner
     if sc.powers != powers:
         PyMem_Free(sc.counts)
@@ -1144,11 +1176,9 @@ cdef bint _adjustments_due(_Scratch sc, int powers, list owners, dict units) exc
         owner = owners[facts.centres[i]]
         if 0 <= owner < powers:
             centres[owner] += 1
-    for unit in units.values():
-        owner = (<tuple> unit)[0]
-        if not 0 <= owner < powers:
-            raise ValueError(f"a unit of power {owner}, which the map lacks")
-        armies[owner] += 1
+    for i in range(facts.n):
+        if sc.occupied[i]:
+            armies[sc.occupied[i] - 1] += 1
     for i in range(powers):
         if centres[i] != armies[i]:
             return True
@@ -1184,7 +1214,6 @@ def adjudicate(pos, dict orders):
     cdef _Resolver r = sc.resolver
     cdef bint any_dislodged
     cdef int i, j, p, route
-    cdef PyObject *found
     _busy = True
     try:
         if _setup(r, units, orders):
@@ -1198,8 +1227,7 @@ def adjudicate(pos, dict orders):
         routes = {}
         for key in units:
             p = key
-            found = PyDict_GetItem(orders, key)
-            full[key] = <object> found if found != NULL else _PY_HOLD_ORDER
+            full[key] = <object> r.order_obj[p] if r.order_obj[p] != NULL else _PY_HOLD_ORDER
             results[key] = _RESULT_CODES[sc.results[p]]
             route = r.used_route[p]
             if route >= 0:
@@ -1213,7 +1241,7 @@ def adjudicate(pos, dict orders):
                 if r.dislodger[p] >= 0:
                     dislodged[key] = r.dislodger[p]
         nxt = _apply(sc, pos, units, any_dislodged)
-        done = _MovementResult.__new__(_MovementResult)
+        done = PyType_GenericNew(<type> _MovementResult, None, None)
         done.position = nxt
         done.orders = full
         done.results = results
