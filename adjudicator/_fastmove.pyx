@@ -21,7 +21,9 @@ the resolver's arrays, :meth:`_Resolver.prepare` matches supports and convoys
 and finds the convoy routes, :meth:`_Resolver.resolve_all` decides every unit.
 """
 
-from cpython.long cimport PyLong_AsLongAndOverflow
+from cpython.dict cimport PyDict_Next
+from cpython.long cimport PyLong_AsLongAndOverflow, PyLong_CheckExact
+from cpython.tuple cimport PyTuple_CheckExact, PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.ref cimport PyObject
 from cpython.type cimport PyType_GenericNew
@@ -893,107 +895,110 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
     """Read the units and their orders into ``r``'s arrays; 0, or 1 if an order needs Python.
 
     Every province and location is checked before it indexes an array: a unit
-    outside the map (or of a power it lacks) is a ``ValueError``, an order naming a place the map lacks
-    (or not shaped as adjudicator.orders says) goes to the Python resolver
-    (which judges it as the rules say).  Orders for provinces without a unit
-    are ignored, as the Python resolver ignores them.
+    outside the map (or of a power it lacks) is a ``ValueError``, an order
+    naming a place the map lacks (or not shaped as adjudicator.orders says)
+    goes to the Python resolver (which judges it as the rules say).  Orders for
+    provinces without a unit are ignored, as the Python resolver ignores them.
     """
     cdef _MapFacts facts = r.facts
     cdef int n = r.n
     cdef int num_locations = facts.num_locations
-    cdef int p, k, t, loc, f, overflow
-    cdef long province
-    cdef tuple order, unit_tuple, path
-    cdef Py_ssize_t size
-    for key, unit in units.items():
-        p = key
-        unit_tuple = <tuple> unit
-        if not 0 <= p < n:
-            raise ValueError(f"a unit in province {p}, which the map lacks")
+    cdef int p, overflow
+    cdef long province, kind, first, second, item
+    cdef Py_ssize_t size, at = 0, i
+    cdef PyObject *key
+    cdef PyObject *value
+    cdef PyObject *path
+    while PyDict_Next(units, &at, &key, &value):
+        province = <object> key
+        if not 0 <= province < n:
+            raise ValueError(f"a unit in province {province}, which the map lacks")
+        if not PyTuple_CheckExact(<object> value) or PyTuple_GET_SIZE(<object> value) != 3:
+            raise ValueError(f"a unit {<object> value!r} that is not (power, type, location)")
+        p = province
         r.units[r.num_units] = p
         r.num_units += 1
-        r.unit_obj[p] = <PyObject *> unit
+        r.unit_obj[p] = value
         r.order_obj[p] = NULL
         r.kind[p] = HOLD
-        r.power[p] = unit_tuple[0]
-        if not 0 <= r.power[p] < facts.num_powers:
-            raise ValueError(f"a unit of power {r.power[p]}, which the map lacks")
-        r.utype[p] = unit_tuple[1]
-        loc = unit_tuple[2]
-        if not 0 <= loc < num_locations:
-            raise ValueError(f"a unit at location {loc}, which the map lacks")
-        r.loc[p] = loc
-    for key, value in orders.items():
-        if type(key) is not int:
+        first = <object> PyTuple_GET_ITEM(<object> value, 0)
+        if not 0 <= first < facts.num_powers:
+            raise ValueError(f"a unit of power {first}, which the map lacks")
+        r.power[p] = first
+        r.utype[p] = <object> PyTuple_GET_ITEM(<object> value, 1)
+        item = <object> PyTuple_GET_ITEM(<object> value, 2)
+        if not 0 <= item < num_locations:
+            raise ValueError(f"a unit at location {item}, which the map lacks")
+        r.loc[p] = item
+    at = 0
+    while PyDict_Next(orders, &at, &key, &value):
+        if not PyLong_CheckExact(<object> key):
             return 1
-        province = PyLong_AsLongAndOverflow(key, &overflow)
+        province = PyLong_AsLongAndOverflow(<object> key, &overflow)
         if overflow or not 0 <= province < n:
             continue
         p = province
         if r.kind[p] == NO_UNIT:
             continue
-        if type(value) is not tuple:
+        if not PyTuple_CheckExact(<object> value):
             return 1
-        order = <tuple> value
-        r.order_obj[p] = <PyObject *> value
-        size = len(order)
+        size = PyTuple_GET_SIZE(<object> value)
         if size == 0:
             return 1
-        k = order[0]
-        r.kind[p] = k
-        if k == MOVE:
+        r.order_obj[p] = value
+        kind = <object> PyTuple_GET_ITEM(<object> value, 0)
+        if kind == HOLD:
+            continue
+        if kind == MOVE:
             if size < 2:
                 return 1
-            loc = order[1]
-            if not 0 <= loc < num_locations:
+            first = <object> PyTuple_GET_ITEM(<object> value, 1)
+            if not 0 <= first < num_locations:
                 return 1
-            r.dst_loc[p] = loc
-            r.dst[p] = facts.loc_province[loc]
-        elif k == SUPPORT_MOVE:
+            r.dst_loc[p] = first
+            r.dst[p] = facts.loc_province[first]
+        elif kind == SUPPORT_MOVE or kind == CONVOY:
             if size < 3:
                 return 1
-            t = order[1]
-            r.into[p] = order[2]
-            if size > 3:
-                r.coast[p] = order[3]
-            if not (0 <= t < n and 0 <= r.into[p] < n):
+            first = <object> PyTuple_GET_ITEM(<object> value, 1)
+            second = <object> PyTuple_GET_ITEM(<object> value, 2)
+            if not (0 <= first < n and 0 <= second < n):
                 return 1
-            r.target[p] = t
-        elif k == SUPPORT_HOLD:
+            r.target[p] = first
+            r.into[p] = second
+            if kind == CONVOY:
+                r.any_convoy = 1
+            elif size > 3:
+                item = <object> PyTuple_GET_ITEM(<object> value, 3)
+                # a coast the map lacks matches no move
+                r.coast[p] = item if 0 <= item < num_locations else num_locations
+        elif kind == SUPPORT_HOLD:
             if size < 2:
                 return 1
-            t = order[1]
-            if not 0 <= t < n:
+            first = <object> PyTuple_GET_ITEM(<object> value, 1)
+            if not 0 <= first < n:
                 return 1
-            r.into[p] = t
-            r.target[p] = t
-        elif k == CONVOY:
+            r.target[p] = first
+            r.into[p] = first
+        elif kind == CONVOY_MOVE:
             if size < 3:
                 return 1
-            t = order[1]
-            r.into[p] = order[2]
-            if not (0 <= t < n and 0 <= r.into[p] < n):
+            first = <object> PyTuple_GET_ITEM(<object> value, 1)
+            path = PyTuple_GET_ITEM(<object> value, 2)
+            if not 0 <= first < n or not PyTuple_CheckExact(<object> path):
                 return 1
-            r.target[p] = t
-            r.any_convoy = 1
-        elif k == CONVOY_MOVE:
-            if size < 3 or type(order[2]) is not tuple:
-                return 1
-            t = order[1]
-            if not 0 <= t < n:
-                return 1
-            r.dst[p] = t
-            r.dst_loc[p] = t
-            path = <tuple> order[2]
+            r.dst[p] = first
+            r.dst_loc[p] = first
             r.path_first[p] = r.paths.size
-            r.path_len[p] = len(path)
-            for item in path:
-                f = item
-                if not 0 <= f < n:
+            r.path_len[p] = PyTuple_GET_SIZE(<object> path)
+            for i in range(r.path_len[p]):
+                item = <object> PyTuple_GET_ITEM(<object> path, i)
+                if not 0 <= item < n:
                     return 1
-                _push(&r.paths, f)
-        elif k != HOLD:
+                _push(&r.paths, item)
+        else:
             return 1
+        r.kind[p] = kind
     return 0
 
 
@@ -1221,8 +1226,9 @@ def adjudicate(pos, dict orders):
         r.prepare()
         any_dislodged = r.resolve_all()
         r.fill_results(sc.results)
-        full = {}
-        results = {}
+        # copies of the units dict with the values replaced: built without growing
+        full = units.copy()
+        results = units.copy()
         dislodged = {}
         routes = {}
         for key in units:
