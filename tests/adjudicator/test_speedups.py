@@ -30,6 +30,7 @@ from adjudicator.orders import (
     DSR,
     HOLD_ORDER,
     MOVE,
+    NSO,
     SUPPORT_HOLD,
     SUPPORT_MOVE,
     EngineOrder,
@@ -328,6 +329,57 @@ def test_convoy_orders_are_the_compiled_resolvers(compiled: None) -> None:
         _same(next_position(pos, orders), slow.position)
         seen += 1
     assert seen > 20
+
+
+UNREADABLE_ORDERS = [
+    (MOVE, 999),
+    (MOVE,),
+    (),
+    (SUPPORT_HOLD, -1),
+    (SUPPORT_MOVE, 3),
+    (CONVOY, 999, 3),
+    (CONVOY_MOVE, 3, [1, 2]),
+    (CONVOY_MOVE, 3, (999,)),
+    (CONVOY_MOVE, 1 << 40, ()),
+    (42,),
+    [MOVE, 3],
+]
+"""Orders the compiled resolver cannot read: places the map lacks, wrong shapes, no such kind."""
+
+
+@pytest.mark.parametrize("bad", UNREADABLE_ORDERS, ids=[repr(o) for o in UNREADABLE_ORDERS])
+def test_orders_it_cannot_read_go_to_the_python_resolver(compiled: None, bad: EngineOrder) -> None:
+    assert speedups.MOVEMENT is not None
+    pos = initial_position(standard_map())
+    orders: dict[int, EngineOrder] = {p: HOLD_ORDER for p in pos.units}
+    orders[next(iter(pos.units))] = bad
+    assert speedups.MOVEMENT.adjudicate(pos, orders) is None
+    assert speedups.MOVEMENT.next_position(pos, orders) is None
+
+
+def test_orders_it_can_read_but_python_ignores_are_ignored_alike(compiled: None) -> None:
+    """Orders for empty provinces (even outside the map), and supports naming a coast the
+    map lacks (they match no move): the same results as in Python."""
+    assert speedups.MOVEMENT is not None
+    rng = Random(11)
+    unmatched = 0
+    for pos, _ in _random_phases(12, 100):
+        orders = _quick_battles(pos, rng)
+        no_coast = [p for p, o in orders.items() if o[0] == SUPPORT_MOVE and rng.random() < 0.5]
+        for prov in no_coast:
+            orders[prov] = (*orders[prov][:3], pos.map.num_locations + rng.randrange(3))
+        empty = [p for p in range(pos.map.num_provinces) if p not in pos.units]
+        orders[rng.choice(empty)] = (MOVE, 999)
+        orders[-1] = (MOVE, 999)
+        orders[1 << 70] = ()
+        slow = _Resolver(pos, orders).run()
+        fast = speedups.MOVEMENT.adjudicate(pos, orders)
+        assert fast is not None
+        assert list(fast.results.items()) == list(slow.results.items())
+        assert list(fast.orders.items()) == list(slow.orders.items())
+        _same(fast.position, slow.position)
+        unmatched += sum(slow.results[p] == NSO for p in no_coast)
+    assert unmatched > 50
 
 
 def test_the_switch_turns_the_compiled_resolver_off(compiled: None) -> None:
