@@ -411,9 +411,8 @@ cdef class _Resolver:
                 self._maybe_convoy_by_intent(p)
         # attackers of each province and head-to-head battles, supports matched by what the
         # supported unit does: counts, running totals, then the lists filled from the back
-        for i in range(n + 1):
-            self.att_off[i] = 0
-            self.sup_off[i] = 0
+        memset(self.att_off, 0, (n + 1) * sizeof(int))
+        memset(self.sup_off, 0, (n + 1) * sizeof(int))
         for i in range(self.num_units):
             p = self.units[i]
             k = kind[p]
