@@ -94,7 +94,7 @@ assert (
 ) == (HOLD, MOVE, SUPPORT_HOLD, SUPPORT_MOVE, CONVOY, CONVOY_MOVE)
 assert (_PY_SUC, _PY_BNC, _PY_CUT, _PY_DSR, _PY_NSO) == (R_SUC, R_BNC, R_CUT, R_DSR, R_NSO)
 assert (_PY_ARMY, _PY_INLAND, _PY_SEA) == (ARMY, INLAND, SEA)
-assert NO_UNIT == LAND_MOVE == -1 and UNRESOLVED == 0  # what _Resolver.reset's memsets give
+assert NO_UNIT == LAND_MOVE == -1 and UNRESOLVED == 0  # what _Resolver.__cinit__'s memsets give
 
 _RESULT_CODES = (_PY_SUC, _PY_BNC, _PY_CUT, _PY_DSR, _PY_NSO)
 
@@ -145,7 +145,9 @@ cdef class _MapFacts:
     def __cinit__(self, game_map):
         cdef int n = game_map.num_provinces
         cdef int num_locations = len(game_map.loc_province)
-        cdef int i
+        cdef int i, j
+        if len(game_map.neighbours) != n:
+            raise ValueError(f"{len(game_map.neighbours)} neighbour lists for {n} provinces")
         self.game_map = game_map
         self.n = n
         self.num_locations = num_locations
@@ -1105,6 +1107,8 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
                 start = facts.army_off[r.loc[p]]
                 end = facts.army_off[r.loc[p] + 1]
             else:
+                if r.loc[p] >= facts.num_fleet_adj:
+                    raise ValueError(f"a fleet at location {r.loc[p]}, which has no adjacencies")
                 start = facts.fleet_off[r.loc[p]]
                 end = facts.fleet_off[r.loc[p] + 1]
             options = []
