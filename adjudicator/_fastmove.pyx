@@ -96,7 +96,7 @@ assert (_PY_SUC, _PY_BNC, _PY_CUT, _PY_DSR, _PY_NSO) == (R_SUC, R_BNC, R_CUT, R_
 assert (_PY_ARMY, _PY_INLAND, _PY_SEA) == (ARMY, INLAND, SEA)
 assert NO_UNIT == LAND_MOVE == -1 and UNRESOLVED == 0  # what _Resolver.__cinit__'s memsets give
 
-_RESULT_CODES = (_PY_SUC, _PY_BNC, _PY_CUT, _PY_DSR, _PY_NSO)
+cdef tuple _RESULT_CODES = (_PY_SUC, _PY_BNC, _PY_CUT, _PY_DSR, _PY_NSO)
 
 
 cdef struct IntBuf:
@@ -234,7 +234,9 @@ cdef class _Resolver:
 
     cdef int n
     cdef _MapFacts facts
-    cdef PyObject **unit_obj  # the unit's tuple, and its order's (NULL: none), during a call
+    # during a call: the unit's key in the units dict, its tuple, its order's (NULL: none)
+    cdef PyObject **key_obj
+    cdef PyObject **unit_obj
     cdef PyObject **order_obj
     # -1 between phases
     cdef int *kind
@@ -286,11 +288,12 @@ cdef class _Resolver:
         self.n = n
         self.facts = facts
         self.kind = <int *> PyMem_Malloc((RESOLVER_ARRAYS * n + 2) * sizeof(int))
-        self.unit_obj = <PyObject **> PyMem_Malloc(2 * n * sizeof(PyObject *))
+        self.key_obj = <PyObject **> PyMem_Malloc(3 * n * sizeof(PyObject *))
         self.cycle_cap = n + 8
         self.cycle = <int *> PyMem_Malloc(self.cycle_cap * sizeof(int))
-        if self.kind == NULL or self.unit_obj == NULL or self.cycle == NULL:
+        if self.kind == NULL or self.key_obj == NULL or self.cycle == NULL:
             raise MemoryError()
+        self.unit_obj = self.key_obj + n
         self.order_obj = self.unit_obj + n
         self.power = self.kind + n
         self.utype = self.power + n
@@ -327,7 +330,7 @@ cdef class _Resolver:
 
     def __dealloc__(self):
         PyMem_Free(self.kind)
-        PyMem_Free(self.unit_obj)
+        PyMem_Free(self.key_obj)
         PyMem_Free(self.cycle)
         PyMem_Free(self.paths.data)
         PyMem_Free(self.rt_start.data)
@@ -919,6 +922,7 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
         p = province
         r.units[r.num_units] = p
         r.num_units += 1
+        r.key_obj[p] = key
         r.unit_obj[p] = value
         r.order_obj[p] = NULL
         r.kind[p] = HOLD
@@ -1074,7 +1078,7 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
     for i in range(r.num_units):
         p = r.units[i]
         if moved[p] or dislodger[p] >= 0:
-            del new_units[p]
+            del new_units[<object> r.key_obj[p]]
     for i in range(r.num_units):
         p = r.units[i]
         if moved[p]:
@@ -1234,21 +1238,19 @@ def adjudicate(pos, dict orders):
         results = units.copy()
         dislodged = {}
         routes = {}
-        for key in units:
-            p = key
+        for i in range(r.num_units):
+            p = r.units[i]
+            key = <object> r.key_obj[p]
             full[key] = <object> r.order_obj[p] if r.order_obj[p] != NULL else _PY_HOLD_ORDER
-            results[key] = _RESULT_CODES[sc.results[p]]
+            results[key] = <object> PyTuple_GET_ITEM(_RESULT_CODES, sc.results[p])
             route = r.used_route[p]
             if route >= 0:
                 routes[key] = tuple([
                     r.rt_fleets.data[j]
                     for j in range(r.rt_start.data[route], r.rt_start.data[route] + r.rt_len.data[route])
                 ])
-        if any_dislodged:
-            for key in units:
-                p = key
-                if r.dislodger[p] >= 0:
-                    dislodged[key] = r.dislodger[p]
+            if r.dislodger[p] >= 0:
+                dislodged[key] = r.dislodger[p]
         nxt = _apply(sc, pos, units, any_dislodged)
         done = PyType_GenericNew(<type> _MovementResult, None, None)
         done.position = nxt
