@@ -4,8 +4,8 @@ The hot paths have compiled twins (Cython), built by ``pip install -e .``
 (``make setup``) with Cython from PyPI and the C compiler:
 
 * ``adjudicator/_fastmove.pyx`` — :func:`adjudicator.movement.next_position`
-  and :func:`adjudicator.movement.adjudicate_movement` for order sets without
-  convoys (every rollout's adjudication);
+  and :func:`adjudicator.movement.adjudicate_movement`, convoys included
+  (every rollout's adjudication, and the server's);
 * ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
   (every legal order of a unit, convoys included);
 * ``search/_fastbot.pyx`` — DumbBot's valuation and movement orders (see

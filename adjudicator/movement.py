@@ -87,7 +87,7 @@ def adjudicate_movement(position: Position, orders: dict[int, EngineOrder]) -> M
 
     Units without an order hold.  Returns the results and the position of the
     next phase that needs orders (retreats, adjustments, or the next movement).
-    Compiled when it can be (no convoy orders; see :mod:`adjudicator.compiled_rules`).
+    Compiled when it can be (see :mod:`adjudicator.compiled_rules`).
     """
     fast = speedups.fast_movement()
     if fast is not None:
@@ -100,7 +100,7 @@ def adjudicate_movement(position: Position, orders: dict[int, EngineOrder]) -> M
 def next_position(position: Position, orders: dict[int, EngineOrder]) -> Position:
     """The position after a movement phase (the fast path the search uses).
 
-    Compiled when it can be (no convoy orders; see :mod:`adjudicator.compiled_rules`).
+    Compiled when it can be (see :mod:`adjudicator.compiled_rules`).
     """
     fast = speedups.fast_movement()
     if fast is not None:

@@ -11,8 +11,8 @@ It also times legal order generation on the corpus positions: every unit's
 movement orders (:func:`adjudicator.legal.movement_orders`, convoys included);
 and the search's path, :func:`adjudicator.movement.next_position` (the next
 position only), compiled and in pure Python, and full adjudication, on the
-corpus phases without convoy orders (the compiled resolver's domain, see
-:mod:`adjudicator.compiled_rules`; phases with convoys run the Python resolver).
+corpus phases without convoy orders (the search's orders never convoy; the
+compiled resolver, see :mod:`adjudicator.compiled_rules`, runs every phase).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The compiled movement resolver (``adjudicator/_fastmove.pyx``) against the Python one.
 
 Both must give the same next position, units and dislodged units in the same
-order, and the same results, dislodgements and adjudicated orders, on
-battle-heavy random phases (10,000 of them in one test) and on every DATC
-movement case without a convoy; convoy orders go to the Python resolver.
-Also: the switch, and how a stale build is told apart.
+order, and the same results, dislodgements, convoy routes and adjudicated
+orders, on battle-heavy random phases (10,000 of them in one test, convoys and
+convoy paradoxes among them) and on every DATC movement case.  Also: the
+switch, and how a stale build is told apart.
 """
 
 from __future__ import annotations
@@ -21,14 +21,16 @@ from adjudicator import compiled_rules as speedups
 from adjudicator.adjustments import adjudicate_adjustments
 from adjudicator.daide import load_position
 from adjudicator.legal import adjustment_options
-from adjudicator.maps import standard_map
+from adjudicator.maps import COASTAL, FLEET, SEA, standard_map
 from adjudicator.movement import _Resolver, next_position
 from adjudicator.orders import (
     BNC,
     CONVOY,
     CONVOY_MOVE,
+    DSR,
     HOLD_ORDER,
     MOVE,
+    NSO,
     SUPPORT_HOLD,
     SUPPORT_MOVE,
     EngineOrder,
@@ -123,17 +125,109 @@ def _quick_battles(pos: Position, rng: Random) -> dict[int, EngineOrder]:
     return orders
 
 
+def _add_convoys(pos: Position, orders: dict[int, EngineOrder], rng: Random) -> None:
+    """Convoy an army or two along chains of fleets, often into a convoy paradox.
+
+    The army names its route, or none (any route), or, into an adjacent
+    province, moves as if by land (DATC 4.A.3 d); now and then another fleet
+    convoys it too (a second route).  A fleet of the route is attacked with
+    support.  For a paradox, the army is convoyed at a foreign fleet next to
+    its convoying fleet, and that fleet gives the support: the army's attack
+    on the supporter then depends on the convoy the support would break.
+    """
+    m = pos.map
+    units = pos.units
+    fleets_at_sea = [p for p, u in units.items() if u[1] == FLEET and m.kind[p] == SEA]
+    armies = [p for p, u in units.items() if u[1] != FLEET and m.kind[p] == COASTAL]
+    paradoxes = [
+        (army, fleet, dest)
+        for fleet in fleets_at_sea
+        for army in m.neighbours[fleet]
+        if army in armies
+        for dest in m.neighbours[fleet]
+        if (u := units.get(dest)) is not None and u[1] == FLEET and u[0] != units[army][0]
+    ]
+    for _ in range(2):
+        if paradoxes and rng.random() < 0.5:
+            army, fleet, dest = rng.choice(paradoxes)
+            route = [fleet]
+        else:
+            army = rng.choice(armies) if armies else -1
+            route = [f for f in m.neighbours[army] if f in fleets_at_sea] if army >= 0 else []
+            if not route:
+                continue
+            route = [rng.choice(route)]
+            while rng.random() < 0.5:
+                onward = [f for f in m.neighbours[route[-1]] if f in fleets_at_sea]
+                onward = [f for f in onward if f not in route]
+                if not onward:
+                    break
+                route.append(rng.choice(onward))
+            shores = [d for d in m.neighbours[route[-1]] if m.kind[d] == COASTAL and d != army]
+            if not shores:
+                continue
+            dest = rng.choice(shores)
+        roll = rng.random()
+        if roll < 0.2 and dest in m.army_adjacent[army]:
+            orders[army] = (MOVE, dest)
+        else:
+            orders[army] = (CONVOY_MOVE, dest, () if roll < 0.45 else tuple(route))
+        extra = [f for f in fleets_at_sea if f not in route and rng.random() < 0.15]
+        for fleet in route + extra:
+            orders[fleet] = (CONVOY, army, dest)
+        _attack_with_support(pos, orders, rng, rng.choice(route), (army, dest, *route))
+
+
+def _attack_with_support(
+    pos: Position, orders: dict[int, EngineOrder], rng: Random, fleet: int, spare: tuple[int, ...]
+) -> None:
+    """A foreign fleet attacks ``fleet``, supported (from ``spare[1]`` when it can).
+
+    The units in ``spare`` do not attack; the first two (a convoyed army and its
+    destination) do not support either, but the destination's unit does, mostly,
+    when it can reach ``fleet``.
+    """
+    m = pos.map
+    units = pos.units
+    owner = units[fleet][0]
+    attackers = [
+        (p, loc)
+        for p, (power, utype, at) in units.items()
+        if utype == FLEET and power != owner and p not in spare
+        for loc in m.fleet_adjacent[at]
+        if m.loc_province[loc] == fleet
+    ]
+    if not attackers:
+        return
+    attacker, loc = rng.choice(attackers)
+    orders[attacker] = (MOVE, loc)
+    supporters = [
+        p
+        for p, (power, utype, at) in units.items()
+        if power != owner
+        and p not in (attacker, spare[0], *spare[2:])
+        and fleet in m.reach(utype, at)
+    ]
+    dest = spare[1]
+    if supporters:
+        chosen = dest if dest in supporters and rng.random() < 0.8 else rng.choice(supporters)
+        orders[chosen] = (SUPPORT_MOVE, attacker, fleet)
+
+
 RANDOM_CORPUS = 10_000
-"""Phases in the big comparison: about 3 s, mostly the pure resolver's."""
+"""Phases in the big comparison: about 4 s, mostly the pure resolver's."""
 
 
 def test_ten_thousand_random_phases_adjudicate_alike(compiled: None) -> None:
-    """Full results and next positions, compiled against pure, on 10,000 random game phases."""
+    """Full results and next positions, compiled against pure, on 10,000 random game phases.
+
+    Half of them have convoys; some of those convoy paradoxes (the Szykman rule).
+    """
     assert speedups.MOVEMENT is not None
     rng = Random(2026)
     start = initial_position(standard_map())
     pos = start
-    done = dislodging = standoffs = 0
+    done = dislodging = standoffs = convoyed = disrupted = paradoxes = 0
     while done < RANDOM_CORPUS:
         if pos.year > 1915:
             pos = start.copy()
@@ -141,21 +235,30 @@ def test_ten_thousand_random_phases_adjudicate_alike(compiled: None) -> None:
             pos = _next_phase(pos)
             continue
         orders = _quick_battles(pos, rng)
-        slow = _Resolver(pos, orders).run()
+        if rng.random() < 0.5:
+            _add_convoys(pos, orders, rng)
+        resolver = _Resolver(pos, orders)
+        slow = resolver.run()
         fast = speedups.MOVEMENT.adjudicate(pos, orders)
         assert fast is not None
         assert list(fast.results.items()) == list(slow.results.items())
         assert list(fast.orders.items()) == list(slow.orders.items())
         assert list(fast.dislodged.items()) == list(slow.dislodged.items())
-        assert fast.routes == slow.routes == {}
+        assert list(fast.routes.items()) == list(slow.routes.items())
         _same(fast.position, slow.position)
         _same(speedups.MOVEMENT.next_position(pos, orders), slow.position)
         done += 1
         dislodging += bool(slow.dislodged)
         standoffs += BNC in slow.results.values()
+        convoyed += bool(slow.routes)
+        disrupted += DSR in slow.results.values()
+        paradoxes += any(resolver.paradox)
         pos = slow.position
     assert dislodging > RANDOM_CORPUS // 20
     assert standoffs > RANDOM_CORPUS // 2
+    assert convoyed > RANDOM_CORPUS // 5
+    assert disrupted > RANDOM_CORPUS // 100
+    assert paradoxes > RANDOM_CORPUS // 100
 
 
 def _next_phase(pos: Position) -> Position:
@@ -177,22 +280,39 @@ def test_datc_movement_cases_give_the_same_next_position(compiled: None, case: C
         order = parse_order(text)
         book.submit(order_power(order), order)
     orders = book.unit_orders()
-    fast = speedups.MOVEMENT.next_position(pos, orders)
-    if any(o[0] in (CONVOY, CONVOY_MOVE) for o in orders.values()):
-        assert fast is None  # the Python resolver's job
-        assert speedups.MOVEMENT.adjudicate(pos, orders) is None
-    else:
-        _same(fast, _python(pos, orders))
-        done = speedups.MOVEMENT.adjudicate(pos, orders)
-        slow = _Resolver(pos, orders).run()
-        assert done is not None
-        assert list(done.results.items()) == list(slow.results.items())
-        assert list(done.dislodged.items()) == list(slow.dislodged.items())
-        assert list(done.orders.items()) == list(slow.orders.items())
+    _same(speedups.MOVEMENT.next_position(pos, orders), _python(pos, orders))
+    done = speedups.MOVEMENT.adjudicate(pos, orders)
+    slow = _Resolver(pos, orders).run()
+    assert done is not None
+    assert list(done.results.items()) == list(slow.results.items())
+    assert list(done.dislodged.items()) == list(slow.dislodged.items())
+    assert list(done.orders.items()) == list(slow.orders.items())
+    assert list(done.routes.items()) == list(slow.routes.items())
     _same(next_position(pos, orders), _python(pos, orders))
 
 
-def test_convoy_orders_go_to_the_python_resolver(compiled: None) -> None:
+def test_the_datc_convoy_cases_run_compiled(compiled: None) -> None:
+    """Every DATC case with a convoy order is the compiled resolver's, none left to Python."""
+    assert speedups.MOVEMENT is not None
+    convoy_cases = 0
+    for case in CASES + EXTRA_CASES:
+        units = " ".join(f"( {u} )" for u in case.units)
+        pos = load_position(f"NOW ( {case.turn} ) {units}", f"SCO {case.centres}")
+        if not pos.is_movement:
+            continue
+        book = OrderBook(pos)
+        for text in case.steps[0].orders:
+            order = parse_order(text)
+            book.submit(order_power(order), order)
+        orders = book.unit_orders()
+        if any(o[0] in (CONVOY, CONVOY_MOVE) for o in orders.values()):
+            assert speedups.MOVEMENT.adjudicate(pos, orders) is not None
+            convoy_cases += 1
+    assert convoy_cases > 50
+
+
+def test_convoy_orders_are_the_compiled_resolvers(compiled: None) -> None:
+    """The benchmark's convoys (battle_orders): compiled, the same as in Python."""
     assert speedups.MOVEMENT is not None
     rng = Random(3)
     seen = 0
@@ -200,10 +320,66 @@ def test_convoy_orders_go_to_the_python_resolver(compiled: None) -> None:
         orders = battle_orders(pos, rng, convoys=1.0)
         if not any(o[0] == CONVOY for o in orders.values()):
             continue
-        assert speedups.MOVEMENT.next_position(pos, orders) is None
-        _same(next_position(pos, orders), _python(pos, orders))
+        slow = _Resolver(pos, orders).run()
+        fast = speedups.MOVEMENT.adjudicate(pos, orders)
+        assert fast is not None
+        assert list(fast.results.items()) == list(slow.results.items())
+        assert list(fast.routes.items()) == list(slow.routes.items())
+        _same(speedups.MOVEMENT.next_position(pos, orders), slow.position)
+        _same(next_position(pos, orders), slow.position)
         seen += 1
     assert seen > 20
+
+
+UNREADABLE_ORDERS = [
+    (MOVE, 999),
+    (MOVE,),
+    (),
+    (SUPPORT_HOLD, -1),
+    (SUPPORT_MOVE, 3),
+    (CONVOY, 999, 3),
+    (CONVOY_MOVE, 3, [1, 2]),
+    (CONVOY_MOVE, 3, (999,)),
+    (CONVOY_MOVE, 1 << 40, ()),
+    (42,),
+    [MOVE, 3],
+]
+"""Orders the compiled resolver cannot read: places the map lacks, wrong shapes, no such kind."""
+
+
+@pytest.mark.parametrize("bad", UNREADABLE_ORDERS, ids=[repr(o) for o in UNREADABLE_ORDERS])
+def test_orders_it_cannot_read_go_to_the_python_resolver(compiled: None, bad: EngineOrder) -> None:
+    assert speedups.MOVEMENT is not None
+    pos = initial_position(standard_map())
+    orders: dict[int, EngineOrder] = {p: HOLD_ORDER for p in pos.units}
+    orders[next(iter(pos.units))] = bad
+    assert speedups.MOVEMENT.adjudicate(pos, orders) is None
+    assert speedups.MOVEMENT.next_position(pos, orders) is None
+
+
+def test_orders_it_can_read_but_python_ignores_are_ignored_alike(compiled: None) -> None:
+    """Orders for empty provinces (even outside the map), and supports naming a coast the
+    map lacks (they match no move): the same results as in Python."""
+    assert speedups.MOVEMENT is not None
+    rng = Random(11)
+    unmatched = 0
+    for pos, _ in _random_phases(12, 100):
+        orders = _quick_battles(pos, rng)
+        no_coast = [p for p, o in orders.items() if o[0] == SUPPORT_MOVE and rng.random() < 0.5]
+        for prov in no_coast:
+            orders[prov] = (*orders[prov][:3], pos.map.num_locations + rng.randrange(3))
+        empty = [p for p in range(pos.map.num_provinces) if p not in pos.units]
+        orders[rng.choice(empty)] = (MOVE, 999)
+        orders[-1] = (MOVE, 999)
+        orders[1 << 70] = ()
+        slow = _Resolver(pos, orders).run()
+        fast = speedups.MOVEMENT.adjudicate(pos, orders)
+        assert fast is not None
+        assert list(fast.results.items()) == list(slow.results.items())
+        assert list(fast.orders.items()) == list(slow.orders.items())
+        _same(fast.position, slow.position)
+        unmatched += sum(slow.results[p] == NSO for p in no_coast)
+    assert unmatched > 50
 
 
 def test_the_switch_turns_the_compiled_resolver_off(compiled: None) -> None:
