@@ -63,29 +63,6 @@ assert (_PY_HOLD, _PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE) == (
 cdef class _Resolver:
     """One movement phase's decisions (see adjudicator.movement._Resolver)."""
 
-    cdef int n
-    cdef int *kind
-    cdef int *power
-    cdef int *dst
-    cdef int *dst_loc
-    cdef int *into
-    cdef int *coast
-    cdef int *target  # the unit a support is given to
-    cdef int *h2h
-    cdef int *state
-    cdef int *res
-    cdef int *matched
-    cdef int *serial
-    cdef int *sup_off  # supports of the unit in p: sup_idx[sup_off[p]:sup_off[p + 1]]
-    cdef int *sup_idx
-    cdef int *att_off  # moves into p: att_idx[att_off[p]:att_off[p + 1]]
-    cdef int *att_idx
-    cdef int *units  # provinces with a unit, in the position's order
-    cdef int num_units
-    cdef int *cycle
-    cdef int cycle_len, cycle_cap
-    cdef int next_serial, low
-
     def __cinit__(self, int n):
         self.n = n
         self.kind = <int *> PyMem_Malloc((18 * n + 2) * sizeof(int))
@@ -699,3 +676,116 @@ def adjudicate(pos, dict orders):
         return _MovementResult(nxt, full, results, dislodged, {})
     finally:
         _busy = False
+
+
+# --- one phase given as C arrays: search/_fastbot.pyx's compiled rollouts ------------------
+
+
+cdef int resolve_arrays(
+    _Resolver r,
+    int num_units,
+    const int *units,
+    const int *power,
+    const int *kind,
+    const int *a,
+    const int *b,
+    const int *loc_prov,
+    int *moved,
+    int *dislodger,
+    unsigned char *contested,
+) except -1:
+    """Resolve a movement phase given as arrays; 1 if a unit was dislodged, else 0.
+
+    ``units`` lists the provinces holding a unit (their order is the units'
+    order); indexed by province, ``power`` is the unit's power and ``kind`` its
+    order (HOLD, MOVE, SUPPORT_HOLD or SUPPORT_MOVE: no convoys) with the order
+    tuple's arguments in ``a`` and ``b``: a move's destination location; a
+    support's supported province, and a supported move's destination province.
+    The caller has checked every index.  Fills ``moved`` and ``dislodger`` as
+    :func:`_resolve_all` does, and ``contested[prov]`` with 1 where a move left
+    a standoff or a unit (what ``_apply`` keeps retreats out of), else 0.
+    """
+    cdef int n = r.n
+    cdef int i, p, k, t, s, any_dislodged = 0
+    r.reset()
+    for i in range(num_units):
+        p = units[i]
+        r.units[i] = p
+        r.power[p] = power[p]
+        k = kind[p]
+        r.kind[p] = k
+        if k == MOVE:
+            r.dst_loc[p] = a[p]
+            r.dst[p] = loc_prov[a[p]]
+        elif k == SUPPORT_MOVE:
+            r.target[p] = a[p]
+            r.into[p] = b[p]
+        elif k == SUPPORT_HOLD:
+            r.target[p] = a[p]
+            r.into[p] = a[p]
+    r.num_units = num_units
+    # the lists of _setup (attackers of each province, supports of each unit, in the
+    # units' order): counts, running totals, then filled from the back
+    for i in range(n + 1):
+        r.att_off[i] = 0
+        r.sup_off[i] = 0
+    for i in range(num_units):
+        p = units[i]
+        if r.kind[p] == MOVE:
+            t = r.dst[p]
+            r.att_off[t] += 1
+            if r.kind[t] == MOVE and r.dst[t] == p:
+                r.h2h[p] = t
+    for i in range(num_units):
+        s = units[i]
+        k = r.kind[s]
+        t = r.target[s]
+        if k == SUPPORT_MOVE:
+            if r.kind[t] == MOVE and r.dst[t] == r.into[s]:
+                r.matched[s] = 1
+        elif k == SUPPORT_HOLD:
+            if r.kind[t] >= 0 and r.kind[t] != MOVE and t != s:
+                r.matched[s] = 1
+        if r.matched[s]:
+            r.sup_off[t] += 1
+    for i in range(1, n):
+        r.att_off[i] += r.att_off[i - 1]
+        r.sup_off[i] += r.sup_off[i - 1]
+    r.att_off[n] = r.att_off[n - 1]
+    r.sup_off[n] = r.sup_off[n - 1]
+    for i in range(num_units - 1, -1, -1):
+        p = units[i]
+        if r.kind[p] == MOVE:
+            t = r.dst[p]
+            r.att_off[t] -= 1
+            r.att_idx[r.att_off[t]] = p
+        if r.matched[p]:
+            t = r.target[p]
+            r.sup_off[t] -= 1
+            r.sup_idx[r.sup_off[t]] = p
+    # as _resolve_all, and the standoffs of _apply
+    for i in range(num_units):
+        r.resolve(units[i])
+    for i in range(n):
+        moved[i] = 0
+        dislodger[i] = -1
+        contested[i] = 0
+    for i in range(num_units):
+        p = units[i]
+        if r.kind[p] == MOVE and r.res[p]:
+            moved[p] = 1
+    for i in range(num_units):
+        p = units[i]
+        if moved[p]:
+            continue
+        for k in range(r.att_off[p], r.att_off[p + 1]):
+            if moved[r.att_idx[k]]:
+                dislodger[p] = r.att_idx[k]
+                any_dislodged = 1
+                break
+    if any_dislodged:
+        for i in range(num_units):
+            p = units[i]
+            if r.kind[p] == MOVE and r._prevent(p) > 0:
+                contested[r.dst[p]] = 1
+    return any_dislodged

@@ -23,7 +23,7 @@ from typing import Any
 from adjudicator import compiled_rules as switch
 from adjudicator.orders import Orders
 from adjudicator.position import Position
-from search.tables import DumbBotWeights, MapTables
+from search.tables import DumbBotWeights, MapTables, tables_for
 
 COMPILED: ModuleType | None = switch.load("search._fastbot")
 """The compiled extension (``search._fastbot``), or None when it was not built."""
@@ -42,16 +42,21 @@ class Kernel:
 
     ``values(pos, power, removing)`` gives DumbBot's values (a ``CValues``, the
     interface of ``ProvinceValues``); ``movement_orders(pos, power, rng)`` its
-    movement orders for ``power``.
+    movement orders for ``power``; ``play_out(pos, rng, us, horizon, final_year,
+    win_centres)`` a whole rollout with this DumbBot playing every power (see
+    :func:`play_out`).
     """
 
-    __slots__ = ("movement_orders", "values")
+    __slots__ = ("movement_orders", "play_out", "values")
 
     def __init__(self, cmap: Any, cweights: Any) -> None:
         assert COMPILED is not None
         self.values: Callable[[Position, int, bool], Any] = partial(COMPILED.values, cmap, cweights)
         self.movement_orders: Callable[[Position, int, Random], Orders] = partial(
             COMPILED.movement_orders, cmap, cweights
+        )
+        self.play_out: Callable[[Position, Random, int, int, int, int], Position] = partial(
+            COMPILED.play_out, cmap, cweights
         )
 
 
@@ -68,6 +73,30 @@ def kernel(tables: MapTables, weights: DumbBotWeights) -> Kernel | None:
         _KERNELS.clear()
     _KERNELS[key] = (tables, weights, made)
     return made
+
+
+def play_out(
+    weights: DumbBotWeights,
+    pos: Position,
+    rng: Random,
+    us: int,
+    horizon: int,
+    final_year: int,
+) -> Position | None:
+    """Where a rollout from ``pos`` ends with the DumbBot of ``weights`` playing every power.
+
+    What :meth:`search.mcts.domain.DiplomacyDomain.play_out` plays phase by phase
+    in Python (to winter of ``horizon``, or the end of the game for ``us`` in
+    ``final_year``), compiled whole and drawing the same numbers from ``rng``;
+    None when the compiled code does not run (then the caller plays it in
+    Python).
+    """
+    if switch.fast_movement() is None:
+        return None
+    fast = kernel(tables_for(pos.map), weights)
+    if fast is None:
+        return None
+    return fast.play_out(pos, rng, us, horizon, final_year, pos.map.win_centres)
 
 
 def compiled_map(tables: MapTables) -> Any:

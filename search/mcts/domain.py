@@ -13,6 +13,9 @@ rollout plays on with the variant's rollout players until that end or, with
 is our centre count at the end divided by the map's winning count (18),
 capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated
 (a rollout that stops before the end of the game is valued the same way).
+When one DumbBot plays every power (``dm``'s rollouts) and the compiled code
+runs, the whole rollout is played in C (:func:`search.compiled_search.play_out`);
+this module's loop is its oracle and plays every other rollout.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from random import Random
 from adjudicator.movement import next_position
 from adjudicator.phases import solo_winner
 from adjudicator.position import FALL, SPRING, Position
+from search.compiled_search import play_out as compiled_play_out
+from search.dumbbot import DumbBot
 from search.mcts.config import SearchSettings
 from search.mcts.order_sets import Action, Sources
 from search.mcts.uct import Node
@@ -101,6 +106,11 @@ class DiplomacyDomain:
         if variant.rollout_years is not None:
             horizon = min(horizon, state.year + variant.rollout_years - 1)
         policies = self.rollout_policies(state.map.num_powers, rng)
+        bot = policies[0]
+        if type(bot) is DumbBot and all(p is bot for p in policies):
+            end = compiled_play_out(bot.weights, state, rng, self.us, horizon, self.final_year)
+            if end is not None:
+                return end
         pos = state
         while not game_over(pos, horizon) and not self.terminal(pos):
             pos = play_phase(pos, policies, rng)

@@ -1,0 +1,106 @@
+"""The compiled ``dm`` rollout (``search/_fastbot.pyx``'s ``play_out``) against the Python loop.
+
+:meth:`DiplomacyDomain.play_out` plays a rollout whose every player is one
+DumbBot in C when the compiled code runs; in pure Python it plays phase by
+phase with :func:`search.simulate.play_phase`.  From many positions (every
+kind of phase of mixed games, to several horizons and final years, as each
+power) both must end in the same position with the same reward and leave the
+generator in the same state.  The Python replay of each rollout records what
+it went through, so the positions are known to reach retreats, builds,
+removals, the final year, eliminations and solos.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from random import Random
+
+from adjudicator.compiled_rules import pure_python
+from adjudicator.phases import solo_winner
+from adjudicator.position import WINTER, Position
+from search import compiled_search as speedups
+from search.dumbbot import DumbBot
+from search.mcts.domain import DiplomacyDomain, game_over
+from search.mcts.variants import LIVELY_DUMBBOT, get_variant
+from search.simulate import play_phase
+from tests.search.test_randombot import varied_positions
+
+SEEDS = 1
+EVERY = 4
+"""The test plays from every EVERY-th of the varied positions."""
+LONG_GAME = 12
+"""Years past a position that the longest rollouts may play (far enough for solos)."""
+
+
+def _replay(domain: DiplomacyDomain, state: Position, rng: Random, seen: Counter[str]) -> Position:
+    """The pure-Python rollout, phase by phase, noting in ``seen`` what it went through."""
+    horizon = domain.final_year
+    if domain.variant.rollout_years is not None:
+        horizon = min(horizon, state.year + domain.variant.rollout_years - 1)
+    policies = domain.rollout_policies(state.map.num_powers, rng)
+    pos = state
+    while not game_over(pos, horizon) and not domain.terminal(pos):
+        if pos.is_retreat:
+            seen["retreats"] += 1
+        if pos.season == WINTER:
+            due = pos.adjustments()
+            seen["builds"] += any(d > 0 for d in due)
+            seen["removals"] += any(d < 0 for d in due)
+        pos = play_phase(pos, policies, rng)
+    if game_over(pos, domain.final_year):
+        seen["final year"] += 1
+    elif not game_over(pos, horizon):
+        seen["solo" if solo_winner(pos) >= 0 else "eliminated"] += 1
+    return pos
+
+
+def _domains(pos: Position, power: int) -> list[DiplomacyDomain]:
+    n = pos.map.num_powers
+    return [
+        DiplomacyDomain(get_variant("dm"), power, pos.year + 1, n),
+        DiplomacyDomain(get_variant("dm/years=1"), power, pos.year + 3, n),
+        DiplomacyDomain(get_variant("dm/years=full"), power, pos.year + LONG_GAME, n),
+    ]
+
+
+def test_the_compiled_rollout_ends_where_the_python_one_does(compiled: None) -> None:
+    seen: Counter[str] = Counter()
+    checked = 0
+    for i, pos in enumerate(varied_positions()[::EVERY]):
+        power = i % pos.map.num_powers
+        for domain in _domains(pos, power):
+            for seed in range(SEEDS):
+                fast_rng, slow_rng, replay_rng = Random(seed), Random(seed), Random(seed)
+                fast = domain.play_out(pos, fast_rng)
+                with pure_python():
+                    slow = domain.play_out(pos, slow_rng)
+                    replayed = _replay(domain, pos, replay_rng, seen)
+                assert replayed == slow
+                assert fast == slow, (pos, power, domain.final_year, seed)
+                assert fast_rng.getstate() == slow_rng.getstate()
+                assert domain.reward(fast) == domain.reward(slow)
+                checked += 1
+    assert checked > 250
+    assert min(seen[k] for k in ("retreats", "builds", "removals", "final year")) > 30, seen
+    assert seen["solo"] > 0 and seen["eliminated"] > 0, seen
+
+
+def test_it_plays_any_one_dumbbot_and_no_mixed_players(compiled: None) -> None:
+    """Other weights run compiled too; players with different weights stay in Python."""
+    pos = varied_positions()[40]
+    n = pos.map.num_powers
+    dm = get_variant("dm/years=full")
+    lively = replace(dm, rollout_us=LIVELY_DUMBBOT, rollout_enemies=(LIVELY_DUMBBOT,))
+    mixed = replace(dm, rollout_us=LIVELY_DUMBBOT, rollout_enemies=(DumbBot(),))
+    for variant in (lively, mixed):
+        domain = DiplomacyDomain(variant, 3, pos.year + 2, n)
+        for seed in range(5):
+            fast_rng, slow_rng = Random(seed), Random(seed)
+            end = domain.play_out(pos, fast_rng)
+            with pure_python():
+                assert domain.play_out(pos, slow_rng) == end
+            assert fast_rng.getstate() == slow_rng.getstate()
+    assert speedups.play_out(LIVELY_DUMBBOT.weights, pos, Random(7), 3, pos.year, pos.year + 2)
+    with pure_python():
+        assert speedups.play_out(DumbBot().weights, pos, Random(7), 3, pos.year, pos.year) is None
