@@ -1252,6 +1252,20 @@ cdef dict _GAMES = {}  # id(CMap): (the CMap, its _Game)
 cdef int _MAPS_KEPT = 64  # the most maps whose _Game is kept (as search.compiled_search's)
 
 
+cdef _Game _game(CMap cm):
+    """The kept game arrays of ``cm``'s map (fresh ones while those are in use)."""
+    found = _GAMES.get(id(cm))
+    cdef _Game g
+    if found is None or found[0] is not cm or (<_Game> found[1]).busy:
+        g = _Game(cm)
+        if found is None or not (<_Game> found[1]).busy:
+            if len(_GAMES) >= _MAPS_KEPT:
+                _GAMES.clear()
+            _GAMES[id(cm)] = (cm, g)
+        return g
+    return <_Game> found[1]
+
+
 cdef inline bint _ended_by(_Game g, int final_year) noexcept:
     """Position.ended_by: winter of ``final_year`` reached or passed."""
     return g.year > final_year or (g.year == final_year and g.season == WINTER)
@@ -1329,8 +1343,15 @@ cdef void _enter_winter(CMap cm, _Game g) noexcept:
         g.year += 1
 
 
-cdef int _play_movement(CMap cm, CWeights w, _Game g, object rng) except -1:
-    """search.simulate.play_phase in a movement phase, then next_position (no convoys)."""
+cdef int _play_movement(
+    CMap cm, CWeights w, _Game g, object rng, int given, object action
+) except -1:
+    """search.simulate.play_phase in a movement phase, then next_position (no convoys).
+
+    Every power present but ``given`` plays DumbBot's orders, in power order;
+    then ``action`` (``(province, order)`` pairs checked by :func:`_simple_orders`,
+    or None) is laid over them, as ``dict.update`` would.
+    """
     cdef _Board b = g.b
     cdef _Orders o = g.o
     cdef int np = cm.num_provinces
@@ -1348,13 +1369,23 @@ cdef int _play_movement(CMap cm, CWeights w, _Game g, object rng) except -1:
             present[b.upow[p]] = 1
             g.kind[p] = HOLD
     for q in range(cm.num_powers):  # in power order, as the set of powers present iterates
-        if present[q]:
+        if present[q] and q != given:
             _choose_moves(cm, w, b, g.season, q, rng, g.v, o)
             for s in range(o.count):
                 p = o.seq[s]
                 g.kind[p] = o.kind[p]
                 g.a[p] = o.a[p]
                 g.b_arg[p] = o.b[p]
+    if action is not None:
+        for key, value in action:
+            p = key
+            if b.upow[p] >= 0:
+                order = <tuple> value
+                g.kind[p] = order[0]
+                if g.kind[p] != HOLD:
+                    g.a[p] = order[1]
+                if g.kind[p] == SUPPORT_MOVE:
+                    g.b_arg[p] = order[2]
     any_dislodged = resolve_arrays(
         g.r, g.num_units, g.units, b.upow, g.kind, g.a, g.b_arg, &cm.loc_prov[0], g.moved,
         g.dislodger, g.contested
@@ -1405,10 +1436,11 @@ cdef int _play_movement(CMap cm, CWeights w, _Game g, object rng) except -1:
     return 0
 
 
-cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng) except -1:
+cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic) except -1:
     """search.simulate.play_phase in a retreat phase: DumbBot.retreat_orders for each power
-    in turn, then adjudicator.retreats.adjudicate_retreats (a retreat to a province another
-    unit retreats to bounces: both disband)."""
+    in turn (search.heuristics.random_retreats for ``heuristic``, if a power), then
+    adjudicator.retreats.adjudicate_retreats (a retreat to a province another unit
+    retreats to bounces: both disband)."""
     cdef _Board b = g.b
     cdef CValues v = g.v
     cdef int np = cm.num_provinces
@@ -1424,10 +1456,24 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng) except -1:
         if not ours:
             continue
         _shuffle(ours, rng)
+        memset(g.taken, 0, np)
+        if q == heuristic:
+            for item in ours:
+                p = item
+                free = [
+                    g.ropt[p * MAX_OPTIONS + i]
+                    for i in range(g.ropt_n[p])
+                    if not g.taken[cm.loc_prov[g.ropt[p * MAX_OPTIONS + i]]]
+                ]
+                if free:
+                    g.arrival[p] = rng.choice(free)
+                    target = cm.loc_prov[g.arrival[p]]
+                    g.taken[target] = 1
+                    arrivals[target] += 1
+            continue
         v.power = q
         _compute(cm, w, b, g.season, False, v)
         rand = rng.random
-        memset(g.taken, 0, np)
         for item in ours:
             p = item
             utype = cm.node_type[b.dnode[p]]
@@ -1466,14 +1512,76 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng) except -1:
     return 0
 
 
-cdef int _play_adjustments(CMap cm, CWeights w, _Game g, object rng) except -1:
-    """search.simulate.play_phase in winter: DumbBot's builds (search.dumbbot.dumbbot_builds)
-    and removals (dumbbot_removals) for each power in turn, all chosen on the winter's board,
-    then adjudicator.adjustments.adjudicate_adjustments.
+cdef int _best_adjustments(CMap cm, CWeights w, _Game g, int power, int due) except -1:
+    """search.heuristics.best_builds (``due`` > 0) or worst_removals (``due`` < 0) for
+    ``power`` into ``g.arrival`` (as :func:`_play_adjustments` marks changes)."""
+    cdef _Board b = g.b
+    cdef CValues v = g.v
+    cdef int np = cm.num_provinces
+    cdef int ranked[MAX_OPTIONS]
+    cdef long long keys[MAX_OPTIONS]
+    cdef int p, i, j, n = 0, made = 0, x
+    cdef long long key
+    v.power = power
+    _compute(cm, w, b, WINTER, due < 0, v)
+    for p in range(np):  # insertion sort of the build nodes by (-value, node), or the
+        # units by (value, province): both lists come in ascending node or province order
+        if due > 0:
+            if not (cm.home[power * np + p] and b.owner[p] == power and b.upow[p] < 0):
+                continue
+            for j in range(g.pn_off[p], g.pn_off[p + 1]):
+                if n == MAX_OPTIONS:
+                    raise ValueError(f"more than {MAX_OPTIONS} places to build")
+                x = g.pn_idx[j]
+                key = -v.vals[x]
+                i = n
+                while i > 0 and (keys[i - 1] > key or keys[i - 1] == key and ranked[i - 1] > x):
+                    keys[i] = keys[i - 1]
+                    ranked[i] = ranked[i - 1]
+                    i -= 1
+                keys[i] = key
+                ranked[i] = x
+                n += 1
+        elif b.upow[p] == power:
+            if n == MAX_OPTIONS:
+                raise ValueError(f"more than {MAX_OPTIONS} units to remove from")
+            key = v.vals[b.unode[p]]
+            i = n
+            while i > 0 and (keys[i - 1] > key or keys[i - 1] == key and ranked[i - 1] > p):
+                keys[i] = keys[i - 1]
+                ranked[i] = ranked[i - 1]
+                i -= 1
+            keys[i] = key
+            ranked[i] = p
+            n += 1
+    if due > 0:
+        for p in range(np):
+            g.taken[p] = 0
+        for i in range(n):
+            if made == due:
+                break
+            p = cm.node_prov[ranked[i]]
+            if not g.taken[p]:
+                g.taken[p] = 1
+                g.arrival[p] = ranked[i]
+                made += 1
+    else:
+        for i in range(min(n, -due)):
+            g.arrival[ranked[i]] = -2
+    return 0
 
-    DumbBot builds at most one unit per province, only in its owned, empty home centres, no
-    more than are due, and removes exactly as many of its own units as are due: every order
-    succeeds, and civil disorder never has a unit to remove.
+
+cdef int _play_adjustments(
+    CMap cm, CWeights w, _Game g, object rng, int heuristic, CWeights wh
+) except -1:
+    """search.simulate.play_phase in winter: DumbBot's builds (search.dumbbot.dumbbot_builds)
+    and removals (dumbbot_removals) for each power in turn (search.heuristics.best_builds
+    and worst_removals with the weights ``wh`` for ``heuristic``, if a power), all chosen on
+    the winter's board, then adjudicator.adjustments.adjudicate_adjustments.
+
+    Both build at most one unit per province, only in their owned, empty home centres, no
+    more than are due, and remove exactly as many of their own units as are due: every
+    order succeeds, and civil disorder never has a unit to remove.
     """
     cdef _Board b = g.b
     cdef CValues v = g.v
@@ -1496,6 +1604,9 @@ cdef int _play_adjustments(CMap cm, CWeights w, _Game g, object rng) except -1:
             due[b.upow[p]] -= 1
     for q in range(cm.num_powers):
         if due[q] == 0:
+            continue
+        if q == heuristic:
+            _best_adjustments(cm, wh, g, q, due[q])
             continue
         v.power = q
         n = 0
@@ -1574,16 +1685,7 @@ def play_out(
     """
     if not 0 <= us < cm.num_powers:
         raise ValueError(f"no power {us} on this map")
-    found = _GAMES.get(id(cm))
-    cdef _Game g
-    if found is None or found[0] is not cm or (<_Game> found[1]).busy:
-        g = _Game(cm)
-        if found is None or not (<_Game> found[1]).busy:
-            if len(_GAMES) >= _MAPS_KEPT:
-                _GAMES.clear()
-            _GAMES[id(cm)] = (cm, g)
-    else:
-        g = <_Game> found[1]
+    cdef _Game g = _game(cm)
     g.busy = True
     try:
         g.load(cm, pos)
@@ -1591,11 +1693,96 @@ def play_out(
             _ended_by(g, horizon) or _terminal(cm, g, us, final_year, win_centres)
         ):
             if g.season == SPRING or g.season == FALL:
-                _play_movement(cm, w, g, rng)
+                _play_movement(cm, w, g, rng, -1, None)
             elif g.season == SUMMER or g.season == AUTUMN:
-                _play_retreats(cm, w, g, rng)
+                _play_retreats(cm, w, g, rng, -1)
             else:
-                _play_adjustments(cm, w, g, rng)
+                _play_adjustments(cm, w, g, rng, -1, None)
+        return g.position(cm, pos.map)
+    finally:
+        g.busy = False
+
+
+cdef bint _simple_orders(CMap cm, _Board b, object orders) except -1:
+    """Whether every order of ``orders`` (``(province, order)`` pairs) for a unit is one the
+    compiled phases play: a hold,
+    a move to a place the unit can stand, a support of a hold or of a move (no coast named)
+    between provinces of the map; no convoy."""
+    cdef int p, k, node, loc
+    for key, value in orders:
+        p = key
+        if not 0 <= p < cm.num_provinces:
+            return False
+        if b.upow[p] < 0:
+            continue
+        if type(value) is not tuple:
+            return False
+        order = <tuple> value
+        k = order[0]
+        if k == HOLD:
+            ok = len(order) == 1
+        elif k == MOVE:
+            loc = order[1]
+            node = b.unode[p]
+            ok = len(order) == 2 and 0 <= loc < cm.num_locations and cm.node_of(
+                cm.node_type[node], loc
+            ) >= 0
+        elif k == SUPPORT_HOLD:
+            ok = len(order) == 2 and 0 <= order[1] < cm.num_provinces
+        elif k == SUPPORT_MOVE:
+            ok = len(order) == 3 and 0 <= order[1] < cm.num_provinces and 0 <= order[
+                2
+            ] < cm.num_provinces
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+def step(
+    CMap cm,
+    CWeights w,
+    CWeights wus,
+    object pos,
+    object action,
+    object rng,
+    int us,
+    int final_year,
+    int win_centres,
+):
+    """search.mcts.domain.DiplomacyDomain.step when the enemies' model and their retreat
+    and adjustment player are the DumbBot of ``w``, and ours a plain
+    search.heuristics.PhaseHeuristics with the weights ``wus``: the next position, or None.
+
+    In the movement phase ``pos``, ``us`` plays ``action`` (``(province, order)``
+    pairs, as search.mcts.order_sets.Action) and every other power present
+    DumbBot's orders (asked in power order, as the enemy model asks); then the
+    retreat and adjustment phases are played until a movement phase or the end
+    of the game for ``us`` in ``final_year``.  None, before any draw, when
+    ``action`` has an order the compiled phases do not play (a convoy, a support
+    naming a coast).
+    """
+    if not 0 <= us < cm.num_powers:
+        raise ValueError(f"no power {us} on this map")
+    cdef _Game g = _game(cm)
+    g.busy = True
+    try:
+        g.load(cm, pos)
+        if not (g.season == SPRING or g.season == FALL):
+            raise ValueError("step starts from a movement phase")
+        if not _simple_orders(cm, g.b, action):
+            return None
+        _play_movement(cm, w, g, rng, us, action)
+        while not (
+            g.season == SPRING
+            or g.season == FALL
+            or _terminal(cm, g, us, final_year, win_centres)
+        ):
+            if g.season == SUMMER or g.season == AUTUMN:
+                _play_retreats(cm, w, g, rng, us)
+            else:
+                _play_adjustments(cm, w, g, rng, us, wus)
         return g.position(cm, pos.map)
     finally:
         g.busy = False

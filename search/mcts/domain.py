@@ -15,7 +15,9 @@ capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated
 (a rollout that stops before the end of the game is valued the same way).
 When one DumbBot plays every power (``dm``'s rollouts) and the compiled code
 runs, the whole rollout is played in C (:func:`search.compiled_search.play_out`);
-this module's loop is its oracle and plays every other rollout.
+when one DumbBot plays every enemy in the tree and the live bot's phase player
+ours (``dm``), so is the step (:func:`search.compiled_search.step`).
+This module's loops are their oracle and play every other variant.
 """
 
 from __future__ import annotations
@@ -27,12 +29,16 @@ from adjudicator.movement import next_position
 from adjudicator.phases import solo_winner
 from adjudicator.position import FALL, SPRING, Position
 from search.compiled_search import play_out as compiled_play_out
+from search.compiled_search import step as compiled_step
 from search.dumbbot import DumbBot
+from search.heuristics import PhaseHeuristics
 from search.mcts.config import SearchSettings
 from search.mcts.order_sets import Action, Sources
+from search.mcts.players import BotPhases
 from search.mcts.uct import Node
 from search.policy import Policy
 from search.simulate import play_phase
+from search.tables import DumbBotWeights
 
 
 def game_over(pos: Position, final_year: int) -> bool:
@@ -48,6 +54,8 @@ class DiplomacyDomain:
         self.us = us
         self.final_year = final_year
         self.phase_policies = variant.phases.for_powers(num_powers, us)
+        self.enemy_bot = self._enemy_bot()
+        self.our_phases = self._our_phases()
 
     # --- the tree ---------------------------------------------------------------------------
 
@@ -58,6 +66,12 @@ class DiplomacyDomain:
     def step(self, node: Node[Position, Action], action: Action, rng: Random) -> Position:
         """Play ``action`` with the enemies' orders, then retreats and adjustments."""
         pos = node.state
+        bot = self.enemy_bot
+        ours = self.our_phases
+        if bot is not None and ours is not None:
+            nxt = compiled_step(bot.weights, ours, pos, action, rng, self.us, self.final_year)
+            if nxt is not None:
+                return nxt
         orders = self.enemy_orders(node, rng).copy()
         orders.update(action)
         return self.to_next_movement(next_position(pos, orders), rng)
@@ -71,6 +85,35 @@ class DiplomacyDomain:
         if model.fixed:
             node.data = orders
         return orders
+
+    def _enemy_bot(self) -> DumbBot | None:
+        """The DumbBot that plays every enemy at each descent, if one does.
+
+        It is then their model (asked anew) and their retreat and adjustment
+        player, and the step runs compiled.
+        """
+        model = self.variant.enemies
+        bot = model.player
+        if model.fixed or type(bot) is not DumbBot:
+            return None
+        for power, policy in enumerate(self.phase_policies):
+            if power != self.us and policy is not bot:
+                return None
+        return bot
+
+    def _our_phases(self) -> DumbBotWeights | None:
+        """The weights of our retreat and adjustment player, if it is the live bot's.
+
+        That is :class:`BotPhases` (a plain :class:`PhaseHeuristics`); the step
+        then runs compiled.
+        """
+        policy = self.phase_policies[self.us]
+        if type(policy) is not BotPhases:
+            return None
+        heuristics = policy.heuristics
+        if type(heuristics) is not PhaseHeuristics or heuristics.randomised:
+            return None
+        return heuristics.weights
 
     def to_next_movement(self, pos: Position, rng: Random) -> Position:
         """Play retreat and adjustment phases until a movement phase or the end of the game."""

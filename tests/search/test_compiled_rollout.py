@@ -17,14 +17,20 @@ from dataclasses import replace
 from random import Random
 
 from adjudicator.compiled_rules import pure_python
+from adjudicator.legal import movement_orders
+from adjudicator.movement import next_position
+from adjudicator.orders import SUPPORT_MOVE
 from adjudicator.phases import solo_winner
 from adjudicator.position import WINTER, Position
 from search import compiled_search as speedups
 from search.dumbbot import DumbBot
 from search.mcts.domain import DiplomacyDomain, game_over
+from search.mcts.order_sets import Action
+from search.mcts.uct import Node
 from search.mcts.variants import LIVELY_DUMBBOT, get_variant
+from search.randombot import RandomBot
 from search.simulate import play_phase
-from tests.search.test_randombot import varied_positions
+from tests.search.test_randombot import positions_of, varied_positions
 
 SEEDS = 1
 EVERY = 4
@@ -104,3 +110,51 @@ def test_it_plays_any_one_dumbbot_and_no_mixed_players(compiled: None) -> None:
     assert speedups.play_out(LIVELY_DUMBBOT.weights, pos, Random(7), 3, pos.year, pos.year + 2)
     with pure_python():
         assert speedups.play_out(DumbBot().weights, pos, Random(7), 3, pos.year, pos.year) is None
+
+
+def _actions(pos: Position, power: int, rng: Random) -> list[Action]:
+    """Our order sets to try: DumbBot's, a livelier DumbBot's, random legal ones (convoys
+    among them when there are any), one naming a coast, and none."""
+    players = (DumbBot(), LIVELY_DUMBBOT, RandomBot(support_probability=1.0))
+    out = [tuple(p.movement_orders(pos, power, rng).items()) for p in players]
+    legal = [(prov, rng.choice(movement_orders(pos, prov))) for prov in pos.units_of(power)]
+    coasted = [(prov, (*o, o[2]) if o[0] == SUPPORT_MOVE else o) for prov, o in out[-1]]
+    return [*out, tuple(legal), tuple(coasted), ()]
+
+
+def _replay_step(
+    domain: DiplomacyDomain, pos: Position, action: Action, rng: Random, seen: Counter[str]
+) -> Position:
+    """The pure-Python step, phase by phase, noting in ``seen`` who ordered what."""
+    orders = domain.enemy_orders(Node(pos), rng).copy()
+    orders.update(action)
+    nxt = next_position(pos, orders)
+    while not nxt.is_movement and not domain.terminal(nxt):
+        if nxt.is_retreat:
+            ours = any(d[0] == domain.us for d in nxt.dislodged.values())
+            seen["our retreats" if ours else "their retreats"] += 1
+        else:
+            due = nxt.adjustments()[domain.us]
+            seen["our builds" if due > 0 else "our removals" if due < 0 else "their winter"] += 1
+        nxt = play_phase(nxt, domain.phase_policies, rng)
+    return nxt
+
+
+def test_the_compiled_step_goes_where_the_python_one_does(compiled: None) -> None:
+    seen: Counter[str] = Counter()
+    for i, pos in enumerate(positions_of("movement")):
+        us = i % pos.map.num_powers
+        domain = DiplomacyDomain(get_variant("dm"), us, pos.year + i % 3, pos.map.num_powers)
+        assert domain.enemy_bot is not None and domain.our_phases is not None
+        for k, action in enumerate(_actions(pos, us, Random(i))):
+            fast_rng, slow_rng, replay_rng = Random(k), Random(k), Random(k)
+            fast = domain.step(Node(pos), action, fast_rng)
+            with pure_python():
+                slow = domain.step(Node(pos), action, slow_rng)
+                assert _replay_step(domain, pos, action, replay_rng, seen) == slow
+            assert fast == slow, (pos, us, action)
+            assert fast_rng.getstate() == slow_rng.getstate()
+            bot, ours = domain.enemy_bot.weights, domain.our_phases
+            if speedups.step(bot, ours, pos, action, Random(k), us, pos.year) is None:
+                seen["in Python"] += 1
+    assert min(seen.values()) > 10 and len(seen) == 6, seen
