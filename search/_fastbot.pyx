@@ -1085,9 +1085,20 @@ cdef dict _movement_orders(
 
 
 cdef int _choose_moves(
-    CMap cm, CWeights w, _Board b, int season, int power, object rng, CValues v, _Orders o
+    CMap cm,
+    CWeights w,
+    _Board b,
+    int season,
+    int power,
+    object rng,
+    CValues v,
+    _Orders o,
+    bint valued=False,
 ) except -1:
-    """DumbBot's orders for ``power``'s units on ``b`` into ``o`` (reset here); how many."""
+    """DumbBot's orders for ``power``'s units on ``b`` into ``o`` (reset here); how many.
+
+    ``valued``: ``v`` already holds ``power``'s values on ``b``.
+    """
     v.power = power
     o.reset()
     cdef int np = cm.num_provinces
@@ -1097,7 +1108,8 @@ cdef int _choose_moves(
     ours = [i for i in range(np) if b.upow[i] == power]
     if not ours:
         return 0
-    _compute(cm, w, b, season, False, v)
+    if not valued:
+        _compute(cm, w, b, season, False, v)
     rand = rng.random
     while ours:
         _shuffle(ours, rng)
@@ -1126,6 +1138,8 @@ cdef int _choose_moves(
 # --- a whole rollout, every power played by one DumbBot ------------------------------------
 
 from adjudicator._fastmove cimport _Resolver, resolve_arrays
+
+cdef class NodeValues
 
 from adjudicator.position import Position as _Position
 
@@ -1344,13 +1358,14 @@ cdef void _enter_winter(CMap cm, _Game g) noexcept:
 
 
 cdef int _play_movement(
-    CMap cm, CWeights w, _Game g, object rng, int given, object action
+    CMap cm, CWeights w, _Game g, object rng, int given, object action, NodeValues known
 ) except -1:
     """search.simulate.play_phase in a movement phase, then next_position (no convoys).
 
     Every power present but ``given`` plays DumbBot's orders, in power order;
     then ``action`` (``(province, order)`` pairs checked by :func:`_simple_orders`,
-    or None) is laid over them, as ``dict.update`` would.
+    or None) is laid over them, as ``dict.update`` would.  ``known`` (or None)
+    keeps the powers' values on this board from one call to the next.
     """
     cdef _Board b = g.b
     cdef _Orders o = g.o
@@ -1370,7 +1385,17 @@ cdef int _play_movement(
             g.kind[p] = HOLD
     for q in range(cm.num_powers):  # in power order, as the set of powers present iterates
         if present[q] and q != given:
-            _choose_moves(cm, w, b, g.season, q, rng, g.v, o)
+            if known is None:
+                _choose_moves(cm, w, b, g.season, q, rng, g.v, o)
+            elif known.ready[q]:
+                memcpy(g.v.vals, known.vals + q * cm.num_nodes, cm.num_nodes * sizeof(long long))
+                memcpy(g.v.comp, known.comp + q * np, np * sizeof(int))
+                _choose_moves(cm, w, b, g.season, q, rng, g.v, o, True)
+            else:
+                _choose_moves(cm, w, b, g.season, q, rng, g.v, o)
+                memcpy(known.vals + q * cm.num_nodes, g.v.vals, cm.num_nodes * sizeof(long long))
+                memcpy(known.comp + q * np, g.v.comp, np * sizeof(int))
+                known.ready[q] = 1
             for s in range(o.count):
                 p = o.seq[s]
                 g.kind[p] = o.kind[p]
@@ -1693,7 +1718,7 @@ def play_out(
             _ended_by(g, horizon) or _terminal(cm, g, us, final_year, win_centres)
         ):
             if g.season == SPRING or g.season == FALL:
-                _play_movement(cm, w, g, rng, -1, None)
+                _play_movement(cm, w, g, rng, -1, None, None)
             elif g.season == SUMMER or g.season == AUTUMN:
                 _play_retreats(cm, w, g, rng, -1)
             else:
@@ -1701,6 +1726,33 @@ def play_out(
         return g.position(cm, pos.map)
     finally:
         g.busy = False
+
+
+cdef class NodeValues:
+    """The enemies' DumbBot values on one board, kept between the steps from it.
+
+    A tree node's enemies are asked for orders at every descent, on the same
+    board: their values (and competition counts, all DumbBot's orders read)
+    are the same each time, so :func:`step` computes each power's once.
+    """
+
+    cdef long long *vals  # vals[power * nodes + node]
+    cdef int *comp  # comp[power * provinces + province]
+    cdef unsigned char *ready
+
+    def __cinit__(self, CMap cm):
+        cdef int nw = cm.num_powers
+        self.vals = <long long *> PyMem_Malloc(nw * cm.num_nodes * sizeof(long long))
+        self.comp = <int *> PyMem_Malloc(nw * cm.num_provinces * sizeof(int))
+        self.ready = <unsigned char *> PyMem_Malloc(nw)
+        if self.vals == NULL or self.comp == NULL or self.ready == NULL:
+            raise MemoryError()
+        memset(self.ready, 0, nw)
+
+    def __dealloc__(self):
+        PyMem_Free(self.vals)
+        PyMem_Free(self.comp)
+        PyMem_Free(self.ready)
 
 
 cdef bint _simple_orders(CMap cm, _Board b, object orders) except -1:
@@ -1750,6 +1802,7 @@ def step(
     int us,
     int final_year,
     int win_centres,
+    NodeValues known=None,
 ):
     """search.mcts.domain.DiplomacyDomain.step when the enemies' model and their retreat
     and adjustment player are the DumbBot of ``w``, and ours a plain
@@ -1761,7 +1814,8 @@ def step(
     retreat and adjustment phases are played until a movement phase or the end
     of the game for ``us`` in ``final_year``.  None, before any draw, when
     ``action`` has an order the compiled phases do not play (a convoy, a support
-    naming a coast).
+    naming a coast).  ``known``, if given, is ``pos``'s :class:`NodeValues` for
+    the DumbBot of ``w`` (filled as the powers are valued).
     """
     if not 0 <= us < cm.num_powers:
         raise ValueError(f"no power {us} on this map")
@@ -1773,7 +1827,7 @@ def step(
             raise ValueError("step starts from a movement phase")
         if not _simple_orders(cm, g.b, action):
             return None
-        _play_movement(cm, w, g, rng, us, action)
+        _play_movement(cm, w, g, rng, us, action, known)
         while not (
             g.season == SPRING
             or g.season == FALL

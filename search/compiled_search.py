@@ -48,7 +48,7 @@ class Kernel:
     movement orders for ``power``; ``play_out(pos, rng, us, horizon, final_year,
     win_centres)`` a whole rollout with this DumbBot playing every power (see
     :func:`play_out`); ``step(our_cweights, pos, action, rng, us, final_year,
-    win_centres)`` a step of the tree with this DumbBot playing the enemies (see
+    win_centres, known)`` a step of the tree with this DumbBot playing the enemies (see
     :func:`step`).  ``cweights`` are the weights in C.
     """
 
@@ -64,9 +64,7 @@ class Kernel:
         self.play_out: Callable[[Position, Random, int, int, int, int], Position] = partial(
             COMPILED.play_out, cmap, cweights
         )
-        self.step: Callable[[Any, Position, Pairs, Random, int, int, int], Position | None] = (
-            partial(COMPILED.step, cmap, cweights)
-        )
+        self.step: Callable[..., Position | None] = partial(COMPILED.step, cmap, cweights)
 
 
 def kernel(tables: MapTables, weights: DumbBotWeights) -> Kernel | None:
@@ -116,6 +114,7 @@ def step(
     rng: Random,
     us: int,
     final_year: int,
+    known: Any = None,
 ) -> Position | None:
     """A step of the tree from the movement phase ``pos``, compiled, or None.
 
@@ -128,7 +127,8 @@ def step(
     until a movement phase or the end of the game in ``final_year``.  None,
     before any draw from ``rng``, when the compiled code does not run or
     ``action`` holds an order it does not play (a convoy, a support naming a
-    coast).
+    coast).  ``known`` (from :func:`node_values`, or None) keeps the enemies'
+    values on ``pos`` for the next step from it.
     """
     if switch.fast_movement() is None:
         return None
@@ -137,7 +137,16 @@ def step(
     ours = kernel(tables, our_weights)
     if fast is None or ours is None:
         return None
-    return fast.step(ours.cweights, pos, action, rng, us, final_year, pos.map.win_centres)
+    return fast.step(ours.cweights, pos, action, rng, us, final_year, pos.map.win_centres, known)
+
+
+def node_values(pos: Position) -> Any:
+    """A store for the enemies' values on ``pos`` between steps (see :func:`step`), or None."""
+    cmap = compiled_map(tables_for(pos.map))
+    if cmap is None:
+        return None
+    assert COMPILED is not None
+    return COMPILED.NodeValues(cmap)
 
 
 def compiled_map(tables: MapTables) -> Any:

@@ -28,6 +28,7 @@ from random import Random
 from adjudicator.movement import next_position
 from adjudicator.phases import solo_winner
 from adjudicator.position import FALL, SPRING, Position
+from search.compiled_search import node_values
 from search.compiled_search import play_out as compiled_play_out
 from search.compiled_search import step as compiled_step
 from search.dumbbot import DumbBot
@@ -39,6 +40,11 @@ from search.mcts.uct import Node
 from search.policy import Policy
 from search.simulate import play_phase
 from search.tables import DumbBotWeights
+
+KEEP_VALUES_FROM = 4
+"""Visits of a node from which its compiled steps keep the enemies' values (in ``node.data``:
+the model is asked anew at each descent, on the same board); fewer visits are not worth
+the memory."""
 
 
 def game_over(pos: Position, final_year: int) -> bool:
@@ -69,7 +75,12 @@ class DiplomacyDomain:
         bot = self.enemy_bot
         ours = self.our_phases
         if bot is not None and ours is not None:
-            nxt = compiled_step(bot.weights, ours, pos, action, rng, self.us, self.final_year)
+            known = node.data
+            if known is None and node.visits >= KEEP_VALUES_FROM:
+                known = node.data = node_values(pos)
+            nxt = compiled_step(
+                bot.weights, ours, pos, action, rng, self.us, self.final_year, known
+            )
             if nxt is not None:
                 return nxt
         orders = self.enemy_orders(node, rng).copy()

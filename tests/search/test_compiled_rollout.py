@@ -24,7 +24,7 @@ from adjudicator.phases import solo_winner
 from adjudicator.position import WINTER, Position
 from search import compiled_search as speedups
 from search.dumbbot import DumbBot
-from search.mcts.domain import DiplomacyDomain, game_over
+from search.mcts.domain import KEEP_VALUES_FROM, DiplomacyDomain, game_over
 from search.mcts.order_sets import Action
 from search.mcts.uct import Node
 from search.mcts.variants import LIVELY_DUMBBOT, get_variant
@@ -158,3 +158,23 @@ def test_the_compiled_step_goes_where_the_python_one_does(compiled: None) -> Non
             if speedups.step(bot, ours, pos, action, Random(k), us, pos.year) is None:
                 seen["in Python"] += 1
     assert min(seen.values()) > 10 and len(seen) == 6, seen
+
+
+def test_a_node_stepped_again_and_again_keeps_its_enemies_values(compiled: None) -> None:
+    """From its KEEP_VALUES_FROM-th visit a node keeps the values; the steps stay the same."""
+    kept = 0
+    for i, pos in enumerate(positions_of("movement")[::6]):
+        us = i % pos.map.num_powers
+        domain = DiplomacyDomain(get_variant("dm"), us, pos.year + 1, pos.map.num_powers)
+        node: Node[Position, Action] = Node(pos)
+        action = tuple(DumbBot().movement_orders(pos, us, Random(i)).items())
+        for visit in range(KEEP_VALUES_FROM + 3):
+            node.visits = visit
+            fast_rng, slow_rng = Random(visit), Random(visit)
+            fast = domain.step(node, action, fast_rng)
+            with pure_python():
+                assert domain.step(Node(pos), action, slow_rng) == fast
+            assert fast_rng.getstate() == slow_rng.getstate()
+            assert (node.data is not None) == (visit >= KEEP_VALUES_FROM)
+            kept += node.data is not None
+    assert kept > 50
