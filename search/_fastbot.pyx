@@ -16,7 +16,10 @@ runs.
 * :func:`movement_orders` — :meth:`DumbBot.movement_orders
   <search.dumbbot.DumbBot.movement_orders>`;
 * :func:`region_weights` — :func:`search.mcts.weights._weights` (V5-V8's and
-  ``dm``'s weighted candidates).
+  ``dm``'s weighted candidates);
+* :func:`play_out` and :func:`step` — a whole ``dm`` rollout and a step of its
+  tree (:class:`search.mcts.domain.DiplomacyDomain`), every phase in C arrays
+  (:class:`NodeValues` keeps a tree node's enemy values between steps).
 
 What the powers valued on one board share (its reading, the power sizes, the
 base values, the unit counts, each power's proximity levels once computed) is
