@@ -99,12 +99,6 @@ assert NO_UNIT == LAND_MOVE == -1 and UNRESOLVED == 0  # what _Resolver.__cinit_
 cdef tuple _RESULT_CODES = (_PY_SUC, _PY_BNC, _PY_CUT, _PY_DSR, _PY_NSO)
 
 
-cdef struct IntBuf:
-    int *data
-    int size
-    int cap
-
-
 cdef int _push(IntBuf *b, int value) except -1:
     """Append ``value`` to ``b``, growing it as needed."""
     cdef int *grown
@@ -123,24 +117,6 @@ cdef int _push(IntBuf *b, int value) except -1:
 
 cdef class _MapFacts:
     """What resolving and applying a phase need of one map, as C arrays (built once per map)."""
-
-    cdef readonly object game_map
-    cdef int n
-    cdef int num_locations
-    cdef int *loc_province  # [num_locations]
-    cdef int *kind  # [n]: INLAND, COASTAL or SEA
-    cdef char *is_supply  # [n]
-    cdef char *is_neighbour  # [n * n]: q in game_map.neighbours[p] at p * n + q
-    cdef int *nb_off  # neighbours of p, in the map's order: nb_idx[nb_off[p]:nb_off[p + 1]]
-    cdef int *nb_idx
-    cdef int num_army_adj, num_fleet_adj
-    cdef int *army_off  # army_adjacent[loc]: army_idx[army_off[loc]:army_off[loc + 1]]
-    cdef int *army_idx
-    cdef int *fleet_off  # fleet_adjacent[loc], likewise
-    cdef int *fleet_idx
-    cdef int *centres
-    cdef int num_centres
-    cdef int num_powers
 
     def __cinit__(self, game_map):
         cdef int n = game_map.num_provinces
@@ -231,57 +207,6 @@ cdef class _Resolver:
     its convoy routes (``route_first``, ``LAND_MOVE`` when it does not go by
     convoy, and ``route_num`` routes of the route table), and the decisions.
     """
-
-    cdef int n
-    cdef _MapFacts facts
-    # during a call: the unit's key in the units dict, its tuple, its order's (NULL: none)
-    cdef PyObject **key_obj
-    cdef PyObject **unit_obj
-    cdef PyObject **order_obj
-    # -1 between phases
-    cdef int *kind
-    cdef int *power
-    cdef int *utype
-    cdef int *loc
-    cdef int *dst
-    cdef int *dst_loc
-    cdef int *into
-    cdef int *coast
-    cdef int *target  # the unit a support is given to, or the army a fleet convoys
-    cdef int *h2h
-    cdef int *route_first  # its first route in the route table, or LAND_MOVE
-    cdef int *used_route  # the route reported for a convoyed army (after resolve_all)
-    cdef int *dislodger  # the unit that dislodged the one in p, or -1
-    # 0 between phases
-    cdef int *state
-    cdef int *res
-    cdef int *matched
-    cdef int *serial
-    cdef int *paradox  # a convoyed army the Szykman rule stopped
-    cdef int *route_num
-    cdef int *path_first  # an explicit convoy path: paths.data[path_first:path_first + path_len]
-    cdef int *path_len
-    cdef int *moved
-    # scratch
-    cdef int *mark  # scratch flags, all 0 between uses
-    cdef int *walk  # the route being walked in _walk
-    cdef int *sup_off  # supports of the unit in p: sup_idx[sup_off[p]:sup_off[p + 1]]
-    cdef int *sup_idx
-    cdef int *att_off  # moves into p: att_idx[att_off[p]:att_off[p + 1]]
-    cdef int *att_idx
-    cdef int *units  # provinces with a unit, in the position's order
-    cdef int num_units
-    cdef int any_convoy  # some unit was ordered to convoy
-    cdef int *cycle
-    cdef int cycle_len, cycle_cap
-    cdef int next_serial, low
-    cdef IntBuf paths  # explicit convoy paths of the orders
-    cdef IntBuf rt_start  # the route table: route k is rt_fleets[rt_start[k]:+rt_len[k]]
-    cdef IntBuf rt_len
-    cdef IntBuf rt_fleets
-    cdef IntBuf found_start  # routes found by _walk, before they are sorted by length
-    cdef IntBuf found_len
-    cdef IntBuf found_fleets
 
     def __cinit__(self, _MapFacts facts):
         cdef int n = facts.n
@@ -840,6 +765,18 @@ cdef class _Resolver:
                     break
         return any_dislodged
 
+    cdef int mark_contested(self, int *contested) except -1:
+        """``contested[p]``: 1 where a move could have come (its prevent strength is not 0: a
+        standoff, or the mover is there), else 0; no retreat goes there.  After resolve_all."""
+        cdef int i, p, k
+        memset(contested, 0, self.n * sizeof(int))
+        for i in range(self.num_units):
+            p = self.units[i]
+            k = self.kind[p]
+            if (k == MOVE or k == CONVOY_MOVE) and self._prevent(p) > 0:
+                contested[self.dst[p]] = 1
+        return 0
+
     cdef int _result(self, int p) except -1:
         """The result code of a move (see _Resolver.run); sets ``used_route`` of a convoy."""
         cdef int k, j, whole
@@ -1090,15 +1027,13 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
     if any_dislodged:
         for i in range(n):
             occupied[i] = 0
-            contested[i] = 0
         for i in range(r.num_units):
             p = r.units[i]
             if moved[p]:
                 occupied[r.dst[p]] = 1
             elif dislodger[p] < 0:
                 occupied[p] = 1
-            if (r.kind[p] == MOVE or r.kind[p] == CONVOY_MOVE) and r._prevent(p) > 0:
-                contested[r.dst[p]] = 1
+        r.mark_contested(contested)
         for i in range(r.num_units):
             p = r.units[i]
             q = dislodger[p]
@@ -1261,3 +1196,50 @@ def adjudicate(pos, dict orders):
         return done
     finally:
         _busy = False
+
+
+# --- one phase given as C arrays: search/_fastbot.pyx's compiled rollouts ------------------
+
+
+cdef int resolve_arrays(
+    _Resolver r,
+    int num_units,
+    const int *units,
+    const int *power,
+    const int *kind,
+    const int *a,
+    const int *b,
+) except -1:
+    """Resolve a movement phase given as arrays; 1 if a unit was dislodged, else 0.
+
+    ``units`` lists the provinces holding a unit (their order is the units'
+    order); indexed by province, ``power`` is the unit's power and ``kind`` its
+    order (HOLD, MOVE, SUPPORT_HOLD or SUPPORT_MOVE: no convoys, no coasts named)
+    with the order tuple's arguments in ``a`` and ``b``: a move's destination
+    location; a support's supported province, and a supported move's destination
+    province.  The caller has checked every index against ``r``'s map.  Then, as
+    after :func:`_setup`, :meth:`_Resolver.prepare` and :meth:`_Resolver.resolve_all`:
+    ``r.moved``, ``r.dislodger`` and :meth:`_Resolver.mark_contested` say what
+    happened (for the provinces of ``units``; until ``r``'s next reset).
+    """
+    cdef const int *loc_province = r.facts.loc_province
+    cdef int i, p, k
+    r.reset()
+    for i in range(num_units):
+        p = units[i]
+        r.units[i] = p
+        r.power[p] = power[p]
+        k = kind[p]
+        r.kind[p] = k
+        if k == MOVE:
+            r.dst_loc[p] = a[p]
+            r.dst[p] = loc_province[a[p]]
+        elif k == SUPPORT_MOVE:
+            r.target[p] = a[p]
+            r.into[p] = b[p]
+        elif k == SUPPORT_HOLD:
+            r.target[p] = a[p]
+            r.into[p] = a[p]
+    r.num_units = num_units
+    r.prepare()
+    return r.resolve_all()

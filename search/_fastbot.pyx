@@ -16,7 +16,10 @@ runs.
 * :func:`movement_orders` — :meth:`DumbBot.movement_orders
   <search.dumbbot.DumbBot.movement_orders>`;
 * :func:`region_weights` — :func:`search.mcts.weights._weights` (V5-V8's and
-  ``dm``'s weighted candidates).
+  ``dm``'s weighted candidates);
+* :func:`play_out` and :func:`step` — a whole ``dm`` rollout and a step of its
+  tree (:class:`search.mcts.domain.DiplomacyDomain`), every phase in C arrays
+  (:class:`NodeValues` keeps a tree node's enemy values between steps).
 
 What the powers valued on one board share (its reading, the power sizes, the
 base values, the unit counts, each power's proximity levels once computed) is
@@ -1066,6 +1069,39 @@ cdef dict _movement_orders(
 ):
     """movement_orders on the scratch space given (any contents; each is reset here)."""
     b.load(cm, pos)
+    cdef int i, prov, r
+    orders = {}
+    if not _choose_moves(cm, w, b, pos.season, power, rng, v, o):
+        return orders
+    for i in range(o.count):
+        prov = o.seq[i]
+        r = o.kind[prov]
+        if r == HOLD:
+            orders[prov] = _HOLD_ORDER
+        elif r == MOVE:
+            orders[prov] = (MOVE, o.a[prov])
+        elif r == SUPPORT_HOLD:
+            orders[prov] = (SUPPORT_HOLD, o.a[prov])
+        else:
+            orders[prov] = (SUPPORT_MOVE, o.a[prov], o.b[prov])
+    return orders
+
+
+cdef int _choose_moves(
+    CMap cm,
+    CWeights w,
+    _Board b,
+    int season,
+    int power,
+    object rng,
+    CValues v,
+    _Orders o,
+    bint valued=False,
+) except -1:
+    """DumbBot's orders for ``power``'s units on ``b`` into ``o`` (reset here); how many.
+
+    ``valued``: ``v`` already holds ``power``'s values on ``b``.
+    """
     v.power = power
     o.reset()
     cdef int np = cm.num_provinces
@@ -1074,8 +1110,9 @@ cdef dict _movement_orders(
     cdef bint force
     ours = [i for i in range(np) if b.upow[i] == power]
     if not ours:
-        return {}
-    _compute(cm, w, b, pos.season, False, v)
+        return 0
+    if not valued:
+        _compute(cm, w, b, season, False, v)
     rand = rng.random
     while ours:
         _shuffle(ours, rng)
@@ -1098,16 +1135,713 @@ cdef dict _movement_orders(
         stalled = stalled + 1 if waiting == count else 0
         ours = unordered
     _replace_wasted_holds(cm, b, v, o)
-    orders = {}
-    for i in range(o.count):
-        prov = o.seq[i]
-        r = o.kind[prov]
-        if r == HOLD:
-            orders[prov] = _HOLD_ORDER
-        elif r == MOVE:
-            orders[prov] = (MOVE, o.a[prov])
-        elif r == SUPPORT_HOLD:
-            orders[prov] = (SUPPORT_HOLD, o.a[prov])
+    return o.count
+
+
+# --- a whole rollout, every power played by one DumbBot ------------------------------------
+
+from adjudicator._fastmove cimport _MapFacts, _Resolver, resolve_arrays
+
+cdef class NodeValues
+
+from adjudicator.position import Position as _Position
+
+_new_position = _Position.__new__
+
+
+cdef class _Game:
+    """A game as a rollout plays it on in C (the board, the phase, the retreats), and the
+    scratch space of its phases (see :func:`play_out`)."""
+
+    cdef _Board b
+    cdef CValues v
+    cdef _Orders o
+    cdef _Resolver r
+    cdef int season, year
+    cdef int *ropt_n  # the retreats of the unit dislodged from p: ropt[p * MAX_OPTIONS + i]
+    cdef int *ropt
+    cdef int *units  # the provinces with a unit, in province order (num_units of them)
+    cdef int num_units
+    cdef int *kind  # each unit's order this phase, with the order tuple's arguments a and b
+    cdef int *a
+    cdef int *b_arg
+    cdef int *contested  # after a movement: no retreat there (_Resolver.mark_contested)
+    cdef int *arrival  # per unit: the node it moves to; per dislodged unit: where it retreats
+    cdef int *pn_off  # each province's nodes: pn_idx[pn_off[p]:pn_off[p + 1]]
+    cdef int *pn_idx
+    cdef unsigned char *taken
+    cdef bint busy
+
+    def __cinit__(self, CMap cm, object game_map):
+        cdef int np = cm.num_provinces
+        cdef int i, k
+        self.b = _Board(cm)
+        self.v = CValues(cm, 0)
+        self.o = _Orders(np)
+        self.r = _Resolver(_MapFacts(game_map))
+        if self.r.n != np or self.r.facts.num_locations != cm.num_locations:
+            raise ValueError("the resolver's map is not the tables' map")
+        self.ropt_n = <int *> PyMem_Malloc(
+            ((8 + MAX_OPTIONS) * np + 1 + cm.num_nodes) * sizeof(int)
+        )
+        self.taken = <unsigned char *> PyMem_Malloc(np)
+        if self.ropt_n == NULL or self.taken == NULL:
+            raise MemoryError()
+        self.ropt = self.ropt_n + np
+        self.units = self.ropt + MAX_OPTIONS * np
+        self.kind = self.units + np
+        self.a = self.kind + np
+        self.b_arg = self.a + np
+        self.contested = self.b_arg + np
+        self.arrival = self.contested + np
+        self.pn_off = self.arrival + np
+        self.pn_idx = self.pn_off + np + 1
+        prov_nodes = cm.tables.prov_nodes
+        _check_length(prov_nodes, np, "province nodes")
+        _check_length([n for nodes in prov_nodes for n in nodes], cm.num_nodes, "province nodes")
+        k = 0
+        for i in range(np):
+            _check(prov_nodes[i], cm.num_nodes, "province nodes")
+            self.pn_off[i] = k
+            for node in prov_nodes[i]:
+                self.pn_idx[k] = node
+                k += 1
+        self.pn_off[np] = k
+        self.busy = False
+
+    def __dealloc__(self):
+        PyMem_Free(self.ropt_n)
+        PyMem_Free(self.taken)
+
+    cdef int load(self, CMap cm, object pos) except -1:
+        """Read ``pos`` (any phase) into the arrays."""
+        cdef _Board b = self.b
+        cdef int p, n, node, loc
+        b.load(cm, pos)
+        self.season = pos.season
+        self.year = pos.year
+        for key, value in (<dict> pos.dislodged).items():
+            p = key
+            options = (<tuple> value)[3]
+            n = len(options)
+            if n >= MAX_OPTIONS:
+                raise ValueError(f"{n} retreats of one unit (at most {MAX_OPTIONS - 1})")
+            node = b.dnode[p]
+            for i in range(n):
+                loc = options[i]
+                if not 0 <= loc < cm.num_locations or cm.node_of(cm.node_type[node], loc) < 0:
+                    raise ValueError(f"a retreat to location {loc}, where the unit cannot stand")
+                self.ropt[p * MAX_OPTIONS + i] = loc
+            self.ropt_n[p] = n
+        return 0
+
+    cdef object position(self, CMap cm, object game_map):
+        """The game as a :class:`~adjudicator.position.Position` (units in province order)."""
+        cdef _Board b = self.b
+        cdef int p, node, i
+        units = {}
+        dislodged = {}
+        for p in range(cm.num_provinces):
+            if b.upow[p] >= 0:
+                node = b.unode[p]
+                units[p] = (b.upow[p], cm.node_type[node], cm.node_loc[node])
+            if b.dpow[p] >= 0:
+                node = b.dnode[p]
+                dislodged[p] = (
+                    b.dpow[p],
+                    cm.node_type[node],
+                    cm.node_loc[node],
+                    tuple([self.ropt[p * MAX_OPTIONS + i] for i in range(self.ropt_n[p])]),
+                )
+        pos = _new_position(_Position)
+        pos.map = game_map
+        pos.season = self.season
+        pos.year = self.year
+        pos.units = units
+        pos.owners = [b.owner[p] for p in range(cm.num_provinces)]
+        pos.dislodged = dislodged
+        return pos
+
+
+cdef dict _GAMES = {}  # id(CMap): (the CMap, its _Game)
+cdef int _MAPS_KEPT = 64  # the most maps whose _Game is kept (as search.compiled_search's)
+
+
+cdef _Game _game(CMap cm, object game_map):
+    """The kept game arrays of ``cm``'s map, ``game_map`` (fresh ones while those are in use)."""
+    found = _GAMES.get(id(cm))
+    cdef _Game g
+    if (
+        found is None
+        or found[0] is not cm
+        or (<_Game> found[1]).r.facts.game_map is not game_map
+        or (<_Game> found[1]).busy
+    ):
+        g = _Game(cm, game_map)
+        if found is None or not (<_Game> found[1]).busy:
+            if len(_GAMES) >= _MAPS_KEPT:
+                _GAMES.clear()
+            _GAMES[id(cm)] = (cm, g)
+        return g
+    return <_Game> found[1]
+
+
+cdef inline bint _ended_by(_Game g, int final_year) noexcept:
+    """Position.ended_by: winter of ``final_year`` reached or passed."""
+    return g.year > final_year or (g.year == final_year and g.season == WINTER)
+
+
+cdef int _solo_winner(CMap cm, _Board b, int win_centres) noexcept:
+    """adjudicator.phases.solo_winner (without the previous counts)."""
+    cdef int counts[MAX_POWERS]
+    cdef int q, k, best = 0, ties = 0, winner = -1
+    for q in range(cm.num_powers):
+        counts[q] = 0
+    for k in range(cm.num_centres):
+        q = b.owner[cm.centres[k]]
+        if q >= 0:
+            counts[q] += 1
+    for q in range(cm.num_powers):
+        if counts[q] > best:
+            best, ties, winner = counts[q], 1, q
+        elif counts[q] == best:
+            ties += 1
+    if best < win_centres or ties != 1:
+        return -1
+    return winner
+
+
+cdef bint _terminal(CMap cm, _Game g, int us, int final_year, int win_centres) noexcept:
+    """search.mcts.domain.DiplomacyDomain.terminal."""
+    cdef _Board b = g.b
+    cdef int p
+    if _ended_by(g, final_year):
+        return True
+    if g.season == SPRING and _solo_winner(cm, b, win_centres) >= 0:
+        return True
+    for p in range(cm.num_provinces):
+        if b.upow[p] == us:
+            return False
+    for p in range(cm.num_provinces):
+        if b.owner[p] == us:
+            return False
+    return True
+
+
+cdef bint _adjustments_due(CMap cm, _Board b) noexcept:
+    """Whether some power's centres and units (dislodged ones too) differ."""
+    cdef int diff[MAX_POWERS]
+    cdef int q, k, p
+    for q in range(cm.num_powers):
+        diff[q] = 0
+    for k in range(cm.num_centres):
+        q = b.owner[cm.centres[k]]
+        if q >= 0:
+            diff[q] += 1
+    for p in range(cm.num_provinces):
+        if b.upow[p] >= 0:
+            diff[b.upow[p]] -= 1
+        if b.dpow[p] >= 0:
+            diff[b.dpow[p]] -= 1
+    for q in range(cm.num_powers):
+        if diff[q]:
+            return True
+    return False
+
+
+cdef void _enter_winter(CMap cm, _Game g) noexcept:
+    """adjudicator.phases.enter_winter: centre ownership, then winter or the next spring."""
+    cdef _Board b = g.b
+    cdef int k, sc
+    for k in range(cm.num_centres):
+        sc = cm.centres[k]
+        if b.upow[sc] >= 0:
+            b.owner[sc] = b.upow[sc]
+    g.season = WINTER
+    if not _adjustments_due(cm, b):
+        g.season = SPRING
+        g.year += 1
+
+
+cdef int _play_movement(
+    CMap cm, CWeights w, _Game g, object rng, int given, object action, NodeValues known
+) except -1:
+    """search.simulate.play_phase in a movement phase, then next_position (no convoys).
+
+    Every power present but ``given`` plays DumbBot's orders, in power order;
+    then ``action`` (``(province, order)`` pairs checked by :func:`_simple_orders`,
+    or None) is laid over them, as ``dict.update`` would.  ``known`` (or None)
+    keeps the powers' values on this board from one call to the next.
+    """
+    cdef _Board b = g.b
+    cdef _Orders o = g.o
+    cdef _Resolver r = g.r
+    cdef int np = cm.num_provinces
+    cdef unsigned char present[MAX_POWERS]
+    cdef int i, p, q, s, node, dest, n_moving = 0
+    cdef int *moving
+    cdef bint any_dislodged
+    for q in range(cm.num_powers):
+        present[q] = 0
+    g.num_units = 0
+    for p in range(np):
+        if b.upow[p] >= 0:
+            g.units[g.num_units] = p
+            g.num_units += 1
+            present[b.upow[p]] = 1
+            g.kind[p] = HOLD
+    for q in range(cm.num_powers):  # in power order, as the set of powers present iterates
+        if present[q] and q != given:
+            if known is None:
+                _choose_moves(cm, w, b, g.season, q, rng, g.v, o)
+            elif known.ready[q]:
+                memcpy(g.v.vals, known.vals + q * cm.num_nodes, cm.num_nodes * sizeof(long long))
+                memcpy(g.v.comp, known.comp + q * np, np * sizeof(int))
+                _choose_moves(cm, w, b, g.season, q, rng, g.v, o, True)
+            else:
+                _choose_moves(cm, w, b, g.season, q, rng, g.v, o)
+                memcpy(known.vals + q * cm.num_nodes, g.v.vals, cm.num_nodes * sizeof(long long))
+                memcpy(known.comp + q * np, g.v.comp, np * sizeof(int))
+                known.ready[q] = 1
+            for s in range(o.count):
+                p = o.seq[s]
+                g.kind[p] = o.kind[p]
+                g.a[p] = o.a[p]
+                g.b_arg[p] = o.b[p]
+    if action is not None:
+        for key, value in action:
+            p = key
+            if b.upow[p] >= 0:
+                order = <tuple> value
+                g.kind[p] = order[0]
+                if g.kind[p] != HOLD:
+                    g.a[p] = order[1]
+                if g.kind[p] == SUPPORT_MOVE:
+                    g.b_arg[p] = order[2]
+    any_dislodged = resolve_arrays(g.r, g.num_units, g.units, b.upow, g.kind, g.a, g.b_arg)
+    # the units that moved or were dislodged leave; then the movers arrive
+    moving = g.units  # reused: the movers overwrite the units' list from its start
+    for i in range(g.num_units):
+        p = g.units[i]
+        node = b.unode[p]
+        if r.moved[p]:
+            g.arrival[p] = cm.node_of(cm.node_type[node], g.a[p])
+            moving[n_moving] = p
+            n_moving += 1
+        elif r.dislodger[p] >= 0:
+            b.dpow[p] = b.upow[p]
+            b.dnode[p] = node
+            b.upow[p] = -1
+            b.unode[p] = -1
+    for i in range(n_moving):
+        p = moving[i]
+        g.kind[p] = b.upow[p]  # the mover's power, kept while its province is emptied
+        b.upow[p] = -1
+        b.unode[p] = -1
+    for i in range(n_moving):
+        p = moving[i]
+        dest = cm.loc_prov[g.a[p]]
+        b.upow[dest] = g.kind[p]
+        b.unode[dest] = g.arrival[p]
+    b.any_dislodged = any_dislodged
+    if any_dislodged:
+        r.mark_contested(g.contested)
+        for p in range(np):
+            if b.dpow[p] < 0:
+                continue
+            node = b.dnode[p]
+            s = 0
+            for i in range(cm.adj_off[node], cm.adj_off[node + 1]):
+                dest = cm.adj_loc[i]
+                q = cm.loc_prov[dest]
+                if b.upow[q] < 0 and not g.contested[q] and q != r.dislodger[p]:
+                    g.ropt[p * MAX_OPTIONS + s] = dest
+                    s += 1
+            g.ropt_n[p] = s
+        g.season += 1
+    elif g.season == SPRING:
+        g.season = FALL
+    else:
+        _enter_winter(cm, g)
+    return 0
+
+
+cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic) except -1:
+    """search.simulate.play_phase in a retreat phase: DumbBot.retreat_orders for each power
+    in turn (search.heuristics.random_retreats for ``heuristic``, if a power), then
+    adjudicator.retreats.adjudicate_retreats (a retreat to a province another unit
+    retreats to bounces: both disband)."""
+    cdef _Board b = g.b
+    cdef CValues v = g.v
+    cdef int np = cm.num_provinces
+    cdef int choices[MAX_OPTIONS]
+    cdef long long scores[MAX_OPTIONS]
+    cdef int p, q, n, k, i, j, utype, target
+    cdef int *arrivals = g.kind  # per province: how many units retreat there
+    for p in range(np):
+        g.arrival[p] = -1
+        arrivals[p] = 0
+    for q in range(cm.num_powers):
+        ours = [p for p in range(np) if b.dpow[p] == q]
+        if not ours:
+            continue
+        _shuffle(ours, rng)
+        memset(g.taken, 0, np)
+        if q == heuristic:
+            for item in ours:
+                p = item
+                free = [
+                    g.ropt[p * MAX_OPTIONS + i]
+                    for i in range(g.ropt_n[p])
+                    if not g.taken[cm.loc_prov[g.ropt[p * MAX_OPTIONS + i]]]
+                ]
+                if free:
+                    g.arrival[p] = rng.choice(free)
+                    target = cm.loc_prov[g.arrival[p]]
+                    g.taken[target] = 1
+                    arrivals[target] += 1
+            continue
+        v.power = q
+        _compute(cm, w, b, g.season, False, v)
+        rand = rng.random
+        for item in ours:
+            p = item
+            utype = cm.node_type[b.dnode[p]]
+            n = g.ropt_n[p]
+            for i in range(n):
+                choices[i] = g.ropt[p * MAX_OPTIONS + i]
+                scores[i] = v.vals[cm.node_of(utype, choices[i])]
+            while n:
+                k = _select(scores, n, rand, w)
+                target = cm.loc_prov[choices[k]]
+                if g.taken[target]:
+                    for j in range(k, n - 1):
+                        choices[j] = choices[j + 1]
+                        scores[j] = scores[j + 1]
+                    n -= 1
+                    continue
+                g.taken[target] = 1
+                g.arrival[p] = choices[k]
+                arrivals[target] += 1
+                break
+    for p in range(np):
+        if b.dpow[p] < 0:
+            continue
+        if g.arrival[p] >= 0:
+            target = cm.loc_prov[g.arrival[p]]
+            if arrivals[target] == 1:
+                b.upow[target] = b.dpow[p]
+                b.unode[target] = cm.node_of(cm.node_type[b.dnode[p]], g.arrival[p])
+        b.dpow[p] = -1
+        b.dnode[p] = -1
+    b.any_dislodged = False
+    if g.season == SUMMER:
+        g.season = FALL
+    else:
+        _enter_winter(cm, g)
+    return 0
+
+
+cdef int _best_adjustments(CMap cm, CWeights w, _Game g, int power, int due) except -1:
+    """search.heuristics.best_builds (``due`` > 0) or worst_removals (``due`` < 0) for
+    ``power`` into ``g.arrival`` (as :func:`_play_adjustments` marks changes)."""
+    cdef _Board b = g.b
+    cdef CValues v = g.v
+    cdef int np = cm.num_provinces
+    cdef int ranked[MAX_OPTIONS]
+    cdef long long keys[MAX_OPTIONS]
+    cdef int p, i, j, n = 0, made = 0, x
+    cdef long long key
+    v.power = power
+    _compute(cm, w, b, WINTER, due < 0, v)
+    for p in range(np):  # insertion sort of the build nodes by (-value, node), or the
+        # units by (value, province): both lists come in ascending node or province order
+        if due > 0:
+            if not (cm.home[power * np + p] and b.owner[p] == power and b.upow[p] < 0):
+                continue
+            for j in range(g.pn_off[p], g.pn_off[p + 1]):
+                if n == MAX_OPTIONS:
+                    raise ValueError(f"more than {MAX_OPTIONS} places to build")
+                x = g.pn_idx[j]
+                key = -v.vals[x]
+                i = n
+                while i > 0 and (keys[i - 1] > key or keys[i - 1] == key and ranked[i - 1] > x):
+                    keys[i] = keys[i - 1]
+                    ranked[i] = ranked[i - 1]
+                    i -= 1
+                keys[i] = key
+                ranked[i] = x
+                n += 1
+        elif b.upow[p] == power:
+            if n == MAX_OPTIONS:
+                raise ValueError(f"more than {MAX_OPTIONS} units to remove from")
+            key = v.vals[b.unode[p]]
+            i = n
+            while i > 0 and (keys[i - 1] > key or keys[i - 1] == key and ranked[i - 1] > p):
+                keys[i] = keys[i - 1]
+                ranked[i] = ranked[i - 1]
+                i -= 1
+            keys[i] = key
+            ranked[i] = p
+            n += 1
+    if due > 0:
+        for p in range(np):
+            g.taken[p] = 0
+        for i in range(n):
+            if made == due:
+                break
+            p = cm.node_prov[ranked[i]]
+            if not g.taken[p]:
+                g.taken[p] = 1
+                g.arrival[p] = ranked[i]
+                made += 1
+    else:
+        for i in range(min(n, -due)):
+            g.arrival[ranked[i]] = -2
+    return 0
+
+
+cdef int _play_adjustments(
+    CMap cm, CWeights w, _Game g, object rng, int heuristic, CWeights wh
+) except -1:
+    """search.simulate.play_phase in winter: DumbBot's builds (search.dumbbot.dumbbot_builds)
+    and removals (dumbbot_removals) for each power in turn (search.heuristics.best_builds
+    and worst_removals with the weights ``wh`` for ``heuristic``, if a power), all chosen on
+    the winter's board, then adjudicator.adjustments.adjudicate_adjustments.
+
+    Both build at most one unit per province, only in their owned, empty home centres, no
+    more than are due, and remove exactly as many of their own units as are due: every
+    order succeeds, and civil disorder never has a unit to remove.
+    """
+    cdef _Board b = g.b
+    cdef CValues v = g.v
+    cdef int np = cm.num_provinces
+    cdef int due[MAX_POWERS]
+    cdef int options[MAX_OPTIONS]
+    cdef long long scores[MAX_OPTIONS]
+    cdef int p, q, k, n, j, node, made, count
+    cdef int *change = g.arrival  # per province: the node built there, or -2 for a removal
+    cdef object rand = rng.random
+    for q in range(cm.num_powers):
+        due[q] = 0
+    for k in range(cm.num_centres):
+        q = b.owner[cm.centres[k]]
+        if q >= 0:
+            due[q] += 1
+    for p in range(np):
+        change[p] = -1
+        if b.upow[p] >= 0:
+            due[b.upow[p]] -= 1
+    for q in range(cm.num_powers):
+        if due[q] == 0:
+            continue
+        if q == heuristic:
+            _best_adjustments(cm, wh, g, q, due[q])
+            continue
+        v.power = q
+        n = 0
+        made = 0
+        if due[q] > 0:
+            count = due[q]
+            _compute(cm, w, b, WINTER, False, v)
+            for p in range(np):  # build_nodes: the nodes of the owned, empty home centres
+                if cm.home[q * np + p] and b.owner[p] == q and b.upow[p] < 0:
+                    for j in range(g.pn_off[p], g.pn_off[p + 1]):
+                        if n == MAX_OPTIONS:
+                            raise ValueError(f"more than {MAX_OPTIONS} places to build")
+                        options[n] = g.pn_idx[j]
+                        scores[n] = v.vals[options[n]]
+                        n += 1
+            memset(g.taken, 0, np)
+            while n and made < count:
+                k = _select(scores, n, rand, w)
+                node = options[k]
+                for j in range(k, n - 1):
+                    options[j] = options[j + 1]
+                    scores[j] = scores[j + 1]
+                n -= 1
+                p = cm.node_prov[node]
+                if not g.taken[p]:
+                    g.taken[p] = 1
+                    change[p] = node
+                    made += 1
         else:
-            orders[prov] = (SUPPORT_MOVE, o.a[prov], o.b[prov])
-    return orders
+            count = -due[q]
+            _compute(cm, w, b, WINTER, True, v)
+            for p in range(np):  # units_of: in province order
+                if b.upow[p] == q:
+                    if n == MAX_OPTIONS:
+                        raise ValueError(f"more than {MAX_OPTIONS} units to remove from")
+                    options[n] = p
+                    scores[n] = -v.vals[b.unode[p]]
+                    n += 1
+            while n and made < count:
+                k = _select(scores, n, rand, w)
+                change[options[k]] = -2
+                for j in range(k, n - 1):
+                    options[j] = options[j + 1]
+                    scores[j] = scores[j + 1]
+                n -= 1
+                made += 1
+    for p in range(np):
+        if change[p] == -2:
+            b.upow[p] = -1
+            b.unode[p] = -1
+        elif change[p] >= 0:
+            b.upow[p] = b.owner[p]  # the builder
+            b.unode[p] = change[p]
+    g.season = SPRING
+    g.year += 1
+    return 0
+
+
+def play_out(
+    CMap cm,
+    CWeights w,
+    object pos,
+    object rng,
+    int us,
+    int horizon,
+    int final_year,
+    int win_centres,
+):
+    """search.mcts.domain.DiplomacyDomain.play_out when every power's rollout player is the
+    DumbBot of ``w``: the position where the rollout ends.
+
+    Phase by phase from ``pos`` until winter of ``horizon`` or the end of the game (winter
+    of ``final_year``, a solo in spring, ``us`` without units and centres), as
+    search.simulate.play_phase plays each phase, on C arrays, drawing from ``rng`` the same
+    numbers in the same order.  The position returned has its units in province order.
+    """
+    if not 0 <= us < cm.num_powers:
+        raise ValueError(f"no power {us} on this map")
+    cdef _Game g = _game(cm, pos.map)
+    g.busy = True
+    try:
+        g.load(cm, pos)
+        while not (
+            _ended_by(g, horizon) or _terminal(cm, g, us, final_year, win_centres)
+        ):
+            if g.season == SPRING or g.season == FALL:
+                _play_movement(cm, w, g, rng, -1, None, None)
+            elif g.season == SUMMER or g.season == AUTUMN:
+                _play_retreats(cm, w, g, rng, -1)
+            else:
+                _play_adjustments(cm, w, g, rng, -1, None)
+        return g.position(cm, pos.map)
+    finally:
+        g.busy = False
+
+
+cdef class NodeValues:
+    """The enemies' DumbBot values on one board, kept between the steps from it.
+
+    A tree node's enemies are asked for orders at every descent, on the same
+    board: their values (and competition counts, all DumbBot's orders read)
+    are the same each time, so :func:`step` computes each power's once.
+    """
+
+    cdef long long *vals  # vals[power * nodes + node]
+    cdef int *comp  # comp[power * provinces + province]
+    cdef unsigned char *ready
+
+    def __cinit__(self, CMap cm):
+        cdef int nw = cm.num_powers
+        self.vals = <long long *> PyMem_Malloc(nw * cm.num_nodes * sizeof(long long))
+        self.comp = <int *> PyMem_Malloc(nw * cm.num_provinces * sizeof(int))
+        self.ready = <unsigned char *> PyMem_Malloc(nw)
+        if self.vals == NULL or self.comp == NULL or self.ready == NULL:
+            raise MemoryError()
+        memset(self.ready, 0, nw)
+
+    def __dealloc__(self):
+        PyMem_Free(self.vals)
+        PyMem_Free(self.comp)
+        PyMem_Free(self.ready)
+
+
+cdef bint _simple_orders(CMap cm, _Board b, object orders) except -1:
+    """Whether every order of ``orders`` (``(province, order)`` pairs) for a unit is one the
+    compiled phases play: a hold,
+    a move to a place the unit can stand, a support of a hold or of a move (no coast named)
+    between provinces of the map; no convoy."""
+    cdef int p, k, node, loc
+    for key, value in orders:
+        p = key
+        if not 0 <= p < cm.num_provinces:
+            return False
+        if b.upow[p] < 0:
+            continue
+        if type(value) is not tuple:
+            return False
+        order = <tuple> value
+        k = order[0]
+        if k == HOLD:
+            ok = len(order) == 1
+        elif k == MOVE:
+            loc = order[1]
+            node = b.unode[p]
+            ok = len(order) == 2 and 0 <= loc < cm.num_locations and cm.node_of(
+                cm.node_type[node], loc
+            ) >= 0
+        elif k == SUPPORT_HOLD:
+            ok = len(order) == 2 and 0 <= order[1] < cm.num_provinces
+        elif k == SUPPORT_MOVE:
+            ok = len(order) == 3 and 0 <= order[1] < cm.num_provinces and 0 <= order[
+                2
+            ] < cm.num_provinces
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+def step(
+    CMap cm,
+    CWeights w,
+    CWeights wus,
+    object pos,
+    object action,
+    object rng,
+    int us,
+    int final_year,
+    int win_centres,
+    NodeValues known=None,
+):
+    """search.mcts.domain.DiplomacyDomain.step when the enemies' model and their retreat
+    and adjustment player are the DumbBot of ``w``, and ours a plain
+    search.heuristics.PhaseHeuristics with the weights ``wus``: the next position, or None.
+
+    In the movement phase ``pos``, ``us`` plays ``action`` (``(province, order)``
+    pairs, as search.mcts.order_sets.Action) and every other power present
+    DumbBot's orders (asked in power order, as the enemy model asks); then the
+    retreat and adjustment phases are played until a movement phase or the end
+    of the game for ``us`` in ``final_year``.  None, before any draw, when
+    ``action`` has an order the compiled phases do not play (a convoy, a support
+    naming a coast).  ``known``, if given, is ``pos``'s :class:`NodeValues` for
+    the DumbBot of ``w`` (filled as the powers are valued).
+    """
+    if not 0 <= us < cm.num_powers:
+        raise ValueError(f"no power {us} on this map")
+    cdef _Game g = _game(cm, pos.map)
+    g.busy = True
+    try:
+        g.load(cm, pos)
+        if not (g.season == SPRING or g.season == FALL):
+            raise ValueError("step starts from a movement phase")
+        if not _simple_orders(cm, g.b, action):
+            return None
+        _play_movement(cm, w, g, rng, us, action, known)
+        while not (
+            g.season == SPRING
+            or g.season == FALL
+            or _terminal(cm, g, us, final_year, win_centres)
+        ):
+            if g.season == SUMMER or g.season == AUTUMN:
+                _play_retreats(cm, w, g, rng, us)
+            else:
+                _play_adjustments(cm, w, g, rng, us, wus)
+        return g.position(cm, pos.map)
+    finally:
+        g.busy = False

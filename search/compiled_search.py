@@ -14,16 +14,16 @@ that could pass 2**62) also run in pure Python.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from random import Random
 from types import ModuleType
 from typing import Any
 
 from adjudicator import compiled_rules as switch
-from adjudicator.orders import Orders
+from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
-from search.tables import DumbBotWeights, MapTables
+from search.tables import DumbBotWeights, MapTables, tables_for
 
 COMPILED: ModuleType | None = switch.load("search._fastbot")
 """The compiled extension (``search._fastbot``), or None when it was not built."""
@@ -31,6 +31,9 @@ COMPILED: ModuleType | None = switch.load("search._fastbot")
 EXACT_FLOAT_SUMS = sys.version_info < (3, 12)
 """Whether ``sum`` of floats adds left to right (Python 3.12 compensates rounding errors):
 the compiled region weights repeat the plain order, so they run only then."""
+
+Pairs = Iterable[tuple[int, EngineOrder]]
+"""Orders as ``(province, order)`` pairs (a tree's action)."""
 
 _MAPS: dict[int, tuple[object, Any]] = {}
 _KERNELS: dict[tuple[int, int], tuple[object, object, Kernel | None]] = {}
@@ -42,17 +45,26 @@ class Kernel:
 
     ``values(pos, power, removing)`` gives DumbBot's values (a ``CValues``, the
     interface of ``ProvinceValues``); ``movement_orders(pos, power, rng)`` its
-    movement orders for ``power``.
+    movement orders for ``power``; ``play_out(pos, rng, us, horizon, final_year,
+    win_centres)`` a whole rollout with this DumbBot playing every power (see
+    :func:`play_out`); ``step(our_cweights, pos, action, rng, us, final_year,
+    win_centres, known)`` a step of the tree with this DumbBot playing the enemies (see
+    :func:`step`).  ``cweights`` are the weights in C.
     """
 
-    __slots__ = ("movement_orders", "values")
+    __slots__ = ("cweights", "movement_orders", "play_out", "step", "values")
 
     def __init__(self, cmap: Any, cweights: Any) -> None:
         assert COMPILED is not None
+        self.cweights = cweights
         self.values: Callable[[Position, int, bool], Any] = partial(COMPILED.values, cmap, cweights)
         self.movement_orders: Callable[[Position, int, Random], Orders] = partial(
             COMPILED.movement_orders, cmap, cweights
         )
+        self.play_out: Callable[[Position, Random, int, int, int, int], Position] = partial(
+            COMPILED.play_out, cmap, cweights
+        )
+        self.step: Callable[..., Position | None] = partial(COMPILED.step, cmap, cweights)
 
 
 def kernel(tables: MapTables, weights: DumbBotWeights) -> Kernel | None:
@@ -68,6 +80,73 @@ def kernel(tables: MapTables, weights: DumbBotWeights) -> Kernel | None:
         _KERNELS.clear()
     _KERNELS[key] = (tables, weights, made)
     return made
+
+
+def play_out(
+    weights: DumbBotWeights,
+    pos: Position,
+    rng: Random,
+    us: int,
+    horizon: int,
+    final_year: int,
+) -> Position | None:
+    """Where a rollout from ``pos`` ends with the DumbBot of ``weights`` playing every power.
+
+    What :meth:`search.mcts.domain.DiplomacyDomain.play_out` plays phase by phase
+    in Python (to winter of ``horizon``, or the end of the game for ``us`` in
+    ``final_year``), compiled whole and drawing the same numbers from ``rng``;
+    None when the compiled code does not run (then the caller plays it in
+    Python).
+    """
+    if switch.fast_movement() is None:
+        return None
+    fast = kernel(tables_for(pos.map), weights)
+    if fast is None:
+        return None
+    return fast.play_out(pos, rng, us, horizon, final_year, pos.map.win_centres)
+
+
+def step(
+    weights: DumbBotWeights,
+    our_weights: DumbBotWeights,
+    pos: Position,
+    action: Pairs,
+    rng: Random,
+    us: int,
+    final_year: int,
+    known: Any = None,
+) -> Position | None:
+    """A step of the tree from the movement phase ``pos``, compiled, or None.
+
+    ``us`` plays ``action`` (``(province, order)`` pairs) and the DumbBot of
+    ``weights`` every other power: what
+    :meth:`search.mcts.domain.DiplomacyDomain.step` does when that DumbBot is
+    the enemies' model and their retreat and adjustment player, and our
+    retreats and adjustments are a plain :class:`~search.heuristics.PhaseHeuristics`
+    of ``our_weights``.  The movement, then the retreat and adjustment phases
+    until a movement phase or the end of the game in ``final_year``.  None,
+    before any draw from ``rng``, when the compiled code does not run or
+    ``action`` holds an order it does not play (a convoy, a support naming a
+    coast).  ``known`` (from :func:`node_values`, or None) keeps the enemies'
+    values on ``pos`` for the next step from it.
+    """
+    if switch.fast_movement() is None:
+        return None
+    tables = tables_for(pos.map)
+    fast = kernel(tables, weights)
+    ours = kernel(tables, our_weights)
+    if fast is None or ours is None:
+        return None
+    return fast.step(ours.cweights, pos, action, rng, us, final_year, pos.map.win_centres, known)
+
+
+def node_values(pos: Position) -> Any:
+    """A store for the enemies' values on ``pos`` between steps (see :func:`step`), or None."""
+    cmap = compiled_map(tables_for(pos.map))
+    if cmap is None:
+        return None
+    assert COMPILED is not None
+    return COMPILED.NodeValues(cmap)
 
 
 def compiled_map(tables: MapTables) -> Any:

@@ -13,6 +13,11 @@ rollout plays on with the variant's rollout players until that end or, with
 is our centre count at the end divided by the map's winning count (18),
 capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated
 (a rollout that stops before the end of the game is valued the same way).
+When one DumbBot plays every power (``dm``'s rollouts) and the compiled code
+runs, the whole rollout is played in C (:func:`search.compiled_search.play_out`);
+when one DumbBot plays every enemy in the tree and the live bot's phase player
+ours (``dm``), so is the step (:func:`search.compiled_search.step`).
+This module's loops are their oracle and play every other variant.
 """
 
 from __future__ import annotations
@@ -23,11 +28,23 @@ from random import Random
 from adjudicator.movement import next_position
 from adjudicator.phases import solo_winner
 from adjudicator.position import FALL, SPRING, Position
+from search.compiled_search import node_values
+from search.compiled_search import play_out as compiled_play_out
+from search.compiled_search import step as compiled_step
+from search.dumbbot import DumbBot
+from search.heuristics import PhaseHeuristics
 from search.mcts.config import SearchSettings
 from search.mcts.order_sets import Action, Sources
+from search.mcts.players import BotPhases
 from search.mcts.uct import Node
 from search.policy import Policy
 from search.simulate import play_phase
+from search.tables import DumbBotWeights
+
+KEEP_VALUES_FROM = 4
+"""Visits of a node from which its compiled steps keep the enemies' values (in ``node.data``:
+the model is asked anew at each descent, on the same board); fewer visits are not worth
+the memory."""
 
 
 def game_over(pos: Position, final_year: int) -> bool:
@@ -43,6 +60,8 @@ class DiplomacyDomain:
         self.us = us
         self.final_year = final_year
         self.phase_policies = variant.phases.for_powers(num_powers, us)
+        self.enemy_bot = self._enemy_bot()
+        self.our_phases = self._our_phases()
 
     # --- the tree ---------------------------------------------------------------------------
 
@@ -53,6 +72,17 @@ class DiplomacyDomain:
     def step(self, node: Node[Position, Action], action: Action, rng: Random) -> Position:
         """Play ``action`` with the enemies' orders, then retreats and adjustments."""
         pos = node.state
+        bot = self.enemy_bot
+        ours = self.our_phases
+        if bot is not None and ours is not None:
+            known = node.data
+            if known is None and node.visits >= KEEP_VALUES_FROM:
+                known = node.data = node_values(pos)
+            nxt = compiled_step(
+                bot.weights, ours, pos, action, rng, self.us, self.final_year, known
+            )
+            if nxt is not None:
+                return nxt
         orders = self.enemy_orders(node, rng).copy()
         orders.update(action)
         return self.to_next_movement(next_position(pos, orders), rng)
@@ -66,6 +96,35 @@ class DiplomacyDomain:
         if model.fixed:
             node.data = orders
         return orders
+
+    def _enemy_bot(self) -> DumbBot | None:
+        """The DumbBot that plays every enemy at each descent, if one does.
+
+        It is then their model (asked anew) and their retreat and adjustment
+        player, and the step runs compiled.
+        """
+        model = self.variant.enemies
+        bot = model.player
+        if model.fixed or type(bot) is not DumbBot:
+            return None
+        for power, policy in enumerate(self.phase_policies):
+            if power != self.us and policy is not bot:
+                return None
+        return bot
+
+    def _our_phases(self) -> DumbBotWeights | None:
+        """The weights of our retreat and adjustment player, if it is the live bot's.
+
+        That is :class:`BotPhases` (a plain :class:`PhaseHeuristics`); the step
+        then runs compiled.
+        """
+        policy = self.phase_policies[self.us]
+        if type(policy) is not BotPhases:
+            return None
+        heuristics = policy.heuristics
+        if type(heuristics) is not PhaseHeuristics or heuristics.randomised:
+            return None
+        return heuristics.weights
 
     def to_next_movement(self, pos: Position, rng: Random) -> Position:
         """Play retreat and adjustment phases until a movement phase or the end of the game."""
@@ -101,6 +160,11 @@ class DiplomacyDomain:
         if variant.rollout_years is not None:
             horizon = min(horizon, state.year + variant.rollout_years - 1)
         policies = self.rollout_policies(state.map.num_powers, rng)
+        bot = policies[0]
+        if type(bot) is DumbBot and all(p is bot for p in policies):
+            end = compiled_play_out(bot.weights, state, rng, self.us, horizon, self.final_year)
+            if end is not None:
+                return end
         pos = state
         while not game_over(pos, horizon) and not self.terminal(pos):
             pos = play_phase(pos, policies, rng)

@@ -134,6 +134,11 @@ class BotPhases:
         self._movement = DumbBot()
         self._phases = PhaseHeuristics()
 
+    @property
+    def heuristics(self) -> PhaseHeuristics:
+        """The player of our retreats and adjustments."""
+        return self._phases
+
     def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """DumbBot's orders."""
         return self._movement.movement_orders(pos, power, rng)

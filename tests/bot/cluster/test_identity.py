@@ -22,6 +22,7 @@ from bot.cluster.identity import (
 ROOT = Path(__file__).resolve().parents[3]
 COMPILED_SOURCES = (
     "adjudicator/_fastmove.pyx",
+    "adjudicator/_fastmove.pxd",
     "adjudicator/_fastlegal.pyx",
     "search/_fastbot.pyx",
 )
