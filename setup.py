@@ -2,33 +2,48 @@
 
 Each extension is optional: without a C compiler the install goes on and the
 pure-Python code runs instead (slower; see adjudicator/compiled_rules.py).  Each is
-built with the SHA-256 of its source, so that a stale build can be told from
-a current one (``make setup`` rebuilds after a change).
+built with the SHA-256 of its .pyx and the .pxd files it is built with
+(adjudicator/compiled_sources.py), so that a stale build can be told from a
+current one (``make setup`` rebuilds after a change).
 """
 
-import hashlib
+import importlib.util
 from pathlib import Path
+from types import ModuleType
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-SOURCES = {
-    "adjudicator._fastmove": "adjudicator/_fastmove.pyx",
-    "adjudicator._fastlegal": "adjudicator/_fastlegal.pyx",
-    "search._fastbot": "search/_fastbot.pyx",
-}
+ROOT = Path(__file__).resolve().parent
 
 
-def extension(name: str, source: str) -> Extension:
-    """One optional extension, told its source's hash (``SOURCE_SHA256``).
+def _compiled_sources() -> ModuleType:
+    """adjudicator/compiled_sources.py, loaded by its path (the package is not importable yet)."""
+    spec = importlib.util.spec_from_file_location(
+        "compiled_sources", ROOT / "adjudicator" / "compiled_sources.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SOURCES = _compiled_sources()
+
+
+def extension(name: str) -> Extension:
+    """One optional extension, told the hash of its .pyx and .pxd files (``SOURCE_SHA256``).
 
     ``-ffp-contract=off``: no fused multiply-add, so floating point gives what
     Python gives for the same operations.
     """
-    digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()
+    source = SOURCES.pyx(name)
+    declarations = list(SOURCES.DECLARATIONS[name])
+    digest = SOURCES.digest(ROOT / path for path in [source, *declarations])
     return Extension(
         name,
         [source],
+        depends=declarations,
         define_macros=[("SOURCE_SHA256", f'"{digest}"')],
         extra_compile_args=["-O2", "-ffp-contract=off"],
         optional=True,
@@ -37,7 +52,7 @@ def extension(name: str, source: str) -> Extension:
 
 setup(
     ext_modules=cythonize(
-        [extension(name, source) for name, source in SOURCES.items()],
+        [extension(name) for name in SOURCES.DECLARATIONS],
         language_level=3,
     )
 )

@@ -25,7 +25,6 @@ originals are the oracles the tests hold them to, and the fallback:
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
 import warnings
@@ -34,6 +33,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from adjudicator import compiled_sources
 
 ENV_PURE_PYTHON = "DAIDE_MCTS_PURE_PYTHON"
 """Environment variable: set to 1 to run pure Python even where compiled code exists."""
@@ -59,13 +60,27 @@ def source_of(module: ModuleType) -> Path:
     return Path(module.__file__).with_name(module.__name__.rpartition(".")[2] + ".pyx")
 
 
+def built_from(module: ModuleType) -> list[Path]:
+    """The files ``module`` is built from: its ``.pyx``, then its ``.pxd`` files.
+
+    See :mod:`adjudicator.compiled_sources`.
+    """
+    assert module.__file__ is not None
+    root = Path(module.__file__).parents[module.__name__.count(".")]
+    declarations = compiled_sources.DECLARATIONS.get(module.__name__, ())
+    return [source_of(module), *(root / path for path in declarations)]
+
+
 def is_current(module: ModuleType) -> bool:
-    """Whether ``module`` was built from its source as it is now (True if the source is absent)."""
-    source = source_of(module)
-    if not source.exists():
+    """Whether ``module`` was built from its files as they are now.
+
+    True if some are absent: an installed wheel ships no source to compare.
+    """
+    files = built_from(module)
+    if not all(path.exists() for path in files):
         return True
-    built_from: str = module.SOURCE_HASH
-    return hashlib.sha256(source.read_bytes()).hexdigest() == built_from
+    built_hash: str = module.SOURCE_HASH
+    return compiled_sources.digest(files) == built_hash
 
 
 def load(name: str) -> ModuleType | None:
@@ -91,7 +106,8 @@ def load(name: str) -> ModuleType | None:
         return None
     if not is_current(module):
         warnings.warn(
-            f"{name} was built from an older {source_of(module).name}; running pure Python "
+            f"{name} was built from older sources than "
+            f"{', '.join(path.name for path in built_from(module))}; running pure Python "
             "until it is rebuilt (make setup)",
             StaleExtensionWarning,
             stacklevel=2,

@@ -10,6 +10,8 @@ switch, and how a stale build is told apart.
 from __future__ import annotations
 
 import hashlib
+import importlib
+import re
 import warnings
 from pathlib import Path
 from random import Random
@@ -18,6 +20,7 @@ from types import ModuleType
 import pytest
 
 from adjudicator import compiled_rules as speedups
+from adjudicator import compiled_sources
 from adjudicator.adjustments import adjudicate_adjustments
 from adjudicator.daide import load_position
 from adjudicator.legal import adjustment_options
@@ -402,6 +405,48 @@ def test_a_build_from_an_older_source_is_told_apart(tmp_path: Path) -> None:
     assert not speedups.is_current(module)
     source.unlink()
     assert speedups.is_current(module)  # an installed wheel ships no source to compare
+
+
+def test_a_changed_pxd_makes_the_builds_with_it_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    source = package / "_fake.pyx"
+    declarations = package / "_other.pxd"
+    source.write_text("from pkg._other cimport thing\n")
+    declarations.write_text("cdef int thing\n")
+    monkeypatch.setitem(compiled_sources.DECLARATIONS, "pkg._fake", ("pkg/_other.pxd",))
+    module = ModuleType("pkg._fake")
+    module.__file__ = str(package / "_fake.cpython-311-x86_64-linux-gnu.so")
+    module.SOURCE_HASH = compiled_sources.digest([source, declarations])  # type: ignore[attr-defined]
+    assert speedups.built_from(module) == [source, declarations]
+    assert speedups.is_current(module)
+    declarations.write_text("cdef long thing\n")
+    assert not speedups.is_current(module)
+    declarations.unlink()
+    assert speedups.is_current(module)  # an installed wheel ships no source to compare
+
+
+_CIMPORT = re.compile(r"^(?:from\s+([\w.]+)\s+cimport|cimport\s+([\w.]+))", re.MULTILINE)
+
+
+@pytest.mark.parametrize("name", speedups.EXTENSIONS)
+def test_each_build_is_hashed_with_its_pxd_files(name: str) -> None:
+    """Its own .pxd and those of the project's modules it cimports; the build is current."""
+    root = Path(speedups.__file__).parents[1]
+    text = (root / compiled_sources.pyx(name)).read_text()
+    cimported = {first or second for first, second in _CIMPORT.findall(text)}
+    wanted = {
+        path
+        for path in (f"{module.replace('.', '/')}.pxd" for module in cimported | {name})
+        if (root / path).exists()
+    }
+    assert set(compiled_sources.DECLARATIONS[name]) == wanted
+    module = importlib.import_module(name)
+    files = speedups.built_from(module)
+    assert files == [root / compiled_sources.pyx(name), *(root / p for p in sorted(wanted))]
+    assert compiled_sources.digest(files) == module.SOURCE_HASH
 
 
 def test_a_missing_build_is_told_once(monkeypatch: pytest.MonkeyPatch) -> None:
