@@ -74,36 +74,38 @@ cdef extern from *:
     typedef int db_narrow __attribute__((vector_size(DB_LANES * 4), aligned(4)));
     typedef long long db_wide __attribute__((vector_size(DB_LANES * 8), aligned(8)));
 
-    /* Levels 1 .. depth - 1 of every lane: lv[(n * nn + i) * stride + lane], level 0
-       copied from base[prov * stride + lane]; a node's level sums the previous level of the
-       nodes term_at[term_off[i] .. term_off[i + 1]] (offsets into a level: itself first) and, per
-       group g in group_off[i] .. group_off[i + 1], the best of the nodes item_at[item_off[g]
-       .. item_off[g + 1]], then floor-divides by 5. */
+    /* Levels 1 .. depth - 1 of every lane: lv[(n * rows + i) * stride + lane] for the nn
+       nodes i, level 0 copied from base[node_prov[i] * stride + lane].  Rows nn .. rows - 1
+       of a level hold its groups' maxima: row nn + g the best of the rows item_at[item_off[g]
+       .. item_off[g + 1]] (offsets into a level).  A node's next level is the sum of its
+       terms, the rows term_at[term_off[i] .. term_off[i + 1]] (itself first, then one node or
+       group per bordering province), divided by 5 and floored. */
     DB_CLONES static void db_levels_narrow(
-        int depth, int nn, int stride, const int *node_prov, const long long *base,
-        const int *term_off, const int *term_at, const int *group_off, const int *item_off,
-        const int *item_at, int *lv)
+        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        const int *term_off, const int *term_at, const int *item_off, const int *item_at,
+        int *lv)
     {
+        size_t level = (size_t)rows * stride;
         for (int b = 0; b < stride; b += DB_LANES) {
             for (int i = 0; i < nn; i++)
                 *(db_narrow *)(lv + (size_t)i * stride + b) = __builtin_convertvector(
                     *(const db_wide *)(base + (size_t)node_prov[i] * stride + b), db_narrow);
             for (int n = 1; n < depth; n++) {
-                const int *cur = lv + (size_t)(n - 1) * nn * stride + b;
-                int *nxt = lv + (size_t)n * nn * stride + b;
+                int *cur = lv + (n - 1) * level + b;
+                int *nxt = cur + level;
+                for (int g = 0; g < rows - nn; g++) {
+                    db_narrow m = *(const db_narrow *)(cur + item_at[item_off[g]]);
+                    for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {
+                        db_narrow x = *(const db_narrow *)(cur + item_at[j]);
+                        db_narrow more = x > m;
+                        m = (x & more) | (m & ~more);
+                    }
+                    *(db_narrow *)(cur + (size_t)(nn + g) * stride) = m;
+                }
                 for (int i = 0; i < nn; i++) {
                     db_narrow t = *(const db_narrow *)(cur + term_at[term_off[i]]);
                     for (int j = term_off[i] + 1; j < term_off[i + 1]; j++)
                         t += *(const db_narrow *)(cur + term_at[j]);
-                    for (int g = group_off[i]; g < group_off[i + 1]; g++) {
-                        db_narrow m = *(const db_narrow *)(cur + item_at[item_off[g]]);
-                        for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {
-                            db_narrow x = *(const db_narrow *)(cur + item_at[j]);
-                            db_narrow more = x > m;
-                            m = (x & more) | (m & ~more);
-                        }
-                        t += m;
-                    }
                     db_narrow q = t / 5;
                     *(db_narrow *)(nxt + (size_t)i * stride) = q + ((t - q * 5) < 0);
                 }
@@ -113,30 +115,31 @@ cdef extern from *:
 
     /* The same in 64-bit lanes. */
     DB_CLONES static void db_levels_wide(
-        int depth, int nn, int stride, const int *node_prov, const long long *base,
-        const int *term_off, const int *term_at, const int *group_off, const int *item_off,
-        const int *item_at, long long *lv)
+        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        const int *term_off, const int *term_at, const int *item_off, const int *item_at,
+        long long *lv)
     {
+        size_t level = (size_t)rows * stride;
         for (int b = 0; b < stride; b += DB_LANES) {
             for (int i = 0; i < nn; i++)
                 *(db_wide *)(lv + (size_t)i * stride + b) =
                     *(const db_wide *)(base + (size_t)node_prov[i] * stride + b);
             for (int n = 1; n < depth; n++) {
-                const long long *cur = lv + (size_t)(n - 1) * nn * stride + b;
-                long long *nxt = lv + (size_t)n * nn * stride + b;
+                long long *cur = lv + (n - 1) * level + b;
+                long long *nxt = cur + level;
+                for (int g = 0; g < rows - nn; g++) {
+                    db_wide m = *(const db_wide *)(cur + item_at[item_off[g]]);
+                    for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {
+                        db_wide x = *(const db_wide *)(cur + item_at[j]);
+                        db_wide more = x > m;
+                        m = (x & more) | (m & ~more);
+                    }
+                    *(db_wide *)(cur + (size_t)(nn + g) * stride) = m;
+                }
                 for (int i = 0; i < nn; i++) {
                     db_wide t = *(const db_wide *)(cur + term_at[term_off[i]]);
                     for (int j = term_off[i] + 1; j < term_off[i + 1]; j++)
                         t += *(const db_wide *)(cur + term_at[j]);
-                    for (int g = group_off[i]; g < group_off[i + 1]; g++) {
-                        db_wide m = *(const db_wide *)(cur + item_at[item_off[g]]);
-                        for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {
-                            db_wide x = *(const db_wide *)(cur + item_at[j]);
-                            db_wide more = x > m;
-                            m = (x & more) | (m & ~more);
-                        }
-                        t += m;
-                    }
                     db_wide q = t / 5;
                     *(db_wide *)(nxt + (size_t)i * stride) = q + ((t - q * 5) < 0);
                 }
@@ -144,13 +147,13 @@ cdef extern from *:
         }
     }
 
-    /* vals[i * stride + lane] = the sum over the levels n of w[n] * lv[(n * nn + i) * stride
-       + lane].  Plain loops over the lanes: GCC vectorizes these with 32 x 32 -> 64-bit
+    /* vals[i * stride + lane] = the sum over the levels n of w[n] * lv[(n * rows + i) * stride
+       + lane], for the nn nodes i.  Plain loops over the lanes: GCC vectorizes these with 32 x 32 -> 64-bit
        multiplies, which its vector extensions do not give. */
     DB_CLONES static void db_weigh_narrow(
-        int depth, int nn, int stride, const int *w, const int *lv, long long *vals)
+        int depth, int nn, int rows, int stride, const int *w, const int *lv, long long *vals)
     {
-        size_t level = (size_t)nn * stride;
+        size_t level = (size_t)rows * stride;
         for (int b = 0; b < stride; b += DB_LANES) {
             for (int i = 0; i < nn; i++) {
                 long long acc[DB_LANES] = {0};
@@ -166,10 +169,10 @@ cdef extern from *:
 
     /* The same in 64-bit lanes. */
     DB_CLONES static void db_weigh_wide(
-        int depth, int nn, int stride, const long long *w, const long long *lv,
+        int depth, int nn, int rows, int stride, const long long *w, const long long *lv,
         long long *vals)
     {
-        size_t level = (size_t)nn * stride;
+        size_t level = (size_t)rows * stride;
         for (int b = 0; b < stride; b += DB_LANES) {
             for (int i = 0; i < nn; i++) {
                 long long acc[DB_LANES] = {0};
@@ -185,20 +188,21 @@ cdef extern from *:
     """
     int LANES "DB_LANES"
     void db_levels_narrow(
-        int depth, int nn, int stride, const int *node_prov, const long long *base,
-        const int *term_off, const int *term_at, const int *group_off, const int *item_off,
-        const int *item_at, int *lv,
+        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        const int *term_off, const int *term_at, const int *item_off, const int *item_at,
+        int *lv,
     ) noexcept nogil
     void db_levels_wide(
-        int depth, int nn, int stride, const int *node_prov, const long long *base,
-        const int *term_off, const int *term_at, const int *group_off, const int *item_off,
-        const int *item_at, long long *lv,
+        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        const int *term_off, const int *term_at, const int *item_off, const int *item_at,
+        long long *lv,
     ) noexcept nogil
     void db_weigh_narrow(
-        int depth, int nn, int stride, const int *w, const int *lv, long long *vals
+        int depth, int nn, int rows, int stride, const int *w, const int *lv, long long *vals
     ) noexcept nogil
     void db_weigh_wide(
-        int depth, int nn, int stride, const long long *w, const long long *lv, long long *vals
+        int depth, int nn, int rows, int stride, const long long *w, const long long *lv,
+        long long *vals,
     ) noexcept nogil
 
 cdef enum:
@@ -714,7 +718,7 @@ cdef class _Shared:
     each province (with the most units one power has there and the most any
     other has) are computed once, and the first call that needs proximity
     levels computes them for every power at once: lane ``power`` of
-    ``levels[(n * nodes + node) * lanes + power]``, in 32-bit lanes when
+    ``levels[(n * rows + node) * lanes + power]``, in 32-bit lanes when
     :meth:`CWeights.narrow` says they fit, else in 64-bit ones (see
     ``db_levels_narrow``).  The key is the board itself (units, dislodged
     units, owners), the season and the weights' valuation constants, compared
@@ -728,11 +732,19 @@ cdef class _Shared:
     cdef int *runner  # and the most any other power has
     cdef long long *base  # base[prov * lanes + power]: proximity level 0
     cdef long long *defence  # defence[prov]: the defence value of prov for its owner
-    cdef int *term_at  # the map's proximity terms (CMap.sum_idx) as offsets into a level
-    cdef int *item_at  # the items of its groups (CMap.item_idx) likewise
-    cdef void *levels  # int or long long lanes, as ``narrow`` says
+    # the map's proximity terms as offsets into a level: each node's own, one per bordering
+    # province, a group row where that province has several nodes (see db_levels_narrow)
+    cdef int *term_off
+    cdef int *term_at
+    cdef int *item_at  # the items of the groups (CMap.item_idx), likewise
+    cdef void *levels  # levels[(n * rows + node) * lanes + power]: int or long long lanes
     cdef long long *vals  # vals[node * lanes + power]: the levels weighted by table ``weighed``
-    cdef int np, lanes, size, weighed
+    # what the last board set, cleared for the next one: the provinces whose counts it
+    # raised (once per raise), the rows of base given a unit's term
+    cdef int *touched
+    cdef int *unit_rows
+    cdef int num_touched, num_unit_rows
+    cdef int np, rows, lanes, size, weighed
     cdef int season
     cdef object key
     cdef bint valid, narrow, levels_ready
@@ -741,30 +753,49 @@ cdef class _Shared:
         cdef int nw = cm.num_powers
         cdef int np = cm.num_provinces
         cdef int nn = cm.num_nodes
-        cdef int terms = cm.sum_off[nn], items = cm.item_off[cm.grp_off[nn]]
-        cdef int j
+        cdef int groups = cm.grp_off[nn]
+        cdef int terms = cm.sum_off[nn] + groups, items = cm.item_off[groups]
+        cdef int i, j, t, widest = 0
+        for i in range(nn):
+            widest = max(widest, cm.touch_off[i + 1] - cm.touch_off[i])
         self.np = np
         self.size = 5 * np
+        self.rows = nn + groups
         self.lanes = (nw + LANES - 1) // LANES * LANES
         self.board = <int *> PyMem_Malloc(
-            (self.size + np * nw + 3 * np + terms + items) * sizeof(int)
+            (self.size + np * nw + 3 * np + nn + 1 + terms + items + 2 * np * widest + np)
+            * sizeof(int)
         )
         self.base = <long long *> PyMem_Malloc(
             (np * self.lanes + np + nn * self.lanes) * sizeof(long long)
         )
-        self.levels = PyMem_Malloc(DEPTH * nn * self.lanes * sizeof(long long))
+        self.levels = PyMem_Malloc(DEPTH * self.rows * self.lanes * sizeof(long long))
         if self.board == NULL or self.base == NULL or self.levels == NULL:
             raise MemoryError()
         self.counts = self.board + self.size
         self.top = self.counts + np * nw
         self.leader = self.top + np
         self.runner = self.leader + np
-        self.term_at = self.runner + np
+        self.term_off = self.runner + np
+        self.term_at = self.term_off + nn + 1
         self.item_at = self.term_at + terms
+        self.touched = self.item_at + items  # a unit and a dislodged one per province
+        self.unit_rows = self.touched + 2 * np * widest
         self.defence = self.base + np * self.lanes
         self.vals = self.defence + np
-        for j in range(terms):
-            self.term_at[j] = cm.sum_idx[j] * self.lanes
+        memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
+        memset(self.base, 0, (np * self.lanes + np) * sizeof(long long))
+        self.num_touched = self.num_unit_rows = 0
+        t = 0
+        for i in range(nn):
+            self.term_off[i] = t
+            for j in range(cm.sum_off[i], cm.sum_off[i + 1]):
+                self.term_at[t] = cm.sum_idx[j] * self.lanes
+                t += 1
+            for j in range(cm.grp_off[i], cm.grp_off[i + 1]):
+                self.term_at[t] = (nn + j) * self.lanes
+                t += 1
+        self.term_off[nn] = t
         for j in range(items):
             self.item_at[j] = cm.item_idx[j] * self.lanes
         self.valid = False
@@ -813,8 +844,7 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
     cdef long long *base = sh.base
     cdef long long *row
     cdef long long d, a, unit_term
-    cdef int i, j, k, q, sc, owner, other, c, top, leader, runner
-    cdef int *counts = sh.counts
+    cdef int i, j, k, q, sc, owner, other
     for q in range(nw):
         sizes[q] = 0
     for k in range(cm.num_centres):
@@ -823,9 +853,10 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
             sizes[q] += 1
     for q in range(nw):
         sizes[q] = w.size_a * sizes[q] * sizes[q] + w.size_b * sizes[q] + w.size_c
-    # an attack value for everyone but the owner, who defends
-    memset(base, 0, np * lanes * sizeof(long long))
-    memset(sh.defence, 0, np * sizeof(long long))
+    # an attack value for everyone but the owner, who defends (the other rows stay 0)
+    for k in range(sh.num_unit_rows):
+        memset(base + sh.unit_rows[k] * lanes, 0, lanes * sizeof(long long))
+    sh.num_unit_rows = 0
     for k in range(cm.num_centres):
         sc = cm.centres[k]
         owner = b.owner[sc]
@@ -837,10 +868,10 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
                 a *= w.home_attack
             a *= attack_w
         row = base + sc * lanes
-        for q in range(nw):
+        for q in range(lanes):
             row[q] = a
+        d = 0
         if owner >= 0:
-            d = 0
             for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
                 i = cm.nb_idx[j]
                 other = b.upow[i]
@@ -854,40 +885,51 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
                         d = sizes[other]
             if cm.home[owner * np + sc]:
                 d = d * w.home_defence if d else -w.home_vacation
-            sh.defence[sc] = d
             row[owner] = d * defence_w
+        sh.defence[sc] = d
     if w.base_unit:
         for i in range(np):
             if b.upow[i] >= 0:
                 unit_term = _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
                 row = base + i * lanes
-                for q in range(nw):
+                for q in range(lanes):
                     row[q] += unit_term
+                sh.unit_rows[sh.num_unit_rows] = i
+                sh.num_unit_rows += 1
     # unit counts near each province (strength and competition; not used in winter)
-    memset(counts, 0, np * nw * sizeof(int))
+    for k in range(sh.num_touched):
+        i = sh.touched[k]
+        for q in range(nw):
+            sh.counts[i * nw + q] = 0
+        sh.top[i] = sh.runner[i] = 0
+    sh.num_touched = 0
     if season != WINTER:
         for i in range(np):
             if b.upow[i] >= 0:
                 k = b.unode[i]
                 for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                    counts[cm.touch_prov[j] * nw + b.upow[i]] += 1
+                    _count(sh, nw, cm.touch_prov[j], b.upow[i])
             if b.any_dislodged and b.dpow[i] >= 0:
                 k = b.dnode[i]
                 for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                    counts[cm.touch_prov[j] * nw + b.dpow[i]] += 1
-    for i in range(np):
-        top = runner = leader = 0
-        for q in range(nw):
-            c = counts[i * nw + q]
-            if c > top:
-                runner = top
-                top = c
-                leader = q
-            elif c > runner:
-                runner = c
-        sh.top[i] = top
-        sh.leader[i] = leader
-        sh.runner[i] = runner
+                    _count(sh, nw, cm.touch_prov[j], b.dpow[i])
+
+
+cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
+    """One more unit of ``power`` in or next to ``prov``: its count, and the most units one
+    power and any other have there."""
+    cdef int c = sh.counts[prov * nw + power] + 1
+    sh.counts[prov * nw + power] = c
+    if power == sh.leader[prov]:
+        sh.top[prov] = c
+    elif c > sh.top[prov]:
+        sh.runner[prov] = sh.top[prov]
+        sh.top[prov] = c
+        sh.leader[prov] = power
+    elif c > sh.runner[prov]:
+        sh.runner[prov] = c
+    sh.touched[sh.num_touched] = prov
+    sh.num_touched += 1
 
 
 cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
@@ -895,13 +937,13 @@ cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
     32-bit or 64-bit lanes (see :class:`_Shared`)."""
     if sh.narrow:
         db_levels_narrow(
-            DEPTH, cm.num_nodes, sh.lanes, &cm.node_prov[0], sh.base, &cm.sum_off[0],
-            sh.term_at, &cm.grp_off[0], &cm.item_off[0], sh.item_at, <int *> sh.levels,
+            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.term_off,
+            sh.term_at, &cm.item_off[0], sh.item_at, <int *> sh.levels,
         )
     else:
         db_levels_wide(
-            DEPTH, cm.num_nodes, sh.lanes, &cm.node_prov[0], sh.base, &cm.sum_off[0],
-            sh.term_at, &cm.grp_off[0], &cm.item_off[0], sh.item_at, <long long *> sh.levels,
+            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.term_off,
+            sh.term_at, &cm.item_off[0], sh.item_at, <long long *> sh.levels,
         )
 
 
@@ -925,11 +967,13 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
     if sh.weighed != table:
         if sh.narrow:
             db_weigh_narrow(
-                DEPTH, nn, sh.lanes, &w.prox_narrow[table][0], <int *> sh.levels, sh.vals
+                DEPTH, nn, sh.rows, sh.lanes, &w.prox_narrow[table][0], <int *> sh.levels,
+                sh.vals,
             )
         else:
             db_weigh_wide(
-                DEPTH, nn, sh.lanes, &w.prox[table][0], <long long *> sh.levels, sh.vals
+                DEPTH, nn, sh.rows, sh.lanes, &w.prox[table][0], <long long *> sh.levels,
+                sh.vals,
             )
         sh.weighed = table
     cdef int lanes = sh.lanes
