@@ -739,6 +739,7 @@ cdef class _Shared:
     cdef int *item_at  # the items of the groups (CMap.item_idx), likewise
     cdef void *levels  # levels[(n * rows + node) * lanes + power]: int or long long lanes
     cdef long long *vals  # vals[node * lanes + power]: the levels weighted by table ``weighed``
+    cdef long long *extra  # scratch space of _compute, one per province
     # what the last board set, cleared for the next one: the provinces whose counts it
     # raised (once per raise), the rows of base given a unit's term
     cdef int *touched
@@ -767,7 +768,7 @@ cdef class _Shared:
             * sizeof(int)
         )
         self.base = <long long *> PyMem_Malloc(
-            (np * self.lanes + np + nn * self.lanes) * sizeof(long long)
+            (np * self.lanes + np + nn * self.lanes + np) * sizeof(long long)
         )
         self.levels = PyMem_Malloc(DEPTH * self.rows * self.lanes * sizeof(long long))
         if self.board == NULL or self.base == NULL or self.levels == NULL:
@@ -783,6 +784,7 @@ cdef class _Shared:
         self.unit_rows = self.touched + 2 * np * widest
         self.defence = self.base + np * self.lanes
         self.vals = self.defence + np
+        self.extra = self.vals + nn * self.lanes
         memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
         memset(self.base, 0, (np * self.lanes + np) * sizeof(long long))
         self.num_touched = self.num_unit_rows = 0
@@ -979,21 +981,20 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
     cdef int lanes = sh.lanes
     cdef const long long *weighed = sh.vals + power
     cdef long long *defence = sh.defence
+    cdef long long *extra = sh.extra
     cdef int *counts = sh.counts
-    cdef long long v
-    cdef int i, k
+    cdef int i
     memcpy(out.counts, counts, np * nw * sizeof(int))
-    for i in range(np):
+    for i in range(np):  # what a province adds to its nodes' proximity
         out.comp[i] = sh.runner[i] if sh.leader[i] == power else sh.top[i]
-    for i in range(nn):
-        v = weighed[i * lanes]
-        k = cm.node_prov[i]
-        if winter:
-            if b.owner[k] == power and defence[k] > 0:
-                v += winter_defence_w * defence[k]
+        if not winter:
+            extra[i] = strength_w * counts[i * nw + power] - competition_w * out.comp[i]
+        elif b.owner[i] == power and defence[i] > 0:
+            extra[i] = winter_defence_w * defence[i]
         else:
-            v += strength_w * counts[k * nw + power] - competition_w * out.comp[k]
-        out.vals[i] = v
+            extra[i] = 0
+    for i in range(nn):
+        out.vals[i] = weighed[i * lanes] + extra[cm.node_prov[i]]
 
 
 def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
