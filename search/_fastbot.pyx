@@ -62,6 +62,7 @@ cdef extern from *:
     #endif
 
     #define DB_LANES 8
+    #define DB_TERMS 5
     #if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
     #if __has_attribute(target_clones)
     #define DB_CLONES __attribute__((target_clones("avx2", "default")))
@@ -75,15 +76,16 @@ cdef extern from *:
     typedef long long db_wide __attribute__((vector_size(DB_LANES * 8), aligned(8)));
 
     /* Levels 1 .. depth - 1 of every lane: lv[(n * rows + i) * stride + lane] for the nn
-       nodes i, level 0 copied from base[node_prov[i] * stride + lane].  Rows nn .. rows - 1
+       nodes i, level 0 copied from base[node_prov[i] * stride + lane].  Rows nn .. rows - 2
        of a level hold its groups' maxima: row nn + g the best of the rows item_at[item_off[g]
-       .. item_off[g + 1]] (offsets into a level).  A node's next level is the sum of its
-       terms, the rows term_at[term_off[i] .. term_off[i + 1]] (itself first, then one node or
-       group per bordering province), divided by 5 and floored. */
+       .. item_off[g + 1]] (offsets into a level); row rows - 1 is 0.  A node's next level
+       is the sum of its terms (itself, then one node or group per bordering province),
+       divided by 5 and floored: the rows first_at[i * DB_TERMS .. (i + 1) * DB_TERMS] (the
+       zero row where a node has fewer), then more_at[more_off[i] .. more_off[i + 1]]. */
     DB_CLONES static void db_levels_narrow(
         int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
-        const int *term_off, const int *term_at, const int *item_off, const int *item_at,
-        int *lv)
+        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
+        const int *item_at, int *lv)
     {
         size_t level = (size_t)rows * stride;
         for (int b = 0; b < stride; b += DB_LANES) {
@@ -93,7 +95,7 @@ cdef extern from *:
             for (int n = 1; n < depth; n++) {
                 int *cur = lv + (n - 1) * level + b;
                 int *nxt = cur + level;
-                for (int g = 0; g < rows - nn; g++) {
+                for (int g = 0; g < rows - 1 - nn; g++) {
                     db_narrow m = *(const db_narrow *)(cur + item_at[item_off[g]]);
                     for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {
                         db_narrow x = *(const db_narrow *)(cur + item_at[j]);
@@ -102,10 +104,15 @@ cdef extern from *:
                     }
                     *(db_narrow *)(cur + (size_t)(nn + g) * stride) = m;
                 }
-                for (int i = 0; i < nn; i++) {
-                    db_narrow t = *(const db_narrow *)(cur + term_at[term_off[i]]);
-                    for (int j = term_off[i] + 1; j < term_off[i + 1]; j++)
-                        t += *(const db_narrow *)(cur + term_at[j]);
+                *(db_narrow *)(cur + (size_t)(rows - 1) * stride) = (db_narrow){0};
+                const int *at = first_at;
+                for (int i = 0; i < nn; i++, at += DB_TERMS) {
+                    db_narrow t = *(const db_narrow *)(cur + at[0]);
+                    #pragma GCC unroll 8
+                    for (int k = 1; k < DB_TERMS; k++)
+                        t += *(const db_narrow *)(cur + at[k]);
+                    for (int j = more_off[i]; j < more_off[i + 1]; j++)
+                        t += *(const db_narrow *)(cur + more_at[j]);
                     db_narrow q = t / 5;
                     *(db_narrow *)(nxt + (size_t)i * stride) = q + ((t - q * 5) < 0);
                 }
@@ -116,8 +123,8 @@ cdef extern from *:
     /* The same in 64-bit lanes. */
     DB_CLONES static void db_levels_wide(
         int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
-        const int *term_off, const int *term_at, const int *item_off, const int *item_at,
-        long long *lv)
+        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
+        const int *item_at, long long *lv)
     {
         size_t level = (size_t)rows * stride;
         for (int b = 0; b < stride; b += DB_LANES) {
@@ -127,7 +134,7 @@ cdef extern from *:
             for (int n = 1; n < depth; n++) {
                 long long *cur = lv + (n - 1) * level + b;
                 long long *nxt = cur + level;
-                for (int g = 0; g < rows - nn; g++) {
+                for (int g = 0; g < rows - 1 - nn; g++) {
                     db_wide m = *(const db_wide *)(cur + item_at[item_off[g]]);
                     for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {
                         db_wide x = *(const db_wide *)(cur + item_at[j]);
@@ -136,10 +143,15 @@ cdef extern from *:
                     }
                     *(db_wide *)(cur + (size_t)(nn + g) * stride) = m;
                 }
-                for (int i = 0; i < nn; i++) {
-                    db_wide t = *(const db_wide *)(cur + term_at[term_off[i]]);
-                    for (int j = term_off[i] + 1; j < term_off[i + 1]; j++)
-                        t += *(const db_wide *)(cur + term_at[j]);
+                *(db_wide *)(cur + (size_t)(rows - 1) * stride) = (db_wide){0};
+                const int *at = first_at;
+                for (int i = 0; i < nn; i++, at += DB_TERMS) {
+                    db_wide t = *(const db_wide *)(cur + at[0]);
+                    #pragma GCC unroll 8
+                    for (int k = 1; k < DB_TERMS; k++)
+                        t += *(const db_wide *)(cur + at[k]);
+                    for (int j = more_off[i]; j < more_off[i + 1]; j++)
+                        t += *(const db_wide *)(cur + more_at[j]);
                     db_wide q = t / 5;
                     *(db_wide *)(nxt + (size_t)i * stride) = q + ((t - q * 5) < 0);
                 }
@@ -187,15 +199,16 @@ cdef extern from *:
     }
     """
     int LANES "DB_LANES"
+    int TERMS "DB_TERMS"
     void db_levels_narrow(
         int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
-        const int *term_off, const int *term_at, const int *item_off, const int *item_at,
-        int *lv,
+        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
+        const int *item_at, int *lv,
     ) noexcept nogil
     void db_levels_wide(
         int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
-        const int *term_off, const int *term_at, const int *item_off, const int *item_at,
-        long long *lv,
+        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
+        const int *item_at, long long *lv,
     ) noexcept nogil
     void db_weigh_narrow(
         int depth, int nn, int rows, int stride, const int *w, const int *lv, long long *vals
@@ -733,9 +746,11 @@ cdef class _Shared:
     cdef long long *base  # base[prov * lanes + power]: proximity level 0
     cdef long long *defence  # defence[prov]: the defence value of prov for its owner
     # the map's proximity terms as offsets into a level: each node's own, one per bordering
-    # province, a group row where that province has several nodes (see db_levels_narrow)
-    cdef int *term_off
-    cdef int *term_at
+    # province, a group row where that province has several nodes; TERMS per node (padded
+    # with the zero row), the rest after them (see db_levels_narrow)
+    cdef int *first_at
+    cdef int *more_off
+    cdef int *more_at
     cdef int *item_at  # the items of the groups (CMap.item_idx), likewise
     cdef void *levels  # levels[(n * rows + node) * lanes + power]: int or long long lanes
     cdef long long *vals  # vals[node * lanes + power]: the levels weighted by table ``weighed``
@@ -761,11 +776,13 @@ cdef class _Shared:
             widest = max(widest, cm.touch_off[i + 1] - cm.touch_off[i])
         self.np = np
         self.size = 5 * np
-        self.rows = nn + groups
+        self.rows = nn + groups + 1  # the nodes, the groups, a row of zeros
         self.lanes = (nw + LANES - 1) // LANES * LANES
         self.board = <int *> PyMem_Malloc(
-            (self.size + np * nw + 3 * np + nn + 1 + terms + items + 2 * np * widest + np)
-            * sizeof(int)
+            (
+                self.size + np * nw + 3 * np + nn * TERMS + nn + 1 + terms + items
+                + 2 * np * widest + np
+            ) * sizeof(int)
         )
         self.base = <long long *> PyMem_Malloc(
             (np * self.lanes + np + nn * self.lanes + np) * sizeof(long long)
@@ -777,9 +794,10 @@ cdef class _Shared:
         self.top = self.counts + np * nw
         self.leader = self.top + np
         self.runner = self.leader + np
-        self.term_off = self.runner + np
-        self.term_at = self.term_off + nn + 1
-        self.item_at = self.term_at + terms
+        self.first_at = self.runner + np
+        self.more_off = self.first_at + nn * TERMS
+        self.more_at = self.more_off + nn + 1
+        self.item_at = self.more_at + terms
         self.touched = self.item_at + items  # a unit and a dislodged one per province
         self.unit_rows = self.touched + 2 * np * widest
         self.defence = self.base + np * self.lanes
@@ -790,14 +808,16 @@ cdef class _Shared:
         self.num_touched = self.num_unit_rows = 0
         t = 0
         for i in range(nn):
-            self.term_off[i] = t
-            for j in range(cm.sum_off[i], cm.sum_off[i + 1]):
-                self.term_at[t] = cm.sum_idx[j] * self.lanes
+            at = [cm.sum_idx[j] * self.lanes for j in range(cm.sum_off[i], cm.sum_off[i + 1])]
+            at += [(nn + j) * self.lanes for j in range(cm.grp_off[i], cm.grp_off[i + 1])]
+            at += [(self.rows - 1) * self.lanes] * (TERMS - len(at))
+            for j in range(TERMS):
+                self.first_at[i * TERMS + j] = at[j]
+            self.more_off[i] = t
+            for j in range(TERMS, len(at)):
+                self.more_at[t] = at[j]
                 t += 1
-            for j in range(cm.grp_off[i], cm.grp_off[i + 1]):
-                self.term_at[t] = (nn + j) * self.lanes
-                t += 1
-        self.term_off[nn] = t
+        self.more_off[nn] = t
         for j in range(items):
             self.item_at[j] = cm.item_idx[j] * self.lanes
         self.valid = False
@@ -939,13 +959,13 @@ cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
     32-bit or 64-bit lanes (see :class:`_Shared`)."""
     if sh.narrow:
         db_levels_narrow(
-            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.term_off,
-            sh.term_at, &cm.item_off[0], sh.item_at, <int *> sh.levels,
+            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
+            sh.more_off, sh.more_at, &cm.item_off[0], sh.item_at, <int *> sh.levels,
         )
     else:
         db_levels_wide(
-            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.term_off,
-            sh.term_at, &cm.item_off[0], sh.item_at, <long long *> sh.levels,
+            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
+            sh.more_off, sh.more_at, &cm.item_off[0], sh.item_at, <long long *> sh.levels,
         )
 
 
