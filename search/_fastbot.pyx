@@ -756,7 +756,7 @@ cdef class _Shared:
     cdef long long *vals  # vals[node * lanes + power]: the levels weighted by table ``weighed``
     cdef long long *extra  # scratch space of _compute, one per province
     # what the last board set, cleared for the next one: the provinces whose counts it
-    # raised (once per raise), the rows of base given a unit's term
+    # raised, the rows of base given a unit's term
     cdef int *touched
     cdef int *unit_rows
     cdef int num_touched, num_unit_rows
@@ -771,9 +771,7 @@ cdef class _Shared:
         cdef int nn = cm.num_nodes
         cdef int groups = cm.grp_off[nn]
         cdef int terms = cm.sum_off[nn] + groups, items = cm.item_off[groups]
-        cdef int i, j, t, widest = 0
-        for i in range(nn):
-            widest = max(widest, cm.touch_off[i + 1] - cm.touch_off[i])
+        cdef int i, j, t
         self.np = np
         self.size = 5 * np
         self.rows = nn + groups + 1  # the nodes, the groups, a row of zeros
@@ -781,7 +779,7 @@ cdef class _Shared:
         self.board = <int *> PyMem_Malloc(
             (
                 self.size + np * nw + 3 * np + nn * TERMS + nn + 1 + terms + items
-                + 2 * np * widest + np
+                + 2 * np
             ) * sizeof(int)
         )
         self.base = <long long *> PyMem_Malloc(
@@ -798,8 +796,8 @@ cdef class _Shared:
         self.more_off = self.first_at + nn * TERMS
         self.more_at = self.more_off + nn + 1
         self.item_at = self.more_at + terms
-        self.touched = self.item_at + items  # a unit and a dislodged one per province
-        self.unit_rows = self.touched + 2 * np * widest
+        self.touched = self.item_at + items
+        self.unit_rows = self.touched + np
         self.defence = self.base + np * self.lanes
         self.vals = self.defence + np
         self.extra = self.vals + nn * self.lanes
@@ -941,6 +939,9 @@ cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
     """One more unit of ``power`` in or next to ``prov``: its count, and the most units one
     power and any other have there."""
     cdef int c = sh.counts[prov * nw + power] + 1
+    if sh.top[prov] == 0:  # the first unit counted there
+        sh.touched[sh.num_touched] = prov
+        sh.num_touched += 1
     sh.counts[prov * nw + power] = c
     if power == sh.leader[prov]:
         sh.top[prov] = c
@@ -950,8 +951,6 @@ cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
         sh.leader[prov] = power
     elif c > sh.runner[prov]:
         sh.runner[prov] = c
-    sh.touched[sh.num_touched] = prov
-    sh.num_touched += 1
 
 
 cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
