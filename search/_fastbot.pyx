@@ -23,11 +23,11 @@ base values, the unit counts, the proximity levels and their weighted sums) is
 kept for the next call on the same board (:class:`_Shared`): a movement phase
 values seven powers on one position.  The proximity levels are computed for
 every power at once, one power per lane of a vector (``db_levels_narrow``, C
-with GCC's vector extensions: the module needs GCC or Clang).  A plain ``random.Random`` is shuffled
-from C (:func:`_stock_shuffle`, checked at import against the standard
-library's ``shuffle``: same draws, same permutation).  Integer division
-follows Python's floor rule (:func:`_fdiv`), as the pure-Python code does with
-``//``.
+with GCC's vector extensions: the module needs GCC or Clang).  A plain
+``random.Random`` is shuffled from C (:func:`_stock_shuffle`, checked at import
+against the standard library's ``shuffle``: same draws, same permutation).
+Integer division follows Python's floor rule (:func:`_fdiv`; lane-wise in the
+kernels), as the pure-Python code does with ``//``.
 """
 
 import random as _random
@@ -160,8 +160,8 @@ cdef extern from *:
     }
 
     /* vals[i * stride + lane] = the sum over the levels n of w[n] * lv[(n * rows + i) * stride
-       + lane], for the nn nodes i.  Plain loops over the lanes: GCC vectorizes these with 32 x 32 -> 64-bit
-       multiplies, which its vector extensions do not give. */
+       + lane], for the nn nodes i.  Plain loops over the lanes: GCC vectorizes these with
+       32 x 32 -> 64-bit multiplies, which its vector extensions do not give. */
     DB_CLONES static void db_weigh_narrow(
         int depth, int nn, int rows, int stride, const int *w, const int *lv, long long *vals)
     {
