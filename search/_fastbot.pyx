@@ -22,13 +22,15 @@ runs.
   (:class:`NodeValues` keeps a tree node's enemy values between steps).
 
 What the powers valued on one board share (its reading, the power sizes, the
-base values, the unit counts, each power's proximity levels once computed) is
+base values, the unit counts, the proximity levels and their weighted sums) is
 kept for the next call on the same board (:class:`_Shared`): a movement phase
-values seven powers on one position.  A plain ``random.Random`` is shuffled
-from C (:func:`_stock_shuffle`, checked at import against the standard
-library's ``shuffle``: same draws, same permutation).  Integer division
-follows Python's floor rule (:func:`_fdiv`), as the pure-Python code does with
-``//``.
+values seven powers on one position.  The proximity levels are computed for
+every power at once, one power per lane of a vector (``db_levels_narrow``, C
+with GCC's vector extensions: the module needs GCC or Clang).  A plain
+``random.Random`` is shuffled from C (:func:`_stock_shuffle`, checked at import
+against the standard library's ``shuffle``: same draws, same permutation).
+Integer division follows Python's floor rule (:func:`_fdiv`; lane-wise in the
+kernels), as the pure-Python code does with ``//``.
 """
 
 import random as _random
@@ -47,6 +49,177 @@ cdef extern from *:
 
 SOURCE_HASH = SOURCE_SHA256.decode("ascii")
 """The SHA-256 of the source this module was built from (see adjudicator.compiled_rules.load)."""
+
+# The proximity levels of every power at once (see _compute_levels): C with GCC's vector
+# extensions (GCC, Clang), one vector of LANES powers per node, so that each term is one
+# vector load and add, and the floor division by 5 is done lane-wise.  On x86-64 with
+# glibc the kernels are built twice, for AVX2 and for the baseline, and the loader picks
+# the one the processor runs.  Within the bound CWeights.narrow checks, 32-bit lanes
+# (LANES powers in one AVX2 register); else 64-bit lanes.
+cdef extern from *:
+    """
+    #include <stddef.h>
+
+    #if !defined(__GNUC__)
+    #error "search/_fastbot.pyx needs GCC's vector extensions (GCC or Clang)"
+    #endif
+
+    #define DB_LANES 8
+    #define DB_TERMS 5
+    #if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
+    #if __has_attribute(target_clones)
+    #define DB_CLONES __attribute__((target_clones("avx2", "default")))
+    #endif
+    #endif
+    #ifndef DB_CLONES
+    #define DB_CLONES
+    #endif
+
+    typedef int db_narrow __attribute__((vector_size(DB_LANES * 4), aligned(4)));
+    typedef long long db_wide __attribute__((vector_size(DB_LANES * 8), aligned(8)));
+
+    /* Levels 1 .. depth - 1 of every lane: lv[(n * rows + i) * stride + lane] for the nn
+       nodes i, level 0 copied from base[node_prov[i] * stride + lane].  Rows nn .. rows - 2
+       of a level hold its groups' maxima: row nn + g the best of the rows item_at[item_off[g]
+       .. item_off[g + 1]] (offsets into a level); row rows - 1 is 0.  A node's next level
+       is the sum of its terms (itself, then one node or group per bordering province),
+       divided by 5 and floored: the rows first_at[i * DB_TERMS .. (i + 1) * DB_TERMS] (the
+       zero row where a node has fewer), then more_at[more_off[i] .. more_off[i + 1]]. */
+    DB_CLONES static void db_levels_narrow(
+        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
+        const int *item_at, int *lv)
+    {
+        size_t level = (size_t)rows * stride;
+        for (int b = 0; b < stride; b += DB_LANES) {
+            for (int i = 0; i < nn; i++)
+                *(db_narrow *)(lv + (size_t)i * stride + b) = __builtin_convertvector(
+                    *(const db_wide *)(base + (size_t)node_prov[i] * stride + b), db_narrow);
+            for (int n = 1; n < depth; n++) {
+                int *cur = lv + (n - 1) * level + b;
+                int *nxt = cur + level;
+                for (int g = 0; g < rows - 1 - nn; g++) {
+                    db_narrow m = *(const db_narrow *)(cur + item_at[item_off[g]]);
+                    for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {
+                        db_narrow x = *(const db_narrow *)(cur + item_at[j]);
+                        db_narrow more = x > m;
+                        m = (x & more) | (m & ~more);
+                    }
+                    *(db_narrow *)(cur + (size_t)(nn + g) * stride) = m;
+                }
+                *(db_narrow *)(cur + (size_t)(rows - 1) * stride) = (db_narrow){0};
+                const int *at = first_at;
+                for (int i = 0; i < nn; i++, at += DB_TERMS) {
+                    db_narrow t = *(const db_narrow *)(cur + at[0]);
+                    #pragma GCC unroll 8
+                    for (int k = 1; k < DB_TERMS; k++)
+                        t += *(const db_narrow *)(cur + at[k]);
+                    for (int j = more_off[i]; j < more_off[i + 1]; j++)
+                        t += *(const db_narrow *)(cur + more_at[j]);
+                    db_narrow q = t / 5;
+                    *(db_narrow *)(nxt + (size_t)i * stride) = q + ((t - q * 5) < 0);
+                }
+            }
+        }
+    }
+
+    /* The same in 64-bit lanes. */
+    DB_CLONES static void db_levels_wide(
+        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
+        const int *item_at, long long *lv)
+    {
+        size_t level = (size_t)rows * stride;
+        for (int b = 0; b < stride; b += DB_LANES) {
+            for (int i = 0; i < nn; i++)
+                *(db_wide *)(lv + (size_t)i * stride + b) =
+                    *(const db_wide *)(base + (size_t)node_prov[i] * stride + b);
+            for (int n = 1; n < depth; n++) {
+                long long *cur = lv + (n - 1) * level + b;
+                long long *nxt = cur + level;
+                for (int g = 0; g < rows - 1 - nn; g++) {
+                    db_wide m = *(const db_wide *)(cur + item_at[item_off[g]]);
+                    for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {
+                        db_wide x = *(const db_wide *)(cur + item_at[j]);
+                        db_wide more = x > m;
+                        m = (x & more) | (m & ~more);
+                    }
+                    *(db_wide *)(cur + (size_t)(nn + g) * stride) = m;
+                }
+                *(db_wide *)(cur + (size_t)(rows - 1) * stride) = (db_wide){0};
+                const int *at = first_at;
+                for (int i = 0; i < nn; i++, at += DB_TERMS) {
+                    db_wide t = *(const db_wide *)(cur + at[0]);
+                    #pragma GCC unroll 8
+                    for (int k = 1; k < DB_TERMS; k++)
+                        t += *(const db_wide *)(cur + at[k]);
+                    for (int j = more_off[i]; j < more_off[i + 1]; j++)
+                        t += *(const db_wide *)(cur + more_at[j]);
+                    db_wide q = t / 5;
+                    *(db_wide *)(nxt + (size_t)i * stride) = q + ((t - q * 5) < 0);
+                }
+            }
+        }
+    }
+
+    /* vals[i * stride + lane] = the sum over the levels n of w[n] * lv[(n * rows + i) * stride
+       + lane], for the nn nodes i.  Plain loops over the lanes: GCC vectorizes these with
+       32 x 32 -> 64-bit multiplies, which its vector extensions do not give. */
+    DB_CLONES static void db_weigh_narrow(
+        int depth, int nn, int rows, int stride, const int *w, const int *lv, long long *vals)
+    {
+        size_t level = (size_t)rows * stride;
+        for (int b = 0; b < stride; b += DB_LANES) {
+            for (int i = 0; i < nn; i++) {
+                long long acc[DB_LANES] = {0};
+                const int *p = lv + (size_t)i * stride + b;
+                for (int n = 0; n < depth; n++, p += level)
+                    for (int l = 0; l < DB_LANES; l++)
+                        acc[l] += (long long)w[n] * p[l];
+                for (int l = 0; l < DB_LANES; l++)
+                    vals[(size_t)i * stride + b + l] = acc[l];
+            }
+        }
+    }
+
+    /* The same in 64-bit lanes. */
+    DB_CLONES static void db_weigh_wide(
+        int depth, int nn, int rows, int stride, const long long *w, const long long *lv,
+        long long *vals)
+    {
+        size_t level = (size_t)rows * stride;
+        for (int b = 0; b < stride; b += DB_LANES) {
+            for (int i = 0; i < nn; i++) {
+                long long acc[DB_LANES] = {0};
+                const long long *p = lv + (size_t)i * stride + b;
+                for (int n = 0; n < depth; n++, p += level)
+                    for (int l = 0; l < DB_LANES; l++)
+                        acc[l] += w[n] * p[l];
+                for (int l = 0; l < DB_LANES; l++)
+                    vals[(size_t)i * stride + b + l] = acc[l];
+            }
+        }
+    }
+    """
+    int LANES "DB_LANES"
+    int TERMS "DB_TERMS"
+    void db_levels_narrow(
+        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
+        const int *item_at, int *lv,
+    ) noexcept nogil
+    void db_levels_wide(
+        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
+        const int *item_at, long long *lv,
+    ) noexcept nogil
+    void db_weigh_narrow(
+        int depth, int nn, int rows, int stride, const int *w, const int *lv, long long *vals
+    ) noexcept nogil
+    void db_weigh_wide(
+        int depth, int nn, int rows, int stride, const long long *w, const long long *lv,
+        long long *vals,
+    ) noexcept nogil
 
 cdef enum:
     DEPTH = 10  # proximity levels (search.tables.PROXIMITY_DEPTH)
@@ -68,6 +241,9 @@ assert (_PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE) == (MOVE, SUPPORT_HOLD, SU
 
 cdef double SAFE = 2.0 ** 62
 """Largest magnitude an intermediate value may reach for the 64-bit arithmetic to be exact."""
+
+NARROW_LIMIT = 2 ** 31 - 1
+"""Largest magnitude a proximity level (or a sum of its terms) may reach in 32-bit lanes."""
 
 
 cdef inline long long _fdiv(long long a, long long b) noexcept nogil:
@@ -282,21 +458,25 @@ cdef class CWeights:
 
     cdef long long spring_attack, spring_defence, fall_attack, fall_defence
     cdef long long prox[4][DEPTH]  # spring, fall, build, remove
+    cdef int prox_narrow[4][DEPTH]  # the same in 32 bits (when narrow_weights)
+    cdef bint narrow_weights
     cdef long long spring_strength, spring_competition, fall_strength, fall_competition
     cdef long long base_unit, home_vacation, home_attack, home_defence
     cdef long long build_defence, remove_defence, play_alternative, modifier
     cdef long long size_a, size_b, size_c
-    cdef dict _fits
+    cdef dict _fits, _narrow
     cdef readonly tuple values_key
 
     def __init__(self, object w):
         cdef int k, n
         tables = (w.spring_proximity, w.fall_proximity, w.build_proximity, w.remove_proximity)
+        self.narrow_weights = all(-NARROW_LIMIT <= x <= NARROW_LIMIT for t in tables for x in t)
         for k in range(4):
             if len(tables[k]) != DEPTH:
                 raise ValueError(f"a proximity table has {len(tables[k])} weights, not {DEPTH}")
             for n in range(DEPTH):
                 self.prox[k][n] = tables[k][n]
+                self.prox_narrow[k][n] = tables[k][n] if self.narrow_weights else 0
         self.spring_attack = w.spring_attack
         self.spring_defence = w.spring_defence
         self.fall_attack = w.fall_attack
@@ -317,6 +497,7 @@ cdef class CWeights:
         self.size_b = w.size_linear
         self.size_c = w.size_constant
         self._fits = {}
+        self._narrow = {}
         # the constants the values depend on (not the coin's): one interned tuple per set
         key = tuple(getattr(w, f.name) for f in fields(w) if f.name not in _NOT_IN_VALUES)
         self.values_key = _VALUE_KEYS.setdefault(key, key)
@@ -332,6 +513,52 @@ cdef class CWeights:
         if found is None:
             found = self._fits[id(cm)] = self._bound(cm) < SAFE
         return found
+
+    def narrow(self, CMap cm):
+        """Whether every proximity level on ``cm``'s map, every sum it is divided from, and
+        every proximity weight stay within 32 bits (the levels are computed in 32-bit lanes
+        then, else 64-bit).
+
+        A bound from the weights and the map alone: the largest base value any
+        province can have, carried through the map's own proximity sums level by
+        level (each node's bound is that of its terms' sum, divided by 5 and
+        rounded up), in Python's exact integers.
+        """
+        found = self._narrow.get(id(cm))
+        if found is None:
+            found = self._narrow[id(cm)] = (
+                self.narrow_weights and self._level_bound(cm) <= NARROW_LIMIT
+            )
+        return found
+
+    cdef object _level_bound(self, CMap cm):
+        """The largest magnitude a proximity level or a sum of its terms can reach on ``cm``."""
+        size = max(
+            abs(self.size_a * c * c + self.size_b * c + self.size_c)
+            for c in range(cm.num_centres + 1)
+        )
+        attack = max(abs(self.spring_attack), abs(self.fall_attack))
+        defence = max(abs(self.spring_defence), abs(self.fall_defence))
+        threat = max(size * max(1, abs(self.home_defence)), abs(self.home_vacation))
+        centre = max(size * max(1, abs(self.home_attack)) * attack, threat * defence)
+        unit = (size * abs(self.base_unit) // 100 + 1) * attack if self.base_unit else 0
+        bounds = [centre + unit] * cm.num_nodes
+        worst = bounds[0]
+        cdef int n, i, j, g
+        for n in range(1, DEPTH):
+            nxt = []
+            for i in range(cm.num_nodes):
+                total = 0
+                for j in range(cm.sum_off[i], cm.sum_off[i + 1]):
+                    total += bounds[cm.sum_idx[j]]
+                for g in range(cm.grp_off[i], cm.grp_off[i + 1]):
+                    total += max(
+                        [bounds[cm.item_idx[j]] for j in range(cm.item_off[g], cm.item_off[g + 1])]
+                    )
+                worst = max(worst, total)
+                nxt.append(-(-total // 5))
+            bounds = nxt
+        return worst
 
     cdef double _bound(self, CMap cm):
         cdef double size = 0, s, base, level, value = 0, units
@@ -503,86 +730,145 @@ cdef class _Shared:
 
     Seven powers are valued on one position in a row (a movement phase of a
     rollout, the enemies at a tree node, the builds of a winter): the board is
-    read, the power sizes, every power's base values and the unit counts near
-    each province are computed once, and each power's proximity levels the
-    first time that power is asked for (``levels[(power * DEPTH + n) * nodes +
-    node]``); asking again for a power finds them here.  The key is the board
-    itself (units, dislodged units, owners), the season and the weights'
-    valuation constants, compared in full, so a position changed in place is
-    never taken for the one valued.
+    read, the power sizes, the base and defence values, the unit counts near
+    each province (with the most units one power has there and the most any
+    other has) are computed once, and the first call that needs proximity
+    levels computes them for every power at once: lane ``power`` of
+    ``levels[(n * rows + node) * lanes + power]``, in 32-bit lanes when
+    :meth:`CWeights.narrow` says they fit, else in 64-bit ones (see
+    ``db_levels_narrow``).  The key is the board itself (units, dislodged
+    units, owners), the season and the weights' valuation constants, compared
+    in full, so a position changed in place is never taken for the one valued.
     """
 
     cdef int *board
-    cdef long long *levels
-    cdef long long *base
-    cdef long long *defence
-    cdef int *counts
-    cdef unsigned char *ready
-    cdef int np, size
+    cdef int *counts  # counts[prov * powers + power]: units in or next to prov
+    cdef int *top  # per province: the most units one power has in or next to it,
+    cdef int *leader  # the first power that has that many,
+    cdef int *runner  # and the most any other power has
+    cdef long long *base  # base[prov * lanes + power]: proximity level 0
+    cdef long long *defence  # defence[prov]: the defence value of prov for its owner
+    # the map's proximity terms as offsets into a level: each node's own, one per bordering
+    # province, a group row where that province has several nodes; TERMS per node (padded
+    # with the zero row), the rest after them (see db_levels_narrow)
+    cdef int *first_at
+    cdef int *more_off
+    cdef int *more_at
+    cdef int *item_at  # the items of the groups (CMap.item_idx), likewise
+    cdef void *levels  # levels[(n * rows + node) * lanes + power]: int or long long lanes
+    cdef long long *vals  # vals[node * lanes + power]: the levels weighted by table ``weighed``
+    cdef long long *extra  # scratch space of _compute, one per province
+    # what the last board set, cleared for the next one: the provinces whose counts it
+    # raised, the rows of base given a unit's term
+    cdef int *touched
+    cdef int *unit_rows
+    cdef int num_touched, num_unit_rows
+    cdef int np, rows, lanes, size, weighed
     cdef int season
     cdef object key
-    cdef bint valid
+    cdef bint valid, narrow, levels_ready
 
     def __cinit__(self, CMap cm):
         cdef int nw = cm.num_powers
-        self.np = cm.num_provinces
-        self.size = 5 * self.np
-        self.board = <int *> PyMem_Malloc((self.size + self.np * nw) * sizeof(int))
-        self.levels = <long long *> PyMem_Malloc(
-            (DEPTH * cm.num_nodes + 2 * self.np) * nw * sizeof(long long)
+        cdef int np = cm.num_provinces
+        cdef int nn = cm.num_nodes
+        cdef int groups = cm.grp_off[nn]
+        cdef int terms = cm.sum_off[nn] + groups, items = cm.item_off[groups]
+        cdef int i, j, t
+        self.np = np
+        self.size = 5 * np
+        self.rows = nn + groups + 1  # the nodes, the groups, a row of zeros
+        self.lanes = (nw + LANES - 1) // LANES * LANES
+        self.board = <int *> PyMem_Malloc(
+            (
+                self.size + np * nw + 3 * np + nn * TERMS + nn + 1 + terms + items
+                + 2 * np
+            ) * sizeof(int)
         )
-        self.ready = <unsigned char *> PyMem_Malloc(nw)
-        if self.board == NULL or self.levels == NULL or self.ready == NULL:
+        self.base = <long long *> PyMem_Malloc(
+            (np * self.lanes + np + nn * self.lanes + np) * sizeof(long long)
+        )
+        self.levels = PyMem_Malloc(DEPTH * self.rows * self.lanes * sizeof(long long))
+        if self.board == NULL or self.base == NULL or self.levels == NULL:
             raise MemoryError()
         self.counts = self.board + self.size
-        self.base = self.levels + DEPTH * cm.num_nodes * nw
-        self.defence = self.base + self.np * nw
+        self.top = self.counts + np * nw
+        self.leader = self.top + np
+        self.runner = self.leader + np
+        self.first_at = self.runner + np
+        self.more_off = self.first_at + nn * TERMS
+        self.more_at = self.more_off + nn + 1
+        self.item_at = self.more_at + terms
+        self.touched = self.item_at + items
+        self.unit_rows = self.touched + np
+        self.defence = self.base + np * self.lanes
+        self.vals = self.defence + np
+        self.extra = self.vals + nn * self.lanes
+        memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
+        memset(self.base, 0, (np * self.lanes + np) * sizeof(long long))
+        self.num_touched = self.num_unit_rows = 0
+        t = 0
+        for i in range(nn):
+            at = [cm.sum_idx[j] * self.lanes for j in range(cm.sum_off[i], cm.sum_off[i + 1])]
+            at += [(nn + j) * self.lanes for j in range(cm.grp_off[i], cm.grp_off[i + 1])]
+            at += [(self.rows - 1) * self.lanes] * (TERMS - len(at))
+            for j in range(TERMS):
+                self.first_at[i * TERMS + j] = at[j]
+            self.more_off[i] = t
+            for j in range(TERMS, len(at)):
+                self.more_at[t] = at[j]
+                t += 1
+        self.more_off[nn] = t
+        for j in range(items):
+            self.item_at[j] = cm.item_idx[j] * self.lanes
         self.valid = False
 
     def __dealloc__(self):
         PyMem_Free(self.board)
+        PyMem_Free(self.base)
         PyMem_Free(self.levels)
-        PyMem_Free(self.ready)
 
 
-cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season, int power):
-    """The valuation of ``b`` with ``power``'s levels ready (see :class:`_Shared`)."""
+cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season):
+    """The valuation of ``b``, every power's levels ready (see :class:`_Shared`)."""
     cdef _Shared sh = cm.shared
     if not (
         sh.valid
         and sh.season == season
-        and (sh.key is w.values_key or sh.key == w.values_key)
+        and sh.key is w.values_key
         and memcmp(sh.board, b.upow, sh.size * sizeof(int)) == 0
     ):
         sh.valid = False
+        if sh.key is not w.values_key:
+            sh.narrow = w.narrow(cm)
+            sh.key = w.values_key
         memcpy(sh.board, b.upow, sh.size * sizeof(int))
         sh.season = season
-        sh.key = w.values_key
         _compute_board(cm, w, b, season, sh)
+        sh.levels_ready = False
         sh.valid = True
-    if not sh.ready[power]:
-        _compute_levels(cm, sh, power)
-        sh.ready[power] = 1
+    if not sh.levels_ready:
+        _compute_levels(cm, sh)
+        sh.levels_ready = True
+        sh.weighed = -1
     return sh
 
 
 cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) noexcept:
-    """Every power's base and defence values, and the unit counts (see
+    """Every power's base values, the owners' defence values, and the unit counts (see
     search.dumbbot_values.base_values and unit_counts_near)."""
-    cdef int np = cm.num_provinces, nw = cm.num_powers
+    cdef int np = cm.num_provinces, nw = cm.num_powers, lanes = sh.lanes
     cdef long long attack_w, defence_w
     if season == FALL or season == AUTUMN:
         attack_w, defence_w = w.fall_attack, w.fall_defence
     else:
         attack_w, defence_w = w.spring_attack, w.spring_defence
     cdef long long sizes[MAX_POWERS]
-    cdef long long *base = sh.base  # base[power * np + prov]
-    cdef long long *defence = sh.defence  # defence[power * np + prov]
+    cdef long long *base = sh.base
+    cdef long long *row
     cdef long long d, a, unit_term
     cdef int i, j, k, q, sc, owner, other
-    cdef int *counts = sh.counts
     for q in range(nw):
-        sh.ready[q] = 0
         sizes[q] = 0
     for k in range(cm.num_centres):
         q = b.owner[cm.centres[k]]
@@ -590,10 +876,10 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
             sizes[q] += 1
     for q in range(nw):
         sizes[q] = w.size_a * sizes[q] * sizes[q] + w.size_b * sizes[q] + w.size_c
-    # an attack value for everyone but the owner, who defends
-    for i in range(np * nw):
-        base[i] = 0
-        defence[i] = 0
+    # an attack value for everyone but the owner, who defends (the other rows stay 0)
+    for k in range(sh.num_unit_rows):
+        memset(base + sh.unit_rows[k] * lanes, 0, lanes * sizeof(long long))
+    sh.num_unit_rows = 0
     for k in range(cm.num_centres):
         sc = cm.centres[k]
         owner = b.owner[sc]
@@ -604,10 +890,11 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
             if cm.home[owner * np + sc]:
                 a *= w.home_attack
             a *= attack_w
-        for q in range(nw):
-            base[q * np + sc] = a
+        row = base + sc * lanes
+        for q in range(lanes):
+            row[q] = a
+        d = 0
         if owner >= 0:
-            d = 0
             for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
                 i = cm.nb_idx[j]
                 other = b.upow[i]
@@ -621,66 +908,67 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
                         d = sizes[other]
             if cm.home[owner * np + sc]:
                 d = d * w.home_defence if d else -w.home_vacation
-            defence[owner * np + sc] = d
-            base[owner * np + sc] = d * defence_w
+            row[owner] = d * defence_w
+        sh.defence[sc] = d
     if w.base_unit:
         for i in range(np):
             if b.upow[i] >= 0:
                 unit_term = _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
-                for q in range(nw):
-                    base[q * np + i] += unit_term
+                row = base + i * lanes
+                for q in range(lanes):
+                    row[q] += unit_term
+                sh.unit_rows[sh.num_unit_rows] = i
+                sh.num_unit_rows += 1
     # unit counts near each province (strength and competition; not used in winter)
-    for i in range(np * nw):
-        counts[i] = 0
+    for k in range(sh.num_touched):
+        i = sh.touched[k]
+        for q in range(nw):
+            sh.counts[i * nw + q] = 0
+        sh.top[i] = sh.runner[i] = 0
+    sh.num_touched = 0
     if season != WINTER:
         for i in range(np):
             if b.upow[i] >= 0:
                 k = b.unode[i]
                 for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                    counts[cm.touch_prov[j] * nw + b.upow[i]] += 1
+                    _count(sh, nw, cm.touch_prov[j], b.upow[i])
             if b.any_dislodged and b.dpow[i] >= 0:
                 k = b.dnode[i]
                 for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                    counts[cm.touch_prov[j] * nw + b.dpow[i]] += 1
+                    _count(sh, nw, cm.touch_prov[j], b.dpow[i])
 
 
-cdef void _compute_levels(CMap cm, _Shared sh, int power) noexcept:
-    """``power``'s proximity levels (see search.dumbbot_values.proximity_levels).
+cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
+    """One more unit of ``power`` in or next to ``prov``: its count, and the most units one
+    power and any other have there."""
+    cdef int c = sh.counts[prov * nw + power] + 1
+    if sh.top[prov] == 0:  # the first unit counted there
+        sh.touched[sh.num_touched] = prov
+        sh.num_touched += 1
+    sh.counts[prov * nw + power] = c
+    if power == sh.leader[prov]:
+        sh.top[prov] = c
+    elif c > sh.top[prov]:
+        sh.runner[prov] = sh.top[prov]
+        sh.top[prov] = c
+        sh.leader[prov] = power
+    elif c > sh.runner[prov]:
+        sh.runner[prov] = c
 
-    The tables are read through plain pointers, so the compiler keeps them in
-    registers across the loops (most of a search's time is spent here).
-    """
-    cdef int nn = cm.num_nodes
-    cdef long long *base = sh.base + power * cm.num_provinces
-    cdef long long *cur = sh.levels + power * DEPTH * nn
-    cdef long long *nxt
-    cdef long long total, best, x
-    cdef int i, j, n, g, t, end
-    cdef const int *node_prov = &cm.node_prov[0]
-    cdef const int *sum_off = &cm.sum_off[0]
-    cdef const int *sum_idx = &cm.sum_idx[0]
-    cdef const int *grp_off = &cm.grp_off[0]
-    cdef const int *item_off = &cm.item_off[0]
-    cdef const int *item_idx = &cm.item_idx[0]
-    for i in range(nn):
-        cur[i] = base[node_prov[i]]
-    for n in range(1, DEPTH):
-        nxt = cur + nn
-        for i in range(nn):
-            total = 0
-            for j in range(sum_off[i], sum_off[i + 1]):
-                total += cur[sum_idx[j]]
-            for g in range(grp_off[i], grp_off[i + 1]):
-                t = item_off[g]
-                end = item_off[g + 1]
-                best = cur[item_idx[t]]
-                for j in range(t + 1, end):
-                    x = cur[item_idx[j]]
-                    if x > best:
-                        best = x
-                total += best
-            nxt[i] = _fdiv(total, 5)
-        cur = nxt
+
+cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
+    """Every power's proximity levels (see search.dumbbot_values.proximity_levels), in
+    32-bit or 64-bit lanes (see :class:`_Shared`)."""
+    if sh.narrow:
+        db_levels_narrow(
+            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
+            sh.more_off, sh.more_at, &cm.item_off[0], sh.item_at, <int *> sh.levels,
+        )
+    else:
+        db_levels_wide(
+            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
+            sh.more_off, sh.more_at, &cm.item_off[0], sh.item_at, <long long *> sh.levels,
+        )
 
 
 cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CValues out):
@@ -688,41 +976,47 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
     cdef int np = cm.num_provinces, nn = cm.num_nodes, nw = cm.num_powers
     cdef int power = out.power
     cdef long long strength_w = 0, competition_w = 0, winter_defence_w = 0
-    cdef long long *prox_w
+    cdef int table  # of proximity weights: spring, fall, build, remove
     cdef bint winter = season == WINTER
     if season == SPRING or season == SUMMER:
-        prox_w = &w.prox[0][0]
+        table = 0
         strength_w, competition_w = w.spring_strength, w.spring_competition
     elif season == FALL or season == AUTUMN:
-        prox_w = &w.prox[1][0]
+        table = 1
         strength_w, competition_w = w.fall_strength, w.fall_competition
     else:
-        prox_w = &w.prox[3][0] if removing else &w.prox[2][0]
+        table = 3 if removing else 2
         winter_defence_w = w.remove_defence if removing else w.build_defence
-    cdef _Shared sh = _shared(cm, w, b, season, power)
-    cdef long long *levels = sh.levels + power * DEPTH * nn
-    cdef long long *defence = sh.defence + power * np
-    cdef int *counts = sh.counts
-    cdef long long v
-    cdef int i, k, q, n, best
-    memcpy(out.counts, counts, np * nw * sizeof(int))
-    for i in range(np):
-        best = 0
-        for q in range(nw):
-            if q != power and counts[i * nw + q] > best:
-                best = counts[i * nw + q]
-        out.comp[i] = best
-    for i in range(nn):
-        v = 0
-        for n in range(DEPTH):
-            v += prox_w[n] * levels[n * nn + i]
-        k = cm.node_prov[i]
-        if winter:
-            if defence[k] > 0:
-                v += winter_defence_w * defence[k]
+    cdef _Shared sh = _shared(cm, w, b, season)
+    if sh.weighed != table:
+        if sh.narrow:
+            db_weigh_narrow(
+                DEPTH, nn, sh.rows, sh.lanes, &w.prox_narrow[table][0], <int *> sh.levels,
+                sh.vals,
+            )
         else:
-            v += strength_w * counts[k * nw + power] - competition_w * out.comp[k]
-        out.vals[i] = v
+            db_weigh_wide(
+                DEPTH, nn, sh.rows, sh.lanes, &w.prox[table][0], <long long *> sh.levels,
+                sh.vals,
+            )
+        sh.weighed = table
+    cdef int lanes = sh.lanes
+    cdef const long long *weighed = sh.vals + power
+    cdef long long *defence = sh.defence
+    cdef long long *extra = sh.extra
+    cdef int *counts = sh.counts
+    cdef int i
+    memcpy(out.counts, counts, np * nw * sizeof(int))
+    for i in range(np):  # what a province adds to its nodes' proximity
+        out.comp[i] = sh.runner[i] if sh.leader[i] == power else sh.top[i]
+        if not winter:
+            extra[i] = strength_w * counts[i * nw + power] - competition_w * out.comp[i]
+        elif b.owner[i] == power and defence[i] > 0:
+            extra[i] = winter_defence_w * defence[i]
+        else:
+            extra[i] = 0
+    for i in range(nn):
+        out.vals[i] = weighed[i * lanes] + extra[cm.node_prov[i]]
 
 
 def values(CMap cm, CWeights w, object pos, int power, bint removing=False):

@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from contextlib import nullcontext
+from dataclasses import replace
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -76,6 +77,109 @@ def test_values_match_on_every_kind_of_phase(compiled: None) -> None:
                         assert fast.competition(prov) == slow.competition(prov)
                 checked += 1
     assert checked > 500
+
+
+def shaped_positions(seed: int, count: int) -> list[Position]:
+    """Random boards of many shapes: one to every power present, few or many units, any
+    season, dislodged units, centres spread out or all held by one power."""
+    rng = Random(seed)
+    start = varied_positions()[0]
+    m = start.map
+    tables = tables_for(m)
+    nodes_in: dict[int, list[int]] = {}
+    for node, prov in enumerate(tables.node_prov):
+        nodes_in.setdefault(prov, []).append(node)
+    provinces = sorted(nodes_in)
+    out = []
+    for _ in range(count):
+        present = rng.sample(range(m.num_powers), rng.randint(1, m.num_powers))
+        pos = start.copy()
+        pos.season = rng.randrange(WINTER + 1)
+        one_owner = rng.random() < 0.2
+        for sc in m.supply_centres:
+            pos.owners[sc] = present[0] if one_owner else rng.choice([-1, *present])
+        pos.units = {}
+        pos.dislodged = {}
+        for prov in rng.sample(provinces, rng.randint(0, len(m.supply_centres))):
+            node = rng.choice(nodes_in[prov])
+            unit = (rng.choice(present), tables.node_type[node], tables.node_loc[node])
+            pos.units[prov] = unit
+            if rng.random() < 0.15:
+                node = rng.choice(nodes_in[prov])
+                pos.dislodged[prov] = (
+                    rng.choice(present),
+                    tables.node_type[node],
+                    tables.node_loc[node],
+                    (),
+                )
+        out.append(pos)
+    return out
+
+
+def assert_same_values(pos: Position, weights: DumbBotWeights) -> None:
+    """Every power's values, strengths and competitions on ``pos``: compiled as pure."""
+    nodes = range(tables_for(pos.map).num_nodes)
+    for me in range(pos.map.num_powers):
+        for removing in (False, True) if pos.season == WINTER else (False,):
+            fast, slow = both(dumbbot_values, pos, me, weights, removing=removing)
+            assert type(fast).__name__ == "CValues"
+            assert [fast.node_value(n) for n in nodes] == [slow.node_value(n) for n in nodes]
+            if pos.season != WINTER:  # no unit counts in winter
+                for prov in range(pos.map.num_provinces):
+                    assert fast.strength(prov) == slow.strength(prov)
+                    assert fast.competition(prov) == slow.competition(prov)
+
+
+def narrow(weights: DumbBotWeights) -> bool:
+    """Whether the compiled code computes the levels for ``weights`` in 32-bit lanes."""
+    tables = tables_for(varied_positions()[0].map)
+    assert speedups.COMPILED is not None
+    return bool(speedups.COMPILED.CWeights(weights).narrow(speedups.compiled_map(tables)))
+
+
+PARANG_EXTRAS = DumbBotWeights(
+    home_vacation_weight=300, base_unit_weight=30, home_attack_weight=2, home_defence_weight=3
+)
+"""Parang's extensions switched on: an empty home centre has a negative value (so do
+levels then: floor division), units add to their province's value."""
+
+
+def test_values_match_on_boards_of_many_shapes(compiled: None) -> None:
+    for weights in (DEFAULT_WEIGHTS, PARANG_EXTRAS):
+        assert narrow(weights)
+        for pos in shaped_positions(1, 80):
+            assert_same_values(pos, weights)
+
+
+def _attack(x: int) -> DumbBotWeights:
+    """Parang's extensions (but units' weight: CWeights.fits would refuse them) with ``x`` as
+    every attack and defence weight."""
+    return replace(
+        PARANG_EXTRAS,
+        base_unit_weight=0,
+        spring_attack=x,
+        fall_attack=x,
+        spring_defence=x,
+        fall_defence=x,
+    )
+
+
+def test_both_lane_widths_agree_on_either_side_of_the_32_bit_bound(compiled: None) -> None:
+    """The largest attack and defence weights whose levels the bound keeps in 32-bit lanes,
+    and the next ones up (64-bit lanes), on boards where one power may hold every centre;
+    and proximity weights beyond 32 bits."""
+    low, high = 1, 10**6
+    assert narrow(_attack(low)) and not narrow(_attack(high))
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if narrow(_attack(mid)) else (low, mid)
+    huge_weight = replace(_attack(1), spring_proximity=(2**31, 1, 1, 1, 1, 1, 1, 1, 1, 1))
+    assert not narrow(huge_weight)
+    tables = tables_for(varied_positions()[0].map)
+    for weights in (_attack(low), _attack(high), huge_weight):
+        assert speedups.kernel(tables, weights) is not None
+        for pos in shaped_positions(2, 25):
+            assert_same_values(pos, weights)
 
 
 def _orders_and_state(
