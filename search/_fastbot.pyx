@@ -1669,11 +1669,9 @@ cdef int _play_movement(
     """
     cdef _Board b = g.b
     cdef _Orders o = g.o
-    cdef _Resolver r = g.r
     cdef int np = cm.num_provinces
     cdef unsigned char present[MAX_POWERS]
-    cdef int i, p, q, s, node, dest, n_moving = 0
-    cdef int *moving
+    cdef int p, q, s
     cdef bint any_dislodged
     for q in range(cm.num_powers):
         present[q] = 0
@@ -1713,50 +1711,7 @@ cdef int _play_movement(
                 if g.kind[p] == SUPPORT_MOVE:
                     g.b_arg[p] = order[2]
     any_dislodged = resolve_arrays(g.r, g.num_units, g.units, b.upow, g.kind, g.a, g.b_arg)
-    # the units that moved or were dislodged leave; then the movers arrive
-    moving = g.units  # reused: the movers overwrite the units' list from its start
-    for i in range(g.num_units):
-        p = g.units[i]
-        node = b.unode[p]
-        if r.moved[p]:
-            g.arrival[p] = cm.node_of(cm.node_type[node], g.a[p])
-            moving[n_moving] = p
-            n_moving += 1
-        elif r.dislodger[p] >= 0:
-            b.dpow[p] = b.upow[p]
-            b.dnode[p] = node
-            b.upow[p] = -1
-            b.unode[p] = -1
-    for i in range(n_moving):
-        p = moving[i]
-        g.kind[p] = b.upow[p]  # the mover's power, kept while its province is emptied
-        b.upow[p] = -1
-        b.unode[p] = -1
-    for i in range(n_moving):
-        p = moving[i]
-        dest = cm.loc_prov[g.a[p]]
-        b.upow[dest] = g.kind[p]
-        b.unode[dest] = g.arrival[p]
-    b.any_dislodged = any_dislodged
-    if any_dislodged:
-        r.mark_contested(g.contested)
-        for p in range(np):
-            if b.dpow[p] < 0:
-                continue
-            node = b.dnode[p]
-            s = 0
-            for i in range(cm.adj_off[node], cm.adj_off[node + 1]):
-                dest = cm.adj_loc[i]
-                q = cm.loc_prov[dest]
-                if b.upow[q] < 0 and not g.contested[q] and q != r.dislodger[p]:
-                    g.ropt[p * MAX_OPTIONS + s] = dest
-                    s += 1
-            g.ropt_n[p] = s
-        g.season += 1
-    elif g.season == SPRING:
-        g.season = FALL
-    else:
-        _enter_winter(cm, g)
+    _apply_movement(cm, g, any_dislodged)
     return 0
 
 
@@ -2139,3 +2094,167 @@ def step(
         return g.position(cm, pos.map)
     finally:
         g.busy = False
+
+
+cdef int _apply_movement(CMap cm, _Game g, bint any_dislodged) except -1:
+    """adjudicator.movement.next_position's position, in place on ``g``'s board, from what
+    :func:`resolve_arrays` (on ``g.units``, ``g.kind``, ``g.a``, ``g.b_arg``) found."""
+    cdef _Board b = g.b
+    cdef _Resolver r = g.r
+    cdef int np = cm.num_provinces
+    cdef int i, p, q, s, node, dest, n_moving = 0
+    cdef int *moving
+    # the units that moved or were dislodged leave; then the movers arrive
+    moving = g.units  # reused: the movers overwrite the units' list from its start
+    for i in range(g.num_units):
+        p = g.units[i]
+        node = b.unode[p]
+        if r.moved[p]:
+            g.arrival[p] = cm.node_of(cm.node_type[node], g.a[p])
+            moving[n_moving] = p
+            n_moving += 1
+        elif r.dislodger[p] >= 0:
+            b.dpow[p] = b.upow[p]
+            b.dnode[p] = node
+            b.upow[p] = -1
+            b.unode[p] = -1
+    for i in range(n_moving):
+        p = moving[i]
+        g.kind[p] = b.upow[p]  # the mover's power, kept while its province is emptied
+        b.upow[p] = -1
+        b.unode[p] = -1
+    for i in range(n_moving):
+        p = moving[i]
+        dest = cm.loc_prov[g.a[p]]
+        b.upow[dest] = g.kind[p]
+        b.unode[dest] = g.arrival[p]
+    b.any_dislodged = any_dislodged
+    if any_dislodged:
+        r.mark_contested(g.contested)
+        for p in range(np):
+            if b.dpow[p] < 0:
+                continue
+            node = b.dnode[p]
+            s = 0
+            for i in range(cm.adj_off[node], cm.adj_off[node + 1]):
+                dest = cm.adj_loc[i]
+                q = cm.loc_prov[dest]
+                if b.upow[q] < 0 and not g.contested[q] and q != r.dislodger[p]:
+                    g.ropt[p * MAX_OPTIONS + s] = dest
+                    s += 1
+            g.ropt_n[p] = s
+        g.season += 1
+    elif g.season == SPRING:
+        g.season = FALL
+    else:
+        _enter_winter(cm, g)
+    return 0
+
+
+cdef enum:
+    BOARD_ROWS = 6  # MovementPhases: the rows of a phase's board
+
+
+cdef class MovementPhases:
+    """Movement phases (no convoys) read into C once, to resolve and apply as the compiled
+    rollouts and steps do (bot.measure.bench_adjudicator times :meth:`run`).
+
+    Each phase is a ``(position, orders)`` pair: a movement phase without dislodged
+    units, and engine orders that :func:`step` would take as an action (holds, moves,
+    supports; no convoys, no coasts named); a unit without an order holds.
+    """
+
+    cdef CMap cm
+    cdef _Game g
+    cdef object game_map
+    cdef int count
+    cdef int *boards  # per phase, np each: the units' powers, their nodes, the owners,
+    # then the orders' kinds and their arguments a and b (as _Game's)
+    cdef int *dates  # per phase: season, year
+
+    def __cinit__(self, CMap cm, object game_map, list phases):
+        cdef int np = cm.num_provinces
+        cdef int i, p
+        cdef int *row
+        self.cm = cm
+        self.game_map = game_map
+        self.g = _Game(cm, game_map)
+        self.count = len(phases)
+        self.boards = <int *> PyMem_Malloc((BOARD_ROWS * np * self.count + 1) * sizeof(int))
+        self.dates = <int *> PyMem_Malloc((2 * self.count + 1) * sizeof(int))
+        if self.boards == NULL or self.dates == NULL:
+            raise MemoryError()
+        for i, (pos, orders) in enumerate(phases):
+            if pos.map is not game_map:
+                raise ValueError("a phase on another map")
+            if not (pos.season == SPRING or pos.season == FALL) or pos.dislodged:
+                raise ValueError("a phase that is not a movement phase")
+            self.g.load(cm, pos)
+            if not _simple_orders(cm, self.g.b, (<dict> orders).items()):
+                raise ValueError("an order the compiled phases do not play (a convoy, a coast)")
+            row = self.boards + BOARD_ROWS * np * i
+            memcpy(row, self.g.b.upow, np * sizeof(int))
+            memcpy(row + np, self.g.b.unode, np * sizeof(int))
+            memcpy(row + 2 * np, self.g.b.owner, np * sizeof(int))
+            for p in range(np):
+                row[3 * np + p] = HOLD
+                row[4 * np + p] = 0
+                row[5 * np + p] = 0
+            for key, value in (<dict> orders).items():
+                p = key
+                if self.g.b.upow[p] < 0:
+                    continue
+                order = <tuple> value
+                row[3 * np + p] = order[0]
+                if order[0] != HOLD:
+                    row[4 * np + p] = order[1]
+                if order[0] == SUPPORT_MOVE:
+                    row[5 * np + p] = order[2]
+            self.dates[2 * i] = pos.season
+            self.dates[2 * i + 1] = pos.year
+
+    def __dealloc__(self):
+        PyMem_Free(self.boards)
+        PyMem_Free(self.dates)
+
+    def __len__(self):
+        return self.count
+
+    cdef int _play(self, int i) except -1:
+        """Phase ``i``'s board and orders into the game, then resolved and applied."""
+        cdef CMap cm = self.cm
+        cdef _Game g = self.g
+        cdef _Board b = g.b
+        cdef int np = cm.num_provinces
+        cdef int *row = self.boards + BOARD_ROWS * np * i
+        cdef int p
+        memcpy(b.upow, row, np * sizeof(int))
+        memcpy(b.unode, row + np, np * sizeof(int))
+        memcpy(b.owner, row + 2 * np, np * sizeof(int))
+        memset(b.dpow, -1, np * sizeof(int))
+        memset(b.dnode, -1, np * sizeof(int))
+        memcpy(g.kind, row + 3 * np, 3 * np * sizeof(int))  # g.kind, g.a, g.b_arg
+        g.season = self.dates[2 * i]
+        g.year = self.dates[2 * i + 1]
+        g.num_units = 0
+        for p in range(np):
+            if b.upow[p] >= 0:
+                g.units[g.num_units] = p
+                g.num_units += 1
+        _apply_movement(
+            cm, g, resolve_arrays(g.r, g.num_units, g.units, b.upow, g.kind, g.a, g.b_arg)
+        )
+        return 0
+
+    def run(self):
+        """Resolve and apply every phase once, each from its board as read."""
+        cdef int i
+        for i in range(self.count):
+            self._play(i)
+
+    def next_position(self, int i):
+        """Phase ``i`` resolved and applied, as a position (units in province order)."""
+        if not 0 <= i < self.count:
+            raise IndexError(f"no phase {i} of {self.count}")
+        self._play(i)
+        return self.g.position(self.cm, self.game_map)

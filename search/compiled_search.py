@@ -195,3 +195,22 @@ def region_weights(
     return COMPILED.region_weights(  # type: ignore[no-any-return]
         cmap, pos, power, level_weights, foreign_constant
     )
+
+
+def movement_phases(phases: list[tuple[Position, Orders]]) -> Any:
+    """The movement phases read into C arrays once, or None when the compiled code does not run.
+
+    Each phase is a position and its orders, as :func:`step` takes an action (no
+    convoys, no coasts named); ``run()`` resolves and applies every phase in C
+    as the compiled rollouts and steps do (``search._fastbot.MovementPhases``),
+    ``next_position(i)`` gives phase ``i``'s next position.  All phases are on
+    the first one's map.
+    """
+    if not phases or switch.fast_movement() is None:
+        return None
+    game_map = phases[0][0].map
+    cmap = compiled_map(tables_for(game_map))
+    if cmap is None:
+        return None
+    assert COMPILED is not None
+    return COMPILED.MovementPhases(cmap, game_map, phases)

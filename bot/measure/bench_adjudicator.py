@@ -9,10 +9,14 @@ orders to results and the next position (:func:`adjudicate_movement`); MILA's
 median of several runs; the ratio is taken between medians of the same run.
 It also times legal order generation on the corpus positions: every unit's
 movement orders (:func:`adjudicator.legal.movement_orders`, convoys included);
-and the search's path, :func:`adjudicator.movement.next_position` (the next
-position only), compiled and in pure Python, and full adjudication, on the
-corpus phases without convoy orders (the search's orders never convoy; the
-compiled resolver, see :mod:`adjudicator.compiled_rules`, runs every phase).
+and, on the corpus phases without convoy orders (the search's orders never
+convoy; the compiled resolver, see :mod:`adjudicator.compiled_rules`, runs
+every phase): the search's path as the compiled rollouts and steps run it
+(``search._fastbot.MovementPhases``: each phase read into C arrays once,
+untimed, then resolved and applied in place in C, its board restored from
+those arrays first, timed); :func:`adjudicator.movement.next_position` (a
+Position and an orders dict in, the next Position out: the tree's Python
+path), compiled and in pure Python; and full adjudication.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from adjudicator.position import FALL, Position, initial_position
 from adjudicator.randomorders import battle_orders
 from adjudicator.retreats import adjudicate_retreats
 from adjudicator.rules import JUDGE_NAMES
+from search.compiled_search import movement_phases
 
 Phase = tuple[Position, Orders]
 
@@ -82,10 +87,17 @@ def time_engine(corpus: list[Phase]) -> float:
 
 
 def time_next_position(corpus: list[Phase]) -> float:
-    """Seconds to compute every phase's next position once (the search's path)."""
+    """Seconds to compute every phase's next position once (the tree's Python path)."""
     started = time.perf_counter()
     for pos, orders in corpus:
         next_position(pos, orders)
+    return time.perf_counter() - started
+
+
+def time_phases(phases: Any) -> float:
+    """Seconds to resolve and apply once, in C, the phases of a ``MovementPhases``."""
+    started = time.perf_counter()
+    phases.run()
     return time.perf_counter() - started
 
 
@@ -182,9 +194,20 @@ def time_mila(corpus: list[Phase]) -> float:
 
 
 def _print_search_paths(corpus: list[Phase], runs: int) -> None:
-    """Print the search's next-position speed (compiled and pure) and legal-order generation."""
+    """Print the search's phases per second: in C, by next_position and fully adjudicated.
+
+    Then legal-order generation.
+    """
     convoying = (CONVOY, CONVOY_MOVE)
     plain = [(p, o) for p, o in corpus if not any(x[0] in convoying for x in o.values())]
+    phases = movement_phases(plain)
+    if phases is not None:
+        in_c = statistics.median(len(plain) / time_phases(phases) for _ in range(runs))
+        print(
+            f"resolve + apply:   {in_c:9.0f} phases/s in C, as the compiled rollouts run them "
+            f"(the {len(plain)} phases without convoy orders, each read into C once, untimed; "
+            f"median of {runs})"
+        )
     with speedups.pure_python():
         pure = [len(plain) / time_next_position(plain) for _ in range(runs)]
     pure_median = statistics.median(pure)
@@ -193,8 +216,8 @@ def _print_search_paths(corpus: list[Phase], runs: int) -> None:
         fast = [len(plain) / time_next_position(plain) for _ in range(runs)]
         line = f"{statistics.median(fast):9.0f} phases/s compiled, {pure_median:.0f} in pure Python"
     print(
-        f"next position:     {line} (the search's path, on the {len(plain)} phases "
-        f"without convoy orders; medians of {runs})"
+        f"next_position:     {line} (a Position and orders dict in, a Position out: the "
+        f"tree's Python path; the same {len(plain)} phases; medians of {runs})"
     )
     full = statistics.median(len(plain) / time_engine(plain) for _ in range(runs))
     print(

@@ -3,17 +3,20 @@
 No figure is checked (machines are noisy).  What is checked is what makes the
 ratio meaningful: every order of the corpus, written in MILA's notation, is
 accepted by MILA's engine (at most a stray one), and MILA's next position
-equals ours on every phase.
+equals ours on every phase; and the search's path in C (``MovementPhases``)
+gives pure Python's next position on every phase it times.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from adjudicator.compiled_rules import pure_python
 from adjudicator.maps import ARMY
-from adjudicator.movement import adjudicate_movement
-from adjudicator.orders import CONVOY_MOVE, SUPPORT_HOLD, SUPPORT_MOVE
+from adjudicator.movement import adjudicate_movement, next_position
+from adjudicator.orders import CONVOY, CONVOY_MOVE, SUPPORT_HOLD, SUPPORT_MOVE
 from bot.measure.bench_adjudicator import build_corpus, main, mila_games, mila_location, mila_unit
+from search.compiled_search import movement_phases
 
 
 def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
@@ -22,7 +25,8 @@ def test_benchmark_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str
     lines = (
         "corpus: 6 movement phases",
         "daide-mcts engine:",
-        "next position:",
+        "resolve + apply:",
+        "next_position:",
         "full, no convoys:",
         "legal orders:",
     )
@@ -57,3 +61,33 @@ def test_mila_adjudicates_the_corpus_as_we_do() -> None:
         theirs = [u for units in game.get_units().values() for u in units]
         assert sorted(theirs) == sorted(our_units), f"{pos}: {set(theirs) ^ set(our_units)}"
     assert dropped <= 2
+
+
+def test_the_search_path_in_c_gives_the_next_positions_of_pure_python() -> None:
+    corpus = build_corpus(1, 400)
+    convoying = (CONVOY, CONVOY_MOVE)
+    plain = [(p, o) for p, o in corpus if all(x[0] not in convoying for x in o.values())]
+    phases = movement_phases(plain)
+    assert phases is not None and len(phases) == len(plain)
+    phases.run()  # the boards are restored before each phase: the runs leave no trace
+    dislodging = 0
+    for i in reversed(range(len(plain))):
+        pos, orders = plain[i]
+        with pure_python():
+            want = next_position(pos, orders)
+        got = phases.next_position(i)
+        assert (got.season, got.year) == (want.season, want.year), i
+        assert got.units == want.units and got.owners == want.owners, i
+        assert got.dislodged == want.dislodged, i
+        dislodging += bool(want.dislodged)
+    assert len(plain) >= 150 and dislodging >= 50
+
+
+def test_the_search_path_in_c_takes_the_orders_a_step_takes() -> None:
+    corpus = build_corpus(1, 40)
+    convoying = next((p, o) for p, o in corpus if any(x[0] == CONVOY for x in o.values()))
+    with pytest.raises(ValueError, match="convoy"):
+        movement_phases([convoying])
+    retreat = next(r.position for r in (adjudicate_movement(*x) for x in corpus) if r.dislodged)
+    with pytest.raises(ValueError, match="not a movement phase"):
+        movement_phases([(retreat, {})])
