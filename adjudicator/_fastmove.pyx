@@ -1061,7 +1061,9 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
             new_dislodged[p] = (
                 (<tuple> unit)[0], (<tuple> unit)[1], (<tuple> unit)[2], tuple(options)
             )
-    cdef list owners = list(pos.owners)
+    # shared with pos until a centre changes hands (positions are not changed in place:
+    # adjudicator.phases changes a copy's)
+    cdef list owners = pos.owners
     if len(owners) != n:
         raise ValueError(f"{len(owners)} owners on a map of {n} provinces")
     season = pos.season
@@ -1083,7 +1085,9 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
                 occupied[p] = r.power[p] + 1
         for i in range(facts.num_centres):
             p = facts.centres[i]
-            if occupied[p]:
+            if occupied[p] and owners[p] != occupied[p] - 1:
+                if owners is pos.owners:
+                    owners = list(owners)
                 owners[p] = occupied[p] - 1
         season = _PY_WINTER
         if not _adjustments_due(sc, owners):

@@ -87,7 +87,8 @@ def adjudicate_movement(position: Position, orders: dict[int, EngineOrder]) -> M
 
     Units without an order hold.  Returns the results and the position of the
     next phase that needs orders (retreats, adjustments, or the next movement).
-    Compiled when it can be (see :mod:`adjudicator.compiled_rules`).
+    Compiled when it can be (see :mod:`adjudicator.compiled_rules`; then the
+    owners list is shared as :func:`next_position`'s is).
     """
     fast = speedups.fast_movement()
     if fast is not None:
@@ -100,7 +101,9 @@ def adjudicate_movement(position: Position, orders: dict[int, EngineOrder]) -> M
 def next_position(position: Position, orders: dict[int, EngineOrder]) -> Position:
     """The position after a movement phase (the fast path the search uses).
 
-    Compiled when it can be (see :mod:`adjudicator.compiled_rules`).
+    Compiled when it can be (see :mod:`adjudicator.compiled_rules`); then the
+    next position's owners list is ``position``'s own when no centre changed
+    hands (positions are not changed in place: the phases change a copy).
     """
     fast = speedups.fast_movement()
     if fast is not None:

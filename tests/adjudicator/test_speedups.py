@@ -94,6 +94,19 @@ def test_random_battles_give_the_same_next_position(compiled: None) -> None:
     assert dislodging > 50
 
 
+def test_the_owners_list_is_shared_until_a_centre_changes_hands(compiled: None) -> None:
+    assert speedups.MOVEMENT is not None
+    shared = changed = 0
+    for pos, orders in _random_phases(7, 300):
+        before = list(pos.owners)
+        nxt = speedups.MOVEMENT.next_position(pos, orders)
+        assert pos.owners == before
+        assert (nxt.owners is pos.owners) == (nxt.owners == before)
+        shared += nxt.owners is pos.owners
+        changed += nxt.owners != before
+    assert shared > 100 and changed > 20
+
+
 def _quick_battles(pos: Position, rng: Random) -> dict[int, EngineOrder]:
     """Cheap battle-heavy orders: moves and holds, then supports of orders actually given.
 
