@@ -201,7 +201,9 @@ def _print_search_paths(corpus: list[Phase], runs: int) -> None:
     convoying = (CONVOY, CONVOY_MOVE)
     plain = [(p, o) for p, o in corpus if not any(x[0] in convoying for x in o.values())]
     phases = movement_phases(plain)
-    if phases is not None:
+    if phases is None:
+        print("resolve + apply:   no figure: compiled code not built or switched off")
+    else:
         in_c = statistics.median(len(plain) / time_phases(phases) for _ in range(runs))
         print(
             f"resolve + apply:   {in_c:9.0f} phases/s in C, as the compiled rollouts run them "
