@@ -27,8 +27,9 @@ kept for the next call on the same board (:class:`_Shared`): a movement phase
 values seven powers on one position.  The proximity levels are computed for
 every power at once, one power per lane of a vector (``db_levels_narrow``, C
 with GCC's vector extensions: the module needs GCC or Clang).  A plain
-``random.Random`` is shuffled from C (:func:`_stock_shuffle`, checked at import
-against the standard library's ``shuffle``: same draws, same permutation).
+``random.Random`` is drawn from in C, on its own MT19937 state (:class:`Draws`,
+checked at import against the standard library's ``random``, ``getrandbits``,
+``shuffle`` and ``choice``: same numbers, same permutations, same state after).
 Integer division follows Python's floor rule (:func:`_fdiv`; lane-wise in the
 kernels), as the pure-Python code does with ``//``.
 """
@@ -37,6 +38,7 @@ import random as _random
 from dataclasses import fields
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.ref cimport PyObject
 from libc.string cimport memcmp, memcpy, memset
 
 from adjudicator.orders import HOLD_ORDER as _HOLD_ORDER
@@ -1098,11 +1100,166 @@ def region_weights(
     return out
 
 
+# --- the random generator's draws --------------------------------------------------------
+
+# random.Random's generator as CPython's Modules/_randommodule.c keeps it (the object's
+# MT19937 state) and draws from it (``random()``, ``getrandbits(k)`` for k <= 32), read and
+# advanced in place from C; C_DRAWS checks at import that the layout and the draws are the
+# running Python's, else every draw goes through the generator's methods.
+cdef extern from *:
+    """
+    #include <stdint.h>
+
+    #define DB_MT_N 624
+    #define DB_MT_M 397
+
+    typedef struct {
+        PyObject_HEAD
+        int index;
+        uint32_t state[DB_MT_N];
+    } db_mt;
+
+    static uint32_t db_mt_next(db_mt *self)
+    {
+        static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+        uint32_t *mt = self->state;
+        uint32_t y;
+        int kk;
+        if (self->index >= DB_MT_N) {
+            for (kk = 0; kk < DB_MT_N - DB_MT_M; kk++) {
+                y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+                mt[kk] = mt[kk + DB_MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+            }
+            for (; kk < DB_MT_N - 1; kk++) {
+                y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+                mt[kk] = mt[kk + (DB_MT_M - DB_MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+            }
+            y = (mt[DB_MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+            mt[DB_MT_N - 1] = mt[DB_MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+            self->index = 0;
+        }
+        y = mt[self->index++];
+        y ^= (y >> 11);
+        y ^= (y << 7) & 0x9d2c5680U;
+        y ^= (y << 15) & 0xefc60000U;
+        y ^= (y >> 18);
+        return y;
+    }
+
+    static double db_mt_random(db_mt *self)
+    {
+        uint32_t a = db_mt_next(self) >> 5, b = db_mt_next(self) >> 6;
+        return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+    }
+    """
+    enum: DB_MT_N
+    ctypedef struct db_mt:
+        int index
+        unsigned int state[DB_MT_N]
+    unsigned int db_mt_next(db_mt *mt) noexcept nogil
+    double db_mt_random(db_mt *mt) noexcept nogil
+
+
+cdef struct Draws:  # where a call draws from: ``rng``, in C through ``mt`` unless NULL
+    PyObject *rng  # the generator (the caller holds it)
+    db_mt *mt  # its state, drawn from in C when it is a plain random.Random
+
+
+cdef inline Draws _draws(object rng):
+    """The draws from ``rng``: in C on its state when it is a plain ``random.Random``."""
+    cdef Draws d
+    d.rng = <PyObject *> rng
+    d.mt = <db_mt *> d.rng if _c_draws and type(rng) is _PLAIN_RANDOM else NULL
+    return d
+
+
+cdef inline double _uniform(Draws *d) except? -1.0:
+    """``rng.random()``."""
+    if d.mt != NULL:
+        return db_mt_random(d.mt)
+    return (<object> d.rng).random()
+
+
+cdef inline Py_ssize_t _mt_below(db_mt *mt, Py_ssize_t n) noexcept:
+    """``Random._randbelow(n)`` for 1 <= ``n`` < 2**32: ``getrandbits(n.bit_length())``
+    until a number below ``n``."""
+    cdef int k = 0
+    cdef Py_ssize_t r
+    while (n >> k) != 0:
+        k += 1
+    r = db_mt_next(mt) >> (32 - k)
+    while r >= n:
+        r = db_mt_next(mt) >> (32 - k)
+    return r
+
+
+cdef int _shuffle(list items, Draws *d) except -1:
+    """``rng.shuffle(items)``."""
+    cdef Py_ssize_t i, r
+    if d.mt == NULL:
+        (<object> d.rng).shuffle(items)
+        return 0
+    for i in range(len(items) - 1, 0, -1):
+        r = _mt_below(d.mt, i + 1)
+        items[i], items[r] = items[r], items[i]
+    return 0
+
+
+cdef object _choice(list items, Draws *d):
+    """``rng.choice(items)`` (``items`` not empty)."""
+    if d.mt == NULL:
+        return (<object> d.rng).choice(items)
+    return items[_mt_below(d.mt, len(items))]
+
+
+def _same_draws_as_the_standard_generator():
+    """Whether the draws of :class:`Draws` in C read the state of a plain ``random.Random``
+    and give and leave exactly what its methods do, on many seeds and mixes of draws."""
+    cdef Draws d
+    cdef db_mt *mt
+    cdef int i
+    for seed in range(4):
+        mine, theirs = _random.Random(seed), _random.Random(seed)
+        mt = <db_mt *> <PyObject *> mine
+        version, state, gauss = mine.getstate()
+        if mt.index != state[DB_MT_N] or any(mt.state[i] != state[i] for i in range(DB_MT_N)):
+            return False
+        d.rng = <PyObject *> mine
+        d.mt = mt
+        mix = _random.Random(seed + 100)
+        for _ in range(700):  # past the state's 624 words: a regeneration on the way
+            kind = mix.randrange(4)
+            n = mix.randrange(1, 40)
+            if kind == 0:
+                if db_mt_random(mt) != theirs.random():
+                    return False
+            elif kind == 1:
+                if db_mt_next(mt) >> (32 - n % 32 - 1) != theirs.getrandbits(n % 32 + 1):
+                    return False
+            elif kind == 2:
+                a, b = list(range(n)), list(range(n))
+                _shuffle(a, &d)
+                theirs.shuffle(b)
+                if a != b:
+                    return False
+            elif _choice(list(range(n)), &d) != theirs.choice(list(range(n))):
+                return False
+        if mine.getstate() != theirs.getstate():
+            return False
+    return True
+
+
+cdef object _PLAIN_RANDOM = _random.Random
+cdef bint _c_draws = _same_draws_as_the_standard_generator()
+C_DRAWS = _c_draws
+"""Whether a plain ``random.Random`` is drawn from in C (else through its methods)."""
+
+
 # --- DumbBot's weighted random choice ---------------------------------------------------
 
 
-cdef int _select(long long *scores, int n, object rand, CWeights w) except -1:
-    """search.dumbbot_values.select_index on a C array (``rand`` is the generator's ``random``)."""
+cdef int _select(long long *scores, int n, Draws *d, CWeights w) except -1:
+    """search.dumbbot_values.select_index on a C array, drawing from ``d``."""
     cdef int ranked[MAX_OPTIONS]
     cdef int i, j, x, current, step
     cdef long long best, second, chance, best_chance
@@ -1126,7 +1283,7 @@ cdef int _select(long long *scores, int n, object rand, CWeights w) except -1:
         else:
             best_chance = 0
         chance = w.play_alternative - _fdiv(best_chance * w.play_alternative, 100)
-        if <double> rand() * 100 < <double> chance:
+        if _uniform(d) * 100 < <double> chance:
             current = step
         else:
             break
@@ -1189,7 +1346,7 @@ cdef class _Orders:
 
 
 cdef int _order_unit(
-    CMap cm, CWeights w, _Board b, CValues v, _Orders o, int prov, object rand, bint force
+    CMap cm, CWeights w, _Board b, CValues v, _Orders o, int prov, Draws *d, bint force
 ) except -2:
     """One unit's order into ``o`` (its kind), or WAITING (see DumbBot._order_unit)."""
     cdef int opts[MAX_OPTIONS]
@@ -1209,7 +1366,7 @@ cdef int _order_unit(
     for j in range(n):
         scores[j] = v.vals[cm.node_of(utype, opts[j])]
     while True:
-        k = _select(scores, n, rand, w)
+        k = _select(scores, n, d, w)
         dest = opts[k]
         dprov = cm.loc_prov[dest]
         if dprov == prov:
@@ -1296,50 +1453,6 @@ cdef void _replace_wasted_holds(CMap cm, _Board b, CValues v, _Orders o) noexcep
     PyMem_Free(t_score)
 
 
-cdef int _stock_shuffle(list items, object rng) except -1:
-    """``random.Random.shuffle`` as the standard library writes it, drawing through
-    ``getrandbits`` from C (checked against the running Python at import)."""
-    cdef Py_ssize_t i, n = len(items)
-    cdef unsigned long long r, m
-    cdef int k
-    getrandbits = rng.getrandbits
-    for i in range(n - 1, 0, -1):
-        m = i + 1
-        k = 0
-        while (m >> k) != 0:
-            k += 1
-        r = getrandbits(k)
-        while r >= m:
-            r = getrandbits(k)
-        items[i], items[r] = items[r], items[i]
-    return 0
-
-
-def _same_as_the_standard_shuffle():
-    """Whether :func:`_stock_shuffle` draws and permutes exactly as ``Random.shuffle`` does."""
-    for seed in range(20):
-        for n in range(13):
-            mine, theirs = _random.Random(seed), _random.Random(seed)
-            a, b = list(range(n)), list(range(n))
-            _stock_shuffle(a, mine)
-            theirs.shuffle(b)
-            if a != b or mine.getstate() != theirs.getstate():
-                return False
-    return True
-
-
-STOCK_SHUFFLE = _same_as_the_standard_shuffle()
-"""Whether shuffles of a plain ``random.Random`` run from C (else through its method)."""
-
-
-cdef int _shuffle(list items, object rng) except -1:
-    """Shuffle as ``rng.shuffle(items)`` would, from C when ``rng`` is a plain ``Random``."""
-    if STOCK_SHUFFLE and type(rng) is _random.Random:
-        return _stock_shuffle(items, rng)
-    rng.shuffle(items)
-    return 0
-
-
 def movement_orders(CMap cm, CWeights w, object pos, int power, object rng):
     """DumbBot's orders for every unit of ``power`` (see DumbBot.movement_orders)."""
     if not 0 <= power < cm.num_powers:
@@ -1407,16 +1520,16 @@ cdef int _choose_moves(
         return 0
     if not valued:
         _compute(cm, w, b, season, False, v)
-    rand = rng.random
+    cdef Draws d = _draws(rng)
     while ours:
-        _shuffle(ours, rng)
+        _shuffle(ours, &d)
         unordered = []
         force = stalled >= STALLED
         count = len(ours)
         waiting = 0
         for item in ours:
             prov = item
-            r = _order_unit(cm, w, b, v, o, prov, rand, force)
+            r = _order_unit(cm, w, b, v, o, prov, &d, force)
             force = False
             if r == WAITING:
                 unordered.append(item)
@@ -1772,6 +1885,7 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
     cdef long long scores[MAX_OPTIONS]
     cdef int p, q, n, k, i, j, utype, target
     cdef int *arrivals = g.kind  # per province: how many units retreat there
+    cdef Draws d = _draws(rng)
     for p in range(np):
         g.arrival[p] = -1
         arrivals[p] = 0
@@ -1779,7 +1893,7 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
         ours = [p for p in range(np) if b.dpow[p] == q]
         if not ours:
             continue
-        _shuffle(ours, rng)
+        _shuffle(ours, &d)
         memset(g.taken, 0, np)
         if q == heuristic:
             for item in ours:
@@ -1790,14 +1904,13 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
                     if not g.taken[cm.loc_prov[g.ropt[p * MAX_OPTIONS + i]]]
                 ]
                 if free:
-                    g.arrival[p] = rng.choice(free)
+                    g.arrival[p] = _choice(free, &d)
                     target = cm.loc_prov[g.arrival[p]]
                     g.taken[target] = 1
                     arrivals[target] += 1
             continue
         v.power = q
         _compute(cm, w, b, g.season, False, v)
-        rand = rng.random
         for item in ours:
             p = item
             utype = cm.node_type[b.dnode[p]]
@@ -1806,7 +1919,7 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
                 choices[i] = g.ropt[p * MAX_OPTIONS + i]
                 scores[i] = v.vals[cm.node_of(utype, choices[i])]
             while n:
-                k = _select(scores, n, rand, w)
+                k = _select(scores, n, &d, w)
                 target = cm.loc_prov[choices[k]]
                 if g.taken[target]:
                     for j in range(k, n - 1):
@@ -1915,7 +2028,7 @@ cdef int _play_adjustments(
     cdef long long scores[MAX_OPTIONS]
     cdef int p, q, k, n, j, node, made, count
     cdef int *change = g.arrival  # per province: the node built there, or -2 for a removal
-    cdef object rand = rng.random
+    cdef Draws d = _draws(rng)
     for q in range(cm.num_powers):
         due[q] = 0
     for k in range(cm.num_centres):
@@ -1948,7 +2061,7 @@ cdef int _play_adjustments(
                         n += 1
             memset(g.taken, 0, np)
             while n and made < count:
-                k = _select(scores, n, rand, w)
+                k = _select(scores, n, &d, w)
                 node = options[k]
                 for j in range(k, n - 1):
                     options[j] = options[j + 1]
@@ -1970,7 +2083,7 @@ cdef int _play_adjustments(
                     scores[n] = -v.vals[b.unode[p]]
                     n += 1
             while n and made < count:
-                k = _select(scores, n, rand, w)
+                k = _select(scores, n, &d, w)
                 change[options[k]] = -2
                 for j in range(k, n - 1):
                     options[j] = options[j + 1]
