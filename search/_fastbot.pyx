@@ -1577,6 +1577,7 @@ cdef class _Game:
     cdef int *pn_off  # each province's nodes: pn_idx[pn_off[p]:pn_off[p + 1]]
     cdef int *pn_idx
     cdef unsigned char *taken
+    cdef list unit_tuples  # [power * nodes + node]: the unit's tuple, made at its first use
     cdef bint busy
 
     def __cinit__(self, CMap cm, object game_map):
@@ -1614,6 +1615,7 @@ cdef class _Game:
                 self.pn_idx[k] = node
                 k += 1
         self.pn_off[np] = k
+        self.unit_tuples = [None] * (cm.num_powers * cm.num_nodes)
         self.busy = False
 
     def __dealloc__(self):
@@ -1643,15 +1645,20 @@ cdef class _Game:
         return 0
 
     cdef object position(self, CMap cm, object game_map):
-        """The game as a :class:`~adjudicator.position.Position` (units in province order)."""
+        """The game as a :class:`~adjudicator.position.Position` (units in province order;
+        one tuple object per power and node for every position made here)."""
         cdef _Board b = self.b
-        cdef int p, node, i
+        cdef int p, node, i, at
         units = {}
         dislodged = {}
         for p in range(cm.num_provinces):
             if b.upow[p] >= 0:
                 node = b.unode[p]
-                units[p] = (b.upow[p], cm.node_type[node], cm.node_loc[node])
+                at = b.upow[p] * cm.num_nodes + node
+                unit = self.unit_tuples[at]
+                if unit is None:
+                    unit = self.unit_tuples[at] = (b.upow[p], cm.node_type[node], cm.node_loc[node])
+                units[p] = unit
             if b.dpow[p] >= 0:
                 node = b.dnode[p]
                 dislodged[p] = (
