@@ -78,6 +78,12 @@ cdef extern from *:
     #endif
 
     typedef int db_narrow __attribute__((vector_size(DB_LANES * 4), aligned(4)));
+    typedef unsigned db_unarrow __attribute__((vector_size(DB_LANES * 4), aligned(4)));
+
+    /* A multiple of 5 that makes a 32-bit lane's sum (at most NARROW_LIMIT in magnitude)
+       at least 0 and below 2**32: floor(t / 5) is (t + it) / 5 - it / 5 in unsigned
+       lanes, a cheaper division than the signed one and its flooring. */
+    #define DB_FLOOR_OFFSET 2147483645u
     typedef long long db_wide __attribute__((vector_size(DB_LANES * 8), aligned(8)));
 
     /* Levels 1 .. depth - 1 of every lane: lv[(n * rows + i) * stride + lane] for the nn
@@ -118,8 +124,9 @@ cdef extern from *:
                         t += *(const db_narrow *)(cur + at[k]);
                     for (int j = more_off[i]; j < more_off[i + 1]; j++)
                         t += *(const db_narrow *)(cur + more_at[j]);
-                    db_narrow q = t / 5;
-                    *(db_narrow *)(nxt + (size_t)i * stride) = q + ((t - q * 5) < 0);
+                    db_unarrow u = (db_unarrow)t + DB_FLOOR_OFFSET;
+                    *(db_narrow *)(nxt + (size_t)i * stride) =
+                        (db_narrow)(u / 5u) - (int)(DB_FLOOR_OFFSET / 5u);
                 }
             }
         }
@@ -244,8 +251,9 @@ assert (_PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE) == (MOVE, SUPPORT_HOLD, SU
 cdef double SAFE = 2.0 ** 62
 """Largest magnitude an intermediate value may reach for the 64-bit arithmetic to be exact."""
 
-NARROW_LIMIT = 2 ** 31 - 1
-"""Largest magnitude a proximity level (or a sum of its terms) may reach in 32-bit lanes."""
+NARROW_LIMIT = 2 ** 31 - 5
+"""Largest magnitude a proximity level (or a sum of its terms) may reach in 32-bit lanes
+(a little below 2**31: room for ``DB_FLOOR_OFFSET``)."""
 
 
 cdef inline long long _fdiv(long long a, long long b) noexcept nogil:
