@@ -68,6 +68,7 @@ cdef extern from *:
 
     #define DB_LANES 8
     #define DB_TERMS 5
+    #define DB_DEPTH 10  /* proximity levels (search.tables.PROXIMITY_DEPTH) */
     #if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
     #if __has_attribute(target_clones)
     #define DB_CLONES __attribute__((target_clones("avx2", "default")))
@@ -86,7 +87,7 @@ cdef extern from *:
     #define DB_FLOOR_OFFSET 2147483645u
     typedef long long db_wide __attribute__((vector_size(DB_LANES * 8), aligned(8)));
 
-    /* Levels 1 .. depth - 1 of every lane: lv[(n * rows + i) * stride + lane] for the nn
+    /* Levels 1 .. DB_DEPTH - 1 of every lane: lv[(n * rows + i) * stride + lane] for the nn
        nodes i, level 0 copied from base[node_prov[i] * stride + lane].  Rows nn .. rows - 2
        of a level hold its groups' maxima: row nn + g the best of the rows item_at[item_off[g]
        .. item_off[g + 1]] (offsets into a level); row rows - 1 is 0.  A node's next level
@@ -94,7 +95,7 @@ cdef extern from *:
        divided by 5 and floored: the rows first_at[i * DB_TERMS .. (i + 1) * DB_TERMS] (the
        zero row where a node has fewer), then more_at[more_off[i] .. more_off[i + 1]]. */
     DB_CLONES static void db_levels_narrow(
-        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        int nn, int rows, int stride, const int *node_prov, const long long *base,
         const int *first_at, const int *more_off, const int *more_at, const int *item_off,
         const int *item_at, int *lv)
     {
@@ -103,7 +104,7 @@ cdef extern from *:
             for (int i = 0; i < nn; i++)
                 *(db_narrow *)(lv + (size_t)i * stride + b) = __builtin_convertvector(
                     *(const db_wide *)(base + (size_t)node_prov[i] * stride + b), db_narrow);
-            for (int n = 1; n < depth; n++) {
+            for (int n = 1; n < DB_DEPTH; n++) {
                 int *cur = lv + (n - 1) * level + b;
                 int *nxt = cur + level;
                 for (int g = 0; g < rows - 1 - nn; g++) {
@@ -134,7 +135,7 @@ cdef extern from *:
 
     /* The same in 64-bit lanes. */
     DB_CLONES static void db_levels_wide(
-        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        int nn, int rows, int stride, const int *node_prov, const long long *base,
         const int *first_at, const int *more_off, const int *more_at, const int *item_off,
         const int *item_at, long long *lv)
     {
@@ -143,7 +144,7 @@ cdef extern from *:
             for (int i = 0; i < nn; i++)
                 *(db_wide *)(lv + (size_t)i * stride + b) =
                     *(const db_wide *)(base + (size_t)node_prov[i] * stride + b);
-            for (int n = 1; n < depth; n++) {
+            for (int n = 1; n < DB_DEPTH; n++) {
                 long long *cur = lv + (n - 1) * level + b;
                 long long *nxt = cur + level;
                 for (int g = 0; g < rows - 1 - nn; g++) {
@@ -171,18 +172,20 @@ cdef extern from *:
         }
     }
 
-    /* vals[i * stride + lane] = the sum over the levels n of w[n] * lv[(n * rows + i) * stride
-       + lane], for the nn nodes i.  Plain loops over the lanes: GCC vectorizes these with
-       32 x 32 -> 64-bit multiplies, which its vector extensions do not give. */
+    /* vals[i * stride + lane] = the sum over the DB_DEPTH levels n of w[n] * lv[(n * rows
+       + i) * stride + lane], for the nn nodes i.  Plain loops over the lanes: GCC vectorizes
+       these with 32 x 32 -> 64-bit multiplies, which its vector extensions do not give; the
+       levels' loop, of a constant length, unrolled. */
     DB_CLONES static void db_weigh_narrow(
-        int depth, int nn, int rows, int stride, const int *w, const int *lv, long long *vals)
+        int nn, int rows, int stride, const int *w, const int *lv, long long *vals)
     {
         size_t level = (size_t)rows * stride;
         for (int b = 0; b < stride; b += DB_LANES) {
             for (int i = 0; i < nn; i++) {
                 long long acc[DB_LANES] = {0};
                 const int *p = lv + (size_t)i * stride + b;
-                for (int n = 0; n < depth; n++, p += level)
+                #pragma GCC unroll 16
+                for (int n = 0; n < DB_DEPTH; n++, p += level)
                     for (int l = 0; l < DB_LANES; l++)
                         acc[l] += (long long)w[n] * p[l];
                 for (int l = 0; l < DB_LANES; l++)
@@ -193,7 +196,7 @@ cdef extern from *:
 
     /* The same in 64-bit lanes. */
     DB_CLONES static void db_weigh_wide(
-        int depth, int nn, int rows, int stride, const long long *w, const long long *lv,
+        int nn, int rows, int stride, const long long *w, const long long *lv,
         long long *vals)
     {
         size_t level = (size_t)rows * stride;
@@ -201,7 +204,8 @@ cdef extern from *:
             for (int i = 0; i < nn; i++) {
                 long long acc[DB_LANES] = {0};
                 const long long *p = lv + (size_t)i * stride + b;
-                for (int n = 0; n < depth; n++, p += level)
+                #pragma GCC unroll 16
+                for (int n = 0; n < DB_DEPTH; n++, p += level)
                     for (int l = 0; l < DB_LANES; l++)
                         acc[l] += w[n] * p[l];
                 for (int l = 0; l < DB_LANES; l++)
@@ -212,26 +216,26 @@ cdef extern from *:
     """
     int LANES "DB_LANES"
     int TERMS "DB_TERMS"
+    enum: DEPTH "DB_DEPTH"
     void db_levels_narrow(
-        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        int nn, int rows, int stride, const int *node_prov, const long long *base,
         const int *first_at, const int *more_off, const int *more_at, const int *item_off,
         const int *item_at, int *lv,
     ) noexcept nogil
     void db_levels_wide(
-        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        int nn, int rows, int stride, const int *node_prov, const long long *base,
         const int *first_at, const int *more_off, const int *more_at, const int *item_off,
         const int *item_at, long long *lv,
     ) noexcept nogil
     void db_weigh_narrow(
-        int depth, int nn, int rows, int stride, const int *w, const int *lv, long long *vals
+        int nn, int rows, int stride, const int *w, const int *lv, long long *vals
     ) noexcept nogil
     void db_weigh_wide(
-        int depth, int nn, int rows, int stride, const long long *w, const long long *lv,
+        int nn, int rows, int stride, const long long *w, const long long *lv,
         long long *vals,
     ) noexcept nogil
 
 cdef enum:
-    DEPTH = 10  # proximity levels (search.tables.PROXIMITY_DEPTH)
     STALLED = 10  # search.dumbbot.STALLED_ROUNDS
     HOLD = 0
     MOVE = 1
@@ -971,12 +975,12 @@ cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
     32-bit or 64-bit lanes (see :class:`_Shared`)."""
     if sh.narrow:
         db_levels_narrow(
-            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
             sh.more_off, sh.more_at, &cm.item_off[0], sh.item_at, <int *> sh.levels,
         )
     else:
         db_levels_wide(
-            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
             sh.more_off, sh.more_at, &cm.item_off[0], sh.item_at, <long long *> sh.levels,
         )
 
@@ -1001,12 +1005,12 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
     if sh.weighed != table:
         if sh.narrow:
             db_weigh_narrow(
-                DEPTH, nn, sh.rows, sh.lanes, &w.prox_narrow[table][0], <int *> sh.levels,
+                nn, sh.rows, sh.lanes, &w.prox_narrow[table][0], <int *> sh.levels,
                 sh.vals,
             )
         else:
             db_weigh_wide(
-                DEPTH, nn, sh.rows, sh.lanes, &w.prox[table][0], <long long *> sh.levels,
+                nn, sh.rows, sh.lanes, &w.prox[table][0], <long long *> sh.levels,
                 sh.vals,
             )
         sh.weighed = table
