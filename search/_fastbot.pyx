@@ -1205,15 +1205,20 @@ cdef inline Py_ssize_t _mt_below(db_mt *mt, Py_ssize_t n) noexcept:
     return r
 
 
-cdef int _shuffle(list items, Draws *d) except -1:
-    """``rng.shuffle(items)``."""
-    cdef Py_ssize_t i, r
+cdef int _shuffle(int *items, int n, Draws *d) except -1:
+    """``rng.shuffle`` of the ``n`` ``items`` (as of a list of them)."""
+    cdef int i, r, x
     if d.mt == NULL:
-        (<object> d.rng).shuffle(items)
+        shuffled = [items[i] for i in range(n)]
+        (<object> d.rng).shuffle(shuffled)
+        for i in range(n):
+            items[i] = shuffled[i]
         return 0
-    for i in range(len(items) - 1, 0, -1):
-        r = _mt_below(d.mt, i + 1)
-        items[i], items[r] = items[r], items[i]
+    for i in range(n - 1, 0, -1):
+        r = <int> _mt_below(d.mt, i + 1)
+        x = items[i]
+        items[i] = items[r]
+        items[r] = x
     return 0
 
 
@@ -1230,6 +1235,7 @@ def _same_draws_as_the_standard_generator():
     cdef Draws d
     cdef db_mt *mt
     cdef int i
+    cdef int shuffled[MAX_OPTIONS]
     for seed in range(4):
         mine, theirs = _random.Random(seed), _random.Random(seed)
         mt = <db_mt *> <PyObject *> mine
@@ -1249,10 +1255,12 @@ def _same_draws_as_the_standard_generator():
                 if db_mt_next(mt) >> (32 - n % 32 - 1) != theirs.getrandbits(n % 32 + 1):
                     return False
             elif kind == 2:
-                a, b = list(range(n)), list(range(n))
-                _shuffle(a, &d)
+                for i in range(n):
+                    shuffled[i] = i
+                _shuffle(shuffled, n, &d)
+                b = list(range(n))
                 theirs.shuffle(b)
-                if a != b:
+                if [shuffled[i] for i in range(n)] != b:
                     return False
             elif _choice(list(range(n)), &d) != theirs.choice(list(range(n))):
                 return False
@@ -1315,12 +1323,13 @@ cdef class _Orders:
     cdef int *moving_into
     cdef unsigned char *waiting  # waiting[p * np + q]: the unit in q waits for the one in p
     cdef int *waited  # the entries of ``waiting`` set, to clear them for the next call
+    cdef int *ours  # scratch: the units still to order (or to retreat), in the order drawn
     cdef int num_waited
     cdef int count, np
 
     def __cinit__(self, int np):
         self.np = np
-        self.kind = <int *> PyMem_Malloc((5 * np + np * np) * sizeof(int))
+        self.kind = <int *> PyMem_Malloc((6 * np + np * np) * sizeof(int))
         self.waiting = <unsigned char *> PyMem_Malloc(np * np)
         if self.kind == NULL or self.waiting == NULL:
             raise MemoryError()
@@ -1329,6 +1338,7 @@ cdef class _Orders:
         self.seq = self.b + np
         self.moving_into = self.seq + np
         self.waited = self.moving_into + np
+        self.ours = self.waited + np * np
         memset(self.waiting, 0, np * np)
         self.num_waited = 0
         self.reset()
@@ -1524,27 +1534,30 @@ cdef int _choose_moves(
     v.power = power
     o.reset()
     cdef int np = cm.num_provinces
-    cdef int i, prov, r, count, waiting
+    cdef int i, k, prov, r, count, waiting
     cdef int stalled = 0
     cdef bint force
-    ours = [i for i in range(np) if b.upow[i] == power]
-    if not ours:
+    cdef int *ours = o.ours
+    count = 0
+    for i in range(np):
+        if b.upow[i] == power:
+            ours[count] = i
+            count += 1
+    if not count:
         return 0
     if not valued:
         _compute(cm, w, b, season, False, v)
     cdef Draws d = _draws(rng)
-    while ours:
-        _shuffle(ours, &d)
-        unordered = []
+    while count:
+        _shuffle(ours, count, &d)
         force = stalled >= STALLED
-        count = len(ours)
-        waiting = 0
-        for item in ours:
-            prov = item
+        waiting = 0  # the units that wait go to the front of ``ours``, in turn
+        for k in range(count):
+            prov = ours[k]
             r = _order_unit(cm, w, b, v, o, prov, &d, force)
             force = False
             if r == WAITING:
-                unordered.append(item)
+                ours[waiting] = prov
                 waiting += 1
             else:
                 o.seq[o.count] = prov
@@ -1552,7 +1565,7 @@ cdef int _choose_moves(
                 if r == MOVE:
                     o.moving_into[cm.loc_prov[o.a[prov]]] = prov
         stalled = stalled + 1 if waiting == count else 0
-        ours = unordered
+        count = waiting
     _replace_wasted_holds(cm, b, v, o)
     return o.count
 
@@ -1902,21 +1915,26 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
     cdef int np = cm.num_provinces
     cdef int choices[MAX_OPTIONS]
     cdef long long scores[MAX_OPTIONS]
-    cdef int p, q, n, k, i, j, utype, target
+    cdef int p, q, n, k, i, j, utype, target, count, s
     cdef int *arrivals = g.kind  # per province: how many units retreat there
+    cdef int *ours = g.o.ours
     cdef Draws d = _draws(rng)
     for p in range(np):
         g.arrival[p] = -1
         arrivals[p] = 0
     for q in range(cm.num_powers):
-        ours = [p for p in range(np) if b.dpow[p] == q]
-        if not ours:
+        count = 0
+        for p in range(np):
+            if b.dpow[p] == q:
+                ours[count] = p
+                count += 1
+        if not count:
             continue
-        _shuffle(ours, &d)
+        _shuffle(ours, count, &d)
         memset(g.taken, 0, np)
         if q == heuristic:
-            for item in ours:
-                p = item
+            for s in range(count):
+                p = ours[s]
                 free = [
                     g.ropt[p * MAX_OPTIONS + i]
                     for i in range(g.ropt_n[p])
@@ -1930,8 +1948,8 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
             continue
         v.power = q
         _compute(cm, w, b, g.season, False, v)
-        for item in ours:
-            p = item
+        for s in range(count):
+            p = ours[s]
             utype = cm.node_type[b.dnode[p]]
             n = g.ropt_n[p]
             for i in range(n):
