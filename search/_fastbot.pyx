@@ -1324,14 +1324,17 @@ cdef class _Orders:
     cdef unsigned char *waiting  # waiting[p * np + q]: the unit in q waits for the one in p
     cdef int *waited  # the entries of ``waiting`` set, to clear them for the next call
     cdef int *ours  # scratch: the units still to order (or to retreat), in the order drawn
+    cdef int *holding  # scratch of _replace_wasted_holds: 4 * np ints, np scores
+    cdef long long *scores
     cdef int num_waited
     cdef int count, np
 
     def __cinit__(self, int np):
         self.np = np
-        self.kind = <int *> PyMem_Malloc((6 * np + np * np) * sizeof(int))
+        self.kind = <int *> PyMem_Malloc((10 * np + np * np) * sizeof(int))
         self.waiting = <unsigned char *> PyMem_Malloc(np * np)
-        if self.kind == NULL or self.waiting == NULL:
+        self.scores = <long long *> PyMem_Malloc(np * sizeof(long long))
+        if self.kind == NULL or self.waiting == NULL or self.scores == NULL:
             raise MemoryError()
         self.a = self.kind + np
         self.b = self.a + np
@@ -1339,6 +1342,7 @@ cdef class _Orders:
         self.moving_into = self.seq + np
         self.waited = self.moving_into + np
         self.ours = self.waited + np * np
+        self.holding = self.ours + np
         memset(self.waiting, 0, np * np)
         self.num_waited = 0
         self.reset()
@@ -1365,6 +1369,7 @@ cdef class _Orders:
     def __dealloc__(self):
         PyMem_Free(self.kind)
         PyMem_Free(self.waiting)
+        PyMem_Free(self.scores)
 
 
 cdef int _order_unit(
@@ -1427,11 +1432,11 @@ cdef int _order_unit(
 cdef void _replace_wasted_holds(CMap cm, _Board b, CValues v, _Orders o) noexcept:
     """Each hold becomes a support of the best neighbouring order (DumbBot's rule)."""
     cdef int np = cm.num_provinces
-    cdef int *holding = <int *> PyMem_Malloc(5 * np * sizeof(int))
+    cdef int *holding = o.holding
     cdef int *t_unit = holding + np
     cdef int *t_kind = t_unit + np
     cdef int *t_dest = t_kind + np
-    cdef long long *t_score = <long long *> PyMem_Malloc(np * sizeof(long long))
+    cdef long long *t_score = o.scores
     cdef int nh = 0, s, prov, k, dprov, node, j, q, src
     cdef long long best
     for j in range(np):
@@ -1471,8 +1476,6 @@ cdef void _replace_wasted_holds(CMap cm, _Board b, CValues v, _Orders o) noexcep
             else:
                 o.kind[prov] = SUPPORT_HOLD
                 o.a[prov] = t_unit[src]
-    PyMem_Free(holding)
-    PyMem_Free(t_score)
 
 
 def movement_orders(CMap cm, CWeights w, object pos, int power, object rng):
