@@ -692,7 +692,7 @@ cdef class CValues:
     cdef readonly int power
     cdef int np, nn, nw
     cdef long long *vals
-    cdef int *counts
+    cdef int *counts  # filled by values() (the C paths read vals and comp only)
     cdef int *comp
     cdef CMap cm
 
@@ -986,7 +986,8 @@ cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
 
 
 cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CValues out):
-    """Fill ``out`` for its power (see search.dumbbot_values.dumbbot_values)."""
+    """Fill ``out``'s values and competition counts for its power (see
+    search.dumbbot_values.dumbbot_values; :func:`values` copies the unit counts too)."""
     cdef int np = cm.num_provinces, nn = cm.num_nodes, nw = cm.num_powers
     cdef int power = out.power
     cdef long long strength_w = 0, competition_w = 0, winter_defence_w = 0
@@ -1020,15 +1021,16 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
     cdef long long *extra = sh.extra
     cdef int *counts = sh.counts
     cdef int i
-    memcpy(out.counts, counts, np * nw * sizeof(int))
-    for i in range(np):  # what a province adds to its nodes' proximity
+    for i in range(np):
         out.comp[i] = sh.runner[i] if sh.leader[i] == power else sh.top[i]
-        if not winter:
+    if not winter:  # what a province adds to its nodes' proximity
+        for i in range(np):
             extra[i] = strength_w * counts[i * nw + power] - competition_w * out.comp[i]
-        elif b.owner[i] == power and defence[i] > 0:
-            extra[i] = winter_defence_w * defence[i]
-        else:
-            extra[i] = 0
+    else:
+        for i in range(np):
+            extra[i] = winter_defence_w * defence[i] if (
+                b.owner[i] == power and defence[i] > 0
+            ) else 0
     for i in range(nn):
         out.vals[i] = weighed[i * lanes] + extra[cm.node_prov[i]]
 
@@ -1039,6 +1041,7 @@ def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
         raise ValueError(f"no power {power} on this map")
     out = CValues(cm, power)
     _compute(cm, w, _Board(cm, pos), pos.season, removing, out)
+    memcpy(out.counts, cm.shared.counts, cm.num_provinces * cm.num_powers * sizeof(int))
     return out
 
 
