@@ -1522,6 +1522,16 @@ cdef dict _movement_orders(
     return orders
 
 
+cdef inline int _provinces_of(const int *powers, int np, int power, int *out) noexcept:
+    """The provinces ``p`` where ``powers[p]`` is ``power`` into ``out``, in order; how many."""
+    cdef int p, n = 0
+    for p in range(np):
+        if powers[p] == power:
+            out[n] = p
+            n += 1
+    return n
+
+
 cdef int _choose_moves(
     CMap cm,
     CWeights w,
@@ -1540,15 +1550,11 @@ cdef int _choose_moves(
     v.power = power
     o.reset()
     cdef int np = cm.num_provinces
-    cdef int i, k, prov, r, count, waiting
+    cdef int k, prov, r, count, waiting
     cdef int stalled = 0
     cdef bint force
     cdef int *ours = o.ours
-    count = 0
-    for i in range(np):
-        if b.upow[i] == power:
-            ours[count] = i
-            count += 1
+    count = _provinces_of(b.upow, np, power, ours)
     if not count:
         return 0
     if not valued:
@@ -1929,11 +1935,7 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
         g.arrival[p] = -1
         arrivals[p] = 0
     for q in range(cm.num_powers):
-        count = 0
-        for p in range(np):
-            if b.dpow[p] == q:
-                ours[count] = p
-                count += 1
+        count = _provinces_of(b.dpow, np, q, ours)
         if not count:
             continue
         _shuffle(ours, count, &d)
