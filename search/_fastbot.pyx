@@ -27,8 +27,9 @@ kept for the next call on the same board (:class:`_Shared`): a movement phase
 values seven powers on one position.  The proximity levels are computed for
 every power at once, one power per lane of a vector (``db_levels_narrow``, C
 with GCC's vector extensions: the module needs GCC or Clang).  A plain
-``random.Random`` is shuffled from C (:func:`_stock_shuffle`, checked at import
-against the standard library's ``shuffle``: same draws, same permutation).
+``random.Random`` is drawn from in C, on its own MT19937 state (:class:`Draws`,
+checked at import against the standard library's ``random``, ``getrandbits``,
+``shuffle`` and ``choice``: same numbers, same permutations, same state after).
 Integer division follows Python's floor rule (:func:`_fdiv`; lane-wise in the
 kernels), as the pure-Python code does with ``//``.
 """
@@ -37,6 +38,7 @@ import random as _random
 from dataclasses import fields
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.ref cimport PyObject
 from libc.string cimport memcmp, memcpy, memset
 
 from adjudicator.orders import HOLD_ORDER as _HOLD_ORDER
@@ -66,6 +68,7 @@ cdef extern from *:
 
     #define DB_LANES 8
     #define DB_TERMS 5
+    #define DB_DEPTH 10  /* proximity levels (search.tables.PROXIMITY_DEPTH) */
     #if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
     #if __has_attribute(target_clones)
     #define DB_CLONES __attribute__((target_clones("avx2", "default")))
@@ -76,9 +79,15 @@ cdef extern from *:
     #endif
 
     typedef int db_narrow __attribute__((vector_size(DB_LANES * 4), aligned(4)));
+    typedef unsigned db_unarrow __attribute__((vector_size(DB_LANES * 4), aligned(4)));
+
+    /* A multiple of 5 that makes a 32-bit lane's sum (at most NARROW_LIMIT in magnitude)
+       at least 0 and below 2**32: floor(t / 5) is (t + it) / 5 - it / 5 in unsigned
+       lanes, a cheaper division than the signed one and its flooring. */
+    #define DB_FLOOR_OFFSET 2147483645u
     typedef long long db_wide __attribute__((vector_size(DB_LANES * 8), aligned(8)));
 
-    /* Levels 1 .. depth - 1 of every lane: lv[(n * rows + i) * stride + lane] for the nn
+    /* Levels 1 .. DB_DEPTH - 1 of every lane: lv[(n * rows + i) * stride + lane] for the nn
        nodes i, level 0 copied from base[node_prov[i] * stride + lane].  Rows nn .. rows - 2
        of a level hold its groups' maxima: row nn + g the best of the rows item_at[item_off[g]
        .. item_off[g + 1]] (offsets into a level); row rows - 1 is 0.  A node's next level
@@ -86,7 +95,7 @@ cdef extern from *:
        divided by 5 and floored: the rows first_at[i * DB_TERMS .. (i + 1) * DB_TERMS] (the
        zero row where a node has fewer), then more_at[more_off[i] .. more_off[i + 1]]. */
     DB_CLONES static void db_levels_narrow(
-        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        int nn, int rows, int stride, const int *node_prov, const long long *base,
         const int *first_at, const int *more_off, const int *more_at, const int *item_off,
         const int *item_at, int *lv)
     {
@@ -95,7 +104,7 @@ cdef extern from *:
             for (int i = 0; i < nn; i++)
                 *(db_narrow *)(lv + (size_t)i * stride + b) = __builtin_convertvector(
                     *(const db_wide *)(base + (size_t)node_prov[i] * stride + b), db_narrow);
-            for (int n = 1; n < depth; n++) {
+            for (int n = 1; n < DB_DEPTH; n++) {
                 int *cur = lv + (n - 1) * level + b;
                 int *nxt = cur + level;
                 for (int g = 0; g < rows - 1 - nn; g++) {
@@ -116,8 +125,9 @@ cdef extern from *:
                         t += *(const db_narrow *)(cur + at[k]);
                     for (int j = more_off[i]; j < more_off[i + 1]; j++)
                         t += *(const db_narrow *)(cur + more_at[j]);
-                    db_narrow q = t / 5;
-                    *(db_narrow *)(nxt + (size_t)i * stride) = q + ((t - q * 5) < 0);
+                    db_unarrow u = (db_unarrow)t + DB_FLOOR_OFFSET;
+                    *(db_narrow *)(nxt + (size_t)i * stride) =
+                        (db_narrow)(u / 5u) - (int)(DB_FLOOR_OFFSET / 5u);
                 }
             }
         }
@@ -125,7 +135,7 @@ cdef extern from *:
 
     /* The same in 64-bit lanes. */
     DB_CLONES static void db_levels_wide(
-        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        int nn, int rows, int stride, const int *node_prov, const long long *base,
         const int *first_at, const int *more_off, const int *more_at, const int *item_off,
         const int *item_at, long long *lv)
     {
@@ -134,7 +144,7 @@ cdef extern from *:
             for (int i = 0; i < nn; i++)
                 *(db_wide *)(lv + (size_t)i * stride + b) =
                     *(const db_wide *)(base + (size_t)node_prov[i] * stride + b);
-            for (int n = 1; n < depth; n++) {
+            for (int n = 1; n < DB_DEPTH; n++) {
                 long long *cur = lv + (n - 1) * level + b;
                 long long *nxt = cur + level;
                 for (int g = 0; g < rows - 1 - nn; g++) {
@@ -162,18 +172,20 @@ cdef extern from *:
         }
     }
 
-    /* vals[i * stride + lane] = the sum over the levels n of w[n] * lv[(n * rows + i) * stride
-       + lane], for the nn nodes i.  Plain loops over the lanes: GCC vectorizes these with
-       32 x 32 -> 64-bit multiplies, which its vector extensions do not give. */
+    /* vals[i * stride + lane] = the sum over the DB_DEPTH levels n of w[n] * lv[(n * rows
+       + i) * stride + lane], for the nn nodes i.  Plain loops over the lanes: GCC vectorizes
+       these with 32 x 32 -> 64-bit multiplies, which its vector extensions do not give; the
+       levels' loop, of a constant length, unrolled. */
     DB_CLONES static void db_weigh_narrow(
-        int depth, int nn, int rows, int stride, const int *w, const int *lv, long long *vals)
+        int nn, int rows, int stride, const int *w, const int *lv, long long *vals)
     {
         size_t level = (size_t)rows * stride;
         for (int b = 0; b < stride; b += DB_LANES) {
             for (int i = 0; i < nn; i++) {
                 long long acc[DB_LANES] = {0};
                 const int *p = lv + (size_t)i * stride + b;
-                for (int n = 0; n < depth; n++, p += level)
+                #pragma GCC unroll 16
+                for (int n = 0; n < DB_DEPTH; n++, p += level)
                     for (int l = 0; l < DB_LANES; l++)
                         acc[l] += (long long)w[n] * p[l];
                 for (int l = 0; l < DB_LANES; l++)
@@ -184,7 +196,7 @@ cdef extern from *:
 
     /* The same in 64-bit lanes. */
     DB_CLONES static void db_weigh_wide(
-        int depth, int nn, int rows, int stride, const long long *w, const long long *lv,
+        int nn, int rows, int stride, const long long *w, const long long *lv,
         long long *vals)
     {
         size_t level = (size_t)rows * stride;
@@ -192,7 +204,8 @@ cdef extern from *:
             for (int i = 0; i < nn; i++) {
                 long long acc[DB_LANES] = {0};
                 const long long *p = lv + (size_t)i * stride + b;
-                for (int n = 0; n < depth; n++, p += level)
+                #pragma GCC unroll 16
+                for (int n = 0; n < DB_DEPTH; n++, p += level)
                     for (int l = 0; l < DB_LANES; l++)
                         acc[l] += w[n] * p[l];
                 for (int l = 0; l < DB_LANES; l++)
@@ -203,26 +216,26 @@ cdef extern from *:
     """
     int LANES "DB_LANES"
     int TERMS "DB_TERMS"
+    enum: DEPTH "DB_DEPTH"
     void db_levels_narrow(
-        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        int nn, int rows, int stride, const int *node_prov, const long long *base,
         const int *first_at, const int *more_off, const int *more_at, const int *item_off,
         const int *item_at, int *lv,
     ) noexcept nogil
     void db_levels_wide(
-        int depth, int nn, int rows, int stride, const int *node_prov, const long long *base,
+        int nn, int rows, int stride, const int *node_prov, const long long *base,
         const int *first_at, const int *more_off, const int *more_at, const int *item_off,
         const int *item_at, long long *lv,
     ) noexcept nogil
     void db_weigh_narrow(
-        int depth, int nn, int rows, int stride, const int *w, const int *lv, long long *vals
+        int nn, int rows, int stride, const int *w, const int *lv, long long *vals
     ) noexcept nogil
     void db_weigh_wide(
-        int depth, int nn, int rows, int stride, const long long *w, const long long *lv,
+        int nn, int rows, int stride, const long long *w, const long long *lv,
         long long *vals,
     ) noexcept nogil
 
 cdef enum:
-    DEPTH = 10  # proximity levels (search.tables.PROXIMITY_DEPTH)
     STALLED = 10  # search.dumbbot.STALLED_ROUNDS
     HOLD = 0
     MOVE = 1
@@ -242,8 +255,9 @@ assert (_PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE) == (MOVE, SUPPORT_HOLD, SU
 cdef double SAFE = 2.0 ** 62
 """Largest magnitude an intermediate value may reach for the 64-bit arithmetic to be exact."""
 
-NARROW_LIMIT = 2 ** 31 - 1
-"""Largest magnitude a proximity level (or a sum of its terms) may reach in 32-bit lanes."""
+NARROW_LIMIT = 2 ** 31 - 5
+"""Largest magnitude a proximity level (or a sum of its terms) may reach in 32-bit lanes
+(a little below 2**31: room for ``DB_FLOOR_OFFSET``)."""
 
 
 cdef inline long long _fdiv(long long a, long long b) noexcept nogil:
@@ -678,7 +692,7 @@ cdef class CValues:
     cdef readonly int power
     cdef int np, nn, nw
     cdef long long *vals
-    cdef int *counts
+    cdef int *counts  # filled by values() (the C paths read vals and comp only)
     cdef int *comp
     cdef CMap cm
 
@@ -961,18 +975,19 @@ cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
     32-bit or 64-bit lanes (see :class:`_Shared`)."""
     if sh.narrow:
         db_levels_narrow(
-            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
             sh.more_off, sh.more_at, &cm.item_off[0], sh.item_at, <int *> sh.levels,
         )
     else:
         db_levels_wide(
-            DEPTH, cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
             sh.more_off, sh.more_at, &cm.item_off[0], sh.item_at, <long long *> sh.levels,
         )
 
 
 cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CValues out):
-    """Fill ``out`` for its power (see search.dumbbot_values.dumbbot_values)."""
+    """Fill ``out``'s values and competition counts for its power (see
+    search.dumbbot_values.dumbbot_values; :func:`values` copies the unit counts too)."""
     cdef int np = cm.num_provinces, nn = cm.num_nodes, nw = cm.num_powers
     cdef int power = out.power
     cdef long long strength_w = 0, competition_w = 0, winter_defence_w = 0
@@ -991,12 +1006,12 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
     if sh.weighed != table:
         if sh.narrow:
             db_weigh_narrow(
-                DEPTH, nn, sh.rows, sh.lanes, &w.prox_narrow[table][0], <int *> sh.levels,
+                nn, sh.rows, sh.lanes, &w.prox_narrow[table][0], <int *> sh.levels,
                 sh.vals,
             )
         else:
             db_weigh_wide(
-                DEPTH, nn, sh.rows, sh.lanes, &w.prox[table][0], <long long *> sh.levels,
+                nn, sh.rows, sh.lanes, &w.prox[table][0], <long long *> sh.levels,
                 sh.vals,
             )
         sh.weighed = table
@@ -1006,15 +1021,16 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
     cdef long long *extra = sh.extra
     cdef int *counts = sh.counts
     cdef int i
-    memcpy(out.counts, counts, np * nw * sizeof(int))
-    for i in range(np):  # what a province adds to its nodes' proximity
+    for i in range(np):
         out.comp[i] = sh.runner[i] if sh.leader[i] == power else sh.top[i]
-        if not winter:
+    if not winter:  # what a province adds to its nodes' proximity
+        for i in range(np):
             extra[i] = strength_w * counts[i * nw + power] - competition_w * out.comp[i]
-        elif b.owner[i] == power and defence[i] > 0:
-            extra[i] = winter_defence_w * defence[i]
-        else:
-            extra[i] = 0
+    else:
+        for i in range(np):
+            extra[i] = winter_defence_w * defence[i] if (
+                b.owner[i] == power and defence[i] > 0
+            ) else 0
     for i in range(nn):
         out.vals[i] = weighed[i * lanes] + extra[cm.node_prov[i]]
 
@@ -1025,6 +1041,7 @@ def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
         raise ValueError(f"no power {power} on this map")
     out = CValues(cm, power)
     _compute(cm, w, _Board(cm, pos), pos.season, removing, out)
+    memcpy(out.counts, cm.shared.counts, cm.num_provinces * cm.num_powers * sizeof(int))
     return out
 
 
@@ -1098,11 +1115,174 @@ def region_weights(
     return out
 
 
+# --- the random generator's draws --------------------------------------------------------
+
+# random.Random's generator as CPython's Modules/_randommodule.c keeps it (the object's
+# MT19937 state) and draws from it (``random()``, ``getrandbits(k)`` for k <= 32), read and
+# advanced in place from C; C_DRAWS checks at import that the layout and the draws are the
+# running Python's, else every draw goes through the generator's methods.
+cdef extern from *:
+    """
+    #include <stdint.h>
+
+    #define DB_MT_N 624
+    #define DB_MT_M 397
+
+    typedef struct {
+        PyObject_HEAD
+        int index;
+        uint32_t state[DB_MT_N];
+    } db_mt;
+
+    static uint32_t db_mt_next(db_mt *self)
+    {
+        static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+        uint32_t *mt = self->state;
+        uint32_t y;
+        int kk;
+        if (self->index >= DB_MT_N) {
+            for (kk = 0; kk < DB_MT_N - DB_MT_M; kk++) {
+                y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+                mt[kk] = mt[kk + DB_MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+            }
+            for (; kk < DB_MT_N - 1; kk++) {
+                y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+                mt[kk] = mt[kk + (DB_MT_M - DB_MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+            }
+            y = (mt[DB_MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+            mt[DB_MT_N - 1] = mt[DB_MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+            self->index = 0;
+        }
+        y = mt[self->index++];
+        y ^= (y >> 11);
+        y ^= (y << 7) & 0x9d2c5680U;
+        y ^= (y << 15) & 0xefc60000U;
+        y ^= (y >> 18);
+        return y;
+    }
+
+    static double db_mt_random(db_mt *self)
+    {
+        uint32_t a = db_mt_next(self) >> 5, b = db_mt_next(self) >> 6;
+        return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+    }
+    """
+    enum: DB_MT_N
+    ctypedef struct db_mt:
+        int index
+        unsigned int state[DB_MT_N]
+    unsigned int db_mt_next(db_mt *mt) noexcept nogil
+    double db_mt_random(db_mt *mt) noexcept nogil
+
+
+cdef struct Draws:  # where a call draws from: ``rng``, in C through ``mt`` unless NULL
+    PyObject *rng  # the generator (the caller holds it)
+    db_mt *mt  # its state, drawn from in C when it is a plain random.Random
+
+
+cdef inline Draws _draws(object rng):
+    """The draws from ``rng``: in C on its state when it is a plain ``random.Random``."""
+    cdef Draws d
+    d.rng = <PyObject *> rng
+    d.mt = <db_mt *> d.rng if _c_draws and type(rng) is _PLAIN_RANDOM else NULL
+    return d
+
+
+cdef inline double _uniform(Draws *d) except? -1.0:
+    """``rng.random()``."""
+    if d.mt != NULL:
+        return db_mt_random(d.mt)
+    return (<object> d.rng).random()
+
+
+cdef inline Py_ssize_t _mt_below(db_mt *mt, Py_ssize_t n) noexcept:
+    """``Random._randbelow(n)`` for 1 <= ``n`` < 2**32: ``getrandbits(n.bit_length())``
+    until a number below ``n``."""
+    cdef int k = 0
+    cdef Py_ssize_t r
+    while (n >> k) != 0:
+        k += 1
+    r = db_mt_next(mt) >> (32 - k)
+    while r >= n:
+        r = db_mt_next(mt) >> (32 - k)
+    return r
+
+
+cdef int _shuffle(int *items, int n, Draws *d) except -1:
+    """``rng.shuffle`` of the ``n`` ``items`` (as of a list of them)."""
+    cdef int i, r, x
+    if d.mt == NULL:
+        shuffled = [items[i] for i in range(n)]
+        (<object> d.rng).shuffle(shuffled)
+        for i in range(n):
+            items[i] = shuffled[i]
+        return 0
+    for i in range(n - 1, 0, -1):
+        r = <int> _mt_below(d.mt, i + 1)
+        x = items[i]
+        items[i] = items[r]
+        items[r] = x
+    return 0
+
+
+cdef object _choice(list items, Draws *d):
+    """``rng.choice(items)`` (``items`` not empty)."""
+    if d.mt == NULL:
+        return (<object> d.rng).choice(items)
+    return items[_mt_below(d.mt, len(items))]
+
+
+def _same_draws_as_the_standard_generator():
+    """Whether the draws of :class:`Draws` in C read the state of a plain ``random.Random``
+    and give and leave exactly what its methods do, on many seeds and mixes of draws."""
+    cdef Draws d
+    cdef db_mt *mt
+    cdef int i
+    cdef int shuffled[MAX_OPTIONS]
+    for seed in range(4):
+        mine, theirs = _random.Random(seed), _random.Random(seed)
+        mt = <db_mt *> <PyObject *> mine
+        version, state, gauss = mine.getstate()
+        if mt.index != state[DB_MT_N] or any(mt.state[i] != state[i] for i in range(DB_MT_N)):
+            return False
+        d.rng = <PyObject *> mine
+        d.mt = mt
+        mix = _random.Random(seed + 100)
+        for _ in range(700):  # past the state's 624 words: a regeneration on the way
+            kind = mix.randrange(4)
+            n = mix.randrange(1, 40)
+            if kind == 0:
+                if db_mt_random(mt) != theirs.random():
+                    return False
+            elif kind == 1:
+                if db_mt_next(mt) >> (32 - n % 32 - 1) != theirs.getrandbits(n % 32 + 1):
+                    return False
+            elif kind == 2:
+                for i in range(n):
+                    shuffled[i] = i
+                _shuffle(shuffled, n, &d)
+                b = list(range(n))
+                theirs.shuffle(b)
+                if [shuffled[i] for i in range(n)] != b:
+                    return False
+            elif _choice(list(range(n)), &d) != theirs.choice(list(range(n))):
+                return False
+        if mine.getstate() != theirs.getstate():
+            return False
+    return True
+
+
+cdef object _PLAIN_RANDOM = _random.Random
+cdef bint _c_draws = _same_draws_as_the_standard_generator()
+C_DRAWS = _c_draws
+"""Whether a plain ``random.Random`` is drawn from in C (else through its methods)."""
+
+
 # --- DumbBot's weighted random choice ---------------------------------------------------
 
 
-cdef int _select(long long *scores, int n, object rand, CWeights w) except -1:
-    """search.dumbbot_values.select_index on a C array (``rand`` is the generator's ``random``)."""
+cdef int _select(long long *scores, int n, Draws *d, CWeights w) except -1:
+    """search.dumbbot_values.select_index on a C array, drawing from ``d``."""
     cdef int ranked[MAX_OPTIONS]
     cdef int i, j, x, current, step
     cdef long long best, second, chance, best_chance
@@ -1126,7 +1306,7 @@ cdef int _select(long long *scores, int n, object rand, CWeights w) except -1:
         else:
             best_chance = 0
         chance = w.play_alternative - _fdiv(best_chance * w.play_alternative, 100)
-        if <double> rand() * 100 < <double> chance:
+        if _uniform(d) * 100 < <double> chance:
             current = step
         else:
             break
@@ -1146,20 +1326,26 @@ cdef class _Orders:
     cdef int *moving_into
     cdef unsigned char *waiting  # waiting[p * np + q]: the unit in q waits for the one in p
     cdef int *waited  # the entries of ``waiting`` set, to clear them for the next call
+    cdef int *ours  # scratch: the units still to order (or to retreat), in the order drawn
+    cdef int *holding  # scratch of _replace_wasted_holds: 4 * np ints, np scores
+    cdef long long *scores
     cdef int num_waited
     cdef int count, np
 
     def __cinit__(self, int np):
         self.np = np
-        self.kind = <int *> PyMem_Malloc((5 * np + np * np) * sizeof(int))
+        self.kind = <int *> PyMem_Malloc((10 * np + np * np) * sizeof(int))
         self.waiting = <unsigned char *> PyMem_Malloc(np * np)
-        if self.kind == NULL or self.waiting == NULL:
+        self.scores = <long long *> PyMem_Malloc(np * sizeof(long long))
+        if self.kind == NULL or self.waiting == NULL or self.scores == NULL:
             raise MemoryError()
         self.a = self.kind + np
         self.b = self.a + np
         self.seq = self.b + np
         self.moving_into = self.seq + np
         self.waited = self.moving_into + np
+        self.ours = self.waited + np * np
+        self.holding = self.ours + np
         memset(self.waiting, 0, np * np)
         self.num_waited = 0
         self.reset()
@@ -1186,10 +1372,11 @@ cdef class _Orders:
     def __dealloc__(self):
         PyMem_Free(self.kind)
         PyMem_Free(self.waiting)
+        PyMem_Free(self.scores)
 
 
 cdef int _order_unit(
-    CMap cm, CWeights w, _Board b, CValues v, _Orders o, int prov, object rand, bint force
+    CMap cm, CWeights w, _Board b, CValues v, _Orders o, int prov, Draws *d, bint force
 ) except -2:
     """One unit's order into ``o`` (its kind), or WAITING (see DumbBot._order_unit)."""
     cdef int opts[MAX_OPTIONS]
@@ -1209,7 +1396,7 @@ cdef int _order_unit(
     for j in range(n):
         scores[j] = v.vals[cm.node_of(utype, opts[j])]
     while True:
-        k = _select(scores, n, rand, w)
+        k = _select(scores, n, d, w)
         dest = opts[k]
         dprov = cm.loc_prov[dest]
         if dprov == prov:
@@ -1248,11 +1435,11 @@ cdef int _order_unit(
 cdef void _replace_wasted_holds(CMap cm, _Board b, CValues v, _Orders o) noexcept:
     """Each hold becomes a support of the best neighbouring order (DumbBot's rule)."""
     cdef int np = cm.num_provinces
-    cdef int *holding = <int *> PyMem_Malloc(5 * np * sizeof(int))
+    cdef int *holding = o.holding
     cdef int *t_unit = holding + np
     cdef int *t_kind = t_unit + np
     cdef int *t_dest = t_kind + np
-    cdef long long *t_score = <long long *> PyMem_Malloc(np * sizeof(long long))
+    cdef long long *t_score = o.scores
     cdef int nh = 0, s, prov, k, dprov, node, j, q, src
     cdef long long best
     for j in range(np):
@@ -1292,52 +1479,6 @@ cdef void _replace_wasted_holds(CMap cm, _Board b, CValues v, _Orders o) noexcep
             else:
                 o.kind[prov] = SUPPORT_HOLD
                 o.a[prov] = t_unit[src]
-    PyMem_Free(holding)
-    PyMem_Free(t_score)
-
-
-cdef int _stock_shuffle(list items, object rng) except -1:
-    """``random.Random.shuffle`` as the standard library writes it, drawing through
-    ``getrandbits`` from C (checked against the running Python at import)."""
-    cdef Py_ssize_t i, n = len(items)
-    cdef unsigned long long r, m
-    cdef int k
-    getrandbits = rng.getrandbits
-    for i in range(n - 1, 0, -1):
-        m = i + 1
-        k = 0
-        while (m >> k) != 0:
-            k += 1
-        r = getrandbits(k)
-        while r >= m:
-            r = getrandbits(k)
-        items[i], items[r] = items[r], items[i]
-    return 0
-
-
-def _same_as_the_standard_shuffle():
-    """Whether :func:`_stock_shuffle` draws and permutes exactly as ``Random.shuffle`` does."""
-    for seed in range(20):
-        for n in range(13):
-            mine, theirs = _random.Random(seed), _random.Random(seed)
-            a, b = list(range(n)), list(range(n))
-            _stock_shuffle(a, mine)
-            theirs.shuffle(b)
-            if a != b or mine.getstate() != theirs.getstate():
-                return False
-    return True
-
-
-STOCK_SHUFFLE = _same_as_the_standard_shuffle()
-"""Whether shuffles of a plain ``random.Random`` run from C (else through its method)."""
-
-
-cdef int _shuffle(list items, object rng) except -1:
-    """Shuffle as ``rng.shuffle(items)`` would, from C when ``rng`` is a plain ``Random``."""
-    if STOCK_SHUFFLE and type(rng) is _random.Random:
-        return _stock_shuffle(items, rng)
-    rng.shuffle(items)
-    return 0
 
 
 def movement_orders(CMap cm, CWeights w, object pos, int power, object rng):
@@ -1381,6 +1522,16 @@ cdef dict _movement_orders(
     return orders
 
 
+cdef inline int _provinces_of(const int *powers, int np, int power, int *out) noexcept:
+    """The provinces ``p`` where ``powers[p]`` is ``power`` into ``out``, in order; how many."""
+    cdef int p, n = 0
+    for p in range(np):
+        if powers[p] == power:
+            out[n] = p
+            n += 1
+    return n
+
+
 cdef int _choose_moves(
     CMap cm,
     CWeights w,
@@ -1399,27 +1550,26 @@ cdef int _choose_moves(
     v.power = power
     o.reset()
     cdef int np = cm.num_provinces
-    cdef int i, prov, r, count, waiting
+    cdef int k, prov, r, count, waiting
     cdef int stalled = 0
     cdef bint force
-    ours = [i for i in range(np) if b.upow[i] == power]
-    if not ours:
+    cdef int *ours = o.ours
+    count = _provinces_of(b.upow, np, power, ours)
+    if not count:
         return 0
     if not valued:
         _compute(cm, w, b, season, False, v)
-    rand = rng.random
-    while ours:
-        _shuffle(ours, rng)
-        unordered = []
+    cdef Draws d = _draws(rng)
+    while count:
+        _shuffle(ours, count, &d)
         force = stalled >= STALLED
-        count = len(ours)
-        waiting = 0
-        for item in ours:
-            prov = item
-            r = _order_unit(cm, w, b, v, o, prov, rand, force)
+        waiting = 0  # the units that wait go to the front of ``ours``, in turn
+        for k in range(count):
+            prov = ours[k]
+            r = _order_unit(cm, w, b, v, o, prov, &d, force)
             force = False
             if r == WAITING:
-                unordered.append(item)
+                ours[waiting] = prov
                 waiting += 1
             else:
                 o.seq[o.count] = prov
@@ -1427,7 +1577,7 @@ cdef int _choose_moves(
                 if r == MOVE:
                     o.moving_into[cm.loc_prov[o.a[prov]]] = prov
         stalled = stalled + 1 if waiting == count else 0
-        ours = unordered
+        count = waiting
     _replace_wasted_holds(cm, b, v, o)
     return o.count
 
@@ -1464,6 +1614,7 @@ cdef class _Game:
     cdef int *pn_off  # each province's nodes: pn_idx[pn_off[p]:pn_off[p + 1]]
     cdef int *pn_idx
     cdef unsigned char *taken
+    cdef list unit_tuples  # [power * nodes + node]: the unit's tuple, made at its first use
     cdef bint busy
 
     def __cinit__(self, CMap cm, object game_map):
@@ -1501,6 +1652,7 @@ cdef class _Game:
                 self.pn_idx[k] = node
                 k += 1
         self.pn_off[np] = k
+        self.unit_tuples = [None] * (cm.num_powers * cm.num_nodes)
         self.busy = False
 
     def __dealloc__(self):
@@ -1530,15 +1682,20 @@ cdef class _Game:
         return 0
 
     cdef object position(self, CMap cm, object game_map):
-        """The game as a :class:`~adjudicator.position.Position` (units in province order)."""
+        """The game as a :class:`~adjudicator.position.Position` (units in province order;
+        one tuple object per power and node for every position made here)."""
         cdef _Board b = self.b
-        cdef int p, node, i
+        cdef int p, node, i, at
         units = {}
         dislodged = {}
         for p in range(cm.num_provinces):
             if b.upow[p] >= 0:
                 node = b.unode[p]
-                units[p] = (b.upow[p], cm.node_type[node], cm.node_loc[node])
+                at = b.upow[p] * cm.num_nodes + node
+                unit = self.unit_tuples[at]
+                if unit is None:
+                    unit = self.unit_tuples[at] = (b.upow[p], cm.node_type[node], cm.node_loc[node])
+                units[p] = unit
             if b.dpow[p] >= 0:
                 node = b.dnode[p]
                 dislodged[p] = (
@@ -1725,43 +1882,44 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
     cdef int np = cm.num_provinces
     cdef int choices[MAX_OPTIONS]
     cdef long long scores[MAX_OPTIONS]
-    cdef int p, q, n, k, i, j, utype, target
+    cdef int p, q, n, k, i, j, utype, target, count, s
     cdef int *arrivals = g.kind  # per province: how many units retreat there
+    cdef int *ours = g.o.ours
+    cdef Draws d = _draws(rng)
     for p in range(np):
         g.arrival[p] = -1
         arrivals[p] = 0
     for q in range(cm.num_powers):
-        ours = [p for p in range(np) if b.dpow[p] == q]
-        if not ours:
+        count = _provinces_of(b.dpow, np, q, ours)
+        if not count:
             continue
-        _shuffle(ours, rng)
+        _shuffle(ours, count, &d)
         memset(g.taken, 0, np)
         if q == heuristic:
-            for item in ours:
-                p = item
+            for s in range(count):
+                p = ours[s]
                 free = [
                     g.ropt[p * MAX_OPTIONS + i]
                     for i in range(g.ropt_n[p])
                     if not g.taken[cm.loc_prov[g.ropt[p * MAX_OPTIONS + i]]]
                 ]
                 if free:
-                    g.arrival[p] = rng.choice(free)
+                    g.arrival[p] = _choice(free, &d)
                     target = cm.loc_prov[g.arrival[p]]
                     g.taken[target] = 1
                     arrivals[target] += 1
             continue
         v.power = q
         _compute(cm, w, b, g.season, False, v)
-        rand = rng.random
-        for item in ours:
-            p = item
+        for s in range(count):
+            p = ours[s]
             utype = cm.node_type[b.dnode[p]]
             n = g.ropt_n[p]
             for i in range(n):
                 choices[i] = g.ropt[p * MAX_OPTIONS + i]
                 scores[i] = v.vals[cm.node_of(utype, choices[i])]
             while n:
-                k = _select(scores, n, rand, w)
+                k = _select(scores, n, &d, w)
                 target = cm.loc_prov[choices[k]]
                 if g.taken[target]:
                     for j in range(k, n - 1):
@@ -1870,7 +2028,7 @@ cdef int _play_adjustments(
     cdef long long scores[MAX_OPTIONS]
     cdef int p, q, k, n, j, node, made, count
     cdef int *change = g.arrival  # per province: the node built there, or -2 for a removal
-    cdef object rand = rng.random
+    cdef Draws d = _draws(rng)
     for q in range(cm.num_powers):
         due[q] = 0
     for k in range(cm.num_centres):
@@ -1903,7 +2061,7 @@ cdef int _play_adjustments(
                         n += 1
             memset(g.taken, 0, np)
             while n and made < count:
-                k = _select(scores, n, rand, w)
+                k = _select(scores, n, &d, w)
                 node = options[k]
                 for j in range(k, n - 1):
                     options[j] = options[j + 1]
@@ -1925,7 +2083,7 @@ cdef int _play_adjustments(
                     scores[n] = -v.vals[b.unode[p]]
                     n += 1
             while n and made < count:
-                k = _select(scores, n, rand, w)
+                k = _select(scores, n, &d, w)
                 change[options[k]] = -2
                 for j in range(k, n - 1):
                     options[j] = options[j + 1]

@@ -112,6 +112,36 @@ def test_it_plays_any_one_dumbbot_and_no_mixed_players(compiled: None) -> None:
         assert speedups.play_out(DumbBot().weights, pos, Random(7), 3, pos.year, pos.year) is None
 
 
+class CountingRandom(Random):
+    """A generator the compiled code draws from through its methods (not a plain Random)."""
+
+    def random(self) -> float:
+        return super().random()
+
+
+def test_rollouts_draw_in_c_from_any_point_of_the_generator_and_through_a_subclass(
+    compiled: None,
+) -> None:
+    """A plain Random is drawn from in C on its own state, which the compiled rollout
+    leaves where Python's draws leave it from any word of the state (a regeneration of
+    the state falls at a different draw each time); any other generator through its
+    methods."""
+    assert speedups.COMPILED is not None and speedups.COMPILED.C_DRAWS
+    pos = varied_positions()[40]
+    domain = DiplomacyDomain(get_variant("dm/years=1"), 2, pos.year + 3, pos.map.num_powers)
+    for advance in (0, 1, 150, 311, 500, 623):
+        for kind in (Random, CountingRandom):
+            fast_rng, slow_rng = kind(advance), kind(advance)
+            for rng in (fast_rng, slow_rng):
+                rng.getrandbits(32 * advance)
+            fast = domain.play_out(pos, fast_rng)
+            with pure_python():
+                slow = domain.play_out(pos, slow_rng)
+            assert fast == slow, (advance, kind)
+            assert fast_rng.getstate() == slow_rng.getstate(), (advance, kind)
+            assert fast_rng.random() == slow_rng.random()
+
+
 def _actions(pos: Position, power: int, rng: Random) -> list[Action]:
     """Our order sets to try: DumbBot's, a livelier DumbBot's, random legal ones (convoys
     among them when there are any), one naming a coast, and none."""
