@@ -93,126 +93,82 @@ cdef extern from *:
        .. item_off[g + 1]] (offsets into a level); row rows - 1 is 0.  A node's next level
        is the sum of its terms (itself, then one node or group per bordering province),
        divided by 5 and floored: the rows first_at[i * DB_TERMS .. (i + 1) * DB_TERMS] (the
-       zero row where a node has fewer), then more_at[more_off[i] .. more_off[i + 1]]. */
-    DB_CLONES static void db_levels_narrow(
-        int nn, int rows, int stride, const int *node_prov, const long long *base,
-        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
-        const int *item_at, int *lv)
-    {
-        size_t level = (size_t)rows * stride;
-        for (int b = 0; b < stride; b += DB_LANES) {
-            for (int i = 0; i < nn; i++)
-                *(db_narrow *)(lv + (size_t)i * stride + b) = __builtin_convertvector(
-                    *(const db_wide *)(base + (size_t)node_prov[i] * stride + b), db_narrow);
-            for (int n = 1; n < DB_DEPTH; n++) {
-                int *cur = lv + (n - 1) * level + b;
-                int *nxt = cur + level;
-                for (int g = 0; g < rows - 1 - nn; g++) {
-                    db_narrow m = *(const db_narrow *)(cur + item_at[item_off[g]]);
-                    for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {
-                        db_narrow x = *(const db_narrow *)(cur + item_at[j]);
-                        db_narrow more = x > m;
-                        m = (x & more) | (m & ~more);
-                    }
-                    *(db_narrow *)(cur + (size_t)(nn + g) * stride) = m;
-                }
-                *(db_narrow *)(cur + (size_t)(rows - 1) * stride) = (db_narrow){0};
-                const int *at = first_at;
-                for (int i = 0; i < nn; i++, at += DB_TERMS) {
-                    db_narrow t = *(const db_narrow *)(cur + at[0]);
-                    #pragma GCC unroll 8
-                    for (int k = 1; k < DB_TERMS; k++)
-                        t += *(const db_narrow *)(cur + at[k]);
-                    for (int j = more_off[i]; j < more_off[i + 1]; j++)
-                        t += *(const db_narrow *)(cur + more_at[j]);
-                    db_unarrow u = (db_unarrow)t + DB_FLOOR_OFFSET;
-                    *(db_narrow *)(nxt + (size_t)i * stride) =
-                        (db_narrow)(u / 5u) - (int)(DB_FLOOR_OFFSET / 5u);
-                }
-            }
-        }
+       zero row where a node has fewer), then more_at[more_off[i] .. more_off[i + 1]].
+       One body for both lane widths: LEVEL0 makes a vector of level 0 from base's 64-bit
+       values, FLOOR5 the floored fifth of a sum. */
+    #define DB_LEVELS(NAME, S, V, LEVEL0, FLOOR5)                                          \
+    DB_CLONES static void NAME(                                                            \
+        int nn, int rows, int stride, const int *node_prov, const long long *base,         \
+        const int *first_at, const int *more_off, const int *more_at, const int *item_off, \
+        const int *item_at, S *lv)                                                         \
+    {                                                                                      \
+        size_t level = (size_t)rows * stride;                                              \
+        for (int b = 0; b < stride; b += DB_LANES) {                                       \
+            for (int i = 0; i < nn; i++)                                                   \
+                *(V *)(lv + (size_t)i * stride + b) =                                      \
+                    LEVEL0(*(const db_wide *)(base + (size_t)node_prov[i] * stride + b));  \
+            for (int n = 1; n < DB_DEPTH; n++) {                                           \
+                S *cur = lv + (n - 1) * level + b;                                         \
+                S *nxt = cur + level;                                                      \
+                for (int g = 0; g < rows - 1 - nn; g++) {                                  \
+                    V m = *(const V *)(cur + item_at[item_off[g]]);                        \
+                    for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {              \
+                        V x = *(const V *)(cur + item_at[j]);                              \
+                        V more = x > m;                                                    \
+                        m = (x & more) | (m & ~more);                                      \
+                    }                                                                      \
+                    *(V *)(cur + (size_t)(nn + g) * stride) = m;                           \
+                }                                                                          \
+                *(V *)(cur + (size_t)(rows - 1) * stride) = (V){0};                        \
+                const int *at = first_at;                                                  \
+                for (int i = 0; i < nn; i++, at += DB_TERMS) {                             \
+                    V t = *(const V *)(cur + at[0]);                                       \
+                    _Pragma("GCC unroll 8")                                                \
+                    for (int k = 1; k < DB_TERMS; k++)                                     \
+                        t += *(const V *)(cur + at[k]);                                    \
+                    for (int j = more_off[i]; j < more_off[i + 1]; j++)                    \
+                        t += *(const V *)(cur + more_at[j]);                               \
+                    *(V *)(nxt + (size_t)i * stride) = FLOOR5(t);                          \
+                }                                                                          \
+            }                                                                              \
+        }                                                                                  \
     }
 
-    /* The same in 64-bit lanes. */
-    DB_CLONES static void db_levels_wide(
-        int nn, int rows, int stride, const int *node_prov, const long long *base,
-        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
-        const int *item_at, long long *lv)
-    {
-        size_t level = (size_t)rows * stride;
-        for (int b = 0; b < stride; b += DB_LANES) {
-            for (int i = 0; i < nn; i++)
-                *(db_wide *)(lv + (size_t)i * stride + b) =
-                    *(const db_wide *)(base + (size_t)node_prov[i] * stride + b);
-            for (int n = 1; n < DB_DEPTH; n++) {
-                long long *cur = lv + (n - 1) * level + b;
-                long long *nxt = cur + level;
-                for (int g = 0; g < rows - 1 - nn; g++) {
-                    db_wide m = *(const db_wide *)(cur + item_at[item_off[g]]);
-                    for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {
-                        db_wide x = *(const db_wide *)(cur + item_at[j]);
-                        db_wide more = x > m;
-                        m = (x & more) | (m & ~more);
-                    }
-                    *(db_wide *)(cur + (size_t)(nn + g) * stride) = m;
-                }
-                *(db_wide *)(cur + (size_t)(rows - 1) * stride) = (db_wide){0};
-                const int *at = first_at;
-                for (int i = 0; i < nn; i++, at += DB_TERMS) {
-                    db_wide t = *(const db_wide *)(cur + at[0]);
-                    #pragma GCC unroll 8
-                    for (int k = 1; k < DB_TERMS; k++)
-                        t += *(const db_wide *)(cur + at[k]);
-                    for (int j = more_off[i]; j < more_off[i + 1]; j++)
-                        t += *(const db_wide *)(cur + more_at[j]);
-                    db_wide q = t / 5;
-                    *(db_wide *)(nxt + (size_t)i * stride) = q + ((t - q * 5) < 0);
-                }
-            }
-        }
-    }
+    /* 32-bit lanes: the sum offset into unsigned lanes (see DB_FLOOR_OFFSET). */
+    #define DB_NARROW_LEVEL0(v) __builtin_convertvector((v), db_narrow)
+    #define DB_NARROW_FLOOR5(t) \
+        ((db_narrow)(((db_unarrow)(t) + DB_FLOOR_OFFSET) / 5u) - (int)(DB_FLOOR_OFFSET / 5u))
+    DB_LEVELS(db_levels_narrow, int, db_narrow, DB_NARROW_LEVEL0, DB_NARROW_FLOOR5)
+
+    /* 64-bit lanes: C's division truncates; a true comparison is -1 in every lane. */
+    #define DB_WIDE_LEVEL0(v) (v)
+    #define DB_WIDE_FLOOR5(t) ((t) / 5 + (((t) - (t) / 5 * 5) < 0))
+    DB_LEVELS(db_levels_wide, long long, db_wide, DB_WIDE_LEVEL0, DB_WIDE_FLOOR5)
 
     /* vals[i * stride + lane] = the sum over the DB_DEPTH levels n of w[n] * lv[(n * rows
        + i) * stride + lane], for the nn nodes i.  Plain loops over the lanes: GCC vectorizes
        these with 32 x 32 -> 64-bit multiplies, which its vector extensions do not give; the
-       levels' loop, of a constant length, unrolled. */
-    DB_CLONES static void db_weigh_narrow(
-        int nn, int rows, int stride, const int *w, const int *lv, long long *vals)
-    {
-        size_t level = (size_t)rows * stride;
-        for (int b = 0; b < stride; b += DB_LANES) {
-            for (int i = 0; i < nn; i++) {
-                long long acc[DB_LANES] = {0};
-                const int *p = lv + (size_t)i * stride + b;
-                #pragma GCC unroll 16
-                for (int n = 0; n < DB_DEPTH; n++, p += level)
-                    for (int l = 0; l < DB_LANES; l++)
-                        acc[l] += (long long)w[n] * p[l];
-                for (int l = 0; l < DB_LANES; l++)
-                    vals[(size_t)i * stride + b + l] = acc[l];
-            }
-        }
+       levels' loop, of a constant length, unrolled.  One body for both lane widths. */
+    #define DB_WEIGH(NAME, S)                                                              \
+    DB_CLONES static void NAME(                                                            \
+        int nn, int rows, int stride, const S *w, const S *lv, long long *vals)            \
+    {                                                                                      \
+        size_t level = (size_t)rows * stride;                                              \
+        for (int b = 0; b < stride; b += DB_LANES) {                                       \
+            for (int i = 0; i < nn; i++) {                                                 \
+                long long acc[DB_LANES] = {0};                                             \
+                const S *p = lv + (size_t)i * stride + b;                                  \
+                _Pragma("GCC unroll 16")                                                   \
+                for (int n = 0; n < DB_DEPTH; n++, p += level)                             \
+                    for (int l = 0; l < DB_LANES; l++)                                     \
+                        acc[l] += (long long)w[n] * p[l];                                  \
+                for (int l = 0; l < DB_LANES; l++)                                         \
+                    vals[(size_t)i * stride + b + l] = acc[l];                             \
+            }                                                                              \
+        }                                                                                  \
     }
-
-    /* The same in 64-bit lanes. */
-    DB_CLONES static void db_weigh_wide(
-        int nn, int rows, int stride, const long long *w, const long long *lv,
-        long long *vals)
-    {
-        size_t level = (size_t)rows * stride;
-        for (int b = 0; b < stride; b += DB_LANES) {
-            for (int i = 0; i < nn; i++) {
-                long long acc[DB_LANES] = {0};
-                const long long *p = lv + (size_t)i * stride + b;
-                #pragma GCC unroll 16
-                for (int n = 0; n < DB_DEPTH; n++, p += level)
-                    for (int l = 0; l < DB_LANES; l++)
-                        acc[l] += w[n] * p[l];
-                for (int l = 0; l < DB_LANES; l++)
-                    vals[(size_t)i * stride + b + l] = acc[l];
-            }
-        }
-    }
+    DB_WEIGH(db_weigh_narrow, int)
+    DB_WEIGH(db_weigh_wide, long long)
     """
     int LANES "DB_LANES"
     int TERMS "DB_TERMS"
