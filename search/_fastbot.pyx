@@ -607,16 +607,16 @@ cdef class _Board:
             if not -1 <= p < cm.num_powers:
                 raise ValueError(f"province {i} owned by power {p}, which the map lacks")
             self.owner[i] = p
-        for key, value in (<dict> pos.units).items():
-            u = <tuple> value
+        for key, value in (<dict?> pos.units).items():
+            u = _unit_tuple(value, UNIT_FIELDS)
             p, power, utype, loc = key, u[0], u[1], u[2]
             _check_unit(cm, p, power, utype, loc)
             self.upow[p] = power
             self.unode[p] = cm.node_of(utype, loc)
-        dislodged = <dict> pos.dislodged
+        dislodged = <dict?> pos.dislodged
         self.any_dislodged = len(dislodged) > 0
         for key, value in dislodged.items():
-            u = <tuple> value
+            u = _unit_tuple(value, DISLODGED_FIELDS)
             p, power, utype, loc = key, u[0], u[1], u[2]
             _check_unit(cm, p, power, utype, loc)
             self.dpow[p] = power
@@ -625,6 +625,19 @@ cdef class _Board:
 
     def __dealloc__(self):
         PyMem_Free(self.upow)
+
+
+cdef enum:
+    UNIT_FIELDS = 3  # (power, type, location)
+    DISLODGED_FIELDS = 4  # (power, type, location, retreats)
+
+
+cdef inline tuple _unit_tuple(object value, Py_ssize_t size):
+    """``value``, a unit's tuple of ``size`` fields; else ``ValueError`` (C reads its items
+    unchecked)."""
+    if not isinstance(value, tuple) or len(<tuple> value) != size:
+        raise ValueError(f"a unit {value!r} that is not a tuple of {size} fields")
+    return <tuple> value
 
 
 cdef inline int _check_unit(CMap cm, int province, int power, int utype, int loc) except -1:
@@ -1624,7 +1637,7 @@ cdef class _Game:
         self.year = pos.year
         for key, value in (<dict> pos.dislodged).items():
             p = key
-            options = (<tuple> value)[3]
+            options = (<tuple> value)[3]  # checked by b.load
             n = len(options)
             if n >= MAX_OPTIONS:
                 raise ValueError(f"{n} retreats of one unit (at most {MAX_OPTIONS - 1})")
@@ -2138,6 +2151,8 @@ cdef bint _simple_orders(CMap cm, _Board b, object orders) except -1:
         if type(value) is not tuple:
             return False
         order = <tuple> value
+        if not order:
+            return False
         k = order[0]
         if k == HOLD:
             ok = len(order) == 1

@@ -16,6 +16,8 @@ from collections import Counter
 from dataclasses import replace
 from random import Random
 
+import pytest
+
 from adjudicator.compiled_rules import pure_python
 from adjudicator.legal import movement_orders
 from adjudicator.movement import next_position
@@ -208,3 +210,41 @@ def test_a_node_stepped_again_and_again_keeps_its_enemies_values(compiled: None)
             assert (node.data is not None) == (visit >= KEEP_VALUES_FROM)
             kept += node.data is not None
     assert kept > 50
+
+
+def _malformed(pos: Position) -> list[Position]:
+    """Copies of ``pos`` with one unit or dislodged unit not shaped as Position says."""
+    out = []
+    for field in ("units", "dislodged"):
+        table = getattr(pos, field)
+        if not table:
+            continue
+        key = next(iter(table))
+        fields = table[key]
+        for bad in (list(fields), fields[:1], fields[:-1], (*fields, 0)):
+            broken = pos.copy()
+            getattr(broken, field)[key] = bad
+            out.append(broken)
+    return out
+
+
+def test_a_malformed_unit_is_a_value_error_not_a_crash(compiled: None) -> None:
+    """The compiled rollout and step read unit tuples' items unchecked: they check them first."""
+    weights = LIVELY_DUMBBOT.weights
+    positions = varied_positions()
+    movement = next(p for p in positions if p.is_movement and p.units)
+    retreat = next(p for p in positions if p.is_retreat)
+    broken = _malformed(movement) + _malformed(retreat)
+    assert len(broken) == 12
+    for pos in broken:
+        with pytest.raises(ValueError):
+            speedups.play_out(weights, pos, Random(1), 0, pos.year, pos.year + 2)
+
+
+def test_an_empty_order_in_an_action_is_left_to_python(compiled: None) -> None:
+    """An action's order that is an empty tuple is not one the compiled step plays."""
+    pos = next(p for p in varied_positions() if p.is_movement and p.units)
+    province, unit = next(iter(pos.units.items()))
+    action = ((province, ()),)
+    weights = LIVELY_DUMBBOT.weights
+    assert speedups.step(weights, weights, pos, action, Random(1), unit[0], pos.year + 2) is None  # type: ignore[arg-type]
