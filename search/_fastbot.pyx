@@ -2117,12 +2117,14 @@ cdef class NodeValues:
     are the same each time, so :func:`step` computes each power's once.
     """
 
+    cdef readonly object tables  # the map's tables they are sized for
     cdef long long *vals  # vals[power * nodes + node]
     cdef int *comp  # comp[power * provinces + province]
     cdef unsigned char *ready
 
     def __cinit__(self, CMap cm):
         cdef int nw = cm.num_powers
+        self.tables = cm.tables
         self.vals = <long long *> PyMem_Malloc(nw * cm.num_nodes * sizeof(long long))
         self.comp = <int *> PyMem_Malloc(nw * cm.num_provinces * sizeof(int))
         self.ready = <unsigned char *> PyMem_Malloc(nw)
@@ -2202,6 +2204,8 @@ def step(
     """
     if not 0 <= us < cm.num_powers:
         raise ValueError(f"no power {us} on this map")
+    if known is not None and known.tables is not cm.tables:
+        raise ValueError("values kept for another map")
     cdef _Game g = _game(cm, pos.map)
     g.busy = True
     try:

@@ -32,6 +32,7 @@ from search.mcts.uct import Node
 from search.mcts.variants import LIVELY_DUMBBOT, get_variant
 from search.randombot import RandomBot
 from search.simulate import play_phase
+from search.tables import tables_for
 from tests.search.test_randombot import positions_of, varied_positions
 
 SEEDS = 1
@@ -248,3 +249,17 @@ def test_an_empty_order_in_an_action_is_left_to_python(compiled: None) -> None:
     action = ((province, ()),)
     weights = LIVELY_DUMBBOT.weights
     assert speedups.step(weights, weights, pos, action, Random(1), unit[0], pos.year + 2) is None  # type: ignore[arg-type]
+
+
+def test_values_kept_for_other_tables_are_a_value_error(compiled: None) -> None:
+    """A step reads the kept values as sized for its map's tables: others' are refused."""
+    pos = next(p for p in varied_positions() if p.is_movement and p.units)
+    tables = tables_for(pos.map)
+    assert speedups.COMPILED is not None
+    other = speedups.COMPILED.NodeValues(speedups.COMPILED.CMap(pos.map, replace(tables)))
+    weights = LIVELY_DUMBBOT.weights
+    us = next(iter(pos.units.values()))[0]
+    kept = speedups.node_values(pos)
+    assert speedups.step(weights, weights, pos, (), Random(1), us, pos.year + 2, kept)
+    with pytest.raises(ValueError, match="another map"):
+        speedups.step(weights, weights, pos, (), Random(1), us, pos.year + 2, other)
