@@ -2212,6 +2212,7 @@ def step(
         g.load(cm, pos)
         if not (g.season == SPRING or g.season == FALL):
             raise ValueError("step starts from a movement phase")
+        action = tuple(action)  # read twice: checked, then played
         if not _simple_orders(cm, g.b, action):
             return None
         _play_movement(cm, w, g, rng, us, action, known)

@@ -21,7 +21,7 @@ import pytest
 from adjudicator.compiled_rules import pure_python
 from adjudicator.legal import movement_orders
 from adjudicator.movement import next_position
-from adjudicator.orders import SUPPORT_MOVE
+from adjudicator.orders import MOVE, SUPPORT_MOVE
 from adjudicator.phases import solo_winner
 from adjudicator.position import WINTER, Position
 from search import compiled_search as speedups
@@ -263,3 +263,24 @@ def test_values_kept_for_other_tables_are_a_value_error(compiled: None) -> None:
     assert speedups.step(weights, weights, pos, (), Random(1), us, pos.year + 2, kept)
     with pytest.raises(ValueError, match="another map"):
         speedups.step(weights, weights, pos, (), Random(1), us, pos.year + 2, other)
+
+
+def test_an_action_given_as_an_iterator_is_played(compiled: None) -> None:
+    """The step's action is any iterable of pairs: one read once plays as its tuple does."""
+    weights = LIVELY_DUMBBOT.weights
+    checked = 0
+    for pos in varied_positions()[::EVERY]:
+        if not pos.is_movement or not pos.units:
+            continue
+        province, unit = next(iter(pos.units.items()))
+        for order in movement_orders(pos, province):
+            if order[0] != MOVE:
+                continue
+            action = ((province, order),)
+            once = speedups.step(weights, weights, pos, action, Random(1), unit[0], pos.year + 2)
+            again = speedups.step(
+                weights, weights, pos, iter(action), Random(1), unit[0], pos.year + 2
+            )
+            assert once is not None and again == once
+            checked += 1
+    assert checked > 10
