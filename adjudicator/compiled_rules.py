@@ -8,8 +8,8 @@ The hot paths have compiled twins (Cython), built by ``pip install -e .``
   (every rollout's adjudication, and the server's);
 * ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
   (every legal order of a unit, convoys included);
-* ``search/_fastbot.pyx`` — DumbBot's valuation and movement orders (see
-  :mod:`search.compiled_search`).
+* ``search/_fastbot.pyx`` — DumbBot's valuation and movement orders, and the
+  whole ``dm`` rollout and tree step (see :mod:`search.compiled_search`).
 
 Each gives exactly what its pure-Python original gives (for DumbBot: the same
 orders for the same random generator state, drawing the same numbers); the

@@ -2,9 +2,11 @@
 
 DumbBot's valuation and movement orders (:mod:`search.dumbbot_values`,
 :class:`search.dumbbot.DumbBot`) are most of what a search does, and the
-thesis's region weights (:mod:`search.mcts.weights`) much of the rest.  Their
-compiled twins give the same values and, for the same random generator state,
-the same orders (they draw the same numbers in the same order); the
+thesis's region weights (:mod:`search.mcts.weights`) much of the rest; when one
+DumbBot plays them, a whole rollout (:func:`play_out`) and a step of the tree
+(:func:`step`) run in C too.  Their compiled twins give the same values and, for
+the same random generator state, the same orders (they draw the same numbers in
+the same order); the
 pure-Python code is their test oracle and their fallback.  The switch is
 :mod:`adjudicator.compiled_rules`'s (one for every compiled path); a map or weights
 the compiled code cannot hold exactly (more than 64 powers or options, values
