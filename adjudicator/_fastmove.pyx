@@ -832,6 +832,17 @@ cdef class _Resolver:
         return R_SUC if self.res[p] else R_BNC
 
 
+cdef inline bint _order_item(tuple order, Py_ssize_t i, long *out) noexcept:
+    """Read ``order[i]`` into ``out`` if it is an int that fits; else 1 (for the Python
+    resolver, which judges such orders as the rules say)."""
+    cdef int overflow
+    cdef object item = <object> PyTuple_GET_ITEM(order, i)
+    if not PyLong_CheckExact(item):
+        return 1
+    out[0] = PyLong_AsLongAndOverflow(item, &overflow)
+    return overflow != 0
+
+
 cdef int _setup(_Resolver r, dict units, dict orders) except -2:
     """Read the units and their orders into ``r``'s arrays; 0, or 1 if an order needs Python.
 
@@ -845,7 +856,7 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
     cdef int n = r.n
     cdef int num_locations = facts.num_locations
     cdef int p, overflow
-    cdef long province, kind, first, second, item
+    cdef long province, kind = 0, first = 0, second = 0, item = 0
     cdef Py_ssize_t size, at = 0, i
     cdef PyObject *key
     cdef PyObject *value
@@ -888,13 +899,15 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
         if size == 0:
             return 1
         r.order_obj[p] = value
-        kind = <object> PyTuple_GET_ITEM(<object> value, 0)
+        if _order_item(<object> value, 0, &kind):
+            return 1
         if kind == HOLD:
             continue
         if kind == MOVE:
             if size < 2:
                 return 1
-            first = <object> PyTuple_GET_ITEM(<object> value, 1)
+            if _order_item(<object> value, 1, &first):
+                return 1
             if not 0 <= first < num_locations:
                 return 1
             r.dst_loc[p] = first
@@ -902,8 +915,10 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
         elif kind == SUPPORT_MOVE or kind == CONVOY:
             if size < 3:
                 return 1
-            first = <object> PyTuple_GET_ITEM(<object> value, 1)
-            second = <object> PyTuple_GET_ITEM(<object> value, 2)
+            if _order_item(<object> value, 1, &first):
+                return 1
+            if _order_item(<object> value, 2, &second):
+                return 1
             if not (0 <= first < n and 0 <= second < n):
                 return 1
             r.target[p] = first
@@ -911,13 +926,15 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
             if kind == CONVOY:
                 r.any_convoy = 1
             elif size > 3:
-                item = <object> PyTuple_GET_ITEM(<object> value, 3)
+                if _order_item(<object> value, 3, &item):
+                    return 1
                 # a coast the map lacks matches no move
                 r.coast[p] = item if 0 <= item < num_locations else num_locations
         elif kind == SUPPORT_HOLD:
             if size < 2:
                 return 1
-            first = <object> PyTuple_GET_ITEM(<object> value, 1)
+            if _order_item(<object> value, 1, &first):
+                return 1
             if not 0 <= first < n:
                 return 1
             r.target[p] = first
@@ -925,7 +942,8 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
         elif kind == CONVOY_MOVE:
             if size < 3:
                 return 1
-            first = <object> PyTuple_GET_ITEM(<object> value, 1)
+            if _order_item(<object> value, 1, &first):
+                return 1
             path = PyTuple_GET_ITEM(<object> value, 2)
             if not 0 <= first < n or not PyTuple_CheckExact(<object> path):
                 return 1
@@ -934,7 +952,8 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
             r.path_first[p] = r.paths.size
             r.path_len[p] = PyTuple_GET_SIZE(<object> path)
             for i in range(r.path_len[p]):
-                item = <object> PyTuple_GET_ITEM(<object> path, i)
+                if _order_item(<object> path, i, &item):
+                    return 1
                 if not 0 <= item < n:
                     return 1
                 _push(&r.paths, item)

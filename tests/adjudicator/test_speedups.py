@@ -359,8 +359,18 @@ UNREADABLE_ORDERS = [
     (CONVOY_MOVE, 1 << 40, ()),
     (42,),
     [MOVE, 3],
+    ("x",),
+    (None,),
+    (1 << 70,),
+    (MOVE, 1 << 70),
+    (MOVE, None),
+    (SUPPORT_HOLD, 3.0),
+    (SUPPORT_MOVE, 3, "x"),
+    (SUPPORT_MOVE, 3, 4, None),
+    (CONVOY_MOVE, 3, (None,)),
 ]
-"""Orders the compiled resolver cannot read: places the map lacks, wrong shapes, no such kind."""
+"""Orders the compiled resolver cannot read: places the map lacks, wrong shapes, no such kind,
+items that are not ints or do not fit a C long."""
 
 
 @pytest.mark.parametrize("bad", UNREADABLE_ORDERS, ids=[repr(o) for o in UNREADABLE_ORDERS])
