@@ -1149,11 +1149,26 @@ cdef struct Draws:  # where a call draws from: ``rng``, in C through ``mt`` unle
     db_mt *mt  # its state, drawn from in C when it is a plain random.Random
 
 
+cdef tuple _DRAWING_METHODS = ("random", "getrandbits", "shuffle", "choice", "_randbelow")
+"""What the Python loops call to draw (an instance attribute of that name draws instead)."""
+
+
+cdef inline bint _plain(object rng) except -1:
+    """Whether ``rng`` is a plain ``random.Random`` drawing with the class's own methods."""
+    if not _c_draws or type(rng) is not _PLAIN_RANDOM:
+        return False
+    attributes = rng.__dict__
+    for name in _DRAWING_METHODS:
+        if name in attributes:
+            return False
+    return True
+
+
 cdef inline Draws _draws(object rng):
     """The draws from ``rng``: in C on its state when it is a plain ``random.Random``."""
     cdef Draws d
     d.rng = <PyObject *> rng
-    d.mt = <db_mt *> d.rng if _c_draws and type(rng) is _PLAIN_RANDOM else NULL
+    d.mt = <db_mt *> d.rng if _plain(rng) else NULL
     return d
 
 

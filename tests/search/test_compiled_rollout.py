@@ -284,3 +284,23 @@ def test_an_action_given_as_an_iterator_is_played(compiled: None) -> None:
             assert once is not None and again == once
             checked += 1
     assert checked > 10
+
+
+def test_a_generator_drawing_through_its_own_attribute_is_drawn_from_through_it(
+    compiled: None,
+) -> None:
+    """A plain ``Random`` whose instance replaces a drawing method draws through it, as the
+    Python loops do (the C draws would read its state instead)."""
+    pos = [p for p in varied_positions() if p.is_movement][3]
+    domain = DiplomacyDomain(get_variant("dm"), 0, pos.year + 2, pos.map.num_powers)
+    for name, method in (("random", lambda: 0.0), ("_randbelow", lambda n: n - 1)):
+        ends = []
+        for pure in (False, True):
+            rng = Random(5)
+            setattr(rng, name, method)
+            if pure:
+                with pure_python():
+                    ends.append((domain.play_out(pos, rng), rng.getstate()))
+            else:
+                ends.append((domain.play_out(pos, rng), rng.getstate()))
+        assert ends[0] == ends[1], name
