@@ -844,7 +844,9 @@ cdef inline bint _order_item(tuple order, Py_ssize_t i, long *out) noexcept:
 
 
 cdef int _setup(_Resolver r, dict units, dict orders) except -2:
-    """Read the units and their orders into ``r``'s arrays; 0, or 1 if an order needs Python.
+    """Read the units and their orders into ``r``'s arrays; 0, or 1 if a unit or an order
+    needs Python (a unit's fields or key not plain ints: reading such objects could run
+    Python code that changes the dicts being read).
 
     Every province and location is checked before it indexes an array: a unit
     outside the map (or of a power it lacks) is a ``ValueError``, an order
@@ -862,11 +864,19 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
     cdef PyObject *value
     cdef PyObject *path
     while PyDict_Next(units, &at, &key, &value):
-        province = <object> key
-        if not 0 <= province < n:
-            raise ValueError(f"a unit in province {province}, which the map lacks")
         if not PyTuple_CheckExact(<object> value) or PyTuple_GET_SIZE(<object> value) != 3:
             raise ValueError(f"a unit {<object> value!r} that is not (power, type, location)")
+        # Anything but plain ints could run Python code (and change the dict) as it is read.
+        if not (
+            PyLong_CheckExact(<object> key)
+            and PyLong_CheckExact(<object> PyTuple_GET_ITEM(<object> value, 0))
+            and PyLong_CheckExact(<object> PyTuple_GET_ITEM(<object> value, 1))
+            and PyLong_CheckExact(<object> PyTuple_GET_ITEM(<object> value, 2))
+        ):
+            return 1
+        province = PyLong_AsLongAndOverflow(<object> key, &overflow)
+        if overflow or not 0 <= province < n:
+            raise ValueError(f"a unit in province {<object> key}, which the map lacks")
         p = province
         r.units[r.num_units] = p
         r.num_units += 1
@@ -874,13 +884,15 @@ cdef int _setup(_Resolver r, dict units, dict orders) except -2:
         r.unit_obj[p] = value
         r.order_obj[p] = NULL
         r.kind[p] = HOLD
-        first = <object> PyTuple_GET_ITEM(<object> value, 0)
-        if not 0 <= first < facts.num_powers:
+        first = PyLong_AsLongAndOverflow(<object> PyTuple_GET_ITEM(<object> value, 0), &overflow)
+        if overflow or not 0 <= first < facts.num_powers:
             raise ValueError(f"a unit of power {first}, which the map lacks")
         r.power[p] = first
-        r.utype[p] = <object> PyTuple_GET_ITEM(<object> value, 1)
-        item = <object> PyTuple_GET_ITEM(<object> value, 2)
-        if not 0 <= item < num_locations:
+        r.utype[p] = PyLong_AsLongAndOverflow(<object> PyTuple_GET_ITEM(<object> value, 1), &overflow)
+        if overflow:
+            raise ValueError(f"a unit {<object> value!r} of a type the map lacks")
+        item = PyLong_AsLongAndOverflow(<object> PyTuple_GET_ITEM(<object> value, 2), &overflow)
+        if overflow or not 0 <= item < num_locations:
             raise ValueError(f"a unit at location {item}, which the map lacks")
         r.loc[p] = item
     at = 0

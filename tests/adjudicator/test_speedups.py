@@ -383,6 +383,29 @@ def test_orders_it_cannot_read_go_to_the_python_resolver(compiled: None, bad: En
     assert speedups.MOVEMENT.next_position(pos, orders) is None
 
 
+class _Int(int):
+    """An int that is not a plain one: reading it may run Python code."""
+
+
+@pytest.mark.parametrize("field", [0, 1, 2, 3], ids=["power", "type", "location", "key"])
+def test_units_it_cannot_read_go_to_the_python_resolver(compiled: None, field: int) -> None:
+    assert speedups.MOVEMENT is not None
+    pos = initial_position(standard_map())
+    prov, unit = next(iter(pos.units.items()))
+    units = dict(pos.units)
+    if field == 3:
+        del units[prov]
+        units[_Int(prov)] = unit
+    else:
+        units[prov] = tuple(_Int(v) if i == field else v for i, v in enumerate(unit))
+    odd = pos.copy()
+    odd.units = units
+    orders: dict[int, EngineOrder] = {p: HOLD_ORDER for p in pos.units}
+    assert speedups.MOVEMENT.adjudicate(odd, orders) is None
+    assert speedups.MOVEMENT.next_position(odd, orders) is None
+    assert next_position(odd, orders) == next_position(pos, orders)
+
+
 def test_orders_it_can_read_but_python_ignores_are_ignored_alike(compiled: None) -> None:
     """Orders for empty provinces (even outside the map), and supports naming a coast the
     map lacks (they match no move): the same results as in Python."""
