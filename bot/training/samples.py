@@ -96,11 +96,17 @@ def _position(m: GameMap, phase: dict[str, Any]) -> Position:
     return Position(m, int(phase["season"]), int(phase["year"]), units, list(phase["owners"]))
 
 
+def _engine_order(order: list[Any]) -> EngineOrder:
+    """An order of a ``games.jsonl`` line: ints, and a convoy's route as a list of ints."""
+    return tuple(
+        tuple(int(p) for p in field) if isinstance(field, list) else int(field) for field in order
+    )
+
+
 def _orders(phase: dict[str, Any]) -> dict[int, Orders]:
     out: dict[int, Orders] = {}
     for power, prov, order in phase["orders"]:
-        engine: EngineOrder = tuple(int(x) for x in order)
-        out.setdefault(int(power), {})[int(prov)] = engine
+        out.setdefault(int(power), {})[int(prov)] = _engine_order(order)
     return out
 
 

@@ -238,7 +238,7 @@ def read_server_game(folder: Path) -> ServerGame:
             try:
                 replay.feed(parse_text(text))
             except (LanguageError, ValueError) as exc:
-                raise ServerGameError(f"{path}:{number}: {exc}") from None
+                raise ServerGameError(f"{path}:{number}: cannot be read back ({exc})") from None
     except UnreadableFile as exc:
         raise ServerGameError(str(exc)) from None
     replay.finish()
