@@ -32,7 +32,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from adjudicator.maps import GameMap
+from adjudicator.maps import GameMap, standard_map
 from adjudicator.orders import Orders
 from adjudicator.position import Position
 from adjudicator.validation import MBV, OrderBook
@@ -154,6 +154,24 @@ def _seat_of_each_power(m: GameMap, summary: _Summary) -> tuple[int | None, ...]
     return tuple(seats)
 
 
+MAP_TABLES = (
+    "powers",
+    "provinces",
+    "location_index",
+    "kind",
+    "is_supply",
+    "homes",
+    "army_adjacent",
+    "fleet_adjacent",
+)
+"""What a map read from a server's MDF must share with ours for the indices to mean the same."""
+
+
+def same_tables(m: GameMap, standard: GameMap) -> bool:
+    """Whether ``m`` numbers powers, provinces and locations as ``standard`` does, joined alike."""
+    return all(getattr(m, table) == getattr(standard, table) for table in MAP_TABLES)
+
+
 def phase_orders(pos: Position, results: Sequence[OrderResult]) -> tuple[dict[int, Orders], int]:
     """The engine orders of each power whose every unit has an accepted ORD line in ``results``.
 
@@ -245,6 +263,11 @@ def read_server_game(folder: Path) -> ServerGame:
     m = replay.mirror.game_map
     if m is None or replay.mirror.position is None:
         raise ServerGameError(f"{path} records no game (no map, or no NOW from the server)")
+    if not same_tables(m, standard_map()):
+        raise ServerGameError(
+            f"{path}: the game is played on the map {m.name!r}, not the standard map "
+            "that training reads"
+        )
     if not replay.summed_up:
         raise ServerGameError(
             f"{path} stops before the end of the game (no SMR from the server): "

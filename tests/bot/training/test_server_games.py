@@ -137,6 +137,13 @@ def _inland_fleet(folder: Path) -> None:
     messages.write_text(text.replace("( ENG FLT LON )", "( ENG FLT MOS )", 1))
 
 
+def _another_map(folder: Path) -> None:
+    messages = folder / "messages.daide"
+    text = messages.read_text()
+    text = text.replace("( LON ( AMY WAL YOR )", "( LON ( AMY YOR )", 1)
+    messages.write_text(text.replace("( WAL ( AMY LON LVP YOR )", "( WAL ( AMY LVP YOR )", 1))
+
+
 @pytest.mark.parametrize(
     ("spoil", "message"),
     [
@@ -149,6 +156,7 @@ def _inland_fleet(folder: Path) -> None:
         (_garbled, "messages.daide:"),
         (_inland_fleet, "messages.daide:"),
         (lambda f: (f / "messages.daide").write_text("1 observer in DRW\n"), "records no game"),
+        (_another_map, "not the standard map"),
     ],
     ids=[
         "no-folder",
@@ -160,6 +168,7 @@ def _inland_fleet(folder: Path) -> None:
         "garbled",
         "inland-fleet",
         "no-game",
+        "another-map",
     ],
 )
 def test_bad_input_is_one_clear_line(
