@@ -5,8 +5,8 @@
 every power that gave orders turns each unit's order into the index of its
 choice (:func:`search.orderpolicy.choice_label`); units whose order names no
 choice (a convoy) are left out; with ``players``, so are the powers other
-players played (the ``players`` of each game line).  The features' DumbBot draw is seeded per game,
-phase and power, so the samples repeat for a seed.  The last games (a share
+players played (the ``players`` of each game line).  The features' DumbBot draw
+is seeded per game, phase and power, so the samples repeat for a seed.  The last games (a share
 ``held_out`` of them) are the held-out set.
 
 Beside the features, each unit carries how often DumbBot itself picks each
