@@ -60,10 +60,10 @@ def engine_orders(
     for given in orders:
         order = parse_order(given) if isinstance(given, str) else given
         assert book.submit(order_power(order), order) == MBV, given
-    given = book.unit_orders()
+    accepted = book.unit_orders()
     out: dict[int, dict[int, EngineOrder]] = {}
     for prov, unit in pos.units.items():
-        out.setdefault(unit[0], {})[prov] = given.get(prov, HOLD_ORDER)
+        out.setdefault(unit[0], {})[prov] = accepted.get(prov, HOLD_ORDER)
     return out
 
 
