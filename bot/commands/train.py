@@ -1,15 +1,20 @@
-"""daide-mcts train: learn an order policy from the project's own games.
+"""daide-mcts train: learn an order policy from recorded games.
 
     daide-mcts train generate --games 40 --iterations 200 --seed 1 --out runs/data
+    daide-mcts train import runs/dbrane-tournament --out runs/dbrane-data
     daide-mcts train fit runs/data --out search/models/policy.json
+    daide-mcts train fit runs/dbrane-data --players bandana:dbrane --out runs/dbrane.json
     daide-mcts train evaluate runs/data --model policy
 
 generate plays in-process games (by default seven mcts:dm) and records every
-movement phase's position, each power's orders and the final centres; fit fits
-the per-unit order policy (NumPy, reproducible) on the games but a held-out tail
-and prints its held-out accuracy and log-loss beside DumbBot's; evaluate prints
-the same for a saved model.  The search plays a model with mcts:dm/model=NAME
-(see docs/training.md).
+movement phase's position, each power's orders and the final centres; import
+reads the same from games played on a DAIDE server (the run folders of
+daide-mcts game, or tournaments: every unit's order as the server reported it,
+and which player played each power); fit fits the per-unit order policy
+(NumPy, reproducible) on the games but a held-out tail and prints its held-out
+accuracy and log-loss beside DumbBot's; evaluate prints the same for a saved
+model.  --players keeps the orders of the named players only.  The search
+plays a model with mcts:dm/model=NAME (see docs/training.md).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from bot.toolkit.usererror import UserError
 from bot.training.fitting import FitSettings, evaluate, fit_policy
 from bot.training.samples import SampleError, Samples, load_samples
 from bot.training.selfplay import MANIFEST_FILE, GenerateSettings, generate, generate_command
+from bot.training.servergames import ServerGameError, import_games
 from search.orderpolicy import ModelError, OrderModel, load_model
 from search.registry import PolicySpecError, parse_spec
 
@@ -38,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the ``train`` subcommand and its ``generate``, ``fit`` and ``evaluate``."""
     p = subparsers.add_parser(
         "train",
-        help="learn an order policy from in-process games (generate, fit, evaluate)",
+        help="learn an order policy from recorded games (generate, import, fit, evaluate)",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -69,22 +75,45 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     g.add_argument("--final-year", type=int, default=1905, help="games end at its winter")
     g.set_defaults(handler=run_generate)
 
+    i = steps.add_parser("import", help="record the games of a DAIDE server for training")
+    i.add_argument(
+        "games",
+        type=Path,
+        nargs="+",
+        metavar="FOLDER",
+        help="run folders of daide-mcts game, or tournament folders (their finished games)",
+    )
+    i.add_argument("--out", type=Path, required=True, help="a new folder for the games")
+    i.set_defaults(handler=run_import)
+
     f = steps.add_parser("fit", help="fit the order policy on recorded games")
-    f.add_argument("data", type=Path, nargs="+", help="folders made by generate")
+    f.add_argument("data", type=Path, nargs="+", help="folders made by generate or import")
     f.add_argument("--out", type=Path, required=True, help="the model file to write (.json)")
     f.add_argument("--name", default=None, help="the model's name (default: the file's stem)")
     f.add_argument("--held-out", type=float, default=0.2, help="share of games held out")
     f.add_argument("--steps", type=int, default=400, help="optimiser steps (default 400)")
     f.add_argument("--l2", type=float, default=1e-3, help="L2 penalty (default 0.001)")
     f.add_argument("--seed", type=int, default=0, help="seed of the features' DumbBot draws")
+    _add_players_argument(f)
     f.set_defaults(handler=run_fit)
 
     e = steps.add_parser("evaluate", help="a model's accuracy and log-loss on recorded games")
-    e.add_argument("data", type=Path, nargs="+", help="folders made by generate")
+    e.add_argument("data", type=Path, nargs="+", help="folders made by generate or import")
     e.add_argument("--model", required=True, help="a shipped model's name or a model file")
     e.add_argument("--seed", type=int, default=0, help="seed of the features' DumbBot draws")
+    _add_players_argument(e)
     e.set_defaults(handler=run_evaluate)
     p.set_defaults(handler=lambda args: _no_step(p))
+
+
+def _add_players_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players",
+        nargs="+",
+        metavar="NAME",
+        help="only the orders of these players (as the data name them: mcts:dm, dumbbot, "
+        "bandana:dbrane, albert...; default every player)",
+    )
 
 
 def _no_step(parser: argparse.ArgumentParser) -> int:
@@ -138,9 +167,39 @@ def run_generate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
-def _samples(folders: list[Path], seed: int, held_out: float = 0.2) -> tuple[Samples, Samples]:
+def run_import(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Read the games of a DAIDE server's run folders into a data folder."""
+    out = out or sys.stdout
+    words = [*map(str, args.games), "--out", str(args.out)]
+    command = "daide-mcts train import " + shlex.join(words)
     try:
-        return load_samples(folders, seed=seed, held_out=held_out)
+        summary = import_games(args.games, args.out, command)
+    except (ServerGameError, FileExistsError) as exc:
+        raise UserError(str(exc)) from exc
+    except OSError as exc:
+        raise UserError(f"--out: {exc}") from exc
+    out.write(
+        f"{summary.games} games, {summary.phases} movement phases imported into {args.out} "
+        f"(players: {', '.join(summary.players) or 'unknown'})\n"
+    )
+    if summary.left_out:
+        out.write(
+            f"note: {summary.left_out} power-phases left out "
+            "(a unit without an ORD line, or an order our rules refuse)\n"
+        )
+    if summary.mismatches:
+        out.write(
+            f"note: our engine's adjudication differs from the server's in "
+            f"{summary.mismatches} phases (the orders are kept as the server reported them)\n"
+        )
+    return 0
+
+
+def _samples(
+    folders: list[Path], seed: int, held_out: float = 0.2, players: list[str] | None = None
+) -> tuple[Samples, Samples]:
+    try:
+        return load_samples(folders, seed=seed, held_out=held_out, players=players)
     except SampleError as exc:
         raise UserError(str(exc)) from exc
 
@@ -156,7 +215,7 @@ def run_fit(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise UserError("--l2 must be >= 0")
     if args.out.suffix != ".json" or not args.out.parent.is_dir():
         raise UserError(f"--out: give a .json file in an existing folder (got {args.out})")
-    train, test = _samples(args.data, args.seed, args.held_out)
+    train, test = _samples(args.data, args.seed, args.held_out, args.players)
     if not train.units or not test.units:
         raise UserError("too few games to hold some out: generate more games")
     settings = FitSettings(steps=args.steps, l2=args.l2)
@@ -167,6 +226,7 @@ def run_fit(args: argparse.Namespace, out: TextIO | None = None) -> int:
         "command": "daide-mcts train fit " + shlex.join(_argv(args)),
         "data": [_manifest(d) for d in args.data],
         "seed": args.seed,
+        "players": args.players,
         "train_units": train.units,
         "held_out_units": test.units,
         "train_loss": round(loss, 5),
@@ -189,6 +249,8 @@ def _argv(args: argparse.Namespace) -> list[str]:
     words += ["--steps", str(args.steps), "--l2", str(args.l2), "--seed", str(args.seed)]
     if args.name:
         words += ["--name", args.name]
+    if args.players:
+        words += ["--players", *args.players]
     return words
 
 
@@ -196,6 +258,8 @@ def _manifest(folder: Path) -> object:
     """The folder's manifest with the command that made it, or just its name if unreadable."""
     try:
         manifest = json.loads((folder / MANIFEST_FILE).read_text())
+        if isinstance(manifest.get("command"), str):
+            return manifest
         return {**manifest, "command": generate_command(manifest, str(folder))}
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         return str(folder)
@@ -208,7 +272,7 @@ def run_evaluate(args: argparse.Namespace, out: TextIO | None = None) -> int:
         model = load_model(args.model)
     except ModelError as exc:
         raise UserError(str(exc)) from exc
-    _, test = _samples(args.data, args.seed, held_out=1.0)
+    _, test = _samples(args.data, args.seed, held_out=1.0, players=args.players)
     if not test.units:
         raise UserError("no unit choices recorded in these folders")
     out.write(f"{model.name} on {test.units} unit choices\n")

@@ -12,6 +12,9 @@ from pathlib import Path
 
 from bot.toolkit.jsonfiles import read_lines
 
+MESSAGES_FILE = "messages.daide"
+"""A run folder's record of every message (the observer's, or one bot's of ours)."""
+
 _POWERS_REPLY = re.compile(r"^([A-Za-z][A-Za-z ]*?) \(\d+\): (.*) \(([^()]*)\), from ")
 
 POWER_TOKENS = {
@@ -41,10 +44,17 @@ def received_texts(path: Path) -> Iterator[str]:
     others are skipped.  :class:`bot.toolkit.jsonfiles.UnreadableFile` (naming the file) if it
     is not a regular file, is too big or holds a line too long for a DAIDE message.
     """
-    for line in read_lines(path, max_line=MAX_MESSAGE_LINE, limit=MAX_MESSAGES_BYTES):
+    for _number, text in received_lines(path):
+        yield text
+
+
+def received_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """``(line number, DAIDE text)`` of every received message, as :func:`received_texts`."""
+    lines = read_lines(path, max_line=MAX_MESSAGE_LINE, limit=MAX_MESSAGES_BYTES)
+    for number, line in enumerate(lines, 1):
         parts = line.split(" ", 3)
         if len(parts) == 4 and parts[2] == "in":
-            yield parts[3]
+            yield number, parts[3]
 
 
 def player_from_admin(text: str) -> tuple[str, str] | None:

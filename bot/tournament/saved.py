@@ -285,6 +285,11 @@ def saved_games(folder: Path) -> int | None:
         return None
 
 
+def finished_game_folders(folder: Path) -> list[Path]:
+    """The run folders of the tournament in ``folder``'s finished games, in order."""
+    return [m.parent for m in sorted((folder / "games").glob(f"game-*/{GAME_FILE}"))]
+
+
 def finished_games(folder: Path) -> tuple[TournamentSettings, list[GameEntry]]:
     """The settings and finished games (in order) of the tournament in ``folder``.
 
@@ -293,7 +298,7 @@ def finished_games(folder: Path) -> tuple[TournamentSettings, list[GameEntry]]:
     settings = load_settings(folder)
     if settings is None:
         raise TournamentError(f"{folder} holds no tournament (no {SETTINGS_FILE})")
-    entries = [read_game(m) for m in sorted((folder / "games").glob(f"game-*/{GAME_FILE}"))]
+    entries = [read_game(f / GAME_FILE) for f in finished_game_folders(folder)]
     if not entries:
         raise TournamentError(f"{folder} holds no finished game yet")
     return settings, sorted(entries, key=lambda e: e.index)

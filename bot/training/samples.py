@@ -4,8 +4,9 @@
 (:mod:`bot.training.selfplay`), rebuilds each movement phase's position, and for
 every power that gave orders turns each unit's order into the index of its
 choice (:func:`search.orderpolicy.choice_label`); units whose order names no
-choice (a convoy) are left out.  The features' DumbBot draw is seeded per game,
-phase and power, so the samples repeat for a seed.  The last games (a share
+choice (a convoy) are left out; with ``players``, so are the powers other
+players played (the ``players`` of each game line).  The features' DumbBot draw
+is seeded per game, phase and power, so the samples repeat for a seed.  The last games (a share
 ``held_out`` of them) are the held-out set.
 
 Beside the features, each unit carries how often DumbBot itself picks each
@@ -95,11 +96,17 @@ def _position(m: GameMap, phase: dict[str, Any]) -> Position:
     return Position(m, int(phase["season"]), int(phase["year"]), units, list(phase["owners"]))
 
 
+def _engine_order(order: list[Any]) -> EngineOrder:
+    """An order of a ``games.jsonl`` line: ints, and a convoy's route as a list of ints."""
+    return tuple(
+        tuple(int(p) for p in field) if isinstance(field, list) else int(field) for field in order
+    )
+
+
 def _orders(phase: dict[str, Any]) -> dict[int, Orders]:
     out: dict[int, Orders] = {}
     for power, prov, order in phase["orders"]:
-        engine: EngineOrder = tuple(int(x) for x in order)
-        out.setdefault(int(power), {})[int(prov)] = engine
+        out.setdefault(int(power), {})[int(prov)] = _engine_order(order)
     return out
 
 
@@ -127,10 +134,36 @@ def read_games(folders: Sequence[Path]) -> list[dict[str, Any]]:
     return games
 
 
+def game_players(game: dict[str, Any]) -> list[str | None]:
+    """The player of each power of a recorded game (lower case); SampleError if it has none."""
+    players = game.get("players")
+    if not isinstance(players, list) or not all(p is None or isinstance(p, str) for p in players):
+        raise SampleError(
+            f"game {game.get('game')} does not record who played each power "
+            "(made before players were recorded): generate or import it again"
+        )
+    return [None if p is None else p.lower() for p in players]
+
+
+def _chosen_powers(game: dict[str, Any], players: frozenset[str] | None) -> set[int] | None:
+    """The powers of ``game`` played by one of ``players`` (None: every power)."""
+    if players is None:
+        return None
+    return {power for power, p in enumerate(game_players(game)) if p in players}
+
+
 def _unit_samples(
-    m: GameMap, game: dict[str, Any], seed: int, dumbbot: DumbBot
+    m: GameMap,
+    game: dict[str, Any],
+    seed: int,
+    dumbbot: DumbBot,
+    players: frozenset[str] | None = None,
 ) -> Iterator[tuple[FloatArray, list[int], list[float]]]:
-    """(feature rows, labels, DumbBot shares) of each power's units in each phase of ``game``."""
+    """(feature rows, labels, DumbBot shares) of each power's units in each phase of ``game``.
+
+    With ``players``, only the powers those players played.
+    """
+    chosen = _chosen_powers(game, players)
     for n, phase in enumerate(game["phases"]):
         try:
             pos = _position(m, phase)
@@ -142,6 +175,8 @@ def _unit_samples(
         if pos.season not in MOVEMENT_SEASONS:
             continue
         for power in sorted(orders):
+            if chosen is not None and power not in chosen:
+                continue
             rng = Random(f"samples:{seed}:{game.get('game')}:{n}:{power}")
             draw = dumbbot.movement_orders(pos, power, rng)
             provs, choices, matrix = power_features(pos, power, draw)
@@ -164,20 +199,36 @@ def _unit_samples(
                     yield rows, [labels[u]], shares[u]
 
 
-def load_samples(folders: Sequence[Path], *, seed: int, held_out: float) -> tuple[Samples, Samples]:
+def load_samples(
+    folders: Sequence[Path],
+    *,
+    seed: int,
+    held_out: float,
+    players: Sequence[str] | None = None,
+) -> tuple[Samples, Samples]:
     """The recorded unit choices of ``folders``: (training, held-out) by game.
 
     The last ``ceil(held_out * games)`` games are held out (``held_out=1``:
-    every game).
+    every game).  With ``players`` (names as recorded, e.g. ``dumbbot`` or
+    ``bandana:dbrane``, any case), only the orders of the powers they played;
+    SampleError if none of the games has one of them.
     """
     m = standard_map()
     games = read_games(folders)
+    wanted = None if players is None else frozenset(p.lower() for p in players)
+    if wanted is not None:
+        recorded = {p for game in games for p in game_players(game) if p is not None}
+        if not wanted & recorded:
+            raise SampleError(
+                f"no game of {', '.join(sorted(wanted))} in "
+                f"{', '.join(map(str, folders))}; its players are {', '.join(sorted(recorded))}"
+            )
     cut = len(games) - math.ceil(held_out * len(games))
     dumbbot = DumbBot()
     builders = (_Builder(), _Builder())
     for index, game in enumerate(games):
         builder = builders[0 if index < cut else 1]
-        for rows, label, shares in _unit_samples(m, game, seed, dumbbot):
+        for rows, label, shares in _unit_samples(m, game, seed, dumbbot, wanted):
             builder.rows.append(rows)
             builder.sizes.append(len(rows))
             builder.labels.append(label[0])

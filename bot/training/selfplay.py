@@ -6,6 +6,7 @@ seven ``mcts:dm``), dealing the seats to the powers at random from the seed.
 Each game is written as one JSON line of ``games.jsonl`` as soon as it ends::
 
     {"game": k, "final_year": 1905, "powers": [seat of each power...],
+     "players": [player spec of each power...],
      "centres": [final centres of each power...],
      "phases": [{"season": 0, "year": 1901, "owners": [...],
                  "units": [[province, power, type, location], ...],
@@ -99,11 +100,17 @@ def _player(spec: str, settings: GenerateSettings, seat: int) -> Policy:
 def game_json(
     index: int,
     final_year: int,
-    powers: Sequence[int],
+    powers: Sequence[int | None],
     centres: Sequence[int],
     log: Sequence[tuple[Position, int, Orders]],
+    *,
+    players: Sequence[str | None] | None = None,
 ) -> dict[str, Any]:
-    """One recorded game as the JSON object of a ``games.jsonl`` line."""
+    """One recorded game as the JSON object of a ``games.jsonl`` line.
+
+    ``powers`` is the seat of each power, ``players`` (if known) the player of
+    each power: what ``train fit --players`` selects.
+    """
     phases: list[dict[str, Any]] = []
     last: Position | None = None
     for pos, power, orders in log:
@@ -125,6 +132,7 @@ def game_json(
         "game": index,
         "final_year": final_year,
         "powers": list(powers),
+        **({} if players is None else {"players": list(players)}),
         "centres": list(centres),
         "phases": phases,
     }
@@ -184,7 +192,8 @@ def generate(
             for seat, power in enumerate(powers):
                 centres[power] = record.centres[seat]
             power_seats = [powers.index(p) for p in range(m.num_powers)]
-            line = game_json(index, settings.final_year, power_seats, centres, log)
+            players = [settings.lineup[seat] for seat in power_seats]
+            line = game_json(index, settings.final_year, power_seats, centres, log, players=players)
             phases += len(line["phases"])
             f.write(json.dumps(line, separators=(",", ":")) + "\n")
             f.flush()

@@ -22,13 +22,12 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from bot.toolkit.jsonfiles import UnreadableFile, read_json_model
-from bot.toolkit.messagelog import received_texts
+from bot.toolkit.messagelog import MESSAGES_FILE, received_texts
 from bot.toolkit.observer import Observer
 from bot.view.timeline import Timeline
 from protocol.daide_errors import LanguageError
 from protocol.messages import Message, parse_text
 
-MESSAGES_FILE = "messages.daide"
 SUMMARY_FILE = "summary.json"
 CONNECT_TIMEOUT = 5.0
 """Seconds a first connection to a server may take before it counts as unreachable."""
