@@ -13,6 +13,9 @@ tree, its statistics and the generator's state afterwards are those of the Pytho
 loop (its test oracle, tests/search/mcts/test_compiled_tree.py).
 """
 
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.long cimport PyLong_AsLongAndOverflow
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.math cimport INFINITY, log, pow, sqrt
 
 cdef extern from *:
@@ -25,6 +28,18 @@ cdef enum:
     SPRING = 0  # adjudicator.position.SPRING
     WINTER = 4  # adjudicator.position.WINTER
     KEEP_VALUES_FROM = 4  # search.mcts.domain.KEEP_VALUES_FROM
+    KEY_FIELDS = 4  # a province's fields in a key: its unit's power, type, location; its owner
+    KEY_LIMIT = 32767  # the largest field value a key holds (a C short)
+
+
+cdef inline long _field(object value) noexcept:
+    """``value`` as a key field: an int from -1 to KEY_LIMIT, else -2."""
+    cdef int overflow
+    cdef long v
+    if type(value) is not int:
+        return -2
+    v = PyLong_AsLongAndOverflow(value, &overflow)
+    return v if overflow == 0 and -1 <= v <= KEY_LIMIT else -2
 
 
 cdef class Edge:
@@ -90,6 +105,8 @@ cdef class Core:
     cdef object rollout_weights
     cdef object game_map
     cdef list centres
+    cdef Py_ssize_t num_provinces
+    cdef short *key_fields  # one key's fields, written before they are copied into bytes
     cdef int us
     cdef int final_year
     cdef int win_centres
@@ -135,6 +152,12 @@ cdef class Core:
         self.rollout_weights = rollout_weights
         self.game_map = game_map
         self.centres = list(game_map.supply_centres)
+        self.num_provinces = game_map.num_provinces
+        self.key_fields = <short *> PyMem_Malloc(
+            KEY_FIELDS * self.num_provinces * sizeof(short)
+        )
+        if self.key_fields == NULL:
+            raise MemoryError()
         self.us = us
         self.final_year = final_year
         self.win_centres = game_map.win_centres
@@ -147,6 +170,9 @@ cdef class Core:
         self.widening = widening is not None
         if widening is not None:
             self.widen_k, self.widen_alpha = widening
+
+    def __dealloc__(self):
+        PyMem_Free(self.key_fields)
 
     def node(self, object state):
         """A tree node for ``state``."""
@@ -172,6 +198,49 @@ cdef class Core:
             if owner == self.us:
                 return False
         return True
+
+    cpdef object key(self, object state):
+        """An exact identity of ``state``, as adjudicator.position.Position.key is.
+
+        Equal for equal positions, different for different ones (on this tree's map;
+        elsewhere, or with a field that is no int between -1 and KEY_LIMIT, it is
+        Position.key itself): the season, the year, the units and centre owners as one
+        bytes string indexed by province, and the dislodged units as Position.key has them.
+        """
+        if state.map is not self.game_map:
+            return state.key()
+        cdef dict units = state.units
+        cdef list owners = state.owners
+        cdef dict dislodged = state.dislodged
+        cdef short *fields = self.key_fields
+        cdef Py_ssize_t np = self.num_provinces
+        cdef Py_ssize_t i, p
+        cdef long power, kind, where, owner
+        if len(owners) != np:
+            return state.key()
+        for i in range(KEY_FIELDS * np):
+            fields[i] = -1
+        for prov, unit in units.items():
+            if type(unit) is not tuple or len(unit) != 3:
+                return state.key()
+            p = _field(prov)
+            power = _field(unit[0])
+            kind = _field(unit[1])
+            where = _field(unit[2])
+            if p < 0 or p >= np or power < 0 or kind < 0 or where < 0:
+                return state.key()
+            fields[KEY_FIELDS * p] = <short> power
+            fields[KEY_FIELDS * p + 1] = <short> kind
+            fields[KEY_FIELDS * p + 2] = <short> where
+        for p in range(np):
+            owner = _field(owners[p])
+            if owner == -2:
+                return state.key()
+            fields[KEY_FIELDS * p + 3] = <short> owner
+        board = PyBytes_FromStringAndSize(<char *> fields, KEY_FIELDS * np * sizeof(short))
+        if dislodged:
+            return (state.season, state.year, board, tuple(sorted(dislodged.items())))
+        return (state.season, state.year, board)
 
     cdef int _solo_winner(self, list owners) except -2:
         """adjudicator.phases.solo_winner without the previous counts."""
@@ -274,7 +343,7 @@ cdef class Core:
         if edge.children and not self.resample:
             return next(iter(edge.children.values()))
         state = self._step(node, edge.action, rng)
-        key = state.key()
+        key = self.key(state)
         found = edge.children.get(key)
         if found is None:
             child = Node(state, self.terminal(state))

@@ -88,7 +88,7 @@ def _shape(node: Any) -> tuple[Any, ...]:
                 edge.action,
                 edge.visits,
                 edge.total,
-                [(key, _shape(child)) for key, child in edge.children.items()],
+                [_shape(child) for child in edge.children.values()],
             )
             for edge in node.edges
         ],
