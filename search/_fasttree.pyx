@@ -21,6 +21,8 @@ from libc.math cimport INFINITY, log, pow, sqrt
 cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
 
+from adjudicator.orders import HOLD_ORDER
+
 SOURCE_HASH = SOURCE_SHA256.decode("ascii")
 """The SHA-256 of the source this module was built from (see adjudicator.compiled_rules.load)."""
 
@@ -93,6 +95,13 @@ cdef class Core:
     the enemies' DumbBot, of our retreat and adjustment player and of the rollout's
     DumbBot; ``rollout_years`` the rollout's length in years, counting the current one
     (-1 for no limit: to the final year); ``players`` how many rollout players each enemy draws from.
+
+    Our order sets come from the domain's action sources, unless ``sampled_from``
+    is given: the compiled movement orders (``movement_orders(pos, power, rng)``) of
+    the DumbBots of search.mcts.order_sets.SampledFromPlayers (with its ``sample_cap``
+    and ``patience``) whose actions are taken in turn with those of the ``weighted``
+    generator (search.mcts.order_sets.WeightedActions): ``dm``'s MixedActions, its
+    sampled part compiled (:class:`Sampled`, :class:`InTurn`).
     """
 
     cdef object domain
@@ -119,6 +128,10 @@ cdef class Core:
     cdef bint widening
     cdef double widen_k
     cdef double widen_alpha
+    cdef list sampled_from  # DumbBots' compiled movement orders, or None: the domain's sources
+    cdef Py_ssize_t sample_cap
+    cdef int patience
+    cdef object weighted
 
     def __init__(
         self,
@@ -137,6 +150,10 @@ cdef class Core:
         bint resample,
         bint double_expansion,
         object widening,
+        list sampled_from=None,
+        Py_ssize_t sample_cap=0,
+        int patience=0,
+        object weighted=None,
     ):
         if not 0 <= us < game_map.num_powers:
             raise ValueError(f"no power {us} on this map")
@@ -170,6 +187,10 @@ cdef class Core:
         self.widening = widening is not None
         if widening is not None:
             self.widen_k, self.widen_alpha = widening
+        self.sampled_from = sampled_from
+        self.sample_cap = sample_cap
+        self.patience = patience
+        self.weighted = weighted
 
     def __dealloc__(self):
         PyMem_Free(self.key_fields)
@@ -313,14 +334,32 @@ cdef class Core:
 
     cdef Edge _expand(self, Node node, object rng):
         if node.source is None:
-            node.source = self.domain.actions(node.state, rng)
-        action = node.source.next(rng)
+            node.source = self._actions(node.state, rng)
+        source = node.source
+        if type(source) is InTurn:
+            action = (<InTurn> source).next(rng)
+        else:
+            action = source.next(rng)
         if action is None:
             node.exhausted = True
             return None
         cdef Edge edge = Edge(action)
         node.edges.append(edge)
         return edge
+
+    cdef object _actions(self, object state, object rng):
+        """search.mcts.domain.DiplomacyDomain.actions, its sampled part compiled if it can be."""
+        if self.sampled_from is None:
+            return self.domain.actions(state, rng)
+        cdef int us = self.us
+        cdef list ours = sorted([p for p, unit in state.units.items() if unit[0] == us])
+        sampled = InTurn(
+            [Sampled(orders, state, us, ours, self.sample_cap, self.patience)
+             for orders in self.sampled_from]
+            if ours
+            else []
+        )
+        return InTurn([sampled, self.weighted.source(state, us, rng)])
 
     cdef Edge _select(self, Node node):
         cdef long n = max(1, node.visits)
@@ -392,3 +431,86 @@ cdef class Core:
             self.player_draws,
             self.players,
         )
+
+
+cdef class Sampled:
+    """search.mcts.order_sets.SampledActions drawing one DumbBot's order sets (compiled).
+
+    ``movement_orders(pos, power, rng)`` is the DumbBot's compiled movement orders;
+    ``ours`` the provinces of ``power``'s units in ``pos``, sorted.  Each draw is the
+    DumbBot's orders for them, holding where it gave none, as an Action: what
+    search.mcts.order_sets.SampledFromPlayers draws.
+    """
+
+    cdef object movement_orders
+    cdef object pos
+    cdef int power
+    cdef list ours
+    cdef Py_ssize_t cap
+    cdef int patience
+    cdef set seen
+
+    def __init__(
+        self,
+        object movement_orders,
+        object pos,
+        int power,
+        list ours,
+        Py_ssize_t cap,
+        int patience,
+    ):
+        self.movement_orders = movement_orders
+        self.pos = pos
+        self.power = power
+        self.ours = ours
+        self.cap = cap
+        self.patience = patience
+        self.seen = set()
+
+    cpdef object next(self, object rng):
+        """A new action, or None once ``cap`` are out or the draws keep repeating."""
+        cdef int i
+        if len(self.seen) >= self.cap:
+            return None
+        for i in range(self.patience):
+            action = self._draw(rng)
+            if action not in self.seen:
+                self.seen.add(action)
+                return action
+        return None
+
+    cdef tuple _draw(self, object rng):
+        cdef dict orders = self.movement_orders(self.pos, self.power, rng)
+        return tuple([(p, orders.get(p, HOLD_ORDER)) for p in self.ours])
+
+
+cdef class InTurn:
+    """search.mcts.order_sets.InTurn: sources taken in turn, repeats dropped (compiled)."""
+
+    cdef list sources
+    cdef Py_ssize_t turn
+    cdef set seen
+
+    def __init__(self, list sources):
+        self.sources = list(sources)
+        self.turn = 0
+        self.seen = set()
+
+    cpdef object next(self, object rng):
+        """The next new action of the next source that still has one."""
+        while self.sources:
+            source = self.sources[self.turn % len(self.sources)]
+            if type(source) is Sampled:
+                action = (<Sampled> source).next(rng)
+            elif type(source) is InTurn:
+                action = (<InTurn> source).next(rng)
+            else:
+                action = source.next(rng)
+            if action is None:
+                self.sources.remove(source)
+                continue
+            self.turn += 1
+            if action not in self.seen:
+                self.seen.add(action)
+                return action
+        return None

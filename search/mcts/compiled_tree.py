@@ -25,12 +25,15 @@ from search.compiled_search import compiled_map, kernel
 from search.dumbbot import DumbBot
 from search.mcts.config import SearchSettings
 from search.mcts.domain import DiplomacyDomain
-from search.mcts.order_sets import Action
+from search.mcts.order_sets import Action, MixedActions, SampledFromPlayers, WeightedActions
 from search.mcts.uct import Mcts
-from search.tables import tables_for
+from search.tables import MapTables, tables_for
 
 FASTTREE: ModuleType | None = switch.load("search._fasttree")
 """The compiled tree (``search._fasttree``), or None when it was not built."""
+
+_SAMPLED_THEN_WEIGHTED = (SampledFromPlayers, WeightedActions)
+"""The generators of ``dm``'s actions, in turn (the tree draws the first's samples in C)."""
 
 NO_ROLLOUT_LIMIT = -1
 """The compiled tree's rollout length when the rollouts play to the final year."""
@@ -98,6 +101,7 @@ def compiled_search(
     rollouts = kernel(tables, rollout_bot.weights)
     if enemies is None or ours is None or rollouts is None:
         return None
+    sampled = _sampled_actions(variant, tables)
     core = FASTTREE.Core(
         domain,
         FASTBOT,
@@ -114,5 +118,33 @@ def compiled_search(
         variant.resample,
         variant.double_expansion,
         variant.widening,
+        *sampled,
     )
     return CompiledMcts(domain, pos, rng, core, variant)
+
+
+def _sampled_actions(variant: SearchSettings, tables: MapTables) -> tuple[Any, ...]:
+    """The compiled tree's arguments for ``dm``'s own action sources, or none.
+
+    When the variant's actions are :class:`~search.order_sets.SampledFromPlayers` of
+    compiled DumbBots taken in turn with :class:`~search.mcts.order_sets.WeightedActions`
+    (:class:`~search.mcts.order_sets.MixedActions`, as ``dm``'s), the tree draws the
+    samples in C: the DumbBots' compiled movement orders, the cap, the patience and the
+    weighted generator.  Else nothing: the tree asks the domain for its sources.
+    """
+    actions = variant.actions
+    if type(actions) is not MixedActions:
+        return ()
+    if tuple(type(g) for g in actions.generators) != _SAMPLED_THEN_WEIGHTED:
+        return ()
+    sampled, weighted = actions.generators
+    assert isinstance(sampled, SampledFromPlayers)
+    orders = []
+    for player in sampled.players:
+        if type(player) is not DumbBot:
+            return ()
+        fast = kernel(tables, player.weights)
+        if fast is None:
+            return ()
+        orders.append(fast.movement_orders)
+    return (orders, sampled.cap, sampled.patience, weighted)
