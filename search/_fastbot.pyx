@@ -837,6 +837,17 @@ cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season):
     return sh
 
 
+cdef inline void _count_centres(CMap cm, _Board b, int *counts) noexcept:
+    """Each power's supply centres on ``b`` into ``counts[0:num_powers]``."""
+    cdef int q, k
+    for q in range(cm.num_powers):
+        counts[q] = 0
+    for k in range(cm.num_centres):
+        q = b.owner[cm.centres[k]]
+        if q >= 0:
+            counts[q] += 1
+
+
 cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) noexcept:
     """Every power's base values, the owners' defence values, and the unit counts (see
     search.dumbbot_values.base_values and unit_counts_near)."""
@@ -851,14 +862,10 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
     cdef long long *row
     cdef long long d, a, unit_term
     cdef int i, j, k, q, sc, owner, other
+    cdef int counts[MAX_POWERS]
+    _count_centres(cm, b, counts)
     for q in range(nw):
-        sizes[q] = 0
-    for k in range(cm.num_centres):
-        q = b.owner[cm.centres[k]]
-        if q >= 0:
-            sizes[q] += 1
-    for q in range(nw):
-        sizes[q] = w.size_a * sizes[q] * sizes[q] + w.size_b * sizes[q] + w.size_c
+        sizes[q] = w.size_a * counts[q] * counts[q] + w.size_b * counts[q] + w.size_c
     # an attack value for everyone but the owner, who defends (the other rows stay 0)
     for k in range(sh.num_unit_rows):
         memset(base + sh.unit_rows[k] * lanes, 0, lanes * sizeof(long long))
@@ -1043,12 +1050,7 @@ def region_weights(
     cdef double *total = nxt + nn
     cdef double *base = total + nn
     cdef double *swap
-    for q in range(cm.num_powers):
-        centres[q] = 0
-    for k in range(cm.num_centres):
-        q = b.owner[cm.centres[k]]
-        if q >= 0:
-            centres[q] += 1
+    _count_centres(cm, b, centres)
     for i in range(np):
         base[i] = 0
     for k in range(cm.num_centres):
@@ -1730,12 +1732,7 @@ cdef int _solo_winner(CMap cm, _Board b, int win_centres) noexcept:
     """adjudicator.phases.solo_winner (without the previous counts)."""
     cdef int counts[MAX_POWERS]
     cdef int q, k, best = 0, ties = 0, winner = -1
-    for q in range(cm.num_powers):
-        counts[q] = 0
-    for k in range(cm.num_centres):
-        q = b.owner[cm.centres[k]]
-        if q >= 0:
-            counts[q] += 1
+    _count_centres(cm, b, counts)
     for q in range(cm.num_powers):
         if counts[q] > best:
             best, ties, winner = counts[q], 1, q
@@ -1767,12 +1764,7 @@ cdef bint _adjustments_due(CMap cm, _Board b) noexcept:
     """Whether some power's centres and units (dislodged ones too) differ."""
     cdef int diff[MAX_POWERS]
     cdef int q, k, p
-    for q in range(cm.num_powers):
-        diff[q] = 0
-    for k in range(cm.num_centres):
-        q = b.owner[cm.centres[k]]
-        if q >= 0:
-            diff[q] += 1
+    _count_centres(cm, b, diff)
     for p in range(cm.num_provinces):
         if b.upow[p] >= 0:
             diff[b.upow[p]] -= 1
@@ -1933,6 +1925,17 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
     return 0
 
 
+cdef inline void _insert_ranked(long long* keys, int* ranked, int n, long long key, int x) noexcept:
+    """Insert ``x`` with ``key`` into the first ``n`` entries, kept ascending by (key, x)."""
+    cdef int i = n
+    while i > 0 and (keys[i - 1] > key or keys[i - 1] == key and ranked[i - 1] > x):
+        keys[i] = keys[i - 1]
+        ranked[i] = ranked[i - 1]
+        i -= 1
+    keys[i] = key
+    ranked[i] = x
+
+
 cdef int _best_adjustments(CMap cm, CWeights w, _Game g, int power, int due) except -1:
     """search.heuristics.best_builds (``due`` > 0) or worst_removals (``due`` < 0) for
     ``power`` into ``g.arrival`` (as :func:`_play_adjustments` marks changes)."""
@@ -1942,7 +1945,6 @@ cdef int _best_adjustments(CMap cm, CWeights w, _Game g, int power, int due) exc
     cdef int ranked[MAX_OPTIONS]
     cdef long long keys[MAX_OPTIONS]
     cdef int p, i, j, n = 0, made = 0, x
-    cdef long long key
     v.power = power
     _compute(cm, w, b, WINTER, due < 0, v)
     for p in range(np):  # insertion sort of the build nodes by (-value, node), or the
@@ -1954,26 +1956,12 @@ cdef int _best_adjustments(CMap cm, CWeights w, _Game g, int power, int due) exc
                 if n == MAX_OPTIONS:
                     raise ValueError(f"more than {MAX_OPTIONS} places to build")
                 x = g.pn_idx[j]
-                key = -v.vals[x]
-                i = n
-                while i > 0 and (keys[i - 1] > key or keys[i - 1] == key and ranked[i - 1] > x):
-                    keys[i] = keys[i - 1]
-                    ranked[i] = ranked[i - 1]
-                    i -= 1
-                keys[i] = key
-                ranked[i] = x
+                _insert_ranked(keys, ranked, n, -v.vals[x], x)
                 n += 1
         elif b.upow[p] == power:
             if n == MAX_OPTIONS:
                 raise ValueError(f"more than {MAX_OPTIONS} units to remove from")
-            key = v.vals[b.unode[p]]
-            i = n
-            while i > 0 and (keys[i - 1] > key or keys[i - 1] == key and ranked[i - 1] > p):
-                keys[i] = keys[i - 1]
-                ranked[i] = ranked[i - 1]
-                i -= 1
-            keys[i] = key
-            ranked[i] = p
+            _insert_ranked(keys, ranked, n, v.vals[b.unode[p]], p)
             n += 1
     if due > 0:
         for p in range(np):
@@ -2013,12 +2001,7 @@ cdef int _play_adjustments(
     cdef int p, q, k, n, j, node, made, count
     cdef int *change = g.arrival  # per province: the node built there, or -2 for a removal
     cdef Draws d = _draws(rng)
-    for q in range(cm.num_powers):
-        due[q] = 0
-    for k in range(cm.num_centres):
-        q = b.owner[cm.centres[k]]
-        if q >= 0:
-            due[q] += 1
+    _count_centres(cm, b, due)
     for p in range(np):
         change[p] = -1
         if b.upow[p] >= 0:
