@@ -2140,7 +2140,8 @@ def play_out_reward(
     if win_centres < 1:
         raise ValueError("the winning count must be at least 1")
     cdef Draws d = _draws(rng)
-    cdef int i, k, winner, ours = 0
+    cdef int i, winner
+    cdef int counts[MAX_POWERS]
     for i in range(player_draws):
         if d.mt != NULL:
             _mt_below(d.mt, players)
@@ -2154,10 +2155,8 @@ def play_out_reward(
         winner = _solo_winner(cm, g.b, win_centres)
         if winner >= 0:
             return 1.0 if winner == us else 0.0
-        for k in range(cm.num_centres):
-            if g.b.owner[cm.centres[k]] == us:
-                ours += 1
-        return min(1.0, <double> ours / <double> win_centres)
+        _count_centres(cm, g.b, counts)
+        return min(1.0, <double> counts[us] / <double> win_centres)
     finally:
         g.busy = False
 
