@@ -22,6 +22,7 @@ import pytest
 from adjudicator.compiled_rules import pure_python
 from adjudicator.maps import standard_map
 from adjudicator.position import FALL, SPRING, Position, initial_position
+from search import compiled_search as speedups
 from search.mcts import compiled_tree
 from search.mcts.compiled_tree import CompiledMcts, compiled_search
 from search.mcts.config import SearchSettings
@@ -31,6 +32,7 @@ from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import get_variant
 from tests.search.boards import dumbbot_game
+from tests.search.test_randombot import varied_positions
 
 M = standard_map()
 
@@ -185,9 +187,65 @@ def test_bad_settings_get_a_clear_error(compiled: None) -> None:
     search = compiled_search(domain, pos, variant, Random(1))
     assert search is not None
     core_type = type(search.core)
-    args: list[Any] = [domain, compiled_tree.FASTBOT, None, None, None, None, M]
+    args: list[Any] = [domain, speedups.COMPILED, None, None, None, None, M]
     with pytest.raises(ValueError, match="no power"):
         core_type(*args, M.num_powers, 1902, 2, 1, 0.7, True, False, None)
     with pytest.raises(ValueError, match="rollout"):
         core_type(*args, 0, 1902, 2, 0, 0.7, True, False, None)
     assert pos.season == SPRING
+
+
+class CountingRandom(Random):
+    """A generator the compiled code draws from through its methods (not a plain Random)."""
+
+    def random(self) -> float:
+        return super().random()
+
+
+def test_a_generator_subclass_is_drawn_from_as_the_python_loop_draws(compiled: None) -> None:
+    variant = get_variant("dm")
+    for label, pos in POSITIONS[::3]:
+        power = M.power_index["ENG"]
+        fast = new_search(pos, power, variant, pos.year + 1, CountingRandom(11))
+        slow = _pure(pos, power, variant, pos.year + 1, 0)
+        slow.rng = CountingRandom(11)
+        fast.run(iterations=15)
+        slow.run(iterations=15)
+        assert _summary(fast) == _summary(slow), label
+
+
+def _core() -> Any:
+    pos = initial_position(M)
+    variant = get_variant("dm")
+    domain = DiplomacyDomain(variant, 0, 1905, M.num_powers)
+    search = compiled_search(domain, pos, variant, Random())
+    assert search is not None
+    return search.core
+
+
+def test_keys_are_equal_exactly_for_equal_positions(compiled: None) -> None:
+    """Whatever the order of the units dict; dislodged units, seasons and owners count."""
+    core = _core()
+    positions = [pos for _, pos in POSITIONS] + list(varied_positions()[::7])
+    assert any(pos.dislodged for pos in positions)
+    keys = [core.key(pos) for pos in positions]
+    for i, a in enumerate(positions):
+        shuffled = a.copy()
+        items = list(a.units.items())
+        Random(i).shuffle(items)
+        shuffled.units = dict(items)
+        assert core.key(shuffled) == keys[i]
+        for j, b in enumerate(positions):
+            assert (keys[i] == keys[j]) == (a.key() == b.key()), (i, j)
+
+
+def test_a_position_the_bytes_key_cannot_hold_has_its_own_key(compiled: None) -> None:
+    core = _core()
+    pos = initial_position(M)
+    odd = pos.copy()
+    prov = next(iter(odd.units))
+    odd.units[prov] = (odd.units[prov][0], odd.units[prov][1], 1 << 40)
+    assert core.key(odd) == odd.key()
+    other_map = Position(standard_map.__wrapped__(), SPRING, 1901, {}, [])
+    assert core.key(other_map) == other_map.key()
+    assert core.key(pos) != core.key(odd)
