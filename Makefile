@@ -17,7 +17,8 @@ ALL_EXTRAS := test,view,charts,mapgen,cluster,ratings,mila
 # The compiled extensions (Cython, setup.py) are rebuilt when their sources change: the .pyx
 # files and the .pxd files they are built with (adjudicator/compiled_sources.py).
 SOURCES := pyproject.toml setup.py adjudicator/compiled_sources.py adjudicator/_fastmove.pyx \
-	adjudicator/_fastmove.pxd adjudicator/_fastlegal.pyx search/_fastbot.pyx
+	adjudicator/_fastmove.pxd adjudicator/_fastlegal.pyx search/_fastbot.pyx \
+	search/_fasttree.pyx
 
 .PHONY: help setup docker-engine test game lint bench clean compose
 

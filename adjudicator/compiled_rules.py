@@ -9,7 +9,9 @@ The hot paths have compiled twins (Cython), built by ``pip install -e .``
 * ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
   (every legal order of a unit, convoys included);
 * ``search/_fastbot.pyx`` — DumbBot's valuation and movement orders, and the
-  whole ``dm`` rollout and tree step (see :mod:`search.compiled_search`).
+  whole ``dm`` rollout and tree step (see :mod:`search.compiled_search`);
+* ``search/_fasttree.pyx`` — the ``dm`` search tree's iterations (see
+  :mod:`search.mcts.compiled_tree`).
 
 Each gives exactly what its pure-Python original gives (for DumbBot: the same
 orders for the same random generator state, drawing the same numbers); the
@@ -39,7 +41,12 @@ from adjudicator import compiled_sources
 ENV_PURE_PYTHON = "DAIDE_MCTS_PURE_PYTHON"
 """Environment variable: set to 1 to run pure Python even where compiled code exists."""
 
-EXTENSIONS = ("adjudicator._fastmove", "adjudicator._fastlegal", "search._fastbot")
+EXTENSIONS = (
+    "adjudicator._fastmove",
+    "adjudicator._fastlegal",
+    "search._fastbot",
+    "search._fasttree",
+)
 """The compiled modules, by import name."""
 
 

@@ -18,6 +18,7 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
     "adjudicator._fastmove": ("adjudicator/_fastmove.pxd",),
     "adjudicator._fastlegal": (),
     "search._fastbot": ("adjudicator/_fastmove.pxd",),
+    "search._fasttree": (),
 }
 """Each compiled module's ``.pxd`` files (its own, and the ones it cimports), from the root."""
 

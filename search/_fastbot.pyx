@@ -2093,16 +2093,70 @@ def play_out(
     g.busy = True
     try:
         g.load(cm, pos)
-        while not (
-            _ended_by(g, horizon) or _terminal(cm, g, us, final_year, win_centres)
-        ):
-            if g.season == SPRING or g.season == FALL:
-                _play_movement(cm, w, g, rng, -1, None, None)
-            elif g.season == SUMMER or g.season == AUTUMN:
-                _play_retreats(cm, w, g, rng, -1)
-            else:
-                _play_adjustments(cm, w, g, rng, -1, None)
+        _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres)
         return g.position(cm, pos.map)
+    finally:
+        g.busy = False
+
+
+cdef int _roll_out(
+    CMap cm, CWeights w, _Game g, object rng, int us, int horizon, int final_year, int win_centres
+) except -1:
+    """:func:`play_out`'s phases, on the board loaded into ``g``."""
+    while not (_ended_by(g, horizon) or _terminal(cm, g, us, final_year, win_centres)):
+        if g.season == SPRING or g.season == FALL:
+            _play_movement(cm, w, g, rng, -1, None, None)
+        elif g.season == SUMMER or g.season == AUTUMN:
+            _play_retreats(cm, w, g, rng, -1)
+        else:
+            _play_adjustments(cm, w, g, rng, -1, None)
+    return 0
+
+
+def play_out_reward(
+    CMap cm,
+    CWeights w,
+    object pos,
+    object rng,
+    int us,
+    int horizon,
+    int final_year,
+    int win_centres,
+    int player_draws,
+    Py_ssize_t players,
+):
+    """search.mcts.domain.DiplomacyDomain.rollout when every power's rollout player is the
+    DumbBot of ``w``: the reward of the position :func:`play_out` ends in.
+
+    First ``player_draws`` times ``rng.randrange(players)`` (the enemies' rollout
+    players drawn, though each is this DumbBot), then the rollout, without building
+    its last position: our centres over ``win_centres``, capped at 1; 1 for our solo
+    and 0 for another's.
+    """
+    if not 0 <= us < cm.num_powers:
+        raise ValueError(f"no power {us} on this map")
+    if players < 1 or players >= (<Py_ssize_t> 1 << 31) or player_draws < 0:
+        raise ValueError("players to draw from must be between 1 and 2**31, draws at least 0")
+    if win_centres < 1:
+        raise ValueError("the winning count must be at least 1")
+    cdef Draws d = _draws(rng)
+    cdef int i, winner
+    cdef int counts[MAX_POWERS]
+    for i in range(player_draws):
+        if d.mt != NULL:
+            _mt_below(d.mt, players)
+        else:
+            rng.randrange(players)
+    cdef _Game g = _game(cm, pos.map)
+    g.busy = True
+    try:
+        g.load(cm, pos)
+        _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres)
+        winner = _solo_winner(cm, g.b, win_centres)
+        if winner >= 0:
+            return 1.0 if winner == us else 0.0
+        _count_centres(cm, g.b, counts)
+        return min(1.0, <double> counts[us] / <double> win_centres)
     finally:
         g.busy = False
 

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 NAME, VERSION = PROJECT["name"].replace("-", "_"), PROJECT["version"]
 TYPED_PACKAGES = ("protocol", "adjudicator", "search")
-EXTENSIONS = ("adjudicator._fastmove", "search._fastbot")
+EXTENSIONS = ("adjudicator._fastmove", "search._fastbot", "search._fasttree")
 BUILD_TIMEOUT = 600
 GAME_TIMEOUT = 300
 

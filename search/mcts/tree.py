@@ -5,6 +5,7 @@ from __future__ import annotations
 from random import Random
 
 from adjudicator.position import Position
+from search.mcts.compiled_tree import compiled_search
 from search.mcts.config import SearchSettings
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.order_sets import Action
@@ -22,8 +23,15 @@ def horizon(pos: Position, variant: SearchSettings, final_year: int | None) -> i
 def new_search(
     pos: Position, power: int, variant: SearchSettings, final_year: int | None, rng: Random
 ) -> Mcts[Position, Action]:
-    """A fresh tree for ``power`` at ``pos`` (a movement phase) under ``variant``."""
+    """A fresh tree for ``power`` at ``pos`` (a movement phase) under ``variant``.
+
+    Its iterations run compiled when the ``dm`` path does (see
+    :mod:`search.mcts.compiled_tree`), else in Python.
+    """
     domain = DiplomacyDomain(variant, power, horizon(pos, variant, final_year), pos.map.num_powers)
+    compiled = compiled_search(domain, pos, variant, rng)
+    if compiled is not None:
+        return compiled
     return Mcts(
         domain,
         pos,

@@ -1,0 +1,251 @@
+"""The compiled ``dm`` tree (``search/_fasttree.pyx``) against :class:`~search.mcts.uct.Mcts`.
+
+:func:`search.mcts.tree.new_search` gives a
+:class:`~search.mcts.compiled_tree.CompiledMcts` when the ``dm`` path runs
+compiled.  For many positions (the opening, mid-game springs and falls with
+retreats and builds ahead, the final year), powers, seeds, iteration caps and
+settings (chance nodes on and off, widening on and off, double expansion,
+rollout lengths, final selection) it must grow exactly the tree the Python
+loop grows over the same domain: the same nodes with the same visits, the same
+edges in the same order with the same statistics, the same children under the
+same keys, the same counts, the same choice, and the generator left in the
+same state.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+import pytest
+
+from adjudicator.compiled_rules import pure_python
+from adjudicator.maps import standard_map
+from adjudicator.position import FALL, SPRING, Position, initial_position
+from search import compiled_search as speedups
+from search.mcts import compiled_tree
+from search.mcts.compiled_tree import CompiledMcts, compiled_search
+from search.mcts.config import SearchSettings
+from search.mcts.domain import DiplomacyDomain
+from search.mcts.order_sets import Action
+from search.mcts.tree import horizon, new_search
+from search.mcts.uct import Mcts
+from search.mcts.variants import get_variant
+from tests.search.boards import dumbbot_game
+from tests.search.test_randombot import varied_positions
+
+M = standard_map()
+
+SETTINGS = (
+    "dm",
+    "dm/resample=off",
+    "dm/widen=off",
+    "dm/double=on",
+    "dm/years=full",
+    "dm/years=0",
+    "dm/cp=0.1/final=mean",
+    "dm/widen=1:0.3/resample=off/double=on",
+)
+"""The ``dm`` settings the compiled tree is held to."""
+
+ITERATIONS = (1, 7, 40)
+"""The iteration caps."""
+
+
+def _positions() -> list[tuple[str, Position]]:
+    """The opening, and movement phases of DumbBot games (springs and falls, 1901-1906)."""
+    out = [("opening", initial_position(M))]
+    for seed in range(3):
+        for pos, _ in dumbbot_game(seed, 6)[2 + seed :: 3]:
+            out.append((f"game {seed} {pos.turn}", pos))
+    return out
+
+
+POSITIONS = _positions()
+
+
+def _pure(pos: Position, power: int, variant: SearchSettings, final_year: int, seed: int) -> Mcts:
+    """The Python loop over the domain :func:`new_search` builds."""
+    domain = DiplomacyDomain(variant, power, horizon(pos, variant, final_year), M.num_powers)
+    return Mcts(
+        domain,
+        pos,
+        Random(seed),
+        cp=variant.cp,
+        resample=variant.resample,
+        double_expansion=variant.double_expansion,
+        widening=variant.widening,
+        final=variant.final,
+    )
+
+
+def _shape(node: Any) -> tuple[Any, ...]:
+    """A node's whole subtree: visits, exhaustion and each edge's statistics and children."""
+    return (
+        node.state.key(),
+        node.visits,
+        node.exhausted,
+        [
+            (
+                edge.action,
+                edge.visits,
+                edge.total,
+                [_shape(child) for child in edge.children.values()],
+            )
+            for edge in node.edges
+        ],
+    )
+
+
+def _summary(search: Mcts[Position, Action]) -> tuple[Any, ...]:
+    best = search.best()
+    return (
+        search.iterations,
+        search.rollouts,
+        search.nodes,
+        None if best is None else best.action,
+        [(e.action, e.visits, e.mean) for e in search.ranked()],
+        search.rng.getstate(),
+        _shape(search.root),
+    )
+
+
+@pytest.mark.parametrize("spec", SETTINGS)
+def test_the_compiled_tree_grows_the_python_tree(compiled: None, spec: str) -> None:
+    variant = get_variant(spec)
+    checked = 0
+    for i, (label, pos) in enumerate(POSITIONS):
+        power = (i * 3) % M.num_powers
+        if not any(u[0] == power for u in pos.units.values()):
+            continue
+        for final_year in (pos.year, pos.year + 1, 1912):
+            seed = 1000 * i + final_year
+            cap = ITERATIONS[(i + final_year) % len(ITERATIONS)]
+            fast = new_search(pos, power, variant, final_year, Random(seed))
+            assert isinstance(fast, CompiledMcts)
+            slow = _pure(pos, power, variant, final_year, seed)
+            fast.run(iterations=cap)
+            slow.run(iterations=cap)
+            assert _summary(fast) == _summary(slow), (spec, label, power, final_year)
+            checked += 1
+    assert checked >= 20
+
+
+def test_the_compiled_tree_matches_the_pure_python_search() -> None:
+    """Against the search in pure Python throughout (the step and rollouts too)."""
+    variant = get_variant("dm")
+    for label, pos in POSITIONS[::4]:
+        power = M.power_index["FRA"]
+        if not any(u[0] == power for u in pos.units.values()):
+            continue
+        fast = new_search(pos, power, variant, pos.year + 1, Random(5))
+        assert isinstance(fast, CompiledMcts), label
+        fast.run(iterations=12)
+        with pure_python():
+            slow = new_search(pos, power, variant, pos.year + 1, Random(5))
+            assert type(slow) is Mcts
+            slow.run(iterations=12)
+        assert _summary(fast) == _summary(slow), label
+
+
+def test_other_variants_and_pure_python_run_the_python_loop(compiled: None) -> None:
+    pos = initial_position(M)
+    for spec in ("v1", "v5", "v6", "v8"):
+        search = new_search(pos, 0, get_variant(spec), 1903, Random(1))
+        assert type(search) is Mcts, spec
+    with pure_python():
+        assert type(new_search(pos, 0, get_variant("dm"), 1903, Random(1))) is Mcts
+
+
+def test_without_the_compiled_tree_the_python_loop_runs(
+    compiled: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(compiled_tree, "FASTTREE", None)
+    pos = initial_position(M)
+    search = new_search(pos, 0, get_variant("dm"), 1903, Random(1))
+    assert type(search) is Mcts
+    search.run(iterations=3)
+    assert search.iterations == 3
+
+
+def test_a_position_on_its_last_phase_is_scored_without_a_rollout(compiled: None) -> None:
+    pos = initial_position(M)
+    last = Position(M, FALL, 1901, dict(pos.units), list(pos.owners))
+    search = new_search(last, 2, get_variant("dm"), 1901, Random(3))
+    assert isinstance(search, CompiledMcts)
+    search.run(iterations=10)
+    slow = _pure(last, 2, get_variant("dm"), 1901, 3)
+    slow.run(iterations=10)
+    assert _summary(search) == _summary(slow)
+    assert search.rollouts < search.iterations
+
+
+def test_bad_settings_get_a_clear_error(compiled: None) -> None:
+    pos = initial_position(M)
+    variant = get_variant("dm")
+    domain = DiplomacyDomain(variant, 0, 1902, M.num_powers)
+    search = compiled_search(domain, pos, variant, Random(1))
+    assert search is not None
+    core_type = type(search.core)
+    args: list[Any] = [domain, speedups.COMPILED, None, None, None, None, M]
+    with pytest.raises(ValueError, match="no power"):
+        core_type(*args, M.num_powers, 1902, 2, 1, 0.7, True, False, None)
+    with pytest.raises(ValueError, match="rollout"):
+        core_type(*args, 0, 1902, 2, 0, 0.7, True, False, None)
+    assert pos.season == SPRING
+
+
+class CountingRandom(Random):
+    """A generator the compiled code draws from through its methods (not a plain Random)."""
+
+    def random(self) -> float:
+        return super().random()
+
+
+def test_a_generator_subclass_is_drawn_from_as_the_python_loop_draws(compiled: None) -> None:
+    variant = get_variant("dm")
+    for label, pos in POSITIONS[::3]:
+        power = M.power_index["ENG"]
+        fast = new_search(pos, power, variant, pos.year + 1, CountingRandom(11))
+        slow = _pure(pos, power, variant, pos.year + 1, 0)
+        slow.rng = CountingRandom(11)
+        fast.run(iterations=15)
+        slow.run(iterations=15)
+        assert _summary(fast) == _summary(slow), label
+
+
+def _core() -> Any:
+    pos = initial_position(M)
+    variant = get_variant("dm")
+    domain = DiplomacyDomain(variant, 0, 1905, M.num_powers)
+    search = compiled_search(domain, pos, variant, Random())
+    assert search is not None
+    return search.core
+
+
+def test_keys_are_equal_exactly_for_equal_positions(compiled: None) -> None:
+    """Whatever the order of the units dict; dislodged units, seasons and owners count."""
+    core = _core()
+    positions = [pos for _, pos in POSITIONS] + list(varied_positions()[::7])
+    assert any(pos.dislodged for pos in positions)
+    keys = [core.key(pos) for pos in positions]
+    for i, a in enumerate(positions):
+        shuffled = a.copy()
+        items = list(a.units.items())
+        Random(i).shuffle(items)
+        shuffled.units = dict(items)
+        assert core.key(shuffled) == keys[i]
+        for j, b in enumerate(positions):
+            assert (keys[i] == keys[j]) == (a.key() == b.key()), (i, j)
+
+
+def test_a_position_the_bytes_key_cannot_hold_has_its_own_key(compiled: None) -> None:
+    core = _core()
+    pos = initial_position(M)
+    odd = pos.copy()
+    prov = next(iter(odd.units))
+    odd.units[prov] = (odd.units[prov][0], odd.units[prov][1], 1 << 40)
+    assert core.key(odd) == odd.key()
+    other_map = Position(standard_map.__wrapped__(), SPRING, 1901, {}, [])
+    assert core.key(other_map) == other_map.key()
+    assert core.key(pos) != core.key(odd)
