@@ -54,16 +54,7 @@ class CompiledMcts(Mcts[Position, Action]):
         core: Any,
         variant: SearchSettings,
     ) -> None:
-        super().__init__(
-            domain,
-            root,
-            rng,
-            cp=variant.cp,
-            resample=variant.resample,
-            double_expansion=variant.double_expansion,
-            widening=variant.widening,
-            final=variant.final,
-        )
+        super().__init__(domain, root, rng, **variant.tree_options())
         self.core = core
         self.root = core.node(root)
 
