@@ -6,8 +6,9 @@ when the domain's step and rollout run compiled (search.mcts.compiled_tree says 
 selection (UCT over the edges' statistics), expansion (progressive widening), the
 child lookup by position key, the end-of-game test, the rollout with its reward and
 the backpropagation run here, calling the compiled step and rollout of search._fastbot
-directly.  The candidate order sets still come from the domain's Python action
-sources.  Every draw from the generator is the one the Python loop makes, in the same
+directly; so do ``dm``'s candidate order sets (the DumbBots' samples and the
+region-weighted combinations; other variants' come from the domain's action
+sources).  Every draw from the generator is the one the Python loop makes, in the same
 order, and every float is computed with the same operations in the same order, so the
 tree, its statistics and the generator's state afterwards are those of the Python
 loop (its test oracle, tests/search/mcts/test_compiled_tree.py).
@@ -15,13 +16,14 @@ loop (its test oracle, tests/search/mcts/test_compiled_tree.py).
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.long cimport PyLong_AsLongAndOverflow
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.math cimport INFINITY, log, pow, sqrt
 
 cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
 
-from adjudicator.orders import HOLD_ORDER
+from adjudicator.orders import CONVOY_MOVE, HOLD_ORDER, MOVE, SUPPORT_MOVE
+from search.mcts.weights import RegionWeights
 
 SOURCE_HASH = SOURCE_SHA256.decode("ascii")
 """The SHA-256 of the source this module was built from (see adjudicator.compiled_rules.load)."""
@@ -99,9 +101,9 @@ cdef class Core:
     Our order sets come from the domain's action sources, unless ``sampled_from``
     is given: the compiled movement orders (``movement_orders(pos, power, rng)``) of
     the DumbBots of search.mcts.order_sets.SampledFromPlayers (with its ``sample_cap``
-    and ``patience``) whose actions are taken in turn with those of the ``weighted``
-    generator (search.mcts.order_sets.WeightedActions): ``dm``'s MixedActions, its
-    sampled part compiled (:class:`Sampled`, :class:`InTurn`).
+    and ``patience``) whose actions are taken in turn with those of a
+    search.mcts.order_sets.WeightedActions with the cap ``weighted_cap``: ``dm``'s
+    MixedActions, compiled (:class:`Sampled`, :class:`Weighted`, :class:`InTurn`).
     """
 
     cdef object domain
@@ -131,7 +133,7 @@ cdef class Core:
     cdef list sampled_from  # DumbBots' compiled movement orders, or None: the domain's sources
     cdef Py_ssize_t sample_cap
     cdef int patience
-    cdef object weighted
+    cdef Py_ssize_t weighted_cap
 
     def __init__(
         self,
@@ -153,7 +155,7 @@ cdef class Core:
         list sampled_from=None,
         Py_ssize_t sample_cap=0,
         int patience=0,
-        object weighted=None,
+        Py_ssize_t weighted_cap=0,
     ):
         if not 0 <= us < game_map.num_powers:
             raise ValueError(f"no power {us} on this map")
@@ -190,7 +192,7 @@ cdef class Core:
         self.sampled_from = sampled_from
         self.sample_cap = sample_cap
         self.patience = patience
-        self.weighted = weighted
+        self.weighted_cap = weighted_cap
 
     def __dealloc__(self):
         PyMem_Free(self.key_fields)
@@ -359,7 +361,7 @@ cdef class Core:
             if ours
             else []
         )
-        return InTurn([sampled, self.weighted.source(state, us, rng)])
+        return InTurn([sampled, Weighted(state, us, self.weighted_cap)])
 
     cdef Edge _select(self, Node node):
         cdef long n = max(1, node.visits)
@@ -514,3 +516,267 @@ cdef class InTurn:
                 self.seen.add(action)
                 return action
         return None
+
+
+cdef class Weighted:
+    """search.mcts.order_sets.WeightedActions' source for ``power`` in ``pos`` (compiled).
+
+    Built when first asked, as the Python source is: each unit's orders of
+    search.mcts.thesis_rules.possible_orders valued by search.mcts.weights.RegionWeights,
+    pruned below the mean weight (the best kept when that prunes all), then handed out
+    best first by summed value, up to ``cap`` (search.mcts.order_sets.BestFirstCombinations:
+    its heap entries ``(-sum, option indices, lowest unit)`` popped in the same order,
+    since no two entries are equal).  It draws nothing from the generator.
+    """
+
+    cdef object pos
+    cdef int power
+    cdef Py_ssize_t cap
+    cdef bint built
+    cdef Py_ssize_t handed
+    cdef Py_ssize_t units
+    cdef list provs  # our units' provinces, in province order
+    cdef list orders  # per unit: its kept orders, best first
+    cdef double *values  # values[off[u] + k]: unit u's k-th kept order's value
+    cdef Py_ssize_t *off  # per unit, then its end: off[u + 1] - off[u] orders
+    cdef double *neg  # the heap: per entry, minus its summed value
+    cdef Py_ssize_t *low  # its lowest unit that may move off its option
+    cdef Py_ssize_t *idx  # idx[e * units + u]: its option of unit u
+    cdef Py_ssize_t *cur  # the entry popped last (units of them)
+    cdef Py_ssize_t size
+    cdef Py_ssize_t room
+
+    def __cinit__(self):
+        self.values = NULL
+        self.off = NULL
+        self.neg = NULL
+        self.low = NULL
+        self.idx = NULL
+        self.cur = NULL
+
+    def __init__(self, object pos, int power, Py_ssize_t cap):
+        self.pos = pos
+        self.power = power
+        self.cap = cap
+        self.built = False
+        self.handed = 0
+        self.units = 0
+        self.size = 0
+        self.room = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.values)
+        PyMem_Free(self.off)
+        PyMem_Free(self.neg)
+        PyMem_Free(self.low)
+        PyMem_Free(self.idx)
+        PyMem_Free(self.cur)
+
+    cpdef object next(self, object rng):
+        """The best combination not handed out yet, or None."""
+        cdef Py_ssize_t u, k, n, at
+        cdef double top, step
+        if not self.built:
+            self._build()
+        if self.size == 0 or self.handed >= self.cap:
+            return None
+        n = self.units
+        top = self.neg[0]
+        at = self.low[0]
+        for u in range(n):
+            self.cur[u] = self.idx[u]
+        self._pop()
+        for u in range(at, n):
+            k = self.cur[u]
+            if self.off[u] + k + 1 < self.off[u + 1]:
+                step = self.values[self.off[u] + k] - self.values[self.off[u] + k + 1]
+                self.cur[u] = k + 1
+                self._push(top + step, u)
+                self.cur[u] = k
+        self.handed += 1
+        return tuple([(self.provs[u], self.orders[u][self.cur[u]]) for u in range(n)])
+
+    cdef int _build(self) except -1:
+        """The units' kept orders, best first, and the heap's first entry."""
+        cdef Py_ssize_t u, k, j, n, total_orders = 0
+        cdef double v, best, total = 0.0
+        cdef list valued = []
+        self.built = True
+        weights = RegionWeights(self.pos, self.power)
+        cdef list node_weight = weights.node_weight
+        cdef double mean = weights.mean
+        node_of = weights.tables.node_of
+        units = self.pos.units
+        self.provs = []
+        self.orders = []
+        for prov, options in possible_orders(self.pos, self.power):
+            _, utype, loc = units[prov]
+            of_type = node_of[utype]
+            values = []
+            for order in options:
+                kind = order[0]
+                values.append(node_weight[of_type[order[1] if kind == MOVE or kind == CONVOY_MOVE else loc]])
+            kept = [k for k in range(len(options)) if values[k] >= mean]
+            if not kept:
+                best_k = 0
+                for k in range(1, len(options)):
+                    if values[k] > values[best_k]:
+                        best_k = k
+                kept = [best_k]
+            self.provs.append(prov)
+            valued.append((options, values, kept))
+            total_orders += len(kept)
+        n = self.units = len(self.provs)
+        if n == 0:
+            return 0
+        self.values = <double *> PyMem_Malloc(total_orders * sizeof(double))
+        self.off = <Py_ssize_t *> PyMem_Malloc((n + 1) * sizeof(Py_ssize_t))
+        self.cur = <Py_ssize_t *> PyMem_Malloc(n * sizeof(Py_ssize_t))
+        if self.values == NULL or self.off == NULL or self.cur == NULL:
+            raise MemoryError()
+        self.off[0] = 0
+        for u in range(n):
+            options, values, kept = valued[u]
+            ranked = []  # kept by decreasing value, ties in their order (a stable sort)
+            for k in kept:
+                v = values[k]
+                j = len(ranked)
+                while j > 0 and <double> values[ranked[j - 1]] < v:
+                    j -= 1
+                ranked.insert(j, k)
+            self.orders.append([options[k] for k in ranked])
+            for j in range(len(ranked)):
+                self.values[self.off[u] + j] = values[ranked[j]]
+            self.off[u + 1] = self.off[u] + len(ranked)
+            total += self.values[self.off[u]]
+            self.cur[u] = 0
+        self._push(-total, 0)
+        return 0
+
+    cdef inline bint _less(self, Py_ssize_t a, Py_ssize_t b) noexcept:
+        """Whether heap entry ``a`` comes before ``b`` (as the Python entries' tuples compare)."""
+        cdef Py_ssize_t u, n = self.units
+        cdef Py_ssize_t *ia = self.idx + a * n
+        cdef Py_ssize_t *ib = self.idx + b * n
+        if self.neg[a] != self.neg[b]:
+            return self.neg[a] < self.neg[b]
+        for u in range(n):
+            if ia[u] != ib[u]:
+                return ia[u] < ib[u]
+        return self.low[a] < self.low[b]
+
+    cdef inline void _swap(self, Py_ssize_t a, Py_ssize_t b) noexcept:
+        cdef Py_ssize_t u, n = self.units, t
+        cdef double d = self.neg[a]
+        self.neg[a] = self.neg[b]
+        self.neg[b] = d
+        t = self.low[a]
+        self.low[a] = self.low[b]
+        self.low[b] = t
+        for u in range(n):
+            t = self.idx[a * n + u]
+            self.idx[a * n + u] = self.idx[b * n + u]
+            self.idx[b * n + u] = t
+
+    cdef int _push(self, double neg, Py_ssize_t lowest) except -1:
+        """Add the entry ``(neg, cur, lowest)``."""
+        cdef Py_ssize_t n = self.units, e, parent, u, room
+        if self.size == self.room:
+            room = 2 * self.room if self.room else HEAP_ROOM
+            self.neg = <double *> _grow(self.neg, room * sizeof(double))
+            self.low = <Py_ssize_t *> _grow(self.low, room * sizeof(Py_ssize_t))
+            self.idx = <Py_ssize_t *> _grow(self.idx, room * n * sizeof(Py_ssize_t))
+            self.room = room
+        e = self.size
+        self.size += 1
+        self.neg[e] = neg
+        self.low[e] = lowest
+        for u in range(n):
+            self.idx[e * n + u] = self.cur[u]
+        while e > 0:
+            parent = (e - 1) // 2
+            if not self._less(e, parent):
+                break
+            self._swap(e, parent)
+            e = parent
+        return 0
+
+    cdef void _pop(self) noexcept:
+        """Drop the first entry."""
+        cdef Py_ssize_t e = 0, child, last
+        self.size -= 1
+        if self.size == 0:
+            return
+        self._swap(0, self.size)
+        while True:
+            child = 2 * e + 1
+            if child >= self.size:
+                return
+            if child + 1 < self.size and self._less(child + 1, child):
+                child += 1
+            if not self._less(child, e):
+                return
+            self._swap(e, child)
+            e = child
+
+
+cdef enum:
+    HEAP_ROOM = 16  # a Weighted heap's first size (entries); it doubles when full
+
+
+cdef void *_grow(void *block, size_t size) except NULL:
+    """``block`` resized to ``size`` bytes (MemoryError when it cannot be)."""
+    cdef void *grown = PyMem_Realloc(block, size)
+    if grown == NULL:
+        raise MemoryError()
+    return grown
+
+
+cdef list _targets(object pos, int power):
+    """search.mcts.thesis_rules._targets."""
+    m = pos.map
+    owners = pos.owners
+    units = pos.units
+    cdef list out = [False] * m.num_provinces
+    for sc in m.supply_centres:
+        if owners[sc] != power:
+            unit = units.get(sc)
+            out[sc] = unit is None or unit[0] != power
+    return out
+
+
+cdef list possible_orders(object pos, int power):
+    """search.mcts.thesis_rules.possible_orders (without ``two_step``)."""
+    m = pos.map
+    cdef dict units = pos.units
+    loc_province = m.loc_province
+    is_supply = m.is_supply
+    owners = pos.owners
+    cdef list target = _targets(pos, power)
+    cdef list planned = []
+    cdef list out = []
+    cdef list options
+    ours = sorted([p for p, u in units.items() if u[0] == power])
+    for prov in ours:
+        _, utype, loc = units[prov]
+        adjacent = m.adjacent(utype, loc)
+        if is_supply[prov] and owners[prov] != power:
+            options = [HOLD_ORDER]
+        else:
+            reach = m.reach(utype, loc)
+            options = list(
+                dict.fromkeys(
+                    [(SUPPORT_MOVE, mover, dest)
+                     for mover, dest in planned
+                     if dest in reach and mover != prov]
+                )
+            )
+            if not options:
+                options = [(MOVE, d) for d in adjacent if target[loc_province[d]]]
+            if not options:
+                options = [HOLD_ORDER] + [(MOVE, d) for d in adjacent]
+        for order in options:
+            if order[0] == MOVE and target[loc_province[order[1]]]:
+                planned.append((prov, loc_province[order[1]]))
+        out.append((prov, options))
+    return out

@@ -120,8 +120,9 @@ def _sampled_actions(variant: SearchSettings, tables: MapTables) -> tuple[Any, .
     When the variant's actions are :class:`~search.order_sets.SampledFromPlayers` of
     compiled DumbBots taken in turn with :class:`~search.mcts.order_sets.WeightedActions`
     (:class:`~search.mcts.order_sets.MixedActions`, as ``dm``'s), the tree draws the
-    samples in C: the DumbBots' compiled movement orders, the cap, the patience and the
-    weighted generator.  Else nothing: the tree asks the domain for its sources.
+    samples in C (the DumbBots' compiled movement orders, the cap, the patience) and the
+    weighted combinations too (their cap).  Else nothing: the tree asks the domain for
+    its sources.
     """
     actions = variant.actions
     if type(actions) is not MixedActions:
@@ -129,7 +130,7 @@ def _sampled_actions(variant: SearchSettings, tables: MapTables) -> tuple[Any, .
     if tuple(type(g) for g in actions.generators) != _SAMPLED_THEN_WEIGHTED:
         return ()
     sampled, weighted = actions.generators
-    assert isinstance(sampled, SampledFromPlayers)
+    assert isinstance(sampled, SampledFromPlayers) and isinstance(weighted, WeightedActions)
     orders = []
     for player in sampled.players:
         if type(player) is not DumbBot:
@@ -138,4 +139,4 @@ def _sampled_actions(variant: SearchSettings, tables: MapTables) -> tuple[Any, .
         if fast is None:
             return ()
         orders.append(fast.movement_orders)
-    return (orders, sampled.cap, sampled.patience, weighted)
+    return (orders, sampled.cap, sampled.patience, weighted.cap)

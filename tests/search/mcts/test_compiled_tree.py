@@ -27,7 +27,7 @@ from search.mcts import compiled_tree
 from search.mcts.compiled_tree import CompiledMcts, compiled_search
 from search.mcts.config import SearchSettings
 from search.mcts.domain import DiplomacyDomain
-from search.mcts.order_sets import Action
+from search.mcts.order_sets import Action, WeightedActions
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import get_variant
@@ -249,3 +249,31 @@ def test_a_position_the_bytes_key_cannot_hold_has_its_own_key(compiled: None) ->
     other_map = Position(standard_map.__wrapped__(), SPRING, 1901, {}, [])
     assert core.key(other_map) == other_map.key()
     assert core.key(pos) != core.key(odd)
+
+
+WEIGHTED_CAPS = (1, 40, 5000)
+"""The weighted sources' caps: one action, some, more than most nodes have."""
+
+
+def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) -> None:
+    """Every action, in order, up to the cap; no draw from the generator."""
+    assert compiled_tree.FASTTREE is not None
+    positions = [pos for _, pos in POSITIONS] + list(varied_positions()[::5])
+    handed = 0
+    for i, pos in enumerate(positions):
+        if pos.dislodged or pos.season not in (SPRING, FALL):
+            continue
+        for power in range(M.num_powers):
+            cap = WEIGHTED_CAPS[(i + power) % len(WEIGHTED_CAPS)]
+            rng = Random(i)
+            fast = compiled_tree.FASTTREE.Weighted(pos, power, cap)
+            slow = WeightedActions(cap).source(pos, power, Random(i))
+            while True:
+                action = fast.next(rng)
+                assert action == slow.next(rng), (i, power, handed)
+                if action is None:
+                    break
+                handed += 1
+            assert fast.next(rng) is None
+            assert rng.getstate() == Random(i).getstate()
+    assert handed > 1000
