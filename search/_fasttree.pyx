@@ -67,24 +67,39 @@ cdef class Edge:
 
 
 cdef class Node:
-    """search.mcts.uct.Node, knowing whether its state ends the game (``terminal``)."""
+    """search.mcts.uct.Node, knowing whether its state ends the game (``terminal``).
 
-    cdef public object state
+    ``board`` is its state kept in C (a search._fastbot.Board), or None; with one, the
+    state (a Position) is built from it when first read.
+    """
+
+    cdef object _state
     cdef public long visits
     cdef public list edges
     cdef public object source
     cdef public bint exhausted
     cdef public object data
     cdef readonly bint terminal
+    cdef readonly object board
 
-    def __init__(self, object state, bint terminal):
-        self.state = state
+    def __init__(self, object state, bint terminal, object board=None):
+        if state is None and board is None:
+            raise ValueError("a node needs its state or its board")
+        self._state = state
         self.visits = 0
         self.edges = []
         self.source = None
         self.exhausted = False
         self.data = None
         self.terminal = terminal
+        self.board = board
+
+    @property
+    def state(self):
+        """The node's position (built from its board when first read)."""
+        if self._state is None:
+            self._state = self.board.position()
+        return self._state
 
 
 cdef class Core:
@@ -99,16 +114,21 @@ cdef class Core:
     (-1 for no limit: to the final year); ``players`` how many rollout players each enemy draws from.
 
     Our order sets come from the domain's action sources, unless ``sampled_from``
-    is given: the compiled movement orders (``movement_orders(pos, power, rng)``) of
-    the DumbBots of search.mcts.order_sets.SampledFromPlayers (with its ``sample_cap``
+    is given: the compiled weights (search._fastbot.CWeights) of the DumbBots of
+    search.mcts.order_sets.SampledFromPlayers (with its ``sample_cap``
     and ``patience``) whose actions are taken in turn with those of a
     search.mcts.order_sets.WeightedActions with the cap ``weighted_cap``: ``dm``'s
     MixedActions, compiled (:class:`Sampled`, :class:`Weighted`, :class:`InTurn`).
     """
 
     cdef object domain
+    cdef object fastbot_board
+    cdef object fastbot_movement_orders
+    cdef object fastbot_movement_orders_board
     cdef object fastbot_step
+    cdef object fastbot_step_board
     cdef object fastbot_play_out
+    cdef object fastbot_play_out_board
     cdef object node_values
     cdef object cmap
     cdef object enemy_weights
@@ -130,7 +150,7 @@ cdef class Core:
     cdef bint widening
     cdef double widen_k
     cdef double widen_alpha
-    cdef list sampled_from  # DumbBots' compiled movement orders, or None: the domain's sources
+    cdef list sampled_from  # the DumbBots' compiled weights, or None: the domain's sources
     cdef Py_ssize_t sample_cap
     cdef int patience
     cdef Py_ssize_t weighted_cap
@@ -162,8 +182,13 @@ cdef class Core:
         if players < 1 or rollout_years < -1:
             raise ValueError("a rollout needs a player to draw and a length of -1 years or more")
         self.domain = domain
+        self.fastbot_board = fastbot.board
+        self.fastbot_movement_orders = fastbot.movement_orders
+        self.fastbot_movement_orders_board = fastbot.movement_orders_board
         self.fastbot_step = fastbot.step
+        self.fastbot_step_board = fastbot.step_board
         self.fastbot_play_out = fastbot.play_out_reward
+        self.fastbot_play_out_board = fastbot.play_out_reward_board
         self.node_values = fastbot.NodeValues
         self.cmap = cmap
         self.enemy_weights = enemy_weights
@@ -198,8 +223,16 @@ cdef class Core:
         PyMem_Free(self.key_fields)
 
     def node(self, object state):
-        """A tree node for ``state``."""
-        return Node(state, self.terminal(state))
+        """A tree node for ``state`` (with its board in C when it fits this tree's map)."""
+        board = None
+        if state.map is self.game_map:
+            try:
+                board = self.fastbot_board(
+                    self.cmap, state, self.us, self.final_year, self.win_centres
+                )
+            except ValueError:
+                board = None
+        return Node(state, self.terminal(state), board)
 
     cpdef bint terminal(self, object state) except -1:
         """search.mcts.domain.DiplomacyDomain.terminal (on this tree's map)."""
@@ -316,7 +349,7 @@ cdef class Core:
             node = self._child(tree, node, edge, rng)
         if not leaf_is_terminal:
             tree.rollouts += 1
-        reward = self._rollout(node.state, rng)
+        reward = self._rollout(node, rng)
         node.visits += 1
         cdef Py_ssize_t i
         for i in range(0, len(path), 2):
@@ -336,7 +369,7 @@ cdef class Core:
 
     cdef Edge _expand(self, Node node, object rng):
         if node.source is None:
-            node.source = self._actions(node.state, rng)
+            node.source = self._actions(node, rng)
         source = node.source
         if type(source) is InTurn:
             action = (<InTurn> source).next(rng)
@@ -349,15 +382,15 @@ cdef class Core:
         node.edges.append(edge)
         return edge
 
-    cdef object _actions(self, object state, object rng):
+    cdef object _actions(self, Node node, object rng):
         """search.mcts.domain.DiplomacyDomain.actions, its sampled part compiled if it can be."""
+        state = node.state
         if self.sampled_from is None:
             return self.domain.actions(state, rng)
         cdef int us = self.us
         cdef list ours = sorted([p for p, unit in state.units.items() if unit[0] == us])
         sampled = InTurn(
-            [Sampled(orders, state, us, ours, self.sample_cap, self.patience)
-             for orders in self.sampled_from]
+            [Sampled(self, weights, node, us, ours) for weights in self.sampled_from]
             if ours
             else []
         )
@@ -381,50 +414,85 @@ cdef class Core:
 
     cdef Node _child(self, object tree, Node node, Edge edge, object rng):
         cdef Node child
+        cdef bint terminal
         if edge.children and not self.resample:
             return next(iter(edge.children.values()))
-        state = self._step(node, edge.action, rng)
-        key = self.key(state)
+        state = None
+        board = self._step_board(node, edge.action, rng) if node.board is not None else None
+        if board is not None:
+            key = board.key()
+            if key is None:  # dislodged units: the key of its position
+                state = board.position()
+                key = self.key(state)
+            terminal = board.terminal
+        else:
+            state = self._step(node, edge.action, rng)
+            key = self.key(state)
+            terminal = False  # found below, for a new child only
         found = edge.children.get(key)
         if found is None:
-            child = Node(state, self.terminal(state))
+            if board is None:
+                terminal = self.terminal(state)
+            child = Node(state, terminal, board)
             edge.children[key] = child
             tree.nodes += 1
             return child
         return found
 
-    cdef object _step(self, Node node, object action, object rng):
-        """search.mcts.domain.DiplomacyDomain.step, compiled unless the action declines it."""
-        pos = node.state
+    cdef object _known(self, Node node):
+        """The node's kept enemy values (search._fastbot.NodeValues) once it is visited enough."""
         known = node.data
         if known is None and node.visits >= KEEP_VALUES_FROM:
             known = node.data = self.node_values(self.cmap)
-        nxt = self.fastbot_step(
+        return known
+
+    cdef object _step_board(self, Node node, object action, object rng):
+        """search.mcts.domain.DiplomacyDomain.step from the node's board, compiled: the next
+        board, or None (before any draw) when the action declines the compiled step."""
+        return self.fastbot_step_board(
             self.cmap,
             self.enemy_weights,
             self.our_weights,
-            pos,
+            node.board,
             action,
             rng,
             self.us,
             self.final_year,
             self.win_centres,
-            known,
+            self._known(node),
         )
-        if nxt is None:
-            return self.domain.step(node, action, rng)
-        return nxt
 
-    cdef double _rollout(self, object state, object rng) except? -1.0:
-        """search.mcts.domain.DiplomacyDomain.rollout, compiled."""
+    cdef object _step(self, Node node, object action, object rng):
+        """search.mcts.domain.DiplomacyDomain.step from the node's position: compiled (when
+        it has no board) unless the action declines it, else the domain's."""
+        if node.board is None:
+            nxt = self.fastbot_step(
+                self.cmap,
+                self.enemy_weights,
+                self.our_weights,
+                node.state,
+                action,
+                rng,
+                self.us,
+                self.final_year,
+                self.win_centres,
+                self._known(node),
+            )
+            if nxt is not None:
+                return nxt
+        return self.domain.step(node, action, rng)
+
+    cdef double _rollout(self, Node node, object rng) except? -1.0:
+        """search.mcts.domain.DiplomacyDomain.rollout, compiled (from the node's board if it
+        has one)."""
         cdef int horizon = self.final_year
-        cdef long year = state.year
+        cdef long year = node.board.year if node.board is not None else node.state.year
         if self.rollout_years >= 0 and year + self.rollout_years - 1 < horizon:
             horizon = year + self.rollout_years - 1
-        return self.fastbot_play_out(
+        return (self.fastbot_play_out_board if node.board is not None else self.fastbot_play_out)(
             self.cmap,
             self.rollout_weights,
-            state,
+            node.board if node.board is not None else node.state,
             rng,
             self.us,
             horizon,
@@ -438,35 +506,36 @@ cdef class Core:
 cdef class Sampled:
     """search.mcts.order_sets.SampledActions drawing one DumbBot's order sets (compiled).
 
-    ``movement_orders(pos, power, rng)`` is the DumbBot's compiled movement orders;
-    ``ours`` the provinces of ``power``'s units in ``pos``, sorted.  Each draw is the
-    DumbBot's orders for them, holding where it gave none, as an Action: what
-    search.mcts.order_sets.SampledFromPlayers draws.
+    The DumbBot is the one of the compiled weights ``weights``; ``ours`` the provinces of
+    ``power``'s units in ``node``'s state, sorted.  Each draw is the DumbBot's movement
+    orders for them (from the node's board when it has one), holding where it gave none,
+    as an Action: what search.mcts.order_sets.SampledFromPlayers draws; ``core``'s
+    ``sample_cap`` and ``patience`` apply.
     """
 
-    cdef object movement_orders
-    cdef object pos
+    cdef object cmap
+    cdef object weights
+    cdef object movement_orders  # search._fastbot's, from the position or from the board
+    cdef object at  # the node's board, else its position
     cdef int power
     cdef list ours
     cdef Py_ssize_t cap
     cdef int patience
     cdef set seen
 
-    def __init__(
-        self,
-        object movement_orders,
-        object pos,
-        int power,
-        list ours,
-        Py_ssize_t cap,
-        int patience,
-    ):
-        self.movement_orders = movement_orders
-        self.pos = pos
+    def __init__(self, Core core, object weights, Node node, int power, list ours):
+        self.cmap = core.cmap
+        self.weights = weights
+        if node.board is not None:
+            self.movement_orders = core.fastbot_movement_orders_board
+            self.at = node.board
+        else:
+            self.movement_orders = core.fastbot_movement_orders
+            self.at = node.state
         self.power = power
         self.ours = ours
-        self.cap = cap
-        self.patience = patience
+        self.cap = core.sample_cap
+        self.patience = core.patience
         self.seen = set()
 
     cpdef object next(self, object rng):
@@ -482,7 +551,7 @@ cdef class Sampled:
         return None
 
     cdef tuple _draw(self, object rng):
-        cdef dict orders = self.movement_orders(self.pos, self.power, rng)
+        cdef dict orders = self.movement_orders(self.cmap, self.weights, self.at, self.power, rng)
         return tuple([(p, orders.get(p, HOLD_ORDER)) for p in self.ours])
 
 

@@ -120,7 +120,7 @@ def _sampled_actions(variant: SearchSettings, tables: MapTables) -> tuple[Any, .
     When the variant's actions are :class:`~search.order_sets.SampledFromPlayers` of
     compiled DumbBots taken in turn with :class:`~search.mcts.order_sets.WeightedActions`
     (:class:`~search.mcts.order_sets.MixedActions`, as ``dm``'s), the tree draws the
-    samples in C (the DumbBots' compiled movement orders, the cap, the patience) and the
+    samples in C (the DumbBots' compiled weights, the cap, the patience) and the
     weighted combinations too (their cap).  Else nothing: the tree asks the domain for
     its sources.
     """
@@ -131,12 +131,12 @@ def _sampled_actions(variant: SearchSettings, tables: MapTables) -> tuple[Any, .
         return ()
     sampled, weighted = actions.generators
     assert isinstance(sampled, SampledFromPlayers) and isinstance(weighted, WeightedActions)
-    orders = []
+    weights = []
     for player in sampled.players:
         if type(player) is not DumbBot:
             return ()
         fast = kernel(tables, player.weights)
         if fast is None:
             return ()
-        orders.append(fast.movement_orders)
-    return (orders, sampled.cap, sampled.patience, weighted.cap)
+        weights.append(fast.cweights)
+    return (weights, sampled.cap, sampled.patience, weighted.cap)
