@@ -2420,6 +2420,11 @@ cdef class Board:
         pos.dislodged = dislodged
         return pos
 
+    cpdef list units_of(self, int power):
+        """The provinces of ``power``'s units, in province order (Position.units_of)."""
+        cdef int *upow = self.cells
+        return [p for p in range(self.np) if upow[p] == power]
+
     def key(self):
         """search._fasttree.Core.key of :meth:`position` when no unit is dislodged, else None.
 

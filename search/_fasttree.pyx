@@ -23,6 +23,7 @@ cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
 
 from adjudicator.orders import CONVOY_MOVE, HOLD_ORDER, MOVE, SUPPORT_MOVE
+from adjudicator.position import Position as _Position
 from search.mcts.weights import RegionWeights
 
 SOURCE_HASH = SOURCE_SHA256.decode("ascii")
@@ -384,17 +385,22 @@ cdef class Core:
 
     cdef object _actions(self, Node node, object rng):
         """search.mcts.domain.DiplomacyDomain.actions, its sampled part compiled if it can be."""
-        state = node.state
         if self.sampled_from is None:
-            return self.domain.actions(state, rng)
+            return self.domain.actions(node.state, rng)
         cdef int us = self.us
-        cdef list ours = sorted([p for p, unit in state.units.items() if unit[0] == us])
+        cdef list ours
+        if node.board is not None:
+            ours = node.board.units_of(us)
+        else:
+            ours = sorted([p for p, unit in node.state.units.items() if unit[0] == us])
         sampled = InTurn(
             [Sampled(self, weights, node, us, ours) for weights in self.sampled_from]
             if ours
             else []
         )
-        return InTurn([sampled, Weighted(state, us, self.weighted_cap)])
+        return InTurn([sampled, Weighted(
+            node._state if node._state is not None else node.board, us, self.weighted_cap
+        )])
 
     cdef Edge _select(self, Node node):
         cdef long n = max(1, node.visits)
@@ -588,17 +594,18 @@ cdef class InTurn:
 
 
 cdef class Weighted:
-    """search.mcts.order_sets.WeightedActions' source for ``power`` in ``pos`` (compiled).
+    """search.mcts.order_sets.WeightedActions' source for ``power`` in ``at`` (compiled).
 
     Built when first asked, as the Python source is: each unit's orders of
     search.mcts.thesis_rules.possible_orders valued by search.mcts.weights.RegionWeights,
     pruned below the mean weight (the best kept when that prunes all), then handed out
     best first by summed value, up to ``cap`` (search.mcts.order_sets.BestFirstCombinations:
     its heap entries ``(-sum, option indices, lowest unit)`` popped in the same order,
-    since no two entries are equal).  It draws nothing from the generator.
+    since no two entries are equal).  It draws nothing from the generator.  ``at`` is
+    the position, or a search._fastbot.Board of it (its position built with the source).
     """
 
-    cdef object pos
+    cdef object at  # the position, or a search._fastbot.Board of it
     cdef int power
     cdef Py_ssize_t cap
     cdef bint built
@@ -623,8 +630,8 @@ cdef class Weighted:
         self.idx = NULL
         self.cur = NULL
 
-    def __init__(self, object pos, int power, Py_ssize_t cap):
-        self.pos = pos
+    def __init__(self, object at, int power, Py_ssize_t cap):
+        self.at = at
         self.power = power
         self.cap = cap
         self.built = False
@@ -671,14 +678,15 @@ cdef class Weighted:
         cdef double v, best, total = 0.0
         cdef list valued = []
         self.built = True
-        weights = RegionWeights(self.pos, self.power)
+        pos = self.at if isinstance(self.at, _Position) else self.at.position()
+        weights = RegionWeights(pos, self.power)
         cdef list node_weight = weights.node_weight
         cdef double mean = weights.mean
         node_of = weights.tables.node_of
-        units = self.pos.units
+        units = pos.units
         self.provs = []
         self.orders = []
-        for prov, options in possible_orders(self.pos, self.power):
+        for prov, options in possible_orders(pos, self.power):
             _, utype, loc = units[prov]
             of_type = node_of[utype]
             values = []

@@ -66,6 +66,8 @@ def test_a_board_gives_back_its_position_key_and_end(compiled: None) -> None:
         assert board.position() == pos
         assert (board.season, board.year) == (pos.season, pos.year)
         assert board.terminal == domain.terminal(pos)
+        for power in range(pos.map.num_powers):
+            assert board.units_of(power) == pos.units_of(power)
         if pos.dislodged:
             assert board.key() is None
             seen["dislodged"] += 1

@@ -31,6 +31,7 @@ from search.mcts.order_sets import Action, WeightedActions
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import get_variant
+from search.tables import tables_for
 from tests.search.boards import dumbbot_game
 from tests.search.test_randombot import varied_positions
 
@@ -256,7 +257,8 @@ WEIGHTED_CAPS = (1, 40, 5000)
 
 
 def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) -> None:
-    """Every action, in order, up to the cap; no draw from the generator."""
+    """Every action, in order, up to the cap; no draw from the generator (from the position
+    or from its board)."""
     assert compiled_tree.FASTTREE is not None
     positions = [pos for _, pos in POSITIONS] + list(varied_positions()[::5])
     handed = 0
@@ -266,7 +268,10 @@ def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) 
         for power in range(M.num_powers):
             cap = WEIGHTED_CAPS[(i + power) % len(WEIGHTED_CAPS)]
             rng = Random(i)
-            fast = compiled_tree.FASTTREE.Weighted(pos, power, cap)
+            board = speedups.COMPILED.board(  # type: ignore[union-attr]
+                speedups.compiled_map(tables_for(M)), pos, power, pos.year, M.win_centres
+            )
+            fast = compiled_tree.FASTTREE.Weighted(board if i % 2 else pos, power, cap)
             slow = WeightedActions(cap).source(pos, power, Random(i))
             while True:
                 action = fast.next(rng)
