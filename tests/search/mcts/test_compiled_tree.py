@@ -14,12 +14,15 @@ same state.
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
 import pytest
 
 from adjudicator.compiled_rules import pure_python
+from adjudicator.legal import movement_orders
 from adjudicator.maps import standard_map
 from adjudicator.position import FALL, SPRING, Position, initial_position
 from search import compiled_search as speedups
@@ -27,7 +30,7 @@ from search.mcts import compiled_tree
 from search.mcts.compiled_tree import CompiledMcts, compiled_search
 from search.mcts.config import SearchSettings
 from search.mcts.domain import DiplomacyDomain
-from search.mcts.order_sets import Action, WeightedActions
+from search.mcts.order_sets import Action, SampledActions, Sources, WeightedActions
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import get_variant
@@ -282,3 +285,40 @@ def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) 
             assert fast.next(rng) is None
             assert rng.getstate() == Random(i).getstate()
     assert handed > 1000
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    """Random legal order sets, convoys among them: actions the compiled step declines."""
+
+    def source(self, pos: Position, power: int, rng: Random) -> Sources:
+        """Each unit's order drawn from all its legal orders, lazily."""
+
+        def draw(r: Random) -> Action:
+            return tuple((p, r.choice(movement_orders(pos, p))) for p in pos.units_of(power))
+
+        return SampledActions(draw, cap=30, patience=5)
+
+
+def _boardless(node: Any) -> int:
+    """How many nodes under ``node`` (itself included) keep no board in C."""
+    children = [c for e in node.edges for c in e.children.values()]
+    return (node.board is None) + sum(_boardless(c) for c in children)
+
+
+def test_a_step_the_compiled_one_declines_grows_the_python_tree(compiled: None) -> None:
+    """Its child keeps no board: it and its subtree step from positions, in C or in Python."""
+    variant = dataclasses.replace(get_variant("dm"), actions=LegalActions())
+    boardless = 0
+    for i, (label, pos) in enumerate(POSITIONS):
+        power = M.power_index["ENG"]
+        if not any(u[0] == power for u in pos.units.values()):
+            continue
+        fast = new_search(pos, power, variant, pos.year + 1, Random(i))
+        assert isinstance(fast, CompiledMcts), label
+        slow = _pure(pos, power, variant, pos.year + 1, i)
+        fast.run(iterations=40)
+        slow.run(iterations=40)
+        assert _summary(fast) == _summary(slow), label
+        boardless += _boardless(fast.root)
+    assert boardless > 5
