@@ -8,10 +8,13 @@ child lookup by position key, the end-of-game test, the rollout with its reward 
 the backpropagation run here, calling the compiled step and rollout of search._fastbot
 directly; so do ``dm``'s candidate order sets (the DumbBots' samples and the
 region-weighted combinations; other variants' come from the domain's action
-sources).  Every draw from the generator is the one the Python loop makes, in the same
-order, and every float is computed with the same operations in the same order, so the
-tree, its statistics and the generator's state afterwards are those of the Python
-loop (its test oracle, tests/search/mcts/test_compiled_tree.py).
+sources).  Each node keeps its position in C (a search._fastbot.Board), which the
+steps, the rollouts and the samples start from and the child keys are made from; its
+Position is built only when read.  Every draw from the generator is the one the
+Python loop makes, in the same order, and every float is computed with the same
+operations in the same order, so the tree, its statistics and the generator's state
+afterwards are those of the Python loop (its test oracle,
+tests/search/mcts/test_compiled_tree.py).
 """
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
