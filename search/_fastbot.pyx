@@ -19,7 +19,10 @@ runs.
   ``dm``'s weighted candidates);
 * :func:`play_out` and :func:`step` — a whole ``dm`` rollout and a step of its
   tree (:class:`search.mcts.domain.DiplomacyDomain`), every phase in C arrays
-  (:class:`NodeValues` keeps a tree node's enemy values between steps).
+  (:class:`NodeValues` keeps a tree node's enemy values between steps);
+* :class:`Board` — a tree node's position kept in C (:func:`board`), stepped
+  (:func:`step_board`), rolled out (:func:`play_out_reward_board`) and ordered from
+  (:func:`movement_orders_board`) without a Position between.
 
 What the powers valued on one board share (its reading, the power sizes, the
 base values, the unit counts, the proximity levels and their weighted sums) is
@@ -37,6 +40,7 @@ kernels), as the pure-Python code does with ``//``.
 import random as _random
 from dataclasses import fields
 
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport PyObject
 from libc.string cimport memcmp, memcpy, memset
@@ -205,6 +209,7 @@ cdef enum:
     WINTER = 4
     MAX_OPTIONS = 64
     MAX_POWERS = 64
+    KEY_FIELDS = 4  # a province's fields in a Board's key (search._fasttree.Core.key's)
 
 assert (_PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE) == (MOVE, SUPPORT_HOLD, SUPPORT_MOVE)
 
@@ -1490,9 +1495,37 @@ cdef dict _movement_orders(
 ):
     """movement_orders on the scratch space given (any contents; each is reset here)."""
     b.load(cm, pos)
+    return _loaded_movement_orders(cm, w, b, pos.season, power, rng, v, o)
+
+
+def movement_orders_board(CMap cm, CWeights w, Board start, int power, object rng):
+    """:func:`movement_orders` in the position ``start`` holds."""
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"no power {power} on this map")
+    if start.cm is not cm:
+        raise ValueError("a board kept for another map")
+    cdef bint spare = not cm.busy
+    cdef _Board b = cm.spare_board if spare else _Board(cm)
+    cdef CValues v = cm.spare_values if spare else CValues(cm, power)
+    cdef _Orders o = cm.spare_orders if spare else _Orders(cm.num_provinces)
+    if spare:
+        cm.busy = True
+    try:
+        memcpy(b.upow, start.cells, 5 * cm.num_provinces * sizeof(int))
+        b.any_dislodged = start.any_dislodged
+        return _loaded_movement_orders(cm, w, b, start.season, power, rng, v, o)
+    finally:
+        if spare:
+            cm.busy = False
+
+
+cdef dict _loaded_movement_orders(
+    CMap cm, CWeights w, _Board b, int season, int power, object rng, CValues v, _Orders o
+):
+    """movement_orders on the board loaded into ``b`` (``v`` and ``o`` are reset here)."""
     cdef int i, prov, r
     orders = {}
-    if not _choose_moves(cm, w, b, pos.season, power, rng, v, o):
+    if not _choose_moves(cm, w, b, season, power, rng, v, o):
         return orders
     for i in range(o.count):
         prov = o.seq[i]
@@ -2133,32 +2166,54 @@ def play_out_reward(
     its last position: our centres over ``win_centres``, capped at 1; 1 for our solo
     and 0 for another's.
     """
+    _check_reward_args(cm, us, win_centres, player_draws, players)
+    _draw_players(rng, player_draws, players)
+    cdef _Game g = _game(cm, pos.map)
+    g.busy = True
+    try:
+        g.load(cm, pos)
+        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres)
+    finally:
+        g.busy = False
+
+
+cdef int _check_reward_args(
+    CMap cm, int us, int win_centres, int player_draws, Py_ssize_t players
+) except -1:
+    """``ValueError`` for settings :func:`play_out_reward` cannot play by."""
     if not 0 <= us < cm.num_powers:
         raise ValueError(f"no power {us} on this map")
     if players < 1 or players >= (<Py_ssize_t> 1 << 31) or player_draws < 0:
         raise ValueError("players to draw from must be between 1 and 2**31, draws at least 0")
     if win_centres < 1:
         raise ValueError("the winning count must be at least 1")
+    return 0
+
+
+cdef int _draw_players(object rng, int player_draws, Py_ssize_t players) except -1:
+    """The enemies' rollout players drawn (``player_draws`` times ``rng.randrange(players)``)."""
     cdef Draws d = _draws(rng)
-    cdef int i, winner
-    cdef int counts[MAX_POWERS]
+    cdef int i
     for i in range(player_draws):
         if d.mt != NULL:
             _mt_below(d.mt, players)
         else:
             rng.randrange(players)
-    cdef _Game g = _game(cm, pos.map)
-    g.busy = True
-    try:
-        g.load(cm, pos)
-        _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres)
-        winner = _solo_winner(cm, g.b, win_centres)
-        if winner >= 0:
-            return 1.0 if winner == us else 0.0
-        _count_centres(cm, g.b, counts)
-        return min(1.0, <double> counts[us] / <double> win_centres)
-    finally:
-        g.busy = False
+    return 0
+
+
+cdef double _reward(
+    CMap cm, CWeights w, _Game g, object rng, int us, int horizon, int final_year, int win_centres
+) except? -1.0:
+    """The rollout from the board loaded into ``g`` and its reward (see :func:`play_out_reward`)."""
+    cdef int winner
+    cdef int counts[MAX_POWERS]
+    _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres)
+    winner = _solo_winner(cm, g.b, win_centres)
+    if winner >= 0:
+        return 1.0 if winner == us else 0.0
+    _count_centres(cm, g.b, counts)
+    return min(1.0, <double> counts[us] / <double> win_centres)
 
 
 cdef class NodeValues:
@@ -2254,30 +2309,258 @@ def step(
     naming a coast).  ``known``, if given, is ``pos``'s :class:`NodeValues` for
     the DumbBot of ``w`` (filled as the powers are valued).
     """
-    if not 0 <= us < cm.num_powers:
-        raise ValueError(f"no power {us} on this map")
-    if known is not None and known.tables is not cm.tables:
-        raise ValueError("values kept for another map")
+    _check_step_args(cm, us, known)
     cdef _Game g = _game(cm, pos.map)
     g.busy = True
     try:
         g.load(cm, pos)
-        if not (g.season == SPRING or g.season == FALL):
-            raise ValueError("step starts from a movement phase")
-        action = tuple(action)  # read twice: checked, then played
-        if not _simple_orders(cm, g.b, action):
+        if not _step_loaded(cm, w, wus, g, action, rng, us, final_year, win_centres, known):
             return None
-        _play_movement(cm, w, g, rng, us, action, known)
-        while not (
-            g.season == SPRING
-            or g.season == FALL
-            or _terminal(cm, g, us, final_year, win_centres)
-        ):
-            if g.season == SUMMER or g.season == AUTUMN:
-                _play_retreats(cm, w, g, rng, us)
-            else:
-                _play_adjustments(cm, w, g, rng, us, wus)
         return g.position(cm, pos.map)
+    finally:
+        g.busy = False
+
+
+cdef int _check_step_args(CMap cm, int us, NodeValues known) except -1:
+    """``ValueError`` for settings :func:`step` cannot play by."""
+    if not 0 <= us < cm.num_powers:
+        raise ValueError(f"no power {us} on this map")
+    if known is not None and known.tables is not cm.tables:
+        raise ValueError("values kept for another map")
+    return 0
+
+
+cdef bint _step_loaded(
+    CMap cm,
+    CWeights w,
+    CWeights wus,
+    _Game g,
+    object action,
+    object rng,
+    int us,
+    int final_year,
+    int win_centres,
+    NodeValues known,
+) except -1:
+    """:func:`step` on the board loaded into ``g``: False (before any draw) when it declines."""
+    if not (g.season == SPRING or g.season == FALL):
+        raise ValueError("step starts from a movement phase")
+    action = tuple(action)  # read twice: checked, then played
+    if not _simple_orders(cm, g.b, action):
+        return False
+    _play_movement(cm, w, g, rng, us, action, known)
+    while not (
+        g.season == SPRING
+        or g.season == FALL
+        or _terminal(cm, g, us, final_year, win_centres)
+    ):
+        if g.season == SUMMER or g.season == AUTUMN:
+            _play_retreats(cm, w, g, rng, us)
+        else:
+            _play_adjustments(cm, w, g, rng, us, wus)
+    return True
+
+
+cdef class Board:
+    """A position kept in C arrays (a search tree node's), with its end-of-game test.
+
+    What :class:`_Game` reads from a :class:`~adjudicator.position.Position`, copied
+    out of the game arrays and back in without a Position between (:func:`board`,
+    :func:`step_board`, :func:`play_out_reward_board`); :meth:`position` builds the
+    Position, :meth:`key` its identity.  ``terminal``: whether the position ends the
+    game for the power and final year it was made for (DiplomacyDomain.terminal).
+    """
+
+    cdef readonly CMap cm
+    cdef readonly object game_map
+    cdef readonly int season, year
+    cdef readonly bint terminal
+    cdef readonly bint any_dislodged
+    cdef int *cells  # upow, unode, dpow, dnode, owner (as _Board's), then ropt_n and ropt
+    cdef int np
+
+    def __cinit__(self):
+        self.cells = NULL
+
+    def __dealloc__(self):
+        PyMem_Free(self.cells)
+
+    def position(self):
+        """The position as a :class:`~adjudicator.position.Position` (units in province order)."""
+        cdef CMap cm = self.cm
+        cdef int np = self.np
+        cdef int *upow = self.cells
+        cdef int *unode = upow + np
+        cdef int *dpow = unode + np
+        cdef int *dnode = dpow + np
+        cdef int *owner = dnode + np
+        cdef int *ropt_n = owner + np
+        cdef int *ropt = ropt_n + np
+        cdef int p, node, i
+        units = {}
+        dislodged = {}
+        for p in range(np):
+            if upow[p] >= 0:
+                node = unode[p]
+                units[p] = (upow[p], cm.node_type[node], cm.node_loc[node])
+            if self.any_dislodged and dpow[p] >= 0:
+                node = dnode[p]
+                dislodged[p] = (
+                    dpow[p],
+                    cm.node_type[node],
+                    cm.node_loc[node],
+                    tuple([ropt[p * MAX_OPTIONS + i] for i in range(ropt_n[p])]),
+                )
+        pos = _new_position(_Position)
+        pos.map = self.game_map
+        pos.season = self.season
+        pos.year = self.year
+        pos.units = units
+        pos.owners = [owner[p] for p in range(np)]
+        pos.dislodged = dislodged
+        return pos
+
+    cpdef list units_of(self, int power):
+        """The provinces of ``power``'s units, in province order (Position.units_of)."""
+        cdef int *upow = self.cells
+        return [p for p in range(self.np) if upow[p] == power]
+
+    def key(self):
+        """search._fasttree.Core.key of :meth:`position` when no unit is dislodged, else None.
+
+        ``(season, year, board)``: the board one C short per field, four per province (its
+        unit's power, type and location, -1 each without one; its owner).
+        """
+        if self.any_dislodged:
+            return None
+        cdef int np = self.np
+        cdef int *upow = self.cells
+        cdef int *unode = upow + np
+        cdef int *owner = upow + 4 * np
+        board = PyBytes_FromStringAndSize(NULL, KEY_FIELDS * np * sizeof(short))
+        cdef short *fields = <short *> PyBytes_AS_STRING(board)
+        cdef int p, node
+        for p in range(np):
+            if upow[p] >= 0:
+                node = unode[p]
+                fields[KEY_FIELDS * p] = <short> upow[p]
+                fields[KEY_FIELDS * p + 1] = <short> self.cm.node_type[node]
+                fields[KEY_FIELDS * p + 2] = <short> self.cm.node_loc[node]
+            else:
+                fields[KEY_FIELDS * p] = -1
+                fields[KEY_FIELDS * p + 1] = -1
+                fields[KEY_FIELDS * p + 2] = -1
+            fields[KEY_FIELDS * p + 3] = <short> owner[p]
+        return (self.season, self.year, board)
+
+
+cdef Board _save(CMap cm, _Game g, object game_map, bint terminal):
+    """The board, phase and retreats loaded into ``g``, as a :class:`Board`."""
+    cdef int np = cm.num_provinces
+    cdef _Board b = g.b
+    cdef int p
+    cdef bint any_dislodged = False
+    for p in range(np):
+        if b.dpow[p] >= 0:
+            any_dislodged = True
+            break
+    cdef Board out = Board.__new__(Board)
+    cdef Py_ssize_t size = (7 + MAX_OPTIONS) * np if any_dislodged else 5 * np
+    out.cells = <int *> PyMem_Malloc(size * sizeof(int))
+    if out.cells == NULL:
+        raise MemoryError()
+    out.cm = cm
+    out.game_map = game_map
+    out.np = np
+    out.season = g.season
+    out.year = g.year
+    out.terminal = terminal
+    out.any_dislodged = any_dislodged
+    memcpy(out.cells, b.upow, 5 * np * sizeof(int))
+    for p in range(np):  # as _Board.load leaves them: no node where no unit stands
+        if b.upow[p] < 0:
+            out.cells[np + p] = -1
+        if b.dpow[p] < 0:
+            out.cells[3 * np + p] = -1
+    if any_dislodged:
+        memcpy(out.cells + 5 * np, g.ropt_n, np * sizeof(int))
+        memcpy(out.cells + 6 * np, g.ropt, MAX_OPTIONS * np * sizeof(int))
+    return out
+
+
+cdef int _restore(CMap cm, _Game g, Board s) except -1:
+    """``s`` loaded into ``g`` (as :meth:`_Game.load` loads its position)."""
+    if s.cm is not cm:
+        raise ValueError("a board kept for another map")
+    cdef int np = cm.num_provinces
+    memcpy(g.b.upow, s.cells, 5 * np * sizeof(int))
+    g.b.any_dislodged = s.any_dislodged
+    if s.any_dislodged:
+        memcpy(g.ropt_n, s.cells + 5 * np, np * sizeof(int))
+        memcpy(g.ropt, s.cells + 6 * np, MAX_OPTIONS * np * sizeof(int))
+    g.season = s.season
+    g.year = s.year
+    return 0
+
+
+def board(CMap cm, object pos, int us, int final_year, int win_centres):
+    """``pos`` as a :class:`Board` (its ``terminal`` for ``us`` in ``final_year``)."""
+    if not 0 <= us < cm.num_powers:
+        raise ValueError(f"no power {us} on this map")
+    cdef _Game g = _game(cm, pos.map)
+    g.busy = True
+    try:
+        g.load(cm, pos)
+        return _save(cm, g, pos.map, _terminal(cm, g, us, final_year, win_centres))
+    finally:
+        g.busy = False
+
+
+def step_board(
+    CMap cm,
+    CWeights w,
+    CWeights wus,
+    Board start,
+    object action,
+    object rng,
+    int us,
+    int final_year,
+    int win_centres,
+    NodeValues known=None,
+):
+    """:func:`step` from ``start``: the next position as a :class:`Board`, or None."""
+    _check_step_args(cm, us, known)
+    cdef _Game g = _game(cm, start.game_map)
+    g.busy = True
+    try:
+        _restore(cm, g, start)
+        if not _step_loaded(cm, w, wus, g, action, rng, us, final_year, win_centres, known):
+            return None
+        return _save(cm, g, start.game_map, _terminal(cm, g, us, final_year, win_centres))
+    finally:
+        g.busy = False
+
+
+def play_out_reward_board(
+    CMap cm,
+    CWeights w,
+    Board start,
+    object rng,
+    int us,
+    int horizon,
+    int final_year,
+    int win_centres,
+    int player_draws,
+    Py_ssize_t players,
+):
+    """:func:`play_out_reward` from ``start``."""
+    _check_reward_args(cm, us, win_centres, player_draws, players)
+    _draw_players(rng, player_draws, players)
+    cdef _Game g = _game(cm, start.game_map)
+    g.busy = True
+    try:
+        _restore(cm, g, start)
+        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres)
     finally:
         g.busy = False
 

@@ -6,22 +6,28 @@ when the domain's step and rollout run compiled (search.mcts.compiled_tree says 
 selection (UCT over the edges' statistics), expansion (progressive widening), the
 child lookup by position key, the end-of-game test, the rollout with its reward and
 the backpropagation run here, calling the compiled step and rollout of search._fastbot
-directly.  The candidate order sets still come from the domain's Python action
-sources.  Every draw from the generator is the one the Python loop makes, in the same
-order, and every float is computed with the same operations in the same order, so the
-tree, its statistics and the generator's state afterwards are those of the Python
-loop (its test oracle, tests/search/mcts/test_compiled_tree.py).
+directly; so do ``dm``'s candidate order sets (the DumbBots' samples and the
+region-weighted combinations; other variants' come from the domain's action
+sources).  Each node keeps its position in C (a search._fastbot.Board), which the
+steps, the rollouts and the samples start from and the child keys are made from; its
+Position is built only when read.  Every draw from the generator is the one the
+Python loop makes, in the same order, and every float is computed with the same
+operations in the same order, so the tree, its statistics and the generator's state
+afterwards are those of the Python loop (its test oracle,
+tests/search/mcts/test_compiled_tree.py).
 """
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.long cimport PyLong_AsLongAndOverflow
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.math cimport INFINITY, log, pow, sqrt
 
 cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
 
-from adjudicator.orders import HOLD_ORDER
+from adjudicator.orders import CONVOY_MOVE, HOLD_ORDER, MOVE, SUPPORT_MOVE
+from adjudicator.position import Position as _Position
+from search.mcts.weights import RegionWeights
 
 SOURCE_HASH = SOURCE_SHA256.decode("ascii")
 """The SHA-256 of the source this module was built from (see adjudicator.compiled_rules.load)."""
@@ -65,24 +71,39 @@ cdef class Edge:
 
 
 cdef class Node:
-    """search.mcts.uct.Node, knowing whether its state ends the game (``terminal``)."""
+    """search.mcts.uct.Node, knowing whether its state ends the game (``terminal``).
 
-    cdef public object state
+    ``board`` is its state kept in C (a search._fastbot.Board), or None; with one, the
+    state (a Position) is built from it when first read.
+    """
+
+    cdef object _state
     cdef public long visits
     cdef public list edges
     cdef public object source
     cdef public bint exhausted
     cdef public object data
     cdef readonly bint terminal
+    cdef readonly object board
 
-    def __init__(self, object state, bint terminal):
-        self.state = state
+    def __init__(self, object state, bint terminal, object board=None):
+        if state is None and board is None:
+            raise ValueError("a node needs its state or its board")
+        self._state = state
         self.visits = 0
         self.edges = []
         self.source = None
         self.exhausted = False
         self.data = None
         self.terminal = terminal
+        self.board = board
+
+    @property
+    def state(self):
+        """The node's position (built from its board when first read)."""
+        if self._state is None:
+            self._state = self.board.position()
+        return self._state
 
 
 cdef class Core:
@@ -97,16 +118,21 @@ cdef class Core:
     (-1 for no limit: to the final year); ``players`` how many rollout players each enemy draws from.
 
     Our order sets come from the domain's action sources, unless ``sampled_from``
-    is given: the compiled movement orders (``movement_orders(pos, power, rng)``) of
-    the DumbBots of search.mcts.order_sets.SampledFromPlayers (with its ``sample_cap``
-    and ``patience``) whose actions are taken in turn with those of the ``weighted``
-    generator (search.mcts.order_sets.WeightedActions): ``dm``'s MixedActions, its
-    sampled part compiled (:class:`Sampled`, :class:`InTurn`).
+    is given: the compiled weights (search._fastbot.CWeights) of the DumbBots of
+    search.mcts.order_sets.SampledFromPlayers (with its ``sample_cap``
+    and ``patience``) whose actions are taken in turn with those of a
+    search.mcts.order_sets.WeightedActions with the cap ``weighted_cap``: ``dm``'s
+    MixedActions, compiled (:class:`Sampled`, :class:`Weighted`, :class:`InTurn`).
     """
 
     cdef object domain
+    cdef object fastbot_board
+    cdef object fastbot_movement_orders
+    cdef object fastbot_movement_orders_board
     cdef object fastbot_step
+    cdef object fastbot_step_board
     cdef object fastbot_play_out
+    cdef object fastbot_play_out_board
     cdef object node_values
     cdef object cmap
     cdef object enemy_weights
@@ -128,10 +154,10 @@ cdef class Core:
     cdef bint widening
     cdef double widen_k
     cdef double widen_alpha
-    cdef list sampled_from  # DumbBots' compiled movement orders, or None: the domain's sources
+    cdef list sampled_from  # the DumbBots' compiled weights, or None: the domain's sources
     cdef Py_ssize_t sample_cap
     cdef int patience
-    cdef object weighted
+    cdef Py_ssize_t weighted_cap
 
     def __init__(
         self,
@@ -153,15 +179,20 @@ cdef class Core:
         list sampled_from=None,
         Py_ssize_t sample_cap=0,
         int patience=0,
-        object weighted=None,
+        Py_ssize_t weighted_cap=0,
     ):
         if not 0 <= us < game_map.num_powers:
             raise ValueError(f"no power {us} on this map")
         if players < 1 or rollout_years < -1:
             raise ValueError("a rollout needs a player to draw and a length of -1 years or more")
         self.domain = domain
+        self.fastbot_board = fastbot.board
+        self.fastbot_movement_orders = fastbot.movement_orders
+        self.fastbot_movement_orders_board = fastbot.movement_orders_board
         self.fastbot_step = fastbot.step
+        self.fastbot_step_board = fastbot.step_board
         self.fastbot_play_out = fastbot.play_out_reward
+        self.fastbot_play_out_board = fastbot.play_out_reward_board
         self.node_values = fastbot.NodeValues
         self.cmap = cmap
         self.enemy_weights = enemy_weights
@@ -190,14 +221,22 @@ cdef class Core:
         self.sampled_from = sampled_from
         self.sample_cap = sample_cap
         self.patience = patience
-        self.weighted = weighted
+        self.weighted_cap = weighted_cap
 
     def __dealloc__(self):
         PyMem_Free(self.key_fields)
 
     def node(self, object state):
-        """A tree node for ``state``."""
-        return Node(state, self.terminal(state))
+        """A tree node for ``state`` (with its board in C when it fits this tree's map)."""
+        board = None
+        if state.map is self.game_map:
+            try:
+                board = self.fastbot_board(
+                    self.cmap, state, self.us, self.final_year, self.win_centres
+                )
+            except ValueError:
+                board = None
+        return Node(state, self.terminal(state), board)
 
     cpdef bint terminal(self, object state) except -1:
         """search.mcts.domain.DiplomacyDomain.terminal (on this tree's map)."""
@@ -314,7 +353,7 @@ cdef class Core:
             node = self._child(tree, node, edge, rng)
         if not leaf_is_terminal:
             tree.rollouts += 1
-        reward = self._rollout(node.state, rng)
+        reward = self._rollout(node, rng)
         node.visits += 1
         cdef Py_ssize_t i
         for i in range(0, len(path), 2):
@@ -334,7 +373,7 @@ cdef class Core:
 
     cdef Edge _expand(self, Node node, object rng):
         if node.source is None:
-            node.source = self._actions(node.state, rng)
+            node.source = self._actions(node, rng)
         source = node.source
         if type(source) is InTurn:
             action = (<InTurn> source).next(rng)
@@ -347,19 +386,24 @@ cdef class Core:
         node.edges.append(edge)
         return edge
 
-    cdef object _actions(self, object state, object rng):
+    cdef object _actions(self, Node node, object rng):
         """search.mcts.domain.DiplomacyDomain.actions, its sampled part compiled if it can be."""
         if self.sampled_from is None:
-            return self.domain.actions(state, rng)
+            return self.domain.actions(node.state, rng)
         cdef int us = self.us
-        cdef list ours = sorted([p for p, unit in state.units.items() if unit[0] == us])
+        cdef list ours
+        if node.board is not None:
+            ours = node.board.units_of(us)
+        else:
+            ours = sorted([p for p, unit in node.state.units.items() if unit[0] == us])
         sampled = InTurn(
-            [Sampled(orders, state, us, ours, self.sample_cap, self.patience)
-             for orders in self.sampled_from]
+            [Sampled(self, weights, node, us, ours) for weights in self.sampled_from]
             if ours
             else []
         )
-        return InTurn([sampled, self.weighted.source(state, us, rng)])
+        return InTurn([sampled, Weighted(
+            node._state if node._state is not None else node.board, us, self.weighted_cap
+        )])
 
     cdef Edge _select(self, Node node):
         cdef long n = max(1, node.visits)
@@ -379,50 +423,85 @@ cdef class Core:
 
     cdef Node _child(self, object tree, Node node, Edge edge, object rng):
         cdef Node child
+        cdef bint terminal
         if edge.children and not self.resample:
             return next(iter(edge.children.values()))
-        state = self._step(node, edge.action, rng)
-        key = self.key(state)
+        state = None
+        board = self._step_board(node, edge.action, rng) if node.board is not None else None
+        if board is not None:
+            key = board.key()
+            if key is None:  # dislodged units: the key of its position
+                state = board.position()
+                key = self.key(state)
+            terminal = board.terminal
+        else:
+            state = self._step(node, edge.action, rng)
+            key = self.key(state)
+            terminal = False  # found below, for a new child only
         found = edge.children.get(key)
         if found is None:
-            child = Node(state, self.terminal(state))
+            if board is None:
+                terminal = self.terminal(state)
+            child = Node(state, terminal, board)
             edge.children[key] = child
             tree.nodes += 1
             return child
         return found
 
-    cdef object _step(self, Node node, object action, object rng):
-        """search.mcts.domain.DiplomacyDomain.step, compiled unless the action declines it."""
-        pos = node.state
+    cdef object _known(self, Node node):
+        """The node's kept enemy values (search._fastbot.NodeValues) once it is visited enough."""
         known = node.data
         if known is None and node.visits >= KEEP_VALUES_FROM:
             known = node.data = self.node_values(self.cmap)
-        nxt = self.fastbot_step(
+        return known
+
+    cdef object _step_board(self, Node node, object action, object rng):
+        """search.mcts.domain.DiplomacyDomain.step from the node's board, compiled: the next
+        board, or None (before any draw) when the action declines the compiled step."""
+        return self.fastbot_step_board(
             self.cmap,
             self.enemy_weights,
             self.our_weights,
-            pos,
+            node.board,
             action,
             rng,
             self.us,
             self.final_year,
             self.win_centres,
-            known,
+            self._known(node),
         )
-        if nxt is None:
-            return self.domain.step(node, action, rng)
-        return nxt
 
-    cdef double _rollout(self, object state, object rng) except? -1.0:
-        """search.mcts.domain.DiplomacyDomain.rollout, compiled."""
+    cdef object _step(self, Node node, object action, object rng):
+        """search.mcts.domain.DiplomacyDomain.step from the node's position: compiled (when
+        it has no board) unless the action declines it, else the domain's."""
+        if node.board is None:
+            nxt = self.fastbot_step(
+                self.cmap,
+                self.enemy_weights,
+                self.our_weights,
+                node.state,
+                action,
+                rng,
+                self.us,
+                self.final_year,
+                self.win_centres,
+                self._known(node),
+            )
+            if nxt is not None:
+                return nxt
+        return self.domain.step(node, action, rng)
+
+    cdef double _rollout(self, Node node, object rng) except? -1.0:
+        """search.mcts.domain.DiplomacyDomain.rollout, compiled (from the node's board if it
+        has one)."""
         cdef int horizon = self.final_year
-        cdef long year = state.year
+        cdef long year = node.board.year if node.board is not None else node.state.year
         if self.rollout_years >= 0 and year + self.rollout_years - 1 < horizon:
             horizon = year + self.rollout_years - 1
-        return self.fastbot_play_out(
+        return (self.fastbot_play_out_board if node.board is not None else self.fastbot_play_out)(
             self.cmap,
             self.rollout_weights,
-            state,
+            node.board if node.board is not None else node.state,
             rng,
             self.us,
             horizon,
@@ -436,35 +515,36 @@ cdef class Core:
 cdef class Sampled:
     """search.mcts.order_sets.SampledActions drawing one DumbBot's order sets (compiled).
 
-    ``movement_orders(pos, power, rng)`` is the DumbBot's compiled movement orders;
-    ``ours`` the provinces of ``power``'s units in ``pos``, sorted.  Each draw is the
-    DumbBot's orders for them, holding where it gave none, as an Action: what
-    search.mcts.order_sets.SampledFromPlayers draws.
+    The DumbBot is the one of the compiled weights ``weights``; ``ours`` the provinces of
+    ``power``'s units in ``node``'s state, sorted.  Each draw is the DumbBot's movement
+    orders for them (from the node's board when it has one), holding where it gave none,
+    as an Action: what search.mcts.order_sets.SampledFromPlayers draws; ``core``'s
+    ``sample_cap`` and ``patience`` apply.
     """
 
-    cdef object movement_orders
-    cdef object pos
+    cdef object cmap
+    cdef object weights
+    cdef object movement_orders  # search._fastbot's, from the position or from the board
+    cdef object at  # the node's board, else its position
     cdef int power
     cdef list ours
     cdef Py_ssize_t cap
     cdef int patience
     cdef set seen
 
-    def __init__(
-        self,
-        object movement_orders,
-        object pos,
-        int power,
-        list ours,
-        Py_ssize_t cap,
-        int patience,
-    ):
-        self.movement_orders = movement_orders
-        self.pos = pos
+    def __init__(self, Core core, object weights, Node node, int power, list ours):
+        self.cmap = core.cmap
+        self.weights = weights
+        if node.board is not None:
+            self.movement_orders = core.fastbot_movement_orders_board
+            self.at = node.board
+        else:
+            self.movement_orders = core.fastbot_movement_orders
+            self.at = node.state
         self.power = power
         self.ours = ours
-        self.cap = cap
-        self.patience = patience
+        self.cap = core.sample_cap
+        self.patience = core.patience
         self.seen = set()
 
     cpdef object next(self, object rng):
@@ -480,7 +560,7 @@ cdef class Sampled:
         return None
 
     cdef tuple _draw(self, object rng):
-        cdef dict orders = self.movement_orders(self.pos, self.power, rng)
+        cdef dict orders = self.movement_orders(self.cmap, self.weights, self.at, self.power, rng)
         return tuple([(p, orders.get(p, HOLD_ORDER)) for p in self.ours])
 
 
@@ -514,3 +594,269 @@ cdef class InTurn:
                 self.seen.add(action)
                 return action
         return None
+
+
+cdef class Weighted:
+    """search.mcts.order_sets.WeightedActions' source for ``power`` in ``at`` (compiled).
+
+    Built when first asked, as the Python source is: each unit's orders of
+    search.mcts.thesis_rules.possible_orders valued by search.mcts.weights.RegionWeights,
+    pruned below the mean weight (the best kept when that prunes all), then handed out
+    best first by summed value, up to ``cap`` (search.mcts.order_sets.BestFirstCombinations:
+    its heap entries ``(-sum, option indices, lowest unit)`` popped in the same order,
+    since no two entries are equal).  It draws nothing from the generator.  ``at`` is
+    the position, or a search._fastbot.Board of it (its position built with the source).
+    """
+
+    cdef object at  # the position, or a search._fastbot.Board of it
+    cdef int power
+    cdef Py_ssize_t cap
+    cdef bint built
+    cdef Py_ssize_t handed
+    cdef Py_ssize_t units
+    cdef list provs  # our units' provinces, in province order
+    cdef list orders  # per unit: its kept orders, best first
+    cdef double *values  # values[off[u] + k]: unit u's k-th kept order's value
+    cdef Py_ssize_t *off  # per unit, then its end: off[u + 1] - off[u] orders
+    cdef double *neg  # the heap: per entry, minus its summed value
+    cdef Py_ssize_t *low  # its lowest unit that may move off its option
+    cdef Py_ssize_t *idx  # idx[e * units + u]: its option of unit u
+    cdef Py_ssize_t *cur  # the entry popped last (units of them)
+    cdef Py_ssize_t size
+    cdef Py_ssize_t room
+
+    def __cinit__(self):
+        self.values = NULL
+        self.off = NULL
+        self.neg = NULL
+        self.low = NULL
+        self.idx = NULL
+        self.cur = NULL
+
+    def __init__(self, object at, int power, Py_ssize_t cap):
+        self.at = at
+        self.power = power
+        self.cap = cap
+        self.built = False
+        self.handed = 0
+        self.units = 0
+        self.size = 0
+        self.room = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.values)
+        PyMem_Free(self.off)
+        PyMem_Free(self.neg)
+        PyMem_Free(self.low)
+        PyMem_Free(self.idx)
+        PyMem_Free(self.cur)
+
+    cpdef object next(self, object rng):
+        """The best combination not handed out yet, or None."""
+        cdef Py_ssize_t u, k, n, at
+        cdef double top, step
+        if not self.built:
+            self._build()
+        if self.size == 0 or self.handed >= self.cap:
+            return None
+        n = self.units
+        top = self.neg[0]
+        at = self.low[0]
+        for u in range(n):
+            self.cur[u] = self.idx[u]
+        self._pop()
+        for u in range(at, n):
+            k = self.cur[u]
+            if self.off[u] + k + 1 < self.off[u + 1]:
+                step = self.values[self.off[u] + k] - self.values[self.off[u] + k + 1]
+                self.cur[u] = k + 1
+                self._push(top + step, u)
+                self.cur[u] = k
+        self.handed += 1
+        return tuple([(self.provs[u], self.orders[u][self.cur[u]]) for u in range(n)])
+
+    cdef int _build(self) except -1:
+        """The units' kept orders, best first, and the heap's first entry."""
+        cdef Py_ssize_t u, k, j, n, total_orders = 0
+        cdef double v, best, total = 0.0
+        cdef list valued = []
+        self.built = True
+        pos = self.at if isinstance(self.at, _Position) else self.at.position()
+        weights = RegionWeights(pos, self.power)
+        cdef list node_weight = weights.node_weight
+        cdef double mean = weights.mean
+        node_of = weights.tables.node_of
+        units = pos.units
+        self.provs = []
+        self.orders = []
+        for prov, options in possible_orders(pos, self.power):
+            _, utype, loc = units[prov]
+            of_type = node_of[utype]
+            values = []
+            for order in options:
+                kind = order[0]
+                values.append(node_weight[of_type[order[1] if kind == MOVE or kind == CONVOY_MOVE else loc]])
+            kept = [k for k in range(len(options)) if values[k] >= mean]
+            if not kept:
+                best_k = 0
+                for k in range(1, len(options)):
+                    if values[k] > values[best_k]:
+                        best_k = k
+                kept = [best_k]
+            self.provs.append(prov)
+            valued.append((options, values, kept))
+            total_orders += len(kept)
+        n = self.units = len(self.provs)
+        if n == 0:
+            return 0
+        self.values = <double *> PyMem_Malloc(total_orders * sizeof(double))
+        self.off = <Py_ssize_t *> PyMem_Malloc((n + 1) * sizeof(Py_ssize_t))
+        self.cur = <Py_ssize_t *> PyMem_Malloc(n * sizeof(Py_ssize_t))
+        if self.values == NULL or self.off == NULL or self.cur == NULL:
+            raise MemoryError()
+        self.off[0] = 0
+        for u in range(n):
+            options, values, kept = valued[u]
+            ranked = []  # kept by decreasing value, ties in their order (a stable sort)
+            for k in kept:
+                v = values[k]
+                j = len(ranked)
+                while j > 0 and <double> values[ranked[j - 1]] < v:
+                    j -= 1
+                ranked.insert(j, k)
+            self.orders.append([options[k] for k in ranked])
+            for j in range(len(ranked)):
+                self.values[self.off[u] + j] = values[ranked[j]]
+            self.off[u + 1] = self.off[u] + len(ranked)
+            total += self.values[self.off[u]]
+            self.cur[u] = 0
+        self._push(-total, 0)
+        return 0
+
+    cdef inline bint _less(self, Py_ssize_t a, Py_ssize_t b) noexcept:
+        """Whether heap entry ``a`` comes before ``b`` (as the Python entries' tuples compare)."""
+        cdef Py_ssize_t u, n = self.units
+        cdef Py_ssize_t *ia = self.idx + a * n
+        cdef Py_ssize_t *ib = self.idx + b * n
+        if self.neg[a] != self.neg[b]:
+            return self.neg[a] < self.neg[b]
+        for u in range(n):
+            if ia[u] != ib[u]:
+                return ia[u] < ib[u]
+        return self.low[a] < self.low[b]
+
+    cdef inline void _swap(self, Py_ssize_t a, Py_ssize_t b) noexcept:
+        cdef Py_ssize_t u, n = self.units, t
+        cdef double d = self.neg[a]
+        self.neg[a] = self.neg[b]
+        self.neg[b] = d
+        t = self.low[a]
+        self.low[a] = self.low[b]
+        self.low[b] = t
+        for u in range(n):
+            t = self.idx[a * n + u]
+            self.idx[a * n + u] = self.idx[b * n + u]
+            self.idx[b * n + u] = t
+
+    cdef int _push(self, double neg, Py_ssize_t lowest) except -1:
+        """Add the entry ``(neg, cur, lowest)``."""
+        cdef Py_ssize_t n = self.units, e, parent, u, room
+        if self.size == self.room:
+            room = 2 * self.room if self.room else HEAP_ROOM
+            self.neg = <double *> _grow(self.neg, room * sizeof(double))
+            self.low = <Py_ssize_t *> _grow(self.low, room * sizeof(Py_ssize_t))
+            self.idx = <Py_ssize_t *> _grow(self.idx, room * n * sizeof(Py_ssize_t))
+            self.room = room
+        e = self.size
+        self.size += 1
+        self.neg[e] = neg
+        self.low[e] = lowest
+        for u in range(n):
+            self.idx[e * n + u] = self.cur[u]
+        while e > 0:
+            parent = (e - 1) // 2
+            if not self._less(e, parent):
+                break
+            self._swap(e, parent)
+            e = parent
+        return 0
+
+    cdef void _pop(self) noexcept:
+        """Drop the first entry."""
+        cdef Py_ssize_t e = 0, child, last
+        self.size -= 1
+        if self.size == 0:
+            return
+        self._swap(0, self.size)
+        while True:
+            child = 2 * e + 1
+            if child >= self.size:
+                return
+            if child + 1 < self.size and self._less(child + 1, child):
+                child += 1
+            if not self._less(child, e):
+                return
+            self._swap(e, child)
+            e = child
+
+
+cdef enum:
+    HEAP_ROOM = 16  # a Weighted heap's first size (entries); it doubles when full
+
+
+cdef void *_grow(void *block, size_t size) except NULL:
+    """``block`` resized to ``size`` bytes (MemoryError when it cannot be)."""
+    cdef void *grown = PyMem_Realloc(block, size)
+    if grown == NULL:
+        raise MemoryError()
+    return grown
+
+
+cdef list _targets(object pos, int power):
+    """search.mcts.thesis_rules._targets."""
+    m = pos.map
+    owners = pos.owners
+    units = pos.units
+    cdef list out = [False] * m.num_provinces
+    for sc in m.supply_centres:
+        if owners[sc] != power:
+            unit = units.get(sc)
+            out[sc] = unit is None or unit[0] != power
+    return out
+
+
+cdef list possible_orders(object pos, int power):
+    """search.mcts.thesis_rules.possible_orders (without ``two_step``)."""
+    m = pos.map
+    cdef dict units = pos.units
+    loc_province = m.loc_province
+    is_supply = m.is_supply
+    owners = pos.owners
+    cdef list target = _targets(pos, power)
+    cdef list planned = []
+    cdef list out = []
+    cdef list options
+    ours = sorted([p for p, u in units.items() if u[0] == power])
+    for prov in ours:
+        _, utype, loc = units[prov]
+        adjacent = m.adjacent(utype, loc)
+        if is_supply[prov] and owners[prov] != power:
+            options = [HOLD_ORDER]
+        else:
+            reach = m.reach(utype, loc)
+            options = list(
+                dict.fromkeys(
+                    [(SUPPORT_MOVE, mover, dest)
+                     for mover, dest in planned
+                     if dest in reach and mover != prov]
+                )
+            )
+            if not options:
+                options = [(MOVE, d) for d in adjacent if target[loc_province[d]]]
+            if not options:
+                options = [HOLD_ORDER] + [(MOVE, d) for d in adjacent]
+        for order in options:
+            if order[0] == MOVE and target[loc_province[order[1]]]:
+                planned.append((prov, loc_province[order[1]]))
+        out.append((prov, options))
+    return out

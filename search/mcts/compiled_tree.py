@@ -54,16 +54,7 @@ class CompiledMcts(Mcts[Position, Action]):
         core: Any,
         variant: SearchSettings,
     ) -> None:
-        super().__init__(
-            domain,
-            root,
-            rng,
-            cp=variant.cp,
-            resample=variant.resample,
-            double_expansion=variant.double_expansion,
-            widening=variant.widening,
-            final=variant.final,
-        )
+        super().__init__(domain, root, rng, **variant.tree_options())
         self.core = core
         self.root = core.node(root)
 
@@ -129,8 +120,9 @@ def _sampled_actions(variant: SearchSettings, tables: MapTables) -> tuple[Any, .
     When the variant's actions are :class:`~search.order_sets.SampledFromPlayers` of
     compiled DumbBots taken in turn with :class:`~search.mcts.order_sets.WeightedActions`
     (:class:`~search.mcts.order_sets.MixedActions`, as ``dm``'s), the tree draws the
-    samples in C: the DumbBots' compiled movement orders, the cap, the patience and the
-    weighted generator.  Else nothing: the tree asks the domain for its sources.
+    samples in C (the DumbBots' compiled weights, the cap, the patience) and the
+    weighted combinations too (their cap).  Else nothing: the tree asks the domain for
+    its sources.
     """
     actions = variant.actions
     if type(actions) is not MixedActions:
@@ -138,13 +130,13 @@ def _sampled_actions(variant: SearchSettings, tables: MapTables) -> tuple[Any, .
     if tuple(type(g) for g in actions.generators) != _SAMPLED_THEN_WEIGHTED:
         return ()
     sampled, weighted = actions.generators
-    assert isinstance(sampled, SampledFromPlayers)
-    orders = []
+    assert isinstance(sampled, SampledFromPlayers) and isinstance(weighted, WeightedActions)
+    weights = []
     for player in sampled.players:
         if type(player) is not DumbBot:
             return ()
         fast = kernel(tables, player.weights)
         if fast is None:
             return ()
-        orders.append(fast.movement_orders)
-    return (orders, sampled.cap, sampled.patience, weighted)
+        weights.append(fast.cweights)
+    return (weights, sampled.cap, sampled.patience, weighted.cap)

@@ -9,7 +9,7 @@ of them.  Settings hold configuration only, never data of a game.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypedDict
 
 from search.mcts.order_sets import ActionGenerator
 from search.mcts.players import EnemyModel, PhasePlayers
@@ -21,6 +21,16 @@ FinalSelection = Literal["mean", "visits"]
 
 FINAL_SELECTIONS: tuple[FinalSelection, ...] = ("mean", "visits")
 """Every :data:`FinalSelection`."""
+
+
+class TreeOptions(TypedDict):
+    """The keyword settings :class:`~search.mcts.uct.Mcts` takes from a variant."""
+
+    cp: float
+    resample: bool
+    double_expansion: bool
+    widening: tuple[float, float] | None
+    final: FinalSelection
 
 
 @dataclass(frozen=True)
@@ -57,3 +67,13 @@ class SearchSettings:
     widening: tuple[float, float] | None = None
     rollout_years: int | None = None
     lookahead_years: int = 5
+
+    def tree_options(self) -> TreeOptions:
+        """The tree's own settings, as :class:`~search.mcts.uct.Mcts`'s keyword arguments."""
+        return TreeOptions(
+            cp=self.cp,
+            resample=self.resample,
+            double_expansion=self.double_expansion,
+            widening=self.widening,
+            final=self.final,
+        )

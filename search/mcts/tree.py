@@ -32,13 +32,4 @@ def new_search(
     compiled = compiled_search(domain, pos, variant, rng)
     if compiled is not None:
         return compiled
-    return Mcts(
-        domain,
-        pos,
-        rng,
-        cp=variant.cp,
-        resample=variant.resample,
-        double_expansion=variant.double_expansion,
-        widening=variant.widening,
-        final=variant.final,
-    )
+    return Mcts(domain, pos, rng, **variant.tree_options())

@@ -14,12 +14,15 @@ same state.
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
 import pytest
 
 from adjudicator.compiled_rules import pure_python
+from adjudicator.legal import movement_orders
 from adjudicator.maps import standard_map
 from adjudicator.position import FALL, SPRING, Position, initial_position
 from search import compiled_search as speedups
@@ -27,10 +30,11 @@ from search.mcts import compiled_tree
 from search.mcts.compiled_tree import CompiledMcts, compiled_search
 from search.mcts.config import SearchSettings
 from search.mcts.domain import DiplomacyDomain
-from search.mcts.order_sets import Action
+from search.mcts.order_sets import Action, SampledActions, Sources, WeightedActions
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import get_variant
+from search.tables import tables_for
 from tests.search.boards import dumbbot_game
 from tests.search.test_randombot import varied_positions
 
@@ -249,3 +253,72 @@ def test_a_position_the_bytes_key_cannot_hold_has_its_own_key(compiled: None) ->
     other_map = Position(standard_map.__wrapped__(), SPRING, 1901, {}, [])
     assert core.key(other_map) == other_map.key()
     assert core.key(pos) != core.key(odd)
+
+
+WEIGHTED_CAPS = (1, 40, 5000)
+"""The weighted sources' caps: one action, some, more than most nodes have."""
+
+
+def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) -> None:
+    """Every action, in order, up to the cap; no draw from the generator (from the position
+    or from its board)."""
+    assert compiled_tree.FASTTREE is not None
+    positions = [pos for _, pos in POSITIONS] + list(varied_positions()[::5])
+    handed = 0
+    for i, pos in enumerate(positions):
+        if pos.dislodged or pos.season not in (SPRING, FALL):
+            continue
+        for power in range(M.num_powers):
+            cap = WEIGHTED_CAPS[(i + power) % len(WEIGHTED_CAPS)]
+            rng = Random(i)
+            board = speedups.COMPILED.board(  # type: ignore[union-attr]
+                speedups.compiled_map(tables_for(M)), pos, power, pos.year, M.win_centres
+            )
+            fast = compiled_tree.FASTTREE.Weighted(board if i % 2 else pos, power, cap)
+            slow = WeightedActions(cap).source(pos, power, Random(i))
+            while True:
+                action = fast.next(rng)
+                assert action == slow.next(rng), (i, power, handed)
+                if action is None:
+                    break
+                handed += 1
+            assert fast.next(rng) is None
+            assert rng.getstate() == Random(i).getstate()
+    assert handed > 1000
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    """Random legal order sets, convoys among them: actions the compiled step declines."""
+
+    def source(self, pos: Position, power: int, rng: Random) -> Sources:
+        """Each unit's order drawn from all its legal orders, lazily."""
+
+        def draw(r: Random) -> Action:
+            return tuple((p, r.choice(movement_orders(pos, p))) for p in pos.units_of(power))
+
+        return SampledActions(draw, cap=30, patience=5)
+
+
+def _boardless(node: Any) -> int:
+    """How many nodes under ``node`` (itself included) keep no board in C."""
+    children = [c for e in node.edges for c in e.children.values()]
+    return (node.board is None) + sum(_boardless(c) for c in children)
+
+
+def test_a_step_the_compiled_one_declines_grows_the_python_tree(compiled: None) -> None:
+    """Its child keeps no board: it and its subtree step from positions, in C or in Python."""
+    variant = dataclasses.replace(get_variant("dm"), actions=LegalActions())
+    boardless = 0
+    for i, (label, pos) in enumerate(POSITIONS):
+        power = M.power_index["ENG"]
+        if not any(u[0] == power for u in pos.units.values()):
+            continue
+        fast = new_search(pos, power, variant, pos.year + 1, Random(i))
+        assert isinstance(fast, CompiledMcts), label
+        slow = _pure(pos, power, variant, pos.year + 1, i)
+        fast.run(iterations=40)
+        slow.run(iterations=40)
+        assert _summary(fast) == _summary(slow), label
+        boardless += _boardless(fast.root)
+    assert boardless > 5

@@ -243,3 +243,18 @@ def test_a_variant_is_frozen_settings_and_holds_no_game_data() -> None:
     player = MctsPlayer(dm, budget=None, iterations=5, final_year=1902)
     player.movement_orders(initial_position(M), 0, Random(0))
     assert player.variant is dm  # playing changes nothing in the settings it plays by
+
+
+@pytest.mark.parametrize("spec", ["dm", "v6", "dm/widen=off/resample=off/cp=0.1/final=visits"])
+def test_a_new_tree_takes_the_variants_tree_options(spec: str) -> None:
+    variant = get_variant(spec)
+    options = variant.tree_options()
+    assert options == {
+        "cp": variant.cp,
+        "resample": variant.resample,
+        "double_expansion": variant.double_expansion,
+        "widening": variant.widening,
+        "final": variant.final,
+    }
+    tree = new_search(initial_position(M), 0, variant, 1902, Random(0))
+    assert {name: getattr(tree, name) for name in options} == options
