@@ -142,6 +142,38 @@ def step(
     return fast.step(ours.cweights, pos, action, rng, us, final_year, pos.map.win_centres, known)
 
 
+_POLICIES: dict[tuple[int, int, tuple[float, ...]], tuple[object, object, Any]] = {}
+
+
+def learned_policy(tables: MapTables, weights: tuple[float, ...], dumbbot: DumbBotWeights) -> Any:
+    """The compiled movement orders of a learned order model, or None to run pure Python.
+
+    A ``search._fastbot.CPolicy`` for ``tables``' map: the model's ``weights`` (one per
+    feature of :data:`search.orderpolicy.FEATURES`) and the DumbBot of ``dumbbot``
+    whose draw gives the feature of DumbBot's choice (see
+    :class:`search.orderpolicy.LearnedPolicy`).  ``learned_orders(cmap, policy, pos,
+    power, rng)`` of the compiled module draws its orders; :func:`step` and
+    :func:`play_out` take it as the enemies' player.
+    """
+    fast = kernel(tables, dumbbot)
+    if fast is None:
+        return None
+    key = (id(tables), id(dumbbot), weights)
+    found = _POLICIES.get(key)
+    if found is not None and found[0] is tables and found[1] is dumbbot:
+        return found[2]
+    assert COMPILED is not None
+    cmap = compiled_map(tables)
+    try:
+        made = COMPILED.CPolicy(cmap, tables.map, weights, fast.cweights)
+    except ValueError:
+        made = None
+    if len(_POLICIES) >= _LIMIT:
+        _POLICIES.clear()
+    _POLICIES[key] = (tables, dumbbot, made)
+    return made
+
+
 def node_values(pos: Position) -> Any:
     """A store for the enemies' values on ``pos`` between steps (see :func:`step`), or None."""
     cmap = compiled_map(tables_for(pos.map))
