@@ -102,6 +102,10 @@ cdef class Core:
     and ``patience``) whose actions are taken in turn with those of the ``weighted``
     generator (search.mcts.order_sets.WeightedActions): ``dm``'s MixedActions, its
     sampled part compiled (:class:`Sampled`, :class:`InTurn`).
+
+    ``enemy_policy``, if given, is the compiled learned policy (search._fastbot.CPolicy)
+    whose draws are the enemies' movement orders in the tree; ``enemy_weights`` then
+    play only their retreats and adjustments.
     """
 
     cdef object domain
@@ -132,6 +136,7 @@ cdef class Core:
     cdef Py_ssize_t sample_cap
     cdef int patience
     cdef object weighted
+    cdef object enemy_policy  # a search._fastbot.CPolicy, or None: DumbBot's orders
 
     def __init__(
         self,
@@ -154,6 +159,7 @@ cdef class Core:
         Py_ssize_t sample_cap=0,
         int patience=0,
         object weighted=None,
+        object enemy_policy=None,
     ):
         if not 0 <= us < game_map.num_powers:
             raise ValueError(f"no power {us} on this map")
@@ -191,6 +197,7 @@ cdef class Core:
         self.sample_cap = sample_cap
         self.patience = patience
         self.weighted = weighted
+        self.enemy_policy = enemy_policy
 
     def __dealloc__(self):
         PyMem_Free(self.key_fields)
@@ -408,6 +415,7 @@ cdef class Core:
             self.final_year,
             self.win_centres,
             known,
+            self.enemy_policy,
         )
         if nxt is None:
             return self.domain.step(node, action, rng)

@@ -20,12 +20,15 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from random import Random
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator import compiled_rules as switch
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
 from search.tables import DumbBotWeights, MapTables, tables_for
+
+if TYPE_CHECKING:
+    from search.orderpolicy import LearnedPolicy
 
 COMPILED: ModuleType | None = switch.load("search._fastbot")
 """The compiled extension (``search._fastbot``), or None when it was not built."""
@@ -117,6 +120,7 @@ def step(
     us: int,
     final_year: int,
     known: Any = None,
+    policy: LearnedPolicy | None = None,
 ) -> Position | None:
     """A step of the tree from the movement phase ``pos``, compiled, or None.
 
@@ -130,7 +134,10 @@ def step(
     before any draw from ``rng``, when the compiled code does not run or
     ``action`` holds an order it does not play (a convoy, a support naming a
     coast).  ``known`` (from :func:`node_values`, or None) keeps the enemies'
-    values on ``pos`` for the next step from it.
+    values on ``pos`` for the next step from it.  With a learned ``policy`` the enemies'
+    movement orders are its draws (:meth:`~search.orderpolicy.LearnedPolicy.movement_orders`)
+    and the DumbBot of ``weights`` plays only their retreats and adjustments; ``known``
+    then keeps the values of the policy's DumbBot.
     """
     if switch.fast_movement() is None:
         return None
@@ -139,7 +146,22 @@ def step(
     ours = kernel(tables, our_weights)
     if fast is None or ours is None:
         return None
-    return fast.step(ours.cweights, pos, action, rng, us, final_year, pos.map.win_centres, known)
+    compiled_policy = None
+    if policy is not None:
+        compiled_policy = policy.compiled(pos.map)
+        if compiled_policy is None:
+            return None
+    return fast.step(
+        ours.cweights,
+        pos,
+        action,
+        rng,
+        us,
+        final_year,
+        pos.map.win_centres,
+        known,
+        compiled_policy,
+    )
 
 
 _POLICIES: dict[tuple[int, int, tuple[float, ...]], tuple[object, object, Any]] = {}

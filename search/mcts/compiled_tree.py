@@ -1,7 +1,9 @@
 """The search tree's iterations compiled (``search/_fasttree.pyx``) when the ``dm`` path runs in C.
 
-When one DumbBot plays every enemy in the tree and the live bot's phase player
-ours (the compiled step of :func:`search.compiled_search.step`), one DumbBot plays
+When one DumbBot plays every enemy in the tree (or a learned order policy's
+draws are their movement orders, :class:`~search.orderpolicy.LearnedPolicy`, and
+one DumbBot their retreats and adjustments) and the live bot's phase player ours
+(the compiled step of :func:`search.compiled_search.step`), one DumbBot plays
 every power in the rollouts (:func:`search.compiled_search.play_out`) and the
 compiled code runs, :func:`compiled_search` gives a :class:`CompiledMcts`: the
 same search as :class:`~search.mcts.uct.Mcts` over
@@ -101,6 +103,11 @@ def compiled_search(
     rollouts = kernel(tables, rollout_bot.weights)
     if enemies is None or ours is None or rollouts is None:
         return None
+    enemy_policy = None
+    if domain.enemy_policy is not None:
+        enemy_policy = domain.enemy_policy.compiled(pos.map)
+        if enemy_policy is None:
+            return None
     sampled = _sampled_actions(variant, tables)
     core = FASTTREE.Core(
         domain,
@@ -118,7 +125,8 @@ def compiled_search(
         variant.resample,
         variant.double_expansion,
         variant.widening,
-        *sampled,
+        *(sampled or (None, 0, 0, None)),
+        enemy_policy=enemy_policy,
     )
     return CompiledMcts(domain, pos, rng, core, variant)
 

@@ -37,6 +37,7 @@ from search.mcts.config import SearchSettings
 from search.mcts.order_sets import Action, Sources
 from search.mcts.players import BotPhases
 from search.mcts.uct import Node
+from search.orderpolicy import LearnedPolicy
 from search.policy import Policy
 from search.simulate import play_phase
 from search.tables import DumbBotWeights
@@ -60,6 +61,7 @@ class DiplomacyDomain:
         self.us = us
         self.final_year = final_year
         self.phase_policies = variant.phases.for_powers(num_powers, us)
+        self.enemy_policy = self._enemy_policy()
         self.enemy_bot = self._enemy_bot()
         self.our_phases = self._our_phases()
 
@@ -79,7 +81,15 @@ class DiplomacyDomain:
             if known is None and node.visits >= KEEP_VALUES_FROM:
                 known = node.data = node_values(pos)
             nxt = compiled_step(
-                bot.weights, ours, pos, action, rng, self.us, self.final_year, known
+                bot.weights,
+                ours,
+                pos,
+                action,
+                rng,
+                self.us,
+                self.final_year,
+                known,
+                self.enemy_policy,
             )
             if nxt is not None:
                 return nxt
@@ -97,14 +107,25 @@ class DiplomacyDomain:
             node.data = orders
         return orders
 
+    def _enemy_policy(self) -> LearnedPolicy | None:
+        """The learned policy that is the enemies' model, asked anew at each descent, if one is."""
+        model = self.variant.enemies
+        if model.fixed or type(model.player) is not LearnedPolicy:
+            return None
+        return model.player
+
     def _enemy_bot(self) -> DumbBot | None:
         """The DumbBot that plays every enemy at each descent, if one does.
 
-        It is then their model (asked anew) and their retreat and adjustment
-        player, and the step runs compiled.
+        It is then their model (asked anew), or :attr:`enemy_policy` is, and their
+        retreat and adjustment player, and the step runs compiled.
         """
         model = self.variant.enemies
-        bot = model.player
+        if self.enemy_policy is not None:
+            enemies = [p for power, p in enumerate(self.phase_policies) if power != self.us]
+            bot = enemies[0] if enemies else None
+        else:
+            bot = model.player
         if model.fixed or type(bot) is not DumbBot:
             return None
         for power, policy in enumerate(self.phase_policies):
