@@ -105,7 +105,8 @@ cdef class Core:
 
     ``enemy_policy``, if given, is the compiled learned policy (search._fastbot.CPolicy)
     whose draws are the enemies' movement orders in the tree; ``enemy_weights`` then
-    play only their retreats and adjustments.
+    play only their retreats and adjustments.  ``rollout_policy``, likewise, plays the
+    enemies' movement orders in the rollouts (``rollout_weights``: its DumbBot's).
     """
 
     cdef object domain
@@ -137,6 +138,7 @@ cdef class Core:
     cdef int patience
     cdef object weighted
     cdef object enemy_policy  # a search._fastbot.CPolicy, or None: DumbBot's orders
+    cdef object rollout_policy  # likewise, for the enemies in the rollouts
 
     def __init__(
         self,
@@ -160,6 +162,7 @@ cdef class Core:
         int patience=0,
         object weighted=None,
         object enemy_policy=None,
+        object rollout_policy=None,
     ):
         if not 0 <= us < game_map.num_powers:
             raise ValueError(f"no power {us} on this map")
@@ -198,6 +201,7 @@ cdef class Core:
         self.patience = patience
         self.weighted = weighted
         self.enemy_policy = enemy_policy
+        self.rollout_policy = rollout_policy
 
     def __dealloc__(self):
         PyMem_Free(self.key_fields)
@@ -438,6 +442,7 @@ cdef class Core:
             self.win_centres,
             self.player_draws,
             self.players,
+            self.rollout_policy,
         )
 
 

@@ -51,10 +51,11 @@ class Kernel:
     ``values(pos, power, removing)`` gives DumbBot's values (a ``CValues``, the
     interface of ``ProvinceValues``); ``movement_orders(pos, power, rng)`` its
     movement orders for ``power``; ``play_out(pos, rng, us, horizon, final_year,
-    win_centres)`` a whole rollout with this DumbBot playing every power (see
-    :func:`play_out`); ``step(our_cweights, pos, action, rng, us, final_year,
-    win_centres, known)`` a step of the tree with this DumbBot playing the enemies (see
-    :func:`step`).  ``cweights`` are the weights in C.
+    win_centres, policy=None)`` a whole rollout with this DumbBot playing every power,
+    or us and a learned ``CPolicy`` every enemy (see :func:`play_out`);
+    ``step(our_cweights, pos, action, rng, us, final_year, win_centres, known,
+    policy=None)`` a step of the tree with this DumbBot playing the enemies, or their
+    retreats and adjustments only (see :func:`step`).  ``cweights`` are the weights in C.
     """
 
     __slots__ = ("cweights", "movement_orders", "play_out", "step", "values")
@@ -66,9 +67,7 @@ class Kernel:
         self.movement_orders: Callable[[Position, int, Random], Orders] = partial(
             COMPILED.movement_orders, cmap, cweights
         )
-        self.play_out: Callable[[Position, Random, int, int, int, int], Position] = partial(
-            COMPILED.play_out, cmap, cweights
-        )
+        self.play_out: Callable[..., Position] = partial(COMPILED.play_out, cmap, cweights)
         self.step: Callable[..., Position | None] = partial(COMPILED.step, cmap, cweights)
 
 
@@ -94,6 +93,7 @@ def play_out(
     us: int,
     horizon: int,
     final_year: int,
+    policy: LearnedPolicy | None = None,
 ) -> Position | None:
     """Where a rollout from ``pos`` ends with the DumbBot of ``weights`` playing every power.
 
@@ -101,14 +101,20 @@ def play_out(
     in Python (to winter of ``horizon``, or the end of the game for ``us`` in
     ``final_year``), compiled whole and drawing the same numbers from ``rng``;
     None when the compiled code does not run (then the caller plays it in
-    Python).
+    Python).  With a learned ``policy``, every power but ``us`` plays its movement
+    orders (its DumbBot, whose weights must be ``weights``, its retreats and builds).
     """
     if switch.fast_movement() is None:
         return None
     fast = kernel(tables_for(pos.map), weights)
     if fast is None:
         return None
-    return fast.play_out(pos, rng, us, horizon, final_year, pos.map.win_centres)
+    compiled_policy = None
+    if policy is not None:
+        compiled_policy = policy.compiled(pos.map)
+        if compiled_policy is None or policy.dumbbot.weights != weights:
+            return None
+    return fast.play_out(pos, rng, us, horizon, final_year, pos.map.win_centres, compiled_policy)
 
 
 def step(

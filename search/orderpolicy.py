@@ -460,6 +460,11 @@ class LearnedPolicy:
             board = self._boards[key] = (provs, choices, per_unit)
         return board
 
+    @property
+    def dumbbot(self) -> DumbBot:
+        """The DumbBot whose draw gives the feature of its choice, and plays retreats and builds."""
+        return self._dumbbot
+
     def compiled(self, game_map: GameMap) -> Any:
         """The compiled policy on ``game_map`` (``search._fastbot.CPolicy``), or None.
 

@@ -48,9 +48,12 @@ SETTINGS = (
     "dm/model=policy:enemies",
     "dm/model=policy:enemies/resample=off/years=full",
     "dm/model=policy",
+    "dm/model=policy:rollouts",
+    "dm/model=policy:all",
+    "dm/model=policy:all/years=full/widen=off",
 )
 """The ``dm`` settings the compiled tree is held to (with the shipped learned policy as
-the enemies' model, and among our candidates)."""
+the enemies' model in the tree, among our candidates, and the enemies' rollout player)."""
 
 ITERATIONS = (1, 7, 40)
 """The iteration caps."""
@@ -135,7 +138,7 @@ def test_the_compiled_tree_grows_the_python_tree(compiled: None, spec: str) -> N
     assert checked >= 20
 
 
-@pytest.mark.parametrize("spec", ["dm", "dm/model=policy:enemies"])
+@pytest.mark.parametrize("spec", ["dm", "dm/model=policy:enemies", "dm/model=policy:all"])
 def test_the_compiled_tree_matches_the_pure_python_search(spec: str) -> None:
     """Against the search in pure Python throughout (the step, the policy and rollouts too)."""
     variant = get_variant(spec)
