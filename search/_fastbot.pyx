@@ -17,6 +17,9 @@ runs.
   <search.dumbbot.DumbBot.movement_orders>`;
 * :func:`region_weights` — :func:`search.mcts.weights._weights` (V5-V8's and
   ``dm``'s weighted candidates);
+* :class:`CPolicy` and :func:`learned_orders` — a learned order model's
+  :meth:`LearnedPolicy.movement_orders <search.orderpolicy.LearnedPolicy.movement_orders>`
+  (also the enemies' player of :func:`step` and :func:`play_out`, given one);
 * :func:`play_out` and :func:`step` — a whole ``dm`` rollout and a step of its
   tree (:class:`search.mcts.domain.DiplomacyDomain`), every phase in C arrays
   (:class:`NodeValues` keeps a tree node's enemy values between steps).
@@ -1596,8 +1599,10 @@ cdef class CPolicy:
     cdef double bonus, bonus_stay
     cdef int np
     cdef unsigned char *reach  # reach[node * np + p]: game_map.reach(type, loc) holds p
+    cdef int[::1] reach_off, reach_idx  # the same as lists: reach_idx[reach_off[node]:...]
     cdef unsigned char *centre  # per province
     cdef int *distance  # distance[p * np + q]
+    cdef int *by_distance  # by_distance[p * centres + i]: the centres, nearest to p first
     cdef int *block
     cdef int *enemies  # per province: enemy units reaching it, then our own
     cdef int *friends
@@ -1629,16 +1634,27 @@ cdef class CPolicy:
         self.bonus_stay = self.bonus + self.weight[F_DUMBBOT_CHOICE_STAY]
         self.reach = <unsigned char *> PyMem_Malloc(nn * np + np)
         self.distance = <int *> PyMem_Malloc(np * np * sizeof(int))
+        self.by_distance = <int *> PyMem_Malloc((np * cm.num_centres + 1) * sizeof(int))
         self.block = <int *> PyMem_Malloc(13 * np * sizeof(int))
-        if self.reach == NULL or self.distance == NULL or self.block == NULL:
+        if (
+            self.reach == NULL
+            or self.distance == NULL
+            or self.by_distance == NULL
+            or self.block == NULL
+        ):
             raise MemoryError()
         self.centre = self.reach + nn * np
         memset(self.reach, 0, nn * np + np)
+        reach_idx, reach_off = [], [0]
         for i in range(nn):
-            provinces = game_map.reach(cm.node_type[i], cm.node_loc[i])
+            provinces = sorted(game_map.reach(cm.node_type[i], cm.node_loc[i]))
             _check(provinces, np, "reach")
             for j in provinces:
                 self.reach[i * np + j] = 1
+            reach_idx.extend(provinces)
+            reach_off.append(len(reach_idx))
+        self.reach_idx = _ints(reach_idx)
+        self.reach_off = _ints(reach_off)
         for i in range(cm.num_centres):
             self.centre[cm.centres[i]] = 1
         _check_length(game_map.distance, np, "distances")
@@ -1647,6 +1663,11 @@ cdef class CPolicy:
             _check_length(row, np, "distances")
             for j in range(np):
                 self.distance[i * np + j] = row[j]
+            nearest_first = sorted(
+                [cm.centres[j] for j in range(cm.num_centres)], key=lambda sc: row[sc]
+            )
+            for j in range(cm.num_centres):
+                self.by_distance[i * cm.num_centres + j] = nearest_first[j]
         self.enemies = self.block
         self.friends = self.enemies + np
         self.nearest = self.friends + np
@@ -1664,6 +1685,7 @@ cdef class CPolicy:
     def __dealloc__(self):
         PyMem_Free(self.reach)
         PyMem_Free(self.distance)
+        PyMem_Free(self.by_distance)
         PyMem_Free(self.block)
 
     cdef inline void give(self, int prov, int kind, int a, int b) noexcept:
@@ -1677,14 +1699,13 @@ cdef class CPolicy:
 
 cdef int _nearest_target(CMap cm, CPolicy pol, _Board b, int power, int prov) noexcept:
     """The distance from ``prov`` to the nearest centre ``power`` does not own (0: none)."""
-    cdef int i, sc, dist, best = -1
+    cdef int i, sc
+    cdef int *nearest_first = pol.by_distance + prov * cm.num_centres
     for i in range(cm.num_centres):
-        sc = cm.centres[i]
+        sc = nearest_first[i]
         if b.owner[sc] != power:
-            dist = pol.distance[prov * pol.np + sc]
-            if best < 0 or dist < best:
-                best = dist
-    return best if best >= 0 else 0
+            return pol.distance[prov * pol.np + sc]
+    return 0
 
 
 cdef int _dumbbot_choice(CMap cm, _Orders o, int prov, int *opts, int n) noexcept:
@@ -1748,12 +1769,12 @@ cdef int _learned_moves(
     for p in range(np):
         if b.upow[p] >= 0:
             node = b.unode[p]
-            for q in range(np):
-                if pol.reach[node * np + q]:
-                    if b.upow[p] == power:
-                        pol.friends[q] += 1
-                    else:
-                        pol.enemies[q] += 1
+            for j in range(pol.reach_off[node], pol.reach_off[node + 1]):
+                q = pol.reach_idx[j]
+                if b.upow[p] == power:
+                    pol.friends[q] += 1
+                else:
+                    pol.enemies[q] += 1
     for i in range(count):
         prov = pol.provs[i]
         node = b.unode[prov]

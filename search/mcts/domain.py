@@ -16,8 +16,10 @@ capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated
 When one DumbBot plays every power (``dm``'s rollouts), or us while one learned
 order policy plays every enemy (``model=NAME:rollouts``), and the compiled code
 runs, the whole rollout is played in C (:func:`search.compiled_search.play_out`);
-when one DumbBot plays every enemy in the tree and the live bot's phase player
-ours (``dm``), so is the step (:func:`search.compiled_search.step`).
+when one DumbBot plays every enemy in the tree (or a learned order policy draws
+their movement orders, ``model=NAME:enemies``, and one DumbBot plays their retreats
+and adjustments) and the live bot's phase player ours (``dm``), so is the step
+(:func:`search.compiled_search.step`).
 This module's loops are their oracle and play every other variant.
 """
 
