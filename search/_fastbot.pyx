@@ -17,6 +17,10 @@ runs.
   <search.dumbbot.DumbBot.movement_orders>`;
 * :func:`region_weights` — :func:`search.mcts.weights._weights` (V5-V8's and
   ``dm``'s weighted candidates);
+* :class:`CPolicy` and :func:`learned_orders` — a learned order model's
+  :meth:`LearnedPolicy.movement_orders <search.orderpolicy.LearnedPolicy.movement_orders>`
+  (also the enemies' player of :func:`step`, :func:`play_out` and their board forms,
+  given one);
 * :func:`play_out` and :func:`step` — a whole ``dm`` rollout and a step of its
   tree (:class:`search.mcts.domain.DiplomacyDomain`), every phase in C arrays
   (:class:`NodeValues` keeps a tree node's enemy values between steps);
@@ -43,6 +47,7 @@ from dataclasses import fields
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport PyObject
+from libc.math cimport exp
 from libc.string cimport memcmp, memcpy, memset
 
 from adjudicator.orders import HOLD_ORDER as _HOLD_ORDER
@@ -1601,6 +1606,366 @@ cdef int _choose_moves(
     return o.count
 
 
+# --- a learned order policy's movement orders (search.orderpolicy.LearnedPolicy) ----------
+
+cdef enum:
+    NUM_FEATURES = 16  # len(search.orderpolicy.FEATURES)
+    F_DUMBBOT_CHOICE = 1  # the features of DumbBot's choice: added per draw, not in the base
+    F_DUMBBOT_CHOICE_STAY = 2
+
+cdef double REACH_SCALE = 3.0  # search.orderpolicy.REACH_SCALE
+cdef double DISTANCE_SCALE = 5.0  # search.orderpolicy.DISTANCE_SCALE
+
+
+cdef class CPolicy:
+    """A learned order model's movement orders on one map (search.orderpolicy.LearnedPolicy).
+
+    ``weights`` are the model's, one per feature of search.orderpolicy.FEATURES;
+    ``dumbbot`` the compiled weights of the DumbBot whose draw gives the feature of
+    DumbBot's choice.  The features read the map's supply centres, home centres,
+    distances and each unit's reach; the scratch space is this object's (calls are
+    not reentrant).
+    """
+
+    cdef readonly object tables
+    cdef readonly CWeights dumbbot
+    cdef double weight[NUM_FEATURES]
+    cdef double bonus, bonus_stay
+    cdef int np
+    cdef unsigned char *reach  # reach[node * np + p]: game_map.reach(type, loc) holds p
+    cdef int[::1] reach_off, reach_idx  # the same as lists: reach_idx[reach_off[node]:...]
+    cdef unsigned char *centre  # per province
+    cdef int *distance  # distance[p * np + q]
+    cdef int *by_distance  # by_distance[p * centres + i]: the centres, nearest to p first
+    cdef int *block
+    cdef int *enemies  # per province: enemy units reaching it, then our own
+    cdef int *friends
+    cdef int *nearest  # per province: distance to the nearest centre to take (-1: not yet)
+    cdef int *provs  # our units' provinces, sorted
+    cdef int *picks  # per province: the location the unit there chose
+    cdef int *order_of  # the order the units claim their provinces in
+    cdef int *later
+    cdef int *mover_into  # per province: the unit of ours moving in, or -1
+    cdef int *kind  # per province: the order of our unit there (-1: none yet), its a and b
+    cdef int *a
+    cdef int *b
+    cdef int *seq  # the orders' provinces, in the order they were given
+    cdef int count
+
+    def __cinit__(self, CMap cm, object game_map, object weights, CWeights dumbbot):
+        cdef int np = cm.num_provinces
+        cdef int nn = cm.num_nodes
+        cdef int i, j
+        weights = tuple(weights)
+        if len(weights) != NUM_FEATURES:
+            raise ValueError(f"a learned order model needs {NUM_FEATURES} weights")
+        self.tables = cm.tables
+        self.dumbbot = dumbbot
+        self.np = np
+        for i in range(NUM_FEATURES):
+            self.weight[i] = weights[i]
+        self.bonus = self.weight[F_DUMBBOT_CHOICE]
+        self.bonus_stay = self.bonus + self.weight[F_DUMBBOT_CHOICE_STAY]
+        self.reach = <unsigned char *> PyMem_Malloc(nn * np + np)
+        self.distance = <int *> PyMem_Malloc(np * np * sizeof(int))
+        self.by_distance = <int *> PyMem_Malloc((np * cm.num_centres + 1) * sizeof(int))
+        self.block = <int *> PyMem_Malloc(13 * np * sizeof(int))
+        if (
+            self.reach == NULL
+            or self.distance == NULL
+            or self.by_distance == NULL
+            or self.block == NULL
+        ):
+            raise MemoryError()
+        self.centre = self.reach + nn * np
+        memset(self.reach, 0, nn * np + np)
+        reach_idx, reach_off = [], [0]
+        for i in range(nn):
+            provinces = sorted(game_map.reach(cm.node_type[i], cm.node_loc[i]))
+            _check(provinces, np, "reach")
+            for j in provinces:
+                self.reach[i * np + j] = 1
+            reach_idx.extend(provinces)
+            reach_off.append(len(reach_idx))
+        self.reach_idx = _ints(reach_idx)
+        self.reach_off = _ints(reach_off)
+        for i in range(cm.num_centres):
+            self.centre[cm.centres[i]] = 1
+        _check_length(game_map.distance, np, "distances")
+        for i in range(np):
+            row = game_map.distance[i]
+            _check_length(row, np, "distances")
+            for j in range(np):
+                self.distance[i * np + j] = row[j]
+            nearest_first = sorted(
+                [cm.centres[j] for j in range(cm.num_centres)], key=lambda sc: row[sc]
+            )
+            for j in range(cm.num_centres):
+                self.by_distance[i * cm.num_centres + j] = nearest_first[j]
+        self.enemies = self.block
+        self.friends = self.enemies + np
+        self.nearest = self.friends + np
+        self.provs = self.nearest + np
+        self.picks = self.provs + np
+        self.order_of = self.picks + np
+        self.later = self.order_of + np
+        self.mover_into = self.later + np
+        self.kind = self.mover_into + np
+        self.a = self.kind + np
+        self.b = self.a + np
+        self.seq = self.b + np
+        self.count = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.reach)
+        PyMem_Free(self.distance)
+        PyMem_Free(self.by_distance)
+        PyMem_Free(self.block)
+
+    cdef inline void give(self, int prov, int kind, int a, int b) noexcept:
+        """Our unit in ``prov`` is given its order."""
+        self.kind[prov] = kind
+        self.a[prov] = a
+        self.b[prov] = b
+        self.seq[self.count] = prov
+        self.count += 1
+
+
+cdef int _nearest_target(CMap cm, CPolicy pol, _Board b, int power, int prov) noexcept:
+    """The distance from ``prov`` to the nearest centre ``power`` does not own (0: none)."""
+    cdef int i, sc
+    cdef int *nearest_first = pol.by_distance + prov * cm.num_centres
+    for i in range(cm.num_centres):
+        sc = nearest_first[i]
+        if b.owner[sc] != power:
+            return pol.distance[prov * pol.np + sc]
+    return 0
+
+
+cdef int _dumbbot_choice(CMap cm, _Orders o, int prov, int *opts, int n) noexcept:
+    """search.orderpolicy.dumbbot_choice: the index of the choice DumbBot's order came from."""
+    cdef int kind = o.kind[prov]
+    cdef int k, target
+    if kind == MOVE:
+        for k in range(n):
+            if opts[k] == o.a[prov]:
+                return k
+        return 0
+    if kind == SUPPORT_HOLD:
+        target = o.a[prov]
+    elif kind == SUPPORT_MOVE:
+        target = o.b[prov]
+    else:
+        return 0
+    for k in range(1, n):
+        if cm.loc_prov[opts[k]] == target:
+            return k
+    return 0
+
+
+cdef int _learned_moves(
+    CMap cm,
+    CPolicy pol,
+    _Board b,
+    int season,
+    int power,
+    object rng,
+    CValues v,
+    _Orders o,
+    bint valued=False,
+) except -1:
+    """LearnedPolicy.movement_orders for ``power``'s units on ``b`` into ``pol``'s orders; how many.
+
+    One DumbBot draw (``pol.dumbbot``, into ``o`` and ``v``; ``valued``: ``v`` already holds
+    its values), each unit's choice drawn by the softmax of its scores, the claim order
+    shuffled, then search.orderpolicy.orders_from_choices.
+    """
+    cdef int np = cm.num_provinces
+    cdef int opts[MAX_OPTIONS]
+    cdef double scores[MAX_OPTIONS]
+    cdef double f[NUM_FEATURES]
+    cdef double *w = pol.weight
+    cdef int i, j, k, n, p, q, prov, node, loc, d, there, owner, count, waiting, num_later
+    cdef int agree
+    cdef double top, total, r, acc, stay, enemies, fall_take
+    cdef bint is_centre, take
+    pol.count = 0
+    if not _choose_moves(cm, pol.dumbbot, b, season, power, rng, v, o, valued):
+        return 0
+    cdef Draws dr = _draws(rng)
+    count = _provinces_of(b.upow, np, power, pol.provs)
+    for p in range(np):
+        pol.enemies[p] = 0
+        pol.friends[p] = 0
+        pol.nearest[p] = -1
+        pol.mover_into[p] = -1
+        pol.kind[p] = -1
+    for p in range(np):
+        if b.upow[p] >= 0:
+            node = b.unode[p]
+            for j in range(pol.reach_off[node], pol.reach_off[node + 1]):
+                q = pol.reach_idx[j]
+                if b.upow[p] == power:
+                    pol.friends[q] += 1
+                else:
+                    pol.enemies[q] += 1
+    for i in range(count):
+        prov = pol.provs[i]
+        node = b.unode[prov]
+        opts[0] = cm.node_loc[node]
+        n = 1
+        for j in range(cm.adj_off[node], cm.adj_off[node + 1]):
+            opts[n] = cm.adj_loc[j]
+            n += 1
+        for k in range(n):
+            loc = opts[k]
+            d = cm.loc_prov[loc]
+            there = b.upow[d]
+            owner = b.owner[d]
+            is_centre = pol.centre[d]
+            take = is_centre and owner != power
+            stay = 1.0 if k == 0 else 0.0
+            enemies = pol.enemies[d] / REACH_SCALE
+            fall_take = 1.0 if take and season == FALL else 0.0
+            if pol.nearest[d] < 0:
+                pol.nearest[d] = _nearest_target(cm, pol, b, power, d)
+            f[0] = stay
+            f[3] = 1.0 if is_centre else 0.0
+            f[4] = 1.0 if is_centre and owner == power else 0.0
+            f[5] = 1.0 if is_centre and owner != power and owner != -1 else 0.0
+            f[6] = 1.0 if is_centre and owner == -1 else 0.0
+            f[7] = 1.0 if cm.home[power * np + d] else 0.0
+            f[8] = 1.0 if there == power and d != prov else 0.0
+            f[9] = 1.0 if there != -1 and there != power else 0.0
+            f[10] = enemies
+            f[11] = max(
+                0.0,
+                pol.friends[d] - (1.0 if k > 0 or pol.reach[node * np + prov] else 0.0),
+            ) / REACH_SCALE
+            f[12] = fall_take
+            f[13] = stay * fall_take
+            f[14] = pol.nearest[d] / DISTANCE_SCALE
+            f[15] = stay * enemies
+            acc = 0.0
+            for j in range(NUM_FEATURES):
+                if j != F_DUMBBOT_CHOICE and j != F_DUMBBOT_CHOICE_STAY:
+                    acc = acc + f[j] * w[j]
+            scores[k] = acc
+        k = _dumbbot_choice(cm, o, prov, opts, n)
+        scores[k] = scores[k] + (pol.bonus_stay if k == 0 else pol.bonus)
+        top = scores[0]
+        for k in range(1, n):
+            if scores[k] > top:
+                top = scores[k]
+        total = 0.0
+        for k in range(n):
+            scores[k] = exp(scores[k] - top)
+            total = total + scores[k]
+        r = _uniform(&dr) * total
+        k = 0
+        acc = scores[0]
+        while acc < r and k + 1 < n:
+            k += 1
+            acc = acc + scores[k]
+        pol.picks[prov] = opts[k]
+    for i in range(count):
+        pol.order_of[i] = pol.provs[i]
+    _shuffle(pol.order_of, count, &dr)
+    # DumbBot's own movers claim their provinces first (a stable sort on agreement)
+    n = 0
+    for i in range(count):
+        prov = pol.order_of[i]
+        if o.kind[prov] == MOVE and o.a[prov] == pol.picks[prov]:
+            pol.later[n] = prov
+            n += 1
+    for i in range(count):
+        prov = pol.order_of[i]
+        if not (o.kind[prov] == MOVE and o.a[prov] == pol.picks[prov]):
+            pol.later[n] = prov
+            n += 1
+    for i in range(count):
+        pol.order_of[i] = pol.later[i]
+    # search.orderpolicy.orders_from_choices
+    waiting = count
+    while waiting:
+        num_later = 0
+        for i in range(waiting):
+            prov = pol.order_of[i]
+            loc = pol.picks[prov]
+            d = cm.loc_prov[loc]
+            if d == prov:
+                pol.give(prov, HOLD, 0, 0)
+                continue
+            if b.upow[d] == power:
+                if pol.kind[d] < 0:
+                    pol.later[num_later] = prov
+                    num_later += 1
+                    continue
+                if pol.kind[d] != MOVE:
+                    pol.give(prov, SUPPORT_HOLD, d, 0)
+                    continue
+            if pol.mover_into[d] >= 0:
+                pol.give(prov, SUPPORT_MOVE, pol.mover_into[d], d)
+            else:
+                pol.give(prov, MOVE, loc, 0)
+                pol.mover_into[d] = prov
+        j = 0
+        if num_later and num_later == waiting:  # waiting on each other in a cycle: the first stays
+            prov = pol.later[0]
+            pol.give(prov, SUPPORT_HOLD, cm.loc_prov[pol.picks[prov]], 0)
+            j = 1
+        for i in range(j, num_later):
+            pol.order_of[i - j] = pol.later[i]
+        waiting = num_later - j
+    return pol.count
+
+
+cdef int _check_policy(CMap cm, CPolicy policy) except -1:
+    """ValueError if ``policy`` (or None) was made for another map than ``cm``'s."""
+    if policy is not None and policy.tables is not cm.tables:
+        raise ValueError("a learned policy made for another map")
+    return 0
+
+
+def learned_orders(CMap cm, CPolicy pol, object pos, int power, object rng):
+    """LearnedPolicy.movement_orders: the model's orders for every unit of ``power``."""
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"no power {power} on this map")
+    _check_policy(cm, pol)
+    if cm.busy:  # a call already running (another thread): scratch space of its own
+        return _learned_orders(cm, pol, pos, power, rng, _Board(cm), CValues(cm, power), _Orders(
+            cm.num_provinces
+        ))
+    cm.busy = True
+    try:
+        return _learned_orders(
+            cm, pol, pos, power, rng, cm.spare_board, cm.spare_values, cm.spare_orders
+        )
+    finally:
+        cm.busy = False
+
+
+cdef dict _learned_orders(
+    CMap cm, CPolicy pol, object pos, int power, object rng, _Board b, CValues v, _Orders o
+):
+    """learned_orders on the scratch space given (any contents; each is reset here)."""
+    b.load(cm, pos)
+    cdef int i, prov, r
+    orders = {}
+    for i in range(_learned_moves(cm, pol, b, pos.season, power, rng, v, o)):
+        prov = pol.seq[i]
+        r = pol.kind[prov]
+        if r == HOLD:
+            orders[prov] = _HOLD_ORDER
+        elif r == MOVE:
+            orders[prov] = (MOVE, pol.a[prov])
+        elif r == SUPPORT_HOLD:
+            orders[prov] = (SUPPORT_HOLD, pol.a[prov])
+        else:
+            orders[prov] = (SUPPORT_MOVE, pol.a[prov], pol.b[prov])
+    return orders
+
+
 # --- a whole rollout, every power played by one DumbBot ------------------------------------
 
 from adjudicator._fastmove cimport _MapFacts, _Resolver, resolve_arrays
@@ -1824,14 +2189,24 @@ cdef void _enter_winter(CMap cm, _Game g) noexcept:
 
 
 cdef int _play_movement(
-    CMap cm, CWeights w, _Game g, object rng, int given, object action, NodeValues known
+    CMap cm,
+    CWeights w,
+    _Game g,
+    object rng,
+    int given,
+    object action,
+    NodeValues known,
+    CPolicy policy=None,
+    int dumbbot_plays=-1,
 ) except -1:
     """search.simulate.play_phase in a movement phase, then next_position (no convoys).
 
-    Every power present but ``given`` plays DumbBot's orders, in power order;
+    Every power present but ``given`` plays DumbBot's orders, in power order (or,
+    with a ``policy``, that learned policy's orders, but ``dumbbot_plays`` DumbBot's);
     then ``action`` (``(province, order)`` pairs checked by :func:`_simple_orders`,
     or None) is laid over them, as ``dict.update`` would.  ``known`` (or None)
-    keeps the powers' values on this board from one call to the next.
+    keeps the powers' values on this board from one call to the next (of the
+    policy's DumbBot, with a policy).
     """
     cdef _Board b = g.b
     cdef _Orders o = g.o
@@ -1848,24 +2223,34 @@ cdef int _play_movement(
             g.num_units += 1
             present[b.upow[p]] = 1
             g.kind[p] = HOLD
+    cdef bint valued, learned
     for q in range(cm.num_powers):  # in power order, as the set of powers present iterates
         if present[q] and q != given:
-            if known is None:
-                _choose_moves(cm, w, b, g.season, q, rng, g.v, o)
-            elif known.ready[q]:
+            valued = known is not None and known.ready[q]
+            if valued:
                 memcpy(g.v.vals, known.vals + q * cm.num_nodes, cm.num_nodes * sizeof(long long))
                 memcpy(g.v.comp, known.comp + q * np, np * sizeof(int))
-                _choose_moves(cm, w, b, g.season, q, rng, g.v, o, True)
+            learned = policy is not None and q != dumbbot_plays
+            if learned:
+                _learned_moves(cm, policy, b, g.season, q, rng, g.v, o, valued)
             else:
-                _choose_moves(cm, w, b, g.season, q, rng, g.v, o)
+                _choose_moves(cm, w, b, g.season, q, rng, g.v, o, valued)
+            if known is not None and not valued:
                 memcpy(known.vals + q * cm.num_nodes, g.v.vals, cm.num_nodes * sizeof(long long))
                 memcpy(known.comp + q * np, g.v.comp, np * sizeof(int))
                 known.ready[q] = 1
-            for s in range(o.count):
-                p = o.seq[s]
-                g.kind[p] = o.kind[p]
-                g.a[p] = o.a[p]
-                g.b_arg[p] = o.b[p]
+            if learned:
+                for s in range(policy.count):
+                    p = policy.seq[s]
+                    g.kind[p] = policy.kind[p]
+                    g.a[p] = policy.a[p]
+                    g.b_arg[p] = policy.b[p]
+            else:
+                for s in range(o.count):
+                    p = o.seq[s]
+                    g.kind[p] = o.kind[p]
+                    g.a[p] = o.a[p]
+                    g.b_arg[p] = o.b[p]
     if action is not None:
         for key, value in action:
             p = key
@@ -2111,9 +2496,12 @@ def play_out(
     int horizon,
     int final_year,
     int win_centres,
+    CPolicy policy=None,
 ):
     """search.mcts.domain.DiplomacyDomain.play_out when every power's rollout player is the
-    DumbBot of ``w``: the position where the rollout ends.
+    DumbBot of ``w``: the position where the rollout ends.  With a ``policy``, every power
+    but ``us`` plays that learned policy's movement orders (search.orderpolicy.LearnedPolicy,
+    whose retreats and adjustments are its DumbBot's: the caller checks that is ``w``).
 
     Phase by phase from ``pos`` until winter of ``horizon`` or the end of the game (winter
     of ``final_year``, a solo in spring, ``us`` without units and centres), as
@@ -2122,23 +2510,32 @@ def play_out(
     """
     if not 0 <= us < cm.num_powers:
         raise ValueError(f"no power {us} on this map")
+    _check_policy(cm, policy)
     cdef _Game g = _game(cm, pos.map)
     g.busy = True
     try:
         g.load(cm, pos)
-        _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres)
+        _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres, policy)
         return g.position(cm, pos.map)
     finally:
         g.busy = False
 
 
 cdef int _roll_out(
-    CMap cm, CWeights w, _Game g, object rng, int us, int horizon, int final_year, int win_centres
+    CMap cm,
+    CWeights w,
+    _Game g,
+    object rng,
+    int us,
+    int horizon,
+    int final_year,
+    int win_centres,
+    CPolicy policy=None,
 ) except -1:
     """:func:`play_out`'s phases, on the board loaded into ``g``."""
     while not (_ended_by(g, horizon) or _terminal(cm, g, us, final_year, win_centres)):
         if g.season == SPRING or g.season == FALL:
-            _play_movement(cm, w, g, rng, -1, None, None)
+            _play_movement(cm, w, g, rng, -1, None, None, policy, us)
         elif g.season == SUMMER or g.season == AUTUMN:
             _play_retreats(cm, w, g, rng, -1)
         else:
@@ -2157,6 +2554,7 @@ def play_out_reward(
     int win_centres,
     int player_draws,
     Py_ssize_t players,
+    CPolicy policy=None,
 ):
     """search.mcts.domain.DiplomacyDomain.rollout when every power's rollout player is the
     DumbBot of ``w``: the reward of the position :func:`play_out` ends in.
@@ -2164,25 +2562,26 @@ def play_out_reward(
     First ``player_draws`` times ``rng.randrange(players)`` (the enemies' rollout
     players drawn, though each is this DumbBot), then the rollout, without building
     its last position: our centres over ``win_centres``, capped at 1; 1 for our solo
-    and 0 for another's.
+    and 0 for another's.  ``policy``: as :func:`play_out`'s.
     """
-    _check_reward_args(cm, us, win_centres, player_draws, players)
+    _check_reward_args(cm, us, win_centres, player_draws, players, policy)
     _draw_players(rng, player_draws, players)
     cdef _Game g = _game(cm, pos.map)
     g.busy = True
     try:
         g.load(cm, pos)
-        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres)
+        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres, policy)
     finally:
         g.busy = False
 
 
 cdef int _check_reward_args(
-    CMap cm, int us, int win_centres, int player_draws, Py_ssize_t players
+    CMap cm, int us, int win_centres, int player_draws, Py_ssize_t players, CPolicy policy
 ) except -1:
     """``ValueError`` for settings :func:`play_out_reward` cannot play by."""
     if not 0 <= us < cm.num_powers:
         raise ValueError(f"no power {us} on this map")
+    _check_policy(cm, policy)
     if players < 1 or players >= (<Py_ssize_t> 1 << 31) or player_draws < 0:
         raise ValueError("players to draw from must be between 1 and 2**31, draws at least 0")
     if win_centres < 1:
@@ -2203,12 +2602,20 @@ cdef int _draw_players(object rng, int player_draws, Py_ssize_t players) except 
 
 
 cdef double _reward(
-    CMap cm, CWeights w, _Game g, object rng, int us, int horizon, int final_year, int win_centres
+    CMap cm,
+    CWeights w,
+    _Game g,
+    object rng,
+    int us,
+    int horizon,
+    int final_year,
+    int win_centres,
+    CPolicy policy,
 ) except? -1.0:
     """The rollout from the board loaded into ``g`` and its reward (see :func:`play_out_reward`)."""
     cdef int winner
     cdef int counts[MAX_POWERS]
-    _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres)
+    _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres, policy)
     winner = _solo_winner(cm, g.b, win_centres)
     if winner >= 0:
         return 1.0 if winner == us else 0.0
@@ -2295,6 +2702,7 @@ def step(
     int final_year,
     int win_centres,
     NodeValues known=None,
+    CPolicy policy=None,
 ):
     """search.mcts.domain.DiplomacyDomain.step when the enemies' model and their retreat
     and adjustment player are the DumbBot of ``w``, and ours a plain
@@ -2307,24 +2715,29 @@ def step(
     of the game for ``us`` in ``final_year``.  None, before any draw, when
     ``action`` has an order the compiled phases do not play (a convoy, a support
     naming a coast).  ``known``, if given, is ``pos``'s :class:`NodeValues` for
-    the DumbBot of ``w`` (filled as the powers are valued).
+    the DumbBot of ``w`` (filled as the powers are valued).  With a ``policy``, the
+    enemies' movement orders are that learned policy's (search.orderpolicy.LearnedPolicy;
+    ``known`` then keeps its DumbBot's values) and ``w`` plays their retreats and adjustments.
     """
-    _check_step_args(cm, us, known)
+    _check_step_args(cm, us, known, policy)
     cdef _Game g = _game(cm, pos.map)
     g.busy = True
     try:
         g.load(cm, pos)
-        if not _step_loaded(cm, w, wus, g, action, rng, us, final_year, win_centres, known):
+        if not _step_loaded(
+            cm, w, wus, g, action, rng, us, final_year, win_centres, known, policy
+        ):
             return None
         return g.position(cm, pos.map)
     finally:
         g.busy = False
 
 
-cdef int _check_step_args(CMap cm, int us, NodeValues known) except -1:
+cdef int _check_step_args(CMap cm, int us, NodeValues known, CPolicy policy) except -1:
     """``ValueError`` for settings :func:`step` cannot play by."""
     if not 0 <= us < cm.num_powers:
         raise ValueError(f"no power {us} on this map")
+    _check_policy(cm, policy)
     if known is not None and known.tables is not cm.tables:
         raise ValueError("values kept for another map")
     return 0
@@ -2341,6 +2754,7 @@ cdef bint _step_loaded(
     int final_year,
     int win_centres,
     NodeValues known,
+    CPolicy policy,
 ) except -1:
     """:func:`step` on the board loaded into ``g``: False (before any draw) when it declines."""
     if not (g.season == SPRING or g.season == FALL):
@@ -2348,7 +2762,7 @@ cdef bint _step_loaded(
     action = tuple(action)  # read twice: checked, then played
     if not _simple_orders(cm, g.b, action):
         return False
-    _play_movement(cm, w, g, rng, us, action, known)
+    _play_movement(cm, w, g, rng, us, action, known, policy)
     while not (
         g.season == SPRING
         or g.season == FALL
@@ -2527,14 +2941,20 @@ def step_board(
     int final_year,
     int win_centres,
     NodeValues known=None,
+    CPolicy policy=None,
 ):
-    """:func:`step` from ``start``: the next position as a :class:`Board`, or None."""
-    _check_step_args(cm, us, known)
+    """:func:`step` from ``start``: the next position as a :class:`Board`, or None.
+
+    ``known`` and ``policy``: as :func:`step`'s.
+    """
+    _check_step_args(cm, us, known, policy)
     cdef _Game g = _game(cm, start.game_map)
     g.busy = True
     try:
         _restore(cm, g, start)
-        if not _step_loaded(cm, w, wus, g, action, rng, us, final_year, win_centres, known):
+        if not _step_loaded(
+            cm, w, wus, g, action, rng, us, final_year, win_centres, known, policy
+        ):
             return None
         return _save(cm, g, start.game_map, _terminal(cm, g, us, final_year, win_centres))
     finally:
@@ -2552,15 +2972,16 @@ def play_out_reward_board(
     int win_centres,
     int player_draws,
     Py_ssize_t players,
+    CPolicy policy=None,
 ):
-    """:func:`play_out_reward` from ``start``."""
-    _check_reward_args(cm, us, win_centres, player_draws, players)
+    """:func:`play_out_reward` from ``start`` (``policy``: as :func:`play_out`'s)."""
+    _check_reward_args(cm, us, win_centres, player_draws, players, policy)
     _draw_players(rng, player_draws, players)
     cdef _Game g = _game(cm, start.game_map)
     g.busy = True
     try:
         _restore(cm, g, start)
-        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres)
+        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres, policy)
     finally:
         g.busy = False
 

@@ -123,6 +123,12 @@ cdef class Core:
     and ``patience``) whose actions are taken in turn with those of a
     search.mcts.order_sets.WeightedActions with the cap ``weighted_cap``: ``dm``'s
     MixedActions, compiled (:class:`Sampled`, :class:`Weighted`, :class:`InTurn`).
+
+    ``enemy_policy``, if given, is the compiled learned policy (search._fastbot.CPolicy)
+    whose draws are the enemies' movement orders in the tree; ``enemy_weights`` then
+    play only their retreats and adjustments.  ``rollout_policy``, likewise, plays the
+    enemies' movement orders in the rollouts (``rollout_weights``: its DumbBot's).
+    Both are passed to the steps and rollouts from a node's board and from its position.
     """
 
     cdef object domain
@@ -158,6 +164,8 @@ cdef class Core:
     cdef Py_ssize_t sample_cap
     cdef int patience
     cdef Py_ssize_t weighted_cap
+    cdef object enemy_policy  # a search._fastbot.CPolicy, or None: DumbBot's orders
+    cdef object rollout_policy  # likewise, for the enemies in the rollouts
 
     def __init__(
         self,
@@ -180,6 +188,8 @@ cdef class Core:
         Py_ssize_t sample_cap=0,
         int patience=0,
         Py_ssize_t weighted_cap=0,
+        object enemy_policy=None,
+        object rollout_policy=None,
     ):
         if not 0 <= us < game_map.num_powers:
             raise ValueError(f"no power {us} on this map")
@@ -222,6 +232,8 @@ cdef class Core:
         self.sample_cap = sample_cap
         self.patience = patience
         self.weighted_cap = weighted_cap
+        self.enemy_policy = enemy_policy
+        self.rollout_policy = rollout_policy
 
     def __dealloc__(self):
         PyMem_Free(self.key_fields)
@@ -469,6 +481,7 @@ cdef class Core:
             self.final_year,
             self.win_centres,
             self._known(node),
+            self.enemy_policy,
         )
 
     cdef object _step(self, Node node, object action, object rng):
@@ -509,6 +522,7 @@ cdef class Core:
             self.win_centres,
             self.player_draws,
             self.players,
+            self.rollout_policy,
         )
 
 

@@ -20,12 +20,15 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from random import Random
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator import compiled_rules as switch
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
 from search.tables import DumbBotWeights, MapTables, tables_for
+
+if TYPE_CHECKING:
+    from search.orderpolicy import LearnedPolicy
 
 COMPILED: ModuleType | None = switch.load("search._fastbot")
 """The compiled extension (``search._fastbot``), or None when it was not built."""
@@ -48,10 +51,11 @@ class Kernel:
     ``values(pos, power, removing)`` gives DumbBot's values (a ``CValues``, the
     interface of ``ProvinceValues``); ``movement_orders(pos, power, rng)`` its
     movement orders for ``power``; ``play_out(pos, rng, us, horizon, final_year,
-    win_centres)`` a whole rollout with this DumbBot playing every power (see
-    :func:`play_out`); ``step(our_cweights, pos, action, rng, us, final_year,
-    win_centres, known)`` a step of the tree with this DumbBot playing the enemies (see
-    :func:`step`).  ``cweights`` are the weights in C.
+    win_centres, policy=None)`` a whole rollout with this DumbBot playing every power,
+    or us and a learned ``CPolicy`` every enemy (see :func:`play_out`);
+    ``step(our_cweights, pos, action, rng, us, final_year, win_centres, known,
+    policy=None)`` a step of the tree with this DumbBot playing the enemies, or their
+    retreats and adjustments only (see :func:`step`).  ``cweights`` are the weights in C.
     """
 
     __slots__ = ("cweights", "movement_orders", "play_out", "step", "values")
@@ -63,9 +67,7 @@ class Kernel:
         self.movement_orders: Callable[[Position, int, Random], Orders] = partial(
             COMPILED.movement_orders, cmap, cweights
         )
-        self.play_out: Callable[[Position, Random, int, int, int, int], Position] = partial(
-            COMPILED.play_out, cmap, cweights
-        )
+        self.play_out: Callable[..., Position] = partial(COMPILED.play_out, cmap, cweights)
         self.step: Callable[..., Position | None] = partial(COMPILED.step, cmap, cweights)
 
 
@@ -91,6 +93,7 @@ def play_out(
     us: int,
     horizon: int,
     final_year: int,
+    policy: LearnedPolicy | None = None,
 ) -> Position | None:
     """Where a rollout from ``pos`` ends with the DumbBot of ``weights`` playing every power.
 
@@ -98,14 +101,20 @@ def play_out(
     in Python (to winter of ``horizon``, or the end of the game for ``us`` in
     ``final_year``), compiled whole and drawing the same numbers from ``rng``;
     None when the compiled code does not run (then the caller plays it in
-    Python).
+    Python).  With a learned ``policy``, every power but ``us`` plays its movement
+    orders (its DumbBot, whose weights must be ``weights``, its retreats and builds).
     """
     if switch.fast_movement() is None:
         return None
     fast = kernel(tables_for(pos.map), weights)
     if fast is None:
         return None
-    return fast.play_out(pos, rng, us, horizon, final_year, pos.map.win_centres)
+    compiled_policy = None
+    if policy is not None:
+        compiled_policy = policy.compiled(pos.map)
+        if compiled_policy is None or policy.dumbbot.weights != weights:
+            return None
+    return fast.play_out(pos, rng, us, horizon, final_year, pos.map.win_centres, compiled_policy)
 
 
 def step(
@@ -117,6 +126,7 @@ def step(
     us: int,
     final_year: int,
     known: Any = None,
+    policy: LearnedPolicy | None = None,
 ) -> Position | None:
     """A step of the tree from the movement phase ``pos``, compiled, or None.
 
@@ -130,7 +140,10 @@ def step(
     before any draw from ``rng``, when the compiled code does not run or
     ``action`` holds an order it does not play (a convoy, a support naming a
     coast).  ``known`` (from :func:`node_values`, or None) keeps the enemies'
-    values on ``pos`` for the next step from it.
+    values on ``pos`` for the next step from it.  With a learned ``policy`` the enemies'
+    movement orders are its draws (:meth:`~search.orderpolicy.LearnedPolicy.movement_orders`)
+    and the DumbBot of ``weights`` plays only their retreats and adjustments; ``known``
+    then keeps the values of the policy's DumbBot.
     """
     if switch.fast_movement() is None:
         return None
@@ -139,7 +152,54 @@ def step(
     ours = kernel(tables, our_weights)
     if fast is None or ours is None:
         return None
-    return fast.step(ours.cweights, pos, action, rng, us, final_year, pos.map.win_centres, known)
+    compiled_policy = None
+    if policy is not None:
+        compiled_policy = policy.compiled(pos.map)
+        if compiled_policy is None:
+            return None
+    return fast.step(
+        ours.cweights,
+        pos,
+        action,
+        rng,
+        us,
+        final_year,
+        pos.map.win_centres,
+        known,
+        compiled_policy,
+    )
+
+
+_POLICIES: dict[tuple[int, int, tuple[float, ...]], tuple[object, object, Any]] = {}
+
+
+def learned_policy(tables: MapTables, weights: tuple[float, ...], dumbbot: DumbBotWeights) -> Any:
+    """The compiled movement orders of a learned order model, or None to run pure Python.
+
+    A ``search._fastbot.CPolicy`` for ``tables``' map: the model's ``weights`` (one per
+    feature of :data:`search.orderpolicy.FEATURES`) and the DumbBot of ``dumbbot``
+    whose draw gives the feature of DumbBot's choice (see
+    :class:`search.orderpolicy.LearnedPolicy`).  ``learned_orders(cmap, policy, pos,
+    power, rng)`` of the compiled module draws its orders; :func:`step` and
+    :func:`play_out` take it as the enemies' player.
+    """
+    fast = kernel(tables, dumbbot)
+    if fast is None:
+        return None
+    key = (id(tables), id(dumbbot), weights)
+    found = _POLICIES.get(key)
+    if found is not None and found[0] is tables and found[1] is dumbbot:
+        return found[2]
+    assert COMPILED is not None
+    cmap = compiled_map(tables)
+    try:
+        made = COMPILED.CPolicy(cmap, tables.map, weights, fast.cweights)
+    except ValueError:
+        made = None
+    if len(_POLICIES) >= _LIMIT:
+        _POLICIES.clear()
+    _POLICIES[key] = (tables, dumbbot, made)
+    return made
 
 
 def node_values(pos: Position) -> Any:

@@ -14,9 +14,10 @@ into is a support of that move; any other choice is a move.  Read the other
 way (:func:`choice_label`), every hold, move or support names the choice it
 came from, which is what the model is trained to predict.
 
-Inference is NumPy on a few hundred numbers per power; it is meant for the
-places the search calls few times (the root's candidates, the enemies' orders
-in the tree), not for every rollout step.  Models are JSON files
+Inference is NumPy on a few hundred numbers per power; when the compiled code
+runs, :meth:`LearnedPolicy.movement_orders` draws in C instead
+(``search._fastbot.CPolicy``: the same orders, the generator left in the same
+state), fast enough for the enemies in the compiled tree and its rollouts.  Models are JSON files
 (:class:`OrderModel`); :func:`load_model` reads one by path or by name: shipped
 in :mod:`search.models`, or in a folder of ``$DAIDE_MCTS_MODELS``.
 """
@@ -36,6 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from adjudicator import compiled_rules as switch
 from adjudicator.maps import GameMap
 from adjudicator.orders import (
     HOLD,
@@ -47,7 +49,9 @@ from adjudicator.orders import (
     Orders,
 )
 from adjudicator.position import FALL, NOBODY, Position
+from search import compiled_search as speedups
 from search.dumbbot import DumbBot
+from search.tables import tables_for
 
 MODEL_FORMAT = "daide-mcts order policy"
 """The ``format`` field every model file carries."""
@@ -404,6 +408,10 @@ BOARDS_KEPT = 4096
 
 _DUMBBOT_CHOICE = FEATURES.index("dumbbot_choice")
 _DUMBBOT_CHOICE_STAY = FEATURES.index("dumbbot_choice_stay")
+_BASE_FEATURES = tuple(
+    j for j in range(len(FEATURES)) if j not in (_DUMBBOT_CHOICE, _DUMBBOT_CHOICE_STAY)
+)
+"""The features whose scores depend on the position only (DumbBot's choice is drawn per call)."""
 
 _Board = tuple[list[int], list[list[int]], list[list[float]]]
 """A power's units, each unit's choices, and each choice's score but DumbBot's features."""
@@ -425,9 +433,11 @@ class LearnedPolicy:
         self._weights = model.vector
         self._dumbbot = DumbBot()
         self._boards: dict[tuple[object, ...], _Board] = {}
+        self._compiled: tuple[object, int, Any] = (None, -1, None)
 
     def __getstate__(self) -> dict[str, object]:
-        return {**self.__dict__, "_boards": {}}  # kept scores stay behind
+        # kept scores and the compiled policy stay behind
+        return {**self.__dict__, "_boards": {}, "_compiled": (None, -1, None)}
 
     def _board(self, pos: Position, power: int) -> _Board:
         key = (power, pos.season, pos.year, frozenset(pos.units.items()), tuple(pos.owners))
@@ -435,11 +445,11 @@ class LearnedPolicy:
         if board is None:
             provs, choices, matrix = power_features(pos, power, {})
             w = self._weights
-            scores = (
-                matrix @ w
-                - matrix[:, _DUMBBOT_CHOICE] * w[_DUMBBOT_CHOICE]
-                - matrix[:, _DUMBBOT_CHOICE_STAY] * w[_DUMBBOT_CHOICE_STAY]
-            ).tolist()
+            # feature by feature, in order: the sums the compiled policy makes, to the bit
+            total = np.zeros(len(matrix))
+            for j in _BASE_FEATURES:
+                total = total + matrix[:, j] * w[j]
+            scores = total.tolist()
             per_unit: list[list[float]] = []
             start = 0
             for unit in choices:
@@ -450,8 +460,34 @@ class LearnedPolicy:
             board = self._boards[key] = (provs, choices, per_unit)
         return board
 
+    @property
+    def dumbbot(self) -> DumbBot:
+        """The DumbBot whose draw gives the feature of its choice, and plays retreats and builds."""
+        return self._dumbbot
+
+    def compiled(self, game_map: GameMap) -> Any:
+        """The compiled policy on ``game_map`` (``search._fastbot.CPolicy``), or None.
+
+        It draws the same orders as :meth:`movement_orders` does in Python, leaving the
+        generator in the same state; None when the compiled code does not run.
+        """
+        memo = self._compiled
+        if memo[0] is not game_map or memo[1] != switch.generation:
+            fast = speedups.learned_policy(
+                tables_for(game_map), self.model.weights, self._dumbbot.weights
+            )
+            memo = self._compiled = (game_map, switch.generation, fast)
+        return memo[2]
+
     def movement_orders(self, pos: Position, power: int, rng: Random) -> Orders:
         """A draw of the model's orders for every unit of ``power``."""
+        fast = self.compiled(pos.map)
+        if fast is not None:
+            assert speedups.COMPILED is not None
+            cmap = speedups.compiled_map(tables_for(pos.map))
+            return speedups.COMPILED.learned_orders(  # type: ignore[no-any-return]
+                cmap, fast, pos, power, rng
+            )
         dumb = self._dumbbot.movement_orders(pos, power, rng)
         provs, choices, base = self._board(pos, power)
         if not provs:
@@ -465,7 +501,10 @@ class LearnedPolicy:
             scores[k] += bonus_stay if k == 0 else bonus
             top = max(scores)
             weights = [math.exp(x - top) for x in scores]
-            r = rng.random() * sum(weights)
+            total = 0.0
+            for x in weights:  # left to right, as the compiled policy adds (not math.fsum)
+                total += x
+            r = rng.random() * total
             k = 0
             acc = weights[0]
             while acc < r and k + 1 < len(unit):

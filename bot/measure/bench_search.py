@@ -1,6 +1,7 @@
 """Search speed: ``daide-mcts bench search``.
 
-For each variant asked for (default: ours and the thesis's V8) and each of two
+For each variant asked for (default: ours and the thesis's V8; a variant may
+carry overrides, ``dm/model=policy:enemies``) and each of two
 positions — the opening (Spring 1901) and a mid-game position (Spring 1904
 after seven DumbBots, :func:`bot.measure.bench_heuristics.sample_positions`) — it
 prints, as the median of ``--repeats`` runs of ``--seconds`` each:
@@ -40,7 +41,7 @@ from search.mcts.domain import DiplomacyDomain
 from search.mcts.parallel import RootParallel
 from search.mcts.player import think
 from search.mcts.tree import horizon
-from search.mcts.variants import VARIANTS, get_variant
+from search.mcts.variants import VARIANTS, VariantError, get_variant
 
 FINAL_YEAR = 1905
 
@@ -94,6 +95,19 @@ def search_rates(
     return float(done) / elapsed, float(stats["rollouts"]) / elapsed
 
 
+VARIANT_COLUMN = 8
+"""The variant column's narrowest width."""
+
+
+def _known(variant: str) -> bool:
+    """Whether ``variant`` names a variant (with any overrides) that can be played."""
+    try:
+        get_variant(variant)
+    except VariantError:
+        return False
+    return True
+
+
 def _median(fn: Callable[[], float], repeats: int) -> float:
     return statistics.median(fn() for _ in range(repeats))
 
@@ -107,7 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Print the figures (the ``bench`` command's entry-point convention)."""
     parser = argparse.ArgumentParser(prog="daide-mcts bench search", description=__doc__)
     parser.add_argument(
-        "--variants", default="dm,v8", help="comma-separated variants (default dm,v8)"
+        "--variants",
+        default="dm,v8",
+        help="comma-separated variants, overrides allowed: dm/model=policy:all (default dm,v8)",
     )
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per figure")
@@ -118,9 +134,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     variants = [v.strip().lower() for v in args.variants.split(",") if v.strip()]
-    unknown = [v for v in variants if v not in VARIANTS]
+    unknown = [v for v in variants if not _known(v)]
     if unknown or not variants or args.seconds <= 0 or args.repeats < 1:
-        parser.error(f"choose variants among {', '.join(VARIANTS)}; seconds > 0; repeats >= 1")
+        parser.error(
+            f"choose variants among {', '.join(VARIANTS)} (with /key=value overrides); "
+            "seconds > 0; repeats >= 1"
+        )
+    width = max(VARIANT_COLUMN, *(len(v) for v in variants))
     positions = sample_positions(0)
     power = next(iter(positions.values())).map.power_index["FRA"]
     clock = time.process_time if args.cpu_clock else time.monotonic
@@ -132,8 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         + ("; 1w figures per CPU second, 2w per wall second" if args.cpu_clock else "")
     )
     print(
-        f"{'variant':8} {'position':22} {'rollouts/s':>11} {'iter/s 1w':>10} {'sims/s 1w':>10}"
-        f" {'iter/s 2w':>10}"
+        f"{'variant':{width}} {'position':22} {'rollouts/s':>11} {'iter/s 1w':>10}"
+        f" {'sims/s 1w':>10} {'iter/s 2w':>10}"
     )
     parallel = RootParallel(1)
     try:
@@ -144,7 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 one, sims = _medians(partial(search_rates, *given, None, clock), args.repeats)
                 two, _ = _medians(partial(search_rates, *given, parallel), args.repeats)
                 print(
-                    f"{variant:8} {label:22} {rollouts:11.1f} {one:10.1f} {sims:10.1f} {two:10.1f}"
+                    f"{variant:{width}} {label:22} {rollouts:11.1f} {one:10.1f}"
+                    f" {sims:10.1f} {two:10.1f}"
                 )
     finally:
         parallel.close()

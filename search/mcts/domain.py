@@ -13,16 +13,19 @@ rollout plays on with the variant's rollout players until that end or, with
 is our centre count at the end divided by the map's winning count (18),
 capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated
 (a rollout that stops before the end of the game is valued the same way).
-When one DumbBot plays every power (``dm``'s rollouts) and the compiled code
+When one DumbBot plays every power (``dm``'s rollouts), or us while one learned
+order policy plays every enemy (``model=NAME:rollouts``), and the compiled code
 runs, the whole rollout is played in C (:func:`search.compiled_search.play_out`);
-when one DumbBot plays every enemy in the tree and the live bot's phase player
-ours (``dm``), so is the step (:func:`search.compiled_search.step`).
+when one DumbBot plays every enemy in the tree (or a learned order policy draws
+their movement orders, ``model=NAME:enemies``, and one DumbBot plays their retreats
+and adjustments) and the live bot's phase player ours (``dm``), so is the step
+(:func:`search.compiled_search.step`).
 This module's loops are their oracle and play every other variant.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from random import Random
 
 from adjudicator.movement import next_position
@@ -37,6 +40,7 @@ from search.mcts.config import SearchSettings
 from search.mcts.order_sets import Action, Sources
 from search.mcts.players import BotPhases
 from search.mcts.uct import Node
+from search.orderpolicy import LearnedPolicy
 from search.policy import Policy
 from search.simulate import play_phase
 from search.tables import DumbBotWeights
@@ -45,6 +49,16 @@ KEEP_VALUES_FROM = 4
 """Visits of a node from which its compiled steps keep the enemies' values (in ``node.data``:
 the model is asked anew at each descent, on the same board); fewer visits are not worth
 the memory."""
+
+
+def rollout_enemy_policy(policies: Sequence[Policy | None], us: int) -> Policy | None:
+    """The one policy every power but ``us`` plays in a rollout, or None if they differ."""
+    enemies = [p for power, p in enumerate(policies) if power != us]
+    if not enemies:
+        return policies[us]  # no enemy: ours stands for them
+    if any(p is not enemies[0] for p in enemies):
+        return None
+    return enemies[0]
 
 
 def game_over(pos: Position, final_year: int) -> bool:
@@ -60,6 +74,7 @@ class DiplomacyDomain:
         self.us = us
         self.final_year = final_year
         self.phase_policies = variant.phases.for_powers(num_powers, us)
+        self.enemy_policy = self._enemy_policy()
         self.enemy_bot = self._enemy_bot()
         self.our_phases = self._our_phases()
 
@@ -79,7 +94,15 @@ class DiplomacyDomain:
             if known is None and node.visits >= KEEP_VALUES_FROM:
                 known = node.data = node_values(pos)
             nxt = compiled_step(
-                bot.weights, ours, pos, action, rng, self.us, self.final_year, known
+                bot.weights,
+                ours,
+                pos,
+                action,
+                rng,
+                self.us,
+                self.final_year,
+                known,
+                self.enemy_policy,
             )
             if nxt is not None:
                 return nxt
@@ -97,14 +120,25 @@ class DiplomacyDomain:
             node.data = orders
         return orders
 
+    def _enemy_policy(self) -> LearnedPolicy | None:
+        """The learned policy that is the enemies' model, asked anew at each descent, if one is."""
+        model = self.variant.enemies
+        if model.fixed or type(model.player) is not LearnedPolicy:
+            return None
+        return model.player
+
     def _enemy_bot(self) -> DumbBot | None:
         """The DumbBot that plays every enemy at each descent, if one does.
 
-        It is then their model (asked anew) and their retreat and adjustment
-        player, and the step runs compiled.
+        It is then their model (asked anew), or :attr:`enemy_policy` is, and their
+        retreat and adjustment player, and the step runs compiled.
         """
         model = self.variant.enemies
-        bot = model.player
+        if self.enemy_policy is not None:
+            enemies = [p for power, p in enumerate(self.phase_policies) if power != self.us]
+            bot = enemies[0] if enemies else None
+        else:
+            bot = model.player
         if model.fixed or type(bot) is not DumbBot:
             return None
         for power, policy in enumerate(self.phase_policies):
@@ -160,9 +194,13 @@ class DiplomacyDomain:
         if variant.rollout_years is not None:
             horizon = min(horizon, state.year + variant.rollout_years - 1)
         policies = self.rollout_policies(state.map.num_powers, rng)
-        bot = policies[0]
-        if type(bot) is DumbBot and all(p is bot for p in policies):
-            end = compiled_play_out(bot.weights, state, rng, self.us, horizon, self.final_year)
+        bot = policies[self.us]
+        enemy = rollout_enemy_policy(policies, self.us)
+        if type(bot) is DumbBot and (enemy is bot or type(enemy) is LearnedPolicy):
+            learned = enemy if type(enemy) is LearnedPolicy else None
+            end = compiled_play_out(
+                bot.weights, state, rng, self.us, horizon, self.final_year, learned
+            )
             if end is not None:
                 return end
         pos = state

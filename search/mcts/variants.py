@@ -38,7 +38,9 @@ dm      DumbBot as the model of everyone: our candidate order sets are
 A learned order policy (:mod:`search.orderpolicy`, trained by ``daide-mcts train``)
 plays inside any variant with ``dm/model=NAME``: as the enemies' orders in the tree
 and among our candidates (``model=NAME:enemies`` or ``model=NAME:candidates`` for
-one of the two); see :func:`learned_changes`.
+one of the two), as the enemies' player in the rollouts (``model=NAME:rollouts``),
+or as the enemies in the tree and the rollouts (``model=NAME:all``); see
+:func:`learned_changes`.
 
 A name may override settings, ``dm/cp=0.1/years=full`` (see :data:`OVERRIDES`):
 each override is a :func:`dataclasses.replace` of the named
@@ -80,6 +82,7 @@ from search.mcts.players import (
     PhasePlayers,
 )
 from search.orderpolicy import LearnedPolicy, ModelError, load_model
+from search.policy import Policy
 from search.tables import DumbBotWeights
 
 V1 = SearchSettings(
@@ -201,6 +204,7 @@ class SettingChanges(TypedDict, total=False):
     double_expansion: bool
     actions: ActionGenerator
     enemies: EnemyModel
+    rollout_enemies: tuple[Policy, ...]
 
 
 def _cp(text: str) -> SettingChanges:
@@ -242,8 +246,17 @@ def _double(text: str) -> SettingChanges:
     return {"double_expansion": _switch(text)}
 
 
-MODEL_USES = ("both", "enemies", "candidates")
+MODEL_USES = ("both", "enemies", "candidates", "rollouts", "all")
 """Where ``model=NAME:USE`` plays the learned policy (``both`` when no use is given)."""
+
+_MODEL_PLACES: dict[str, tuple[str, ...]] = {
+    "both": ("enemies", "candidates"),
+    "enemies": ("enemies",),
+    "candidates": ("candidates",),
+    "rollouts": ("rollouts",),
+    "all": ("enemies", "rollouts"),
+}
+"""What each of :data:`MODEL_USES` changes."""
 
 
 def learned_changes(name: str, use: str = "both") -> SettingChanges:
@@ -252,19 +265,25 @@ def learned_changes(name: str, use: str = "both") -> SettingChanges:
     ``enemies``: every enemy's orders in the tree are drawn from the model
     (afresh at every descent); ``candidates``: our candidate order sets are
     drawn in turn from DumbBot, the model and the livelier DumbBot, then v5's
-    weighted combinations (``dm``'s candidates with the model among them).
+    weighted combinations (``dm``'s candidates with the model among them);
+    ``rollouts``: the model plays every enemy in the rollouts (its movement
+    orders; its retreats and builds are DumbBot's); ``both``: enemies and
+    candidates; ``all``: the enemies in the tree and in the rollouts.
     Raises :class:`ValueError` for an unknown use and
     :class:`~search.orderpolicy.ModelError` for a model that cannot be loaded.
     """
     if use not in MODEL_USES:
         raise ValueError(use)
     policy = LearnedPolicy(load_model(name))
+    places = _MODEL_PLACES[use]
     changes: SettingChanges = {}
-    if use in ("both", "enemies"):
+    if "enemies" in places:
         changes["enemies"] = EnemyModel(policy.name, policy, fixed=False)
-    if use in ("both", "candidates"):
+    if "candidates" in places:
         players = (_DUMBBOT, policy, LIVELY_DUMBBOT)
         changes["actions"] = MixedActions((SampledFromPlayers(players), WeightedActions()))
+    if "rollouts" in places:
+        changes["rollout_enemies"] = (policy,)
     return changes
 
 
@@ -295,7 +314,8 @@ OVERRIDES: dict[str, Override] = {
     "double": Override("on or off: double expansion", _double),
     "model": Override(
         "a learned order model's name (search/models, or a folder in $DAIDE_MCTS_MODELS), "
-        "optionally :enemies or :candidates",
+        "optionally :enemies, :candidates, :rollouts (enemies in rollouts) or :all "
+        "(enemies in tree and rollouts)",
         _model,
     ),
 }

@@ -49,8 +49,15 @@ SETTINGS = (
     "dm/years=0",
     "dm/cp=0.1/final=mean",
     "dm/widen=1:0.3/resample=off/double=on",
+    "dm/model=policy:enemies",
+    "dm/model=policy:enemies/resample=off/years=full",
+    "dm/model=policy",
+    "dm/model=policy:rollouts",
+    "dm/model=policy:all",
+    "dm/model=policy:all/years=full/widen=off",
 )
-"""The ``dm`` settings the compiled tree is held to."""
+"""The ``dm`` settings the compiled tree is held to (with the shipped learned policy as
+the enemies' model in the tree, among our candidates, and the enemies' rollout player)."""
 
 ITERATIONS = (1, 7, 40)
 """The iteration caps."""
@@ -135,9 +142,10 @@ def test_the_compiled_tree_grows_the_python_tree(compiled: None, spec: str) -> N
     assert checked >= 20
 
 
-def test_the_compiled_tree_matches_the_pure_python_search() -> None:
-    """Against the search in pure Python throughout (the step and rollouts too)."""
-    variant = get_variant("dm")
+@pytest.mark.parametrize("spec", ["dm", "dm/model=policy:enemies", "dm/model=policy:all"])
+def test_the_compiled_tree_matches_the_pure_python_search(spec: str) -> None:
+    """Against the search in pure Python throughout (the step, the policy and rollouts too)."""
+    variant = get_variant(spec)
     for label, pos in POSITIONS[::4]:
         power = M.power_index["FRA"]
         if not any(u[0] == power for u in pos.units.values()):
