@@ -499,6 +499,7 @@ cdef class Core:
                 self.final_year,
                 self.win_centres,
                 self._known(node),
+                self.enemy_policy,
             )
             if nxt is not None:
                 return nxt

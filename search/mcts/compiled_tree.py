@@ -126,7 +126,7 @@ def compiled_search(
         variant.resample,
         variant.double_expansion,
         variant.widening,
-        *(sampled or (None, 0, 0, None)),
+        *(sampled or (None, 0, 0, 0)),
         enemy_policy=enemy_policy,
         rollout_policy=rollout_policy,
     )
