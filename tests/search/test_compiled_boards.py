@@ -5,7 +5,7 @@ out and draws its DumbBots' samples from it without a Position between.  From
 varied positions (every kind of phase, dislodged units among them) a board must
 give back the position, its key and its end-of-game test, and stepping, rolling out
 and ordering from it must give what the same calls give from the position, drawing
-the same numbers.
+the same numbers, with a learned policy as the enemies' player too (``model=NAME``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from search.dumbbot import DumbBot
 from search.mcts.compiled_tree import compiled_search
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.variants import LIVELY_DUMBBOT, get_variant
+from search.orderpolicy import FEATURES, LearnedPolicy
 from search.tables import tables_for
 from tests.search.test_randombot import positions_of, varied_positions
 
@@ -48,9 +49,36 @@ def _board(domain: DiplomacyDomain, pos: Position) -> Any:
     return _fastbot().board(_cmap(pos), pos, domain.us, domain.final_year, pos.map.win_centres)
 
 
-def _domain(pos: Position, i: int) -> DiplomacyDomain:
+def _domain(pos: Position, i: int, spec: str = "dm") -> DiplomacyDomain:
     n = pos.map.num_powers
-    return DiplomacyDomain(get_variant("dm"), i % n, pos.year + i % 3, n)
+    return DiplomacyDomain(get_variant(spec), i % n, pos.year + i % 3, n)
+
+
+STEP_VARIANTS = ("dm", "dm/model=policy:enemies")
+"""DumbBot's enemies in the tree, and the shipped learned policy's."""
+
+ROLLOUT_VARIANTS = ("dm", "dm/model=policy:rollouts")
+"""DumbBot for every power in the rollouts, and the shipped learned policy for every enemy."""
+
+
+def _enemy_policy(domain: DiplomacyDomain, pos: Position) -> Any:
+    """The compiled learned policy of the domain's enemies in the tree, or None."""
+    if domain.enemy_policy is None:
+        return None
+    policy = domain.enemy_policy.compiled(pos.map)
+    assert policy is not None
+    return policy
+
+
+def _rollout_policy(domain: DiplomacyDomain, pos: Position) -> Any:
+    """The compiled learned policy of the domain's enemies in the rollouts, or None."""
+    player = domain.variant.rollout_enemies[0]
+    if not isinstance(player, LearnedPolicy):
+        return None
+    assert player.dumbbot.weights == DumbBot().weights
+    policy = player.compiled(pos.map)
+    assert policy is not None
+    return policy
 
 
 def test_a_board_gives_back_its_position_key_and_end(compiled: None) -> None:
@@ -77,42 +105,60 @@ def test_a_board_gives_back_its_position_key_and_end(compiled: None) -> None:
     assert min(seen.values()) > 3, seen
 
 
-def test_stepping_from_a_board_is_stepping_from_its_position(compiled: None) -> None:
+@pytest.mark.parametrize("spec", STEP_VARIANTS)
+def test_stepping_from_a_board_is_stepping_from_its_position(compiled: None, spec: str) -> None:
     fastbot = _fastbot()
-    stepped = 0
+    stepped = changed = 0
     for i, pos in enumerate(positions_of("movement")[::EVERY]):
-        domain = _domain(pos, i)
+        domain = _domain(pos, i, spec)
         assert domain.enemy_bot is not None and domain.our_phases is not None
         enemies = _cweights(pos, domain.enemy_bot.weights)
         ours = _cweights(pos, domain.our_phases)
+        policy = _enemy_policy(domain, pos)
         board = _board(domain, pos)
         for k, player in enumerate((DumbBot(), LIVELY_DUMBBOT)):
             action = tuple(player.movement_orders(pos, domain.us, Random(k)).items())
             given = (domain.us, domain.final_year, pos.map.win_centres)
             fast_rng, slow_rng = Random(k), Random(k)
-            nxt = fastbot.step_board(_cmap(pos), enemies, ours, board, action, fast_rng, *given)
-            expected = fastbot.step(_cmap(pos), enemies, ours, pos, action, slow_rng, *given)
+            nxt = fastbot.step_board(
+                _cmap(pos), enemies, ours, board, action, fast_rng, *given, policy=policy
+            )
+            expected = fastbot.step(
+                _cmap(pos), enemies, ours, pos, action, slow_rng, *given, policy=policy
+            )
             assert nxt.position() == expected, (i, k)
             assert nxt.terminal == domain.terminal(expected)
             assert fast_rng.getstate() == slow_rng.getstate()
+            dumbbots = fastbot.step(_cmap(pos), enemies, ours, pos, action, Random(k), *given)
+            changed += dumbbots != expected
             stepped += 1
     assert stepped > 20
+    # the policy's enemies play otherwise than DumbBot's (and DumbBot's as themselves)
+    assert changed > stepped // 2 if spec != "dm" else changed == 0
 
 
+@pytest.mark.parametrize("spec", ROLLOUT_VARIANTS)
 def test_rolling_out_and_ordering_from_a_board_is_doing_it_from_its_position(
-    compiled: None,
+    compiled: None, spec: str
 ) -> None:
     fastbot = _fastbot()
-    rolled = 0
+    rolled = changed = 0
     for i, pos in enumerate(varied_positions()[::EVERY]):
-        domain = _domain(pos, i)
+        domain = _domain(pos, i, spec)
         board = _board(domain, pos)
         rollout = _cweights(pos, DumbBot().weights)
+        policy = _rollout_policy(domain, pos)
         given = (domain.us, domain.final_year, domain.final_year, pos.map.win_centres, 6, 2)
-        fast_rng, slow_rng = Random(i), Random(i)
-        reward = fastbot.play_out_reward_board(_cmap(pos), rollout, board, fast_rng, *given)
-        assert reward == fastbot.play_out_reward(_cmap(pos), rollout, pos, slow_rng, *given)
+        fast_rng, slow_rng, dumbbot_rng = Random(i), Random(i), Random(i)
+        reward = fastbot.play_out_reward_board(
+            _cmap(pos), rollout, board, fast_rng, *given, policy=policy
+        )
+        assert reward == fastbot.play_out_reward(
+            _cmap(pos), rollout, pos, slow_rng, *given, policy=policy
+        )
         assert fast_rng.getstate() == slow_rng.getstate()
+        fastbot.play_out_reward(_cmap(pos), rollout, pos, dumbbot_rng, *given)
+        changed += dumbbot_rng.getstate() != slow_rng.getstate()
         if pos.is_movement:
             lively = _cweights(pos, LIVELY_DUMBBOT.weights)
             orders = fastbot.movement_orders_board(_cmap(pos), lively, board, domain.us, fast_rng)
@@ -121,6 +167,8 @@ def test_rolling_out_and_ordering_from_a_board_is_doing_it_from_its_position(
             assert fast_rng.getstate() == slow_rng.getstate()
         rolled += 1
     assert rolled > 20
+    # the policy draws otherwise than DumbBot in the rollouts that play a movement phase
+    assert changed > rolled // 2 if spec != "dm" else changed == 0
 
 
 def test_a_board_of_another_map_is_a_value_error(compiled: None) -> None:
@@ -133,3 +181,21 @@ def test_a_board_of_another_map_is_a_value_error(compiled: None) -> None:
         _fastbot().movement_orders_board(other, weights, board, 0, Random(1))
     with pytest.raises(ValueError, match="another map"):
         _fastbot().play_out_reward_board(other, weights, board, Random(1), 0, 1905, 1905, 18, 6, 1)
+
+
+def test_a_policy_of_another_map_is_a_value_error_from_a_board(compiled: None) -> None:
+    pos = positions_of("movement")[0]
+    domain = _domain(pos, 0)
+    board = _board(domain, pos)
+    weights = _cweights(pos, DumbBot().weights)
+    other_tables = tables_for(standard_map.__wrapped__())
+    other = speedups.learned_policy(other_tables, tuple(0.0 for _ in FEATURES), DumbBot().weights)
+    assert other is not None
+    cmap = _cmap(pos)
+    given = (domain.us, domain.final_year, pos.map.win_centres)
+    with pytest.raises(ValueError, match="another map"):
+        _fastbot().step_board(cmap, weights, weights, board, (), Random(1), *given, policy=other)
+    with pytest.raises(ValueError, match="another map"):
+        _fastbot().play_out_reward_board(
+            cmap, weights, board, Random(1), 0, 1905, 1905, 18, 6, 1, policy=other
+        )

@@ -138,6 +138,7 @@ def test_the_compiled_tree_grows_the_python_tree(compiled: None, spec: str) -> N
             fast.run(iterations=cap)
             slow.run(iterations=cap)
             assert _summary(fast) == _summary(slow), (spec, label, power, final_year)
+            assert _boardless(fast.root) == 0, "every node keeps its board in C"
             checked += 1
     assert checked >= 20
 
@@ -314,9 +315,11 @@ def _boardless(node: Any) -> int:
     return (node.board is None) + sum(_boardless(c) for c in children)
 
 
-def test_a_step_the_compiled_one_declines_grows_the_python_tree(compiled: None) -> None:
-    """Its child keeps no board: it and its subtree step from positions, in C or in Python."""
-    variant = dataclasses.replace(get_variant("dm"), actions=LegalActions())
+@pytest.mark.parametrize("spec", ["dm", "dm/model=policy:all"])
+def test_a_step_the_compiled_one_declines_grows_the_python_tree(compiled: None, spec: str) -> None:
+    """Its child keeps no board: it and its subtree step from positions, in C or in Python
+    (with the learned policy as the enemies' model and rollout player too)."""
+    variant = dataclasses.replace(get_variant(spec), actions=LegalActions())
     boardless = 0
     for i, (label, pos) in enumerate(POSITIONS):
         power = M.power_index["ENG"]
