@@ -17,7 +17,8 @@ runs.
   <search.dumbbot.DumbBot.movement_orders>`;
 * :func:`region_weights` — :func:`search.mcts.weights._weights` (V5-V8's and
   ``dm``'s weighted candidates);
-* :class:`CPolicy` and :func:`learned_orders` — a learned order model's
+* :class:`CPolicy` and :func:`learned_orders` (:func:`learned_orders_board` from a
+  :class:`Board`) — a learned order model's
   :meth:`LearnedPolicy.movement_orders <search.orderpolicy.LearnedPolicy.movement_orders>`
   (also the enemies' player of :func:`step`, :func:`play_out` and their board forms,
   given one);
@@ -1950,9 +1951,38 @@ cdef dict _learned_orders(
 ):
     """learned_orders on the scratch space given (any contents; each is reset here)."""
     b.load(cm, pos)
+    return _loaded_learned_orders(cm, pol, b, pos.season, power, rng, v, o)
+
+
+def learned_orders_board(CMap cm, CPolicy pol, Board start, int power, object rng):
+    """:func:`learned_orders` in the position ``start`` holds."""
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"no power {power} on this map")
+    _check_policy(cm, pol)
+    if start.cm is not cm:
+        raise ValueError("a board kept for another map")
+    cdef bint spare = not cm.busy
+    cdef _Board b = cm.spare_board if spare else _Board(cm)
+    cdef CValues v = cm.spare_values if spare else CValues(cm, power)
+    cdef _Orders o = cm.spare_orders if spare else _Orders(cm.num_provinces)
+    if spare:
+        cm.busy = True
+    try:
+        memcpy(b.upow, start.cells, 5 * cm.num_provinces * sizeof(int))
+        b.any_dislodged = start.any_dislodged
+        return _loaded_learned_orders(cm, pol, b, start.season, power, rng, v, o)
+    finally:
+        if spare:
+            cm.busy = False
+
+
+cdef dict _loaded_learned_orders(
+    CMap cm, CPolicy pol, _Board b, int season, int power, object rng, CValues v, _Orders o
+):
+    """learned_orders on the board loaded into ``b`` (``v`` and ``o`` are reset here)."""
     cdef int i, prov, r
     orders = {}
-    for i in range(_learned_moves(cm, pol, b, pos.season, power, rng, v, o)):
+    for i in range(_learned_moves(cm, pol, b, season, power, rng, v, o)):
         prov = pol.seq[i]
         r = pol.kind[prov]
         if r == HOLD:

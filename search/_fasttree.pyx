@@ -118,8 +118,8 @@ cdef class Core:
     (-1 for no limit: to the final year); ``players`` how many rollout players each enemy draws from.
 
     Our order sets come from the domain's action sources, unless ``sampled_from``
-    is given: the compiled weights (search._fastbot.CWeights) of the DumbBots of
-    search.mcts.order_sets.SampledFromPlayers (with its ``sample_cap``
+    is given: the compiled players of search.mcts.order_sets.SampledFromPlayers (each
+    a DumbBot's search._fastbot.CWeights or a learned policy's CPolicy; with its ``sample_cap``
     and ``patience``) whose actions are taken in turn with those of a
     search.mcts.order_sets.WeightedActions with the cap ``weighted_cap``: ``dm``'s
     MixedActions, compiled (:class:`Sampled`, :class:`Weighted`, :class:`InTurn`).
@@ -135,6 +135,9 @@ cdef class Core:
     cdef object fastbot_board
     cdef object fastbot_movement_orders
     cdef object fastbot_movement_orders_board
+    cdef object fastbot_learned_orders
+    cdef object fastbot_learned_orders_board
+    cdef object policy_type  # search._fastbot.CPolicy
     cdef object fastbot_step
     cdef object fastbot_step_board
     cdef object fastbot_play_out
@@ -160,7 +163,7 @@ cdef class Core:
     cdef bint widening
     cdef double widen_k
     cdef double widen_alpha
-    cdef list sampled_from  # the DumbBots' compiled weights, or None: the domain's sources
+    cdef list sampled_from  # the players' CWeights or CPolicy, or None: the domain's sources
     cdef Py_ssize_t sample_cap
     cdef int patience
     cdef Py_ssize_t weighted_cap
@@ -199,6 +202,9 @@ cdef class Core:
         self.fastbot_board = fastbot.board
         self.fastbot_movement_orders = fastbot.movement_orders
         self.fastbot_movement_orders_board = fastbot.movement_orders_board
+        self.fastbot_learned_orders = fastbot.learned_orders
+        self.fastbot_learned_orders_board = fastbot.learned_orders_board
+        self.policy_type = fastbot.CPolicy
         self.fastbot_step = fastbot.step
         self.fastbot_step_board = fastbot.step_board
         self.fastbot_play_out = fastbot.play_out_reward
@@ -528,10 +534,11 @@ cdef class Core:
 
 
 cdef class Sampled:
-    """search.mcts.order_sets.SampledActions drawing one DumbBot's order sets (compiled).
+    """search.mcts.order_sets.SampledActions drawing one player's order sets (compiled).
 
-    The DumbBot is the one of the compiled weights ``weights``; ``ours`` the provinces of
-    ``power``'s units in ``node``'s state, sorted.  Each draw is the DumbBot's movement
+    The player is the DumbBot of the compiled weights ``weights``, or the learned policy
+    ``weights`` is when it is a search._fastbot.CPolicy; ``ours`` the provinces of
+    ``power``'s units in ``node``'s state, sorted.  Each draw is the player's movement
     orders for them (from the node's board when it has one), holding where it gave none,
     as an Action: what search.mcts.order_sets.SampledFromPlayers draws; ``core``'s
     ``sample_cap`` and ``patience`` apply.
@@ -550,11 +557,16 @@ cdef class Sampled:
     def __init__(self, Core core, object weights, Node node, int power, list ours):
         self.cmap = core.cmap
         self.weights = weights
+        learned = type(weights) is core.policy_type
         if node.board is not None:
-            self.movement_orders = core.fastbot_movement_orders_board
+            self.movement_orders = (
+                core.fastbot_learned_orders_board if learned else core.fastbot_movement_orders_board
+            )
             self.at = node.board
         else:
-            self.movement_orders = core.fastbot_movement_orders
+            self.movement_orders = (
+                core.fastbot_learned_orders if learned else core.fastbot_movement_orders
+            )
             self.at = node.state
         self.power = power
         self.ours = ours

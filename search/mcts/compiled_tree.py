@@ -137,11 +137,12 @@ def _sampled_actions(variant: SearchSettings, tables: MapTables) -> tuple[Any, .
     """The compiled tree's arguments for ``dm``'s own action sources, or none.
 
     When the variant's actions are :class:`~search.order_sets.SampledFromPlayers` of
-    compiled DumbBots taken in turn with :class:`~search.mcts.order_sets.WeightedActions`
-    (:class:`~search.mcts.order_sets.MixedActions`, as ``dm``'s), the tree draws the
-    samples in C (the DumbBots' compiled weights, the cap, the patience) and the
-    weighted combinations too (their cap).  Else nothing: the tree asks the domain for
-    its sources.
+    compiled DumbBots and learned policies taken in turn with
+    :class:`~search.mcts.order_sets.WeightedActions`
+    (:class:`~search.mcts.order_sets.MixedActions`, as ``dm``'s and ``model=NAME``'s),
+    the tree draws the samples in C (the DumbBots' compiled weights and the policies'
+    ``CPolicy``, the cap, the patience) and the weighted combinations too (their cap).
+    Else nothing: the tree asks the domain for its sources.
     """
     actions = variant.actions
     if type(actions) is not MixedActions:
@@ -150,12 +151,19 @@ def _sampled_actions(variant: SearchSettings, tables: MapTables) -> tuple[Any, .
         return ()
     sampled, weighted = actions.generators
     assert isinstance(sampled, SampledFromPlayers) and isinstance(weighted, WeightedActions)
-    weights = []
+    players = []
     for player in sampled.players:
+        if type(player) is LearnedPolicy:
+            assert isinstance(player, LearnedPolicy)
+            policy = player.compiled(tables.map)
+            if policy is None:
+                return ()
+            players.append(policy)
+            continue
         if type(player) is not DumbBot:
             return ()
         fast = kernel(tables, player.weights)
         if fast is None:
             return ()
-        weights.append(fast.cweights)
-    return (weights, sampled.cap, sampled.patience, weighted.cap)
+        players.append(fast.cweights)
+    return (players, sampled.cap, sampled.patience, weighted.cap)

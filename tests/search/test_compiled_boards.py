@@ -171,6 +171,28 @@ def test_rolling_out_and_ordering_from_a_board_is_doing_it_from_its_position(
     assert changed > rolled // 2 if spec != "dm" else changed == 0
 
 
+def test_a_learned_policys_orders_from_a_board_are_its_orders_from_the_position(
+    compiled: None,
+) -> None:
+    """learned_orders_board (our learned candidates in the compiled tree) against learned_orders."""
+    fastbot = _fastbot()
+    player = get_variant("dm/model=policy:rollouts").rollout_enemies[0]
+    assert isinstance(player, LearnedPolicy)
+    drawn = 0
+    for i, pos in enumerate(positions_of("movement")[::EVERY]):
+        domain = _domain(pos, i)
+        board = _board(domain, pos)
+        policy = player.compiled(pos.map)
+        assert policy is not None
+        for power in range(pos.map.num_powers):
+            fast_rng, slow_rng = Random(i + power), Random(i + power)
+            orders = fastbot.learned_orders_board(_cmap(pos), policy, board, power, fast_rng)
+            assert orders == fastbot.learned_orders(_cmap(pos), policy, pos, power, slow_rng)
+            assert fast_rng.getstate() == slow_rng.getstate()
+            drawn += bool(orders)
+    assert drawn > 50
+
+
 def test_a_board_of_another_map_is_a_value_error(compiled: None) -> None:
     pos = varied_positions()[0]
     domain = _domain(pos, 0)
@@ -199,3 +221,5 @@ def test_a_policy_of_another_map_is_a_value_error_from_a_board(compiled: None) -
         _fastbot().play_out_reward_board(
             cmap, weights, board, Random(1), 0, 1905, 1905, 18, 6, 1, policy=other
         )
+    with pytest.raises(ValueError, match="another map"):
+        _fastbot().learned_orders_board(cmap, other, board, 0, Random(1))

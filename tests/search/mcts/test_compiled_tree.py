@@ -52,12 +52,16 @@ SETTINGS = (
     "dm/model=policy:enemies",
     "dm/model=policy:enemies/resample=off/years=full",
     "dm/model=policy",
+    "dm/model=policy:candidates",
     "dm/model=policy:rollouts",
     "dm/model=policy:all",
     "dm/model=policy:all/years=full/widen=off",
 )
 """The ``dm`` settings the compiled tree is held to (with the shipped learned policy as
 the enemies' model in the tree, among our candidates, and the enemies' rollout player)."""
+
+LEARNED_CANDIDATES = ("dm/model=policy", "dm/model=policy:candidates")
+"""Settings whose sampled candidates include the learned policy's draws."""
 
 ITERATIONS = (1, 7, 40)
 """The iteration caps."""
@@ -143,7 +147,9 @@ def test_the_compiled_tree_grows_the_python_tree(compiled: None, spec: str) -> N
     assert checked >= 20
 
 
-@pytest.mark.parametrize("spec", ["dm", "dm/model=policy:enemies", "dm/model=policy:all"])
+@pytest.mark.parametrize(
+    "spec", ["dm", "dm/model=policy:enemies", "dm/model=policy:all", "dm/model=policy"]
+)
 def test_the_compiled_tree_matches_the_pure_python_search(spec: str) -> None:
     """Against the search in pure Python throughout (the step, the policy and rollouts too)."""
     variant = get_variant(spec)
@@ -159,6 +165,19 @@ def test_the_compiled_tree_matches_the_pure_python_search(spec: str) -> None:
             assert type(slow) is Mcts
             slow.run(iterations=12)
         assert _summary(fast) == _summary(slow), label
+
+
+@pytest.mark.parametrize("spec", LEARNED_CANDIDATES)
+def test_the_learned_policys_candidates_are_drawn_in_c(compiled: None, spec: str) -> None:
+    """Its compiled policy is among the players the tree samples from (the others DumbBots')."""
+    assert speedups.COMPILED is not None
+    players, *_ = compiled_tree._sampled_actions(get_variant(spec), tables_for(M))
+    kinds = [type(p) for p in players]
+    assert kinds == [
+        speedups.COMPILED.CWeights,
+        speedups.COMPILED.CPolicy,
+        speedups.COMPILED.CWeights,
+    ]
 
 
 def test_other_variants_and_pure_python_run_the_python_loop(compiled: None) -> None:
