@@ -27,10 +27,20 @@ cdef extern from *:
 
 from adjudicator.orders import CONVOY_MOVE, HOLD_ORDER, MOVE, SUPPORT_MOVE
 from adjudicator.position import Position as _Position
-from search.mcts.weights import RegionWeights
 
 SOURCE_HASH = SOURCE_SHA256.decode("ascii")
 """The SHA-256 of the source this module was built from (see adjudicator.compiled_rules.load)."""
+
+cdef object _RegionWeights = None
+
+
+cdef object _region_weights():
+    """search.mcts.weights.RegionWeights, imported on first use (search.mcts imports this module)."""
+    global _RegionWeights
+    if _RegionWeights is None:
+        from search.mcts.weights import RegionWeights
+        _RegionWeights = RegionWeights
+    return _RegionWeights
 
 cdef enum:
     SPRING = 0  # adjudicator.position.SPRING
@@ -709,7 +719,7 @@ cdef class Weighted:
         cdef list valued = []
         self.built = True
         pos = self.at if isinstance(self.at, _Position) else self.at.position()
-        weights = RegionWeights(pos, self.power)
+        weights = _region_weights()(pos, self.power)
         cdef list node_weight = weights.node_weight
         cdef double mean = weights.mean
         node_of = weights.tables.node_of

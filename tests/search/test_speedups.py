@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from adjudicator import compiled_rules as switch
+from adjudicator import compiled_sources
 from adjudicator.compiled_rules import pure_python
 from adjudicator.orders import EngineOrder
 from adjudicator.position import WINTER, Position
@@ -331,3 +332,20 @@ def test_the_environment_variable_selects_pure_python(
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == expected
+
+
+@pytest.mark.parametrize("module", sorted(compiled_sources.DECLARATIONS))
+def test_each_compiled_module_loads_first_in_a_fresh_interpreter(
+    compiled: None, module: str
+) -> None:
+    # as the installed wheel's check does: nothing of the package imported before it
+    script = f"from adjudicator import compiled_rules as s\nprint(s.load({module!r}) is not None)\n"
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
