@@ -20,15 +20,13 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from random import Random
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from adjudicator import compiled_rules as switch
+from adjudicator.maps import GameMap
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
 from search.tables import DumbBotWeights, MapTables, tables_for
-
-if TYPE_CHECKING:
-    from search.orderpolicy import LearnedPolicy
 
 COMPILED: ModuleType | None = switch.load("search._fastbot")
 """The compiled extension (``search._fastbot``), or None when it was not built."""
@@ -38,6 +36,34 @@ EXACT_FLOAT_SUMS = sys.version_info < (3, 12)
 the compiled region weights repeat the plain order, so they run only then."""
 
 Pairs = Iterable[tuple[int, EngineOrder]]
+
+
+class _Weighted(Protocol):
+    """A DumbBot, as far as the compiled code reads it: its weights."""
+
+    @property
+    def weights(self) -> DumbBotWeights:
+        """The DumbBot's weights."""
+        ...
+
+
+class LearnedMoves(Protocol):
+    """A learned order policy as the compiled step and rollouts play it.
+
+    :class:`search.orderpolicy.LearnedPolicy` is one; this module does not import it
+    (it imports this one).
+    """
+
+    @property
+    def dumbbot(self) -> _Weighted:
+        """The DumbBot whose draw is a feature of the policy (it plays retreats and builds)."""
+        ...
+
+    def compiled(self, game_map: GameMap) -> Any:
+        """The compiled policy on ``game_map``, or None (then the caller plays in Python)."""
+        ...
+
+
 """Orders as ``(province, order)`` pairs (a tree's action)."""
 
 _MAPS: dict[int, tuple[object, Any]] = {}
@@ -93,7 +119,7 @@ def play_out(
     us: int,
     horizon: int,
     final_year: int,
-    policy: LearnedPolicy | None = None,
+    policy: LearnedMoves | None = None,
 ) -> Position | None:
     """Where a rollout from ``pos`` ends with the DumbBot of ``weights`` playing every power.
 
@@ -126,7 +152,7 @@ def step(
     us: int,
     final_year: int,
     known: Any = None,
-    policy: LearnedPolicy | None = None,
+    policy: LearnedMoves | None = None,
 ) -> Position | None:
     """A step of the tree from the movement phase ``pos``, compiled, or None.
 
