@@ -1482,26 +1482,7 @@ def movement_orders(CMap cm, CWeights w, object pos, int power, object rng):
     """DumbBot's orders for every unit of ``power`` (see DumbBot.movement_orders)."""
     if not 0 <= power < cm.num_powers:
         raise ValueError(f"no power {power} on this map")
-    cdef bint spare = not cm.busy
-    if not spare:  # a call already running (another thread): scratch space of its own
-        return _movement_orders(cm, w, pos, power, rng, _Board(cm), CValues(cm, power), _Orders(
-            cm.num_provinces
-        ))
-    cm.busy = True
-    try:
-        return _movement_orders(
-            cm, w, pos, power, rng, cm.spare_board, cm.spare_values, cm.spare_orders
-        )
-    finally:
-        cm.busy = False
-
-
-cdef dict _movement_orders(
-    CMap cm, CWeights w, object pos, int power, object rng, _Board b, CValues v, _Orders o
-):
-    """movement_orders on the scratch space given (any contents; each is reset here)."""
-    b.load(cm, pos)
-    return _loaded_movement_orders(cm, w, b, pos.season, power, rng, v, o)
+    return _orders_in(cm, w, pos, None, power, rng)
 
 
 def movement_orders_board(CMap cm, CWeights w, Board start, int power, object rng):
@@ -1510,40 +1491,34 @@ def movement_orders_board(CMap cm, CWeights w, Board start, int power, object rn
         raise ValueError(f"no power {power} on this map")
     if start.cm is not cm:
         raise ValueError("a board kept for another map")
-    cdef bint spare = not cm.busy
-    cdef _Board b = cm.spare_board if spare else _Board(cm)
-    cdef CValues v = cm.spare_values if spare else CValues(cm, power)
-    cdef _Orders o = cm.spare_orders if spare else _Orders(cm.num_provinces)
-    if spare:
-        cm.busy = True
-    try:
-        memcpy(b.upow, start.cells, 5 * cm.num_provinces * sizeof(int))
-        b.any_dislodged = start.any_dislodged
-        return _loaded_movement_orders(cm, w, b, start.season, power, rng, v, o)
-    finally:
-        if spare:
-            cm.busy = False
+    return _orders_in(cm, w, None, start, power, rng)
 
 
 cdef dict _loaded_movement_orders(
     CMap cm, CWeights w, _Board b, int season, int power, object rng, CValues v, _Orders o
 ):
     """movement_orders on the board loaded into ``b`` (``v`` and ``o`` are reset here)."""
+    if not _choose_moves(cm, w, b, season, power, rng, v, o):
+        return {}
+    return _orders_dict(o.count, o.seq, o.kind, o.a, o.b)
+
+
+cdef dict _orders_dict(int count, const int *seq, const int *kind, const int *a, const int *b):
+    """The engine orders of the provinces ``seq[:count]``, in that order, from their order
+    kinds and targets by province (``kind``, ``a``, ``b``)."""
     cdef int i, prov, r
     orders = {}
-    if not _choose_moves(cm, w, b, season, power, rng, v, o):
-        return orders
-    for i in range(o.count):
-        prov = o.seq[i]
-        r = o.kind[prov]
+    for i in range(count):
+        prov = seq[i]
+        r = kind[prov]
         if r == HOLD:
             orders[prov] = _HOLD_ORDER
         elif r == MOVE:
-            orders[prov] = (MOVE, o.a[prov])
+            orders[prov] = (MOVE, a[prov])
         elif r == SUPPORT_HOLD:
-            orders[prov] = (SUPPORT_HOLD, o.a[prov])
+            orders[prov] = (SUPPORT_HOLD, a[prov])
         else:
-            orders[prov] = (SUPPORT_MOVE, o.a[prov], o.b[prov])
+            orders[prov] = (SUPPORT_MOVE, a[prov], b[prov])
     return orders
 
 
@@ -1933,25 +1908,7 @@ def learned_orders(CMap cm, CPolicy pol, object pos, int power, object rng):
     if not 0 <= power < cm.num_powers:
         raise ValueError(f"no power {power} on this map")
     _check_policy(cm, pol)
-    if cm.busy:  # a call already running (another thread): scratch space of its own
-        return _learned_orders(cm, pol, pos, power, rng, _Board(cm), CValues(cm, power), _Orders(
-            cm.num_provinces
-        ))
-    cm.busy = True
-    try:
-        return _learned_orders(
-            cm, pol, pos, power, rng, cm.spare_board, cm.spare_values, cm.spare_orders
-        )
-    finally:
-        cm.busy = False
-
-
-cdef dict _learned_orders(
-    CMap cm, CPolicy pol, object pos, int power, object rng, _Board b, CValues v, _Orders o
-):
-    """learned_orders on the scratch space given (any contents; each is reset here)."""
-    b.load(cm, pos)
-    return _loaded_learned_orders(cm, pol, b, pos.season, power, rng, v, o)
+    return _orders_in(cm, pol, pos, None, power, rng)
 
 
 def learned_orders_board(CMap cm, CPolicy pol, Board start, int power, object rng):
@@ -1961,16 +1918,32 @@ def learned_orders_board(CMap cm, CPolicy pol, Board start, int power, object rn
     _check_policy(cm, pol)
     if start.cm is not cm:
         raise ValueError("a board kept for another map")
+    return _orders_in(cm, pol, None, start, power, rng)
+
+
+cdef dict _orders_in(CMap cm, object player, object pos, Board start, int power, object rng):
+    """The movement orders of ``player`` for every unit of ``power``: DumbBot's for a
+    CWeights, the learned policy's for a CPolicy; in ``pos``, or in the position the board
+    ``start`` holds when ``pos`` is None.  On the map's scratch space, unless a call
+    already running (another thread) holds it: then on scratch space of its own."""
     cdef bint spare = not cm.busy
     cdef _Board b = cm.spare_board if spare else _Board(cm)
     cdef CValues v = cm.spare_values if spare else CValues(cm, power)
     cdef _Orders o = cm.spare_orders if spare else _Orders(cm.num_provinces)
+    cdef int season
     if spare:
         cm.busy = True
     try:
-        memcpy(b.upow, start.cells, 5 * cm.num_provinces * sizeof(int))
-        b.any_dislodged = start.any_dislodged
-        return _loaded_learned_orders(cm, pol, b, start.season, power, rng, v, o)
+        if start is None:
+            b.load(cm, pos)
+            season = pos.season
+        else:
+            memcpy(b.upow, start.cells, 5 * cm.num_provinces * sizeof(int))
+            b.any_dislodged = start.any_dislodged
+            season = start.season
+        if type(player) is CPolicy:
+            return _loaded_learned_orders(cm, <CPolicy>player, b, season, power, rng, v, o)
+        return _loaded_movement_orders(cm, <CWeights>player, b, season, power, rng, v, o)
     finally:
         if spare:
             cm.busy = False
@@ -1980,20 +1953,8 @@ cdef dict _loaded_learned_orders(
     CMap cm, CPolicy pol, _Board b, int season, int power, object rng, CValues v, _Orders o
 ):
     """learned_orders on the board loaded into ``b`` (``v`` and ``o`` are reset here)."""
-    cdef int i, prov, r
-    orders = {}
-    for i in range(_learned_moves(cm, pol, b, season, power, rng, v, o)):
-        prov = pol.seq[i]
-        r = pol.kind[prov]
-        if r == HOLD:
-            orders[prov] = _HOLD_ORDER
-        elif r == MOVE:
-            orders[prov] = (MOVE, pol.a[prov])
-        elif r == SUPPORT_HOLD:
-            orders[prov] = (SUPPORT_HOLD, pol.a[prov])
-        else:
-            orders[prov] = (SUPPORT_MOVE, pol.a[prov], pol.b[prov])
-    return orders
+    cdef int count = _learned_moves(cm, pol, b, season, power, rng, v, o)
+    return _orders_dict(count, pol.seq, pol.kind, pol.a, pol.b)
 
 
 # --- a whole rollout, every power played by one DumbBot ------------------------------------

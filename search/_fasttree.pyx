@@ -455,7 +455,7 @@ cdef class Core:
         if edge.children and not self.resample:
             return next(iter(edge.children.values()))
         state = None
-        board = self._step_board(node, edge.action, rng) if node.board is not None else None
+        board = self._compiled_step(node, edge.action, rng) if node.board is not None else None
         if board is not None:
             key = board.key()
             if key is None:  # dislodged units: the key of its position
@@ -483,14 +483,16 @@ cdef class Core:
             known = node.data = self.node_values(self.cmap)
         return known
 
-    cdef object _step_board(self, Node node, object action, object rng):
-        """search.mcts.domain.DiplomacyDomain.step from the node's board, compiled: the next
-        board, or None (before any draw) when the action declines the compiled step."""
-        return self.fastbot_step_board(
+    cdef object _compiled_step(self, Node node, object action, object rng):
+        """search.mcts.domain.DiplomacyDomain.step, compiled: from the node's board the next
+        board, else from its position the next position; None (before any draw) when the
+        action declines the compiled step."""
+        has_board = node.board is not None
+        return (self.fastbot_step_board if has_board else self.fastbot_step)(
             self.cmap,
             self.enemy_weights,
             self.our_weights,
-            node.board,
+            node.board if has_board else node.state,
             action,
             rng,
             self.us,
@@ -504,19 +506,7 @@ cdef class Core:
         """search.mcts.domain.DiplomacyDomain.step from the node's position: compiled (when
         it has no board) unless the action declines it, else the domain's."""
         if node.board is None:
-            nxt = self.fastbot_step(
-                self.cmap,
-                self.enemy_weights,
-                self.our_weights,
-                node.state,
-                action,
-                rng,
-                self.us,
-                self.final_year,
-                self.win_centres,
-                self._known(node),
-                self.enemy_policy,
-            )
+            nxt = self._compiled_step(node, action, rng)
             if nxt is not None:
                 return nxt
         return self.domain.step(node, action, rng)
