@@ -36,6 +36,7 @@ EXACT_FLOAT_SUMS = sys.version_info < (3, 12)
 the compiled region weights repeat the plain order, so they run only then."""
 
 Pairs = Iterable[tuple[int, EngineOrder]]
+"""Orders as ``(province, order)`` pairs (a tree's action)."""
 
 
 class _Weighted(Protocol):
@@ -63,8 +64,6 @@ class LearnedMoves(Protocol):
         """The compiled policy on ``game_map``, or None (then the caller plays in Python)."""
         ...
 
-
-"""Orders as ``(province, order)`` pairs (a tree's action)."""
 
 _MAPS: dict[int, tuple[object, Any]] = {}
 _KERNELS: dict[tuple[int, int], tuple[object, object, Kernel | None]] = {}

@@ -246,9 +246,6 @@ def _double(text: str) -> SettingChanges:
     return {"double_expansion": _switch(text)}
 
 
-MODEL_USES = ("both", "enemies", "candidates", "rollouts", "all")
-"""Where ``model=NAME:USE`` plays the learned policy (``both`` when no use is given)."""
-
 _MODEL_PLACES: dict[str, tuple[str, ...]] = {
     "both": ("enemies", "candidates"),
     "enemies": ("enemies",),
@@ -257,6 +254,9 @@ _MODEL_PLACES: dict[str, tuple[str, ...]] = {
     "all": ("enemies", "rollouts"),
 }
 """What each of :data:`MODEL_USES` changes."""
+
+MODEL_USES = tuple(_MODEL_PLACES)
+"""Where ``model=NAME:USE`` plays the learned policy (``both`` when no use is given)."""
 
 
 def learned_changes(name: str, use: str = "both") -> SettingChanges:
