@@ -20,8 +20,7 @@ runs.
 * :class:`CPolicy` and :func:`learned_orders` (:func:`learned_orders_board` from a
   :class:`Board`) — a learned order model's
   :meth:`LearnedPolicy.movement_orders <search.orderpolicy.LearnedPolicy.movement_orders>`
-  (also the enemies' player of :func:`step`, :func:`play_out` and their board forms,
-  given one);
+  (also the enemies' player of :func:`step` and :func:`step_board`, given one);
 * :func:`play_out` and :func:`step` — a whole ``dm`` rollout and a step of its
   tree (:class:`search.mcts.domain.DiplomacyDomain`), every phase in C arrays
   (:class:`NodeValues` keeps a tree node's enemy values between steps);
@@ -2188,12 +2187,11 @@ cdef int _play_movement(
     object action,
     NodeValues known,
     CPolicy policy=None,
-    int dumbbot_plays=-1,
 ) except -1:
     """search.simulate.play_phase in a movement phase, then next_position (no convoys).
 
     Every power present but ``given`` plays DumbBot's orders, in power order (or,
-    with a ``policy``, that learned policy's orders, but ``dumbbot_plays`` DumbBot's);
+    with a ``policy``, that learned policy's orders);
     then ``action`` (``(province, order)`` pairs checked by :func:`_simple_orders`,
     or None) is laid over them, as ``dict.update`` would.  ``known`` (or None)
     keeps the powers' values on this board from one call to the next (of the
@@ -2214,14 +2212,14 @@ cdef int _play_movement(
             g.num_units += 1
             present[b.upow[p]] = 1
             g.kind[p] = HOLD
-    cdef bint valued, learned
+    cdef bint valued
+    cdef bint learned = policy is not None
     for q in range(cm.num_powers):  # in power order, as the set of powers present iterates
         if present[q] and q != given:
             valued = known is not None and known.ready[q]
             if valued:
                 memcpy(g.v.vals, known.vals + q * cm.num_nodes, cm.num_nodes * sizeof(long long))
                 memcpy(g.v.comp, known.comp + q * np, np * sizeof(int))
-            learned = policy is not None and q != dumbbot_plays
             if learned:
                 _learned_moves(cm, policy, b, g.season, q, rng, g.v, o, valued)
             else:
@@ -2487,12 +2485,9 @@ def play_out(
     int horizon,
     int final_year,
     int win_centres,
-    CPolicy policy=None,
 ):
     """search.mcts.domain.DiplomacyDomain.play_out when every power's rollout player is the
-    DumbBot of ``w``: the position where the rollout ends.  With a ``policy``, every power
-    but ``us`` plays that learned policy's movement orders (search.orderpolicy.LearnedPolicy,
-    whose retreats and adjustments are its DumbBot's: the caller checks that is ``w``).
+    DumbBot of ``w``: the position where the rollout ends.
 
     Phase by phase from ``pos`` until winter of ``horizon`` or the end of the game (winter
     of ``final_year``, a solo in spring, ``us`` without units and centres), as
@@ -2501,32 +2496,23 @@ def play_out(
     """
     if not 0 <= us < cm.num_powers:
         raise ValueError(f"no power {us} on this map")
-    _check_policy(cm, policy)
     cdef _Game g = _game(cm, pos.map)
     g.busy = True
     try:
         g.load(cm, pos)
-        _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres, policy)
+        _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres)
         return g.position(cm, pos.map)
     finally:
         g.busy = False
 
 
 cdef int _roll_out(
-    CMap cm,
-    CWeights w,
-    _Game g,
-    object rng,
-    int us,
-    int horizon,
-    int final_year,
-    int win_centres,
-    CPolicy policy=None,
+    CMap cm, CWeights w, _Game g, object rng, int us, int horizon, int final_year, int win_centres
 ) except -1:
     """:func:`play_out`'s phases, on the board loaded into ``g``."""
     while not (_ended_by(g, horizon) or _terminal(cm, g, us, final_year, win_centres)):
         if g.season == SPRING or g.season == FALL:
-            _play_movement(cm, w, g, rng, -1, None, None, policy, us)
+            _play_movement(cm, w, g, rng, -1, None, None)
         elif g.season == SUMMER or g.season == AUTUMN:
             _play_retreats(cm, w, g, rng, -1)
         else:
@@ -2545,7 +2531,6 @@ def play_out_reward(
     int win_centres,
     int player_draws,
     Py_ssize_t players,
-    CPolicy policy=None,
 ):
     """search.mcts.domain.DiplomacyDomain.rollout when every power's rollout player is the
     DumbBot of ``w``: the reward of the position :func:`play_out` ends in.
@@ -2553,26 +2538,25 @@ def play_out_reward(
     First ``player_draws`` times ``rng.randrange(players)`` (the enemies' rollout
     players drawn, though each is this DumbBot), then the rollout, without building
     its last position: our centres over ``win_centres``, capped at 1; 1 for our solo
-    and 0 for another's.  ``policy``: as :func:`play_out`'s.
+    and 0 for another's.
     """
-    _check_reward_args(cm, us, win_centres, player_draws, players, policy)
+    _check_reward_args(cm, us, win_centres, player_draws, players)
     _draw_players(rng, player_draws, players)
     cdef _Game g = _game(cm, pos.map)
     g.busy = True
     try:
         g.load(cm, pos)
-        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres, policy)
+        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres)
     finally:
         g.busy = False
 
 
 cdef int _check_reward_args(
-    CMap cm, int us, int win_centres, int player_draws, Py_ssize_t players, CPolicy policy
+    CMap cm, int us, int win_centres, int player_draws, Py_ssize_t players
 ) except -1:
     """``ValueError`` for settings :func:`play_out_reward` cannot play by."""
     if not 0 <= us < cm.num_powers:
         raise ValueError(f"no power {us} on this map")
-    _check_policy(cm, policy)
     if players < 1 or players >= (<Py_ssize_t> 1 << 31) or player_draws < 0:
         raise ValueError("players to draw from must be between 1 and 2**31, draws at least 0")
     if win_centres < 1:
@@ -2601,12 +2585,11 @@ cdef double _reward(
     int horizon,
     int final_year,
     int win_centres,
-    CPolicy policy,
 ) except? -1.0:
     """The rollout from the board loaded into ``g`` and its reward (see :func:`play_out_reward`)."""
     cdef int winner
     cdef int counts[MAX_POWERS]
-    _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres, policy)
+    _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres)
     winner = _solo_winner(cm, g.b, win_centres)
     if winner >= 0:
         return 1.0 if winner == us else 0.0
@@ -2963,16 +2946,15 @@ def play_out_reward_board(
     int win_centres,
     int player_draws,
     Py_ssize_t players,
-    CPolicy policy=None,
 ):
-    """:func:`play_out_reward` from ``start`` (``policy``: as :func:`play_out`'s)."""
-    _check_reward_args(cm, us, win_centres, player_draws, players, policy)
+    """:func:`play_out_reward` from ``start``."""
+    _check_reward_args(cm, us, win_centres, player_draws, players)
     _draw_players(rng, player_draws, players)
     cdef _Game g = _game(cm, start.game_map)
     g.busy = True
     try:
         _restore(cm, g, start)
-        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres, policy)
+        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres)
     finally:
         g.busy = False
 

@@ -136,9 +136,8 @@ cdef class Core:
 
     ``enemy_policy``, if given, is the compiled learned policy (search._fastbot.CPolicy)
     whose draws are the enemies' movement orders in the tree; ``enemy_weights`` then
-    play only their retreats and adjustments.  ``rollout_policy``, likewise, plays the
-    enemies' movement orders in the rollouts (``rollout_weights``: its DumbBot's).
-    Both are passed to the steps and rollouts from a node's board and from its position.
+    play only their retreats and adjustments.  It is passed to the steps from a node's
+    board and from its position.
     """
 
     cdef object domain
@@ -178,7 +177,6 @@ cdef class Core:
     cdef int patience
     cdef Py_ssize_t weighted_cap
     cdef object enemy_policy  # a search._fastbot.CPolicy, or None: DumbBot's orders
-    cdef object rollout_policy  # likewise, for the enemies in the rollouts
 
     def __init__(
         self,
@@ -202,7 +200,6 @@ cdef class Core:
         int patience=0,
         Py_ssize_t weighted_cap=0,
         object enemy_policy=None,
-        object rollout_policy=None,
     ):
         if not 0 <= us < game_map.num_powers:
             raise ValueError(f"no power {us} on this map")
@@ -249,7 +246,6 @@ cdef class Core:
         self.patience = patience
         self.weighted_cap = weighted_cap
         self.enemy_policy = enemy_policy
-        self.rollout_policy = rollout_policy
 
     def __dealloc__(self):
         PyMem_Free(self.key_fields)
@@ -529,7 +525,6 @@ cdef class Core:
             self.win_centres,
             self.player_draws,
             self.players,
-            self.rollout_policy,
         )
 
 

@@ -39,26 +39,12 @@ Pairs = Iterable[tuple[int, EngineOrder]]
 """Orders as ``(province, order)`` pairs (a tree's action)."""
 
 
-class _Weighted(Protocol):
-    """A DumbBot, as far as the compiled code reads it: its weights."""
-
-    @property
-    def weights(self) -> DumbBotWeights:
-        """The DumbBot's weights."""
-        ...
-
-
 class LearnedMoves(Protocol):
-    """A learned order policy as the compiled step and rollouts play it.
+    """A learned order policy as the compiled step plays it.
 
     :class:`search.orderpolicy.LearnedPolicy` is one; this module does not import it
     (it imports this one).
     """
-
-    @property
-    def dumbbot(self) -> _Weighted:
-        """The DumbBot whose draw is a feature of the policy (it plays retreats and builds)."""
-        ...
 
     def compiled(self, game_map: GameMap) -> Any:
         """The compiled policy on ``game_map``, or None (then the caller plays in Python)."""
@@ -76,11 +62,11 @@ class Kernel:
     ``values(pos, power, removing)`` gives DumbBot's values (a ``CValues``, the
     interface of ``ProvinceValues``); ``movement_orders(pos, power, rng)`` its
     movement orders for ``power``; ``play_out(pos, rng, us, horizon, final_year,
-    win_centres, policy=None)`` a whole rollout with this DumbBot playing every power,
-    or us and a learned ``CPolicy`` every enemy (see :func:`play_out`);
-    ``step(our_cweights, pos, action, rng, us, final_year, win_centres, known,
-    policy=None)`` a step of the tree with this DumbBot playing the enemies, or their
-    retreats and adjustments only (see :func:`step`).  ``cweights`` are the weights in C.
+    win_centres)`` a whole rollout with this DumbBot playing every power (see
+    :func:`play_out`); ``step(our_cweights, pos, action, rng, us, final_year,
+    win_centres, known, policy=None)`` a step of the tree with this DumbBot playing the
+    enemies, or their retreats and adjustments only (see :func:`step`).  ``cweights``
+    are the weights in C.
     """
 
     __slots__ = ("cweights", "movement_orders", "play_out", "step", "values")
@@ -92,7 +78,9 @@ class Kernel:
         self.movement_orders: Callable[[Position, int, Random], Orders] = partial(
             COMPILED.movement_orders, cmap, cweights
         )
-        self.play_out: Callable[..., Position] = partial(COMPILED.play_out, cmap, cweights)
+        self.play_out: Callable[[Position, Random, int, int, int, int], Position] = partial(
+            COMPILED.play_out, cmap, cweights
+        )
         self.step: Callable[..., Position | None] = partial(COMPILED.step, cmap, cweights)
 
 
@@ -118,7 +106,6 @@ def play_out(
     us: int,
     horizon: int,
     final_year: int,
-    policy: LearnedMoves | None = None,
 ) -> Position | None:
     """Where a rollout from ``pos`` ends with the DumbBot of ``weights`` playing every power.
 
@@ -126,20 +113,14 @@ def play_out(
     in Python (to winter of ``horizon``, or the end of the game for ``us`` in
     ``final_year``), compiled whole and drawing the same numbers from ``rng``;
     None when the compiled code does not run (then the caller plays it in
-    Python).  With a learned ``policy``, every power but ``us`` plays its movement
-    orders (its DumbBot, whose weights must be ``weights``, its retreats and builds).
+    Python).
     """
     if switch.fast_movement() is None:
         return None
     fast = kernel(tables_for(pos.map), weights)
     if fast is None:
         return None
-    compiled_policy = None
-    if policy is not None:
-        compiled_policy = policy.compiled(pos.map)
-        if compiled_policy is None or policy.dumbbot.weights != weights:
-            return None
-    return fast.play_out(pos, rng, us, horizon, final_year, pos.map.win_centres, compiled_policy)
+    return fast.play_out(pos, rng, us, horizon, final_year, pos.map.win_centres)
 
 
 def step(
@@ -205,8 +186,8 @@ def learned_policy(tables: MapTables, weights: tuple[float, ...], dumbbot: DumbB
     feature of :data:`search.orderpolicy.FEATURES`) and the DumbBot of ``dumbbot``
     whose draw gives the feature of DumbBot's choice (see
     :class:`search.orderpolicy.LearnedPolicy`).  ``learned_orders(cmap, policy, pos,
-    power, rng)`` of the compiled module draws its orders; :func:`step` and
-    :func:`play_out` take it as the enemies' player.
+    power, rng)`` of the compiled module draws its orders; :func:`step` takes it as the
+    enemies' player.
     """
     fast = kernel(tables, dumbbot)
     if fast is None:

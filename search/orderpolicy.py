@@ -17,7 +17,7 @@ came from, which is what the model is trained to predict.
 Inference is NumPy on a few hundred numbers per power; when the compiled code
 runs, :meth:`LearnedPolicy.movement_orders` draws in C instead
 (``search._fastbot.CPolicy``: the same orders, the generator left in the same
-state), fast enough for the enemies in the compiled tree and its rollouts.  Models are JSON files
+state), fast enough for the enemies in the compiled tree.  Models are JSON files
 (:class:`OrderModel`); :func:`load_model` reads one by path or by name: shipped
 in :mod:`search.models`, or in a folder of ``$DAIDE_MCTS_MODELS``.
 """
@@ -459,11 +459,6 @@ class LearnedPolicy:
                 self._boards.clear()
             board = self._boards[key] = (provs, choices, per_unit)
         return board
-
-    @property
-    def dumbbot(self) -> DumbBot:
-        """The DumbBot whose draw gives the feature of its choice, and plays retreats and builds."""
-        return self._dumbbot
 
     def compiled(self, game_map: GameMap) -> Any:
         """The compiled policy on ``game_map`` (``search._fastbot.CPolicy``), or None.

@@ -123,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--variants",
         default="dm,v8",
-        help="comma-separated variants, overrides allowed: dm/model=policy:all (default dm,v8)",
+        help="comma-separated variants, overrides allowed: dm/model=policy:enemies (default dm,v8)",
     )
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per figure")

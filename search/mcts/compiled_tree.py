@@ -4,8 +4,7 @@ When one DumbBot plays every enemy in the tree (or a learned order policy's
 draws are their movement orders, :class:`~search.orderpolicy.LearnedPolicy`, and
 one DumbBot their retreats and adjustments) and the live bot's phase player ours
 (the compiled step of :func:`search.compiled_search.step`), one DumbBot plays
-every power in the rollouts (:func:`search.compiled_search.play_out`; or ours, with
-one learned policy every enemy, its DumbBot ours) and the
+every power in the rollouts (:func:`search.compiled_search.play_out`) and the
 compiled code runs, :func:`compiled_search` gives a :class:`CompiledMcts`: the
 same search as :class:`~search.mcts.uct.Mcts` over
 :class:`~search.mcts.domain.DiplomacyDomain`, whose selection, expansion, child
@@ -80,17 +79,14 @@ def compiled_search(
     enemy_bot = domain.enemy_bot
     our_phases = domain.our_phases
     rollout_bot = variant.rollout_us
-    rollout_enemy = variant.rollout_enemies[0] if variant.rollout_enemies else None
-    learned_rollouts = type(rollout_enemy) is LearnedPolicy
     if (
         type(domain) is not DiplomacyDomain
         or domain.variant is not variant
         or enemy_bot is None
         or our_phases is None
         or type(rollout_bot) is not DumbBot
-        or rollout_enemy is None
-        or any(bot is not rollout_enemy for bot in variant.rollout_enemies)
-        or not (rollout_enemy is rollout_bot or learned_rollouts)
+        or any(bot is not rollout_bot for bot in variant.rollout_enemies)
+        or not variant.rollout_enemies
     ):
         return None
     tables = tables_for(pos.map)
@@ -99,15 +95,10 @@ def compiled_search(
     rollouts = kernel(tables, rollout_bot.weights)
     if enemies is None or ours is None or rollouts is None:
         return None
-    enemy_policy = rollout_policy = None
+    enemy_policy = None
     if domain.enemy_policy is not None:
         enemy_policy = domain.enemy_policy.compiled(pos.map)
         if enemy_policy is None:
-            return None
-    if learned_rollouts:
-        assert isinstance(rollout_enemy, LearnedPolicy)
-        rollout_policy = rollout_enemy.compiled(pos.map)
-        if rollout_policy is None or rollout_enemy.dumbbot.weights != rollout_bot.weights:
             return None
     sampled = _sampled_actions(variant, tables)
     core = FASTTREE.Core(
@@ -128,7 +119,6 @@ def compiled_search(
         variant.widening,
         *(sampled or (None, 0, 0, 0)),
         enemy_policy=enemy_policy,
-        rollout_policy=rollout_policy,
     )
     return CompiledMcts(domain, pos, rng, core, variant)
 

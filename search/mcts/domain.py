@@ -13,8 +13,7 @@ rollout plays on with the variant's rollout players until that end or, with
 is our centre count at the end divided by the map's winning count (18),
 capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated
 (a rollout that stops before the end of the game is valued the same way).
-When one DumbBot plays every power (``dm``'s rollouts), or us while one learned
-order policy plays every enemy (``model=NAME:rollouts``), and the compiled code
+When one DumbBot plays every power (``dm``'s rollouts) and the compiled code
 runs, the whole rollout is played in C (:func:`search.compiled_search.play_out`);
 when one DumbBot plays every enemy in the tree (or a learned order policy draws
 their movement orders, ``model=NAME:enemies``, and one DumbBot plays their retreats
@@ -25,7 +24,7 @@ This module's loops are their oracle and play every other variant.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from random import Random
 
 from adjudicator.movement import next_position
@@ -49,16 +48,6 @@ KEEP_VALUES_FROM = 4
 """Visits of a node from which its compiled steps keep the enemies' values (in ``node.data``:
 the model is asked anew at each descent, on the same board); fewer visits are not worth
 the memory."""
-
-
-def rollout_enemy_policy(policies: Sequence[Policy | None], us: int) -> Policy | None:
-    """The one policy every power but ``us`` plays in a rollout, or None if they differ."""
-    enemies = [p for power, p in enumerate(policies) if power != us]
-    if not enemies:
-        return policies[us]  # no enemy: ours stands for them
-    if any(p is not enemies[0] for p in enemies):
-        return None
-    return enemies[0]
 
 
 def game_over(pos: Position, final_year: int) -> bool:
@@ -194,13 +183,9 @@ class DiplomacyDomain:
         if variant.rollout_years is not None:
             horizon = min(horizon, state.year + variant.rollout_years - 1)
         policies = self.rollout_policies(state.map.num_powers, rng)
-        bot = policies[self.us]
-        enemy = rollout_enemy_policy(policies, self.us)
-        if type(bot) is DumbBot and (enemy is bot or type(enemy) is LearnedPolicy):
-            learned = enemy if type(enemy) is LearnedPolicy else None
-            end = compiled_play_out(
-                bot.weights, state, rng, self.us, horizon, self.final_year, learned
-            )
+        bot = policies[0]
+        if type(bot) is DumbBot and all(p is bot for p in policies):
+            end = compiled_play_out(bot.weights, state, rng, self.us, horizon, self.final_year)
             if end is not None:
                 return end
         pos = state

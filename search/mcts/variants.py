@@ -38,9 +38,7 @@ dm      DumbBot as the model of everyone: our candidate order sets are
 A learned order policy (:mod:`search.orderpolicy`, trained by ``daide-mcts train``)
 plays inside any variant with ``dm/model=NAME``: as the enemies' orders in the tree
 and among our candidates (``model=NAME:enemies`` or ``model=NAME:candidates`` for
-one of the two), as the enemies' player in the rollouts (``model=NAME:rollouts``),
-or as the enemies in the tree and the rollouts (``model=NAME:all``); see
-:func:`learned_changes`.
+one of the two); see :func:`learned_changes`.
 
 A name may override settings, ``dm/cp=0.1/years=full`` (see :data:`OVERRIDES`):
 each override is a :func:`dataclasses.replace` of the named
@@ -82,7 +80,6 @@ from search.mcts.players import (
     PhasePlayers,
 )
 from search.orderpolicy import LearnedPolicy, ModelError, load_model
-from search.policy import Policy
 from search.tables import DumbBotWeights
 
 V1 = SearchSettings(
@@ -204,7 +201,6 @@ class SettingChanges(TypedDict, total=False):
     double_expansion: bool
     actions: ActionGenerator
     enemies: EnemyModel
-    rollout_enemies: tuple[Policy, ...]
 
 
 def _cp(text: str) -> SettingChanges:
@@ -250,8 +246,6 @@ _MODEL_PLACES: dict[str, tuple[str, ...]] = {
     "both": ("enemies", "candidates"),
     "enemies": ("enemies",),
     "candidates": ("candidates",),
-    "rollouts": ("rollouts",),
-    "all": ("enemies", "rollouts"),
 }
 """What each of :data:`MODEL_USES` changes."""
 
@@ -266,9 +260,7 @@ def learned_changes(name: str, use: str = "both") -> SettingChanges:
     (afresh at every descent); ``candidates``: our candidate order sets are
     drawn in turn from DumbBot, the model and the livelier DumbBot, then v5's
     weighted combinations (``dm``'s candidates with the model among them);
-    ``rollouts``: the model plays every enemy in the rollouts (its movement
-    orders; its retreats and builds are DumbBot's); ``both``: enemies and
-    candidates; ``all``: the enemies in the tree and in the rollouts.
+    ``both``: the two.
     Raises :class:`ValueError` for an unknown use and
     :class:`~search.orderpolicy.ModelError` for a model that cannot be loaded.
     """
@@ -282,8 +274,6 @@ def learned_changes(name: str, use: str = "both") -> SettingChanges:
     if "candidates" in places:
         players = (_DUMBBOT, policy, LIVELY_DUMBBOT)
         changes["actions"] = MixedActions((SampledFromPlayers(players), WeightedActions()))
-    if "rollouts" in places:
-        changes["rollout_enemies"] = (policy,)
     return changes
 
 
@@ -314,8 +304,7 @@ OVERRIDES: dict[str, Override] = {
     "double": Override("on or off: double expansion", _double),
     "model": Override(
         "a learned order model's name (search/models, or a folder in $DAIDE_MCTS_MODELS), "
-        "optionally :enemies, :candidates, :rollouts (enemies in rollouts) or :all "
-        "(enemies in tree and rollouts)",
+        "optionally :enemies or :candidates",
         _model,
     ),
 }

@@ -30,7 +30,6 @@ from search.mcts.domain import KEEP_VALUES_FROM, DiplomacyDomain, game_over
 from search.mcts.order_sets import Action
 from search.mcts.uct import Node
 from search.mcts.variants import LIVELY_DUMBBOT, get_variant
-from search.orderpolicy import LearnedPolicy
 from search.randombot import RandomBot
 from search.simulate import play_phase
 from search.tables import tables_for
@@ -65,29 +64,25 @@ def _replay(domain: DiplomacyDomain, state: Position, rng: Random, seen: Counter
     return pos
 
 
-def _domains(pos: Position, power: int, base: str = "dm") -> list[DiplomacyDomain]:
+def _domains(pos: Position, power: int) -> list[DiplomacyDomain]:
     n = pos.map.num_powers
     return [
-        DiplomacyDomain(get_variant(base), power, pos.year + 1, n),
-        DiplomacyDomain(get_variant(f"{base}/years=1"), power, pos.year + 3, n),
-        DiplomacyDomain(get_variant(f"{base}/years=full"), power, pos.year + LONG_GAME, n),
+        DiplomacyDomain(get_variant("dm"), power, pos.year + 1, n),
+        DiplomacyDomain(get_variant("dm/years=1"), power, pos.year + 3, n),
+        DiplomacyDomain(get_variant("dm/years=full"), power, pos.year + LONG_GAME, n),
     ]
 
-
-ROLLOUT_VARIANTS = ("dm", "dm/model=policy:rollouts")
-"""DumbBot for every power, and the shipped learned policy for every enemy."""
 
 STEP_VARIANTS = ("dm", "dm/model=policy:enemies")
 """DumbBot's enemies in the tree, and the shipped learned policy's."""
 
 
-@pytest.mark.parametrize("base", ROLLOUT_VARIANTS)
-def test_the_compiled_rollout_ends_where_the_python_one_does(compiled: None, base: str) -> None:
+def test_the_compiled_rollout_ends_where_the_python_one_does(compiled: None) -> None:
     seen: Counter[str] = Counter()
     checked = 0
     for i, pos in enumerate(varied_positions()[::EVERY]):
         power = i % pos.map.num_powers
-        for domain in _domains(pos, power, base):
+        for domain in _domains(pos, power):
             for seed in range(SEEDS):
                 fast_rng, slow_rng, replay_rng = Random(seed), Random(seed), Random(seed)
                 fast = domain.play_out(pos, fast_rng)
@@ -318,27 +313,3 @@ def test_a_generator_drawing_through_its_own_attribute_is_drawn_from_through_it(
             else:
                 ends.append((domain.play_out(pos, rng), rng.getstate()))
         assert ends[0] == ends[1], name
-
-
-def test_a_learned_policy_whose_dumbbot_is_not_ours_plays_its_rollouts_in_python(
-    compiled: None,
-) -> None:
-    """The compiled rollout plays the enemies' retreats and builds with our DumbBot's
-    weights: a learned policy with another DumbBot leaves the rollout to Python."""
-    pos = varied_positions()[40]
-    dm = get_variant("dm/model=policy:rollouts/years=full")
-    (policy,) = dm.rollout_enemies
-    assert isinstance(policy, LearnedPolicy)
-    lively = replace(dm, rollout_us=LIVELY_DUMBBOT)
-    assert speedups.play_out(DumbBot().weights, pos, Random(7), 3, pos.year, pos.year + 2, policy)
-    assert (
-        speedups.play_out(LIVELY_DUMBBOT.weights, pos, Random(7), 3, pos.year, pos.year, policy)
-        is None
-    )
-    domain = DiplomacyDomain(lively, 3, pos.year + 2, pos.map.num_powers)
-    for seed in range(3):
-        fast_rng, slow_rng = Random(seed), Random(seed)
-        end = domain.play_out(pos, fast_rng)
-        with pure_python():
-            assert domain.play_out(pos, slow_rng) == end
-        assert fast_rng.getstate() == slow_rng.getstate()

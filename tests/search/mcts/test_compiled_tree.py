@@ -53,12 +53,9 @@ SETTINGS = (
     "dm/model=policy:enemies/resample=off/years=full",
     "dm/model=policy",
     "dm/model=policy:candidates",
-    "dm/model=policy:rollouts",
-    "dm/model=policy:all",
-    "dm/model=policy:all/years=full/widen=off",
 )
 """The ``dm`` settings the compiled tree is held to (with the shipped learned policy as
-the enemies' model in the tree, among our candidates, and the enemies' rollout player)."""
+the enemies' model in the tree, and among our candidates)."""
 
 LEARNED_CANDIDATES = ("dm/model=policy", "dm/model=policy:candidates")
 """Settings whose sampled candidates include the learned policy's draws."""
@@ -147,9 +144,7 @@ def test_the_compiled_tree_grows_the_python_tree(compiled: None, spec: str) -> N
     assert checked >= 20
 
 
-@pytest.mark.parametrize(
-    "spec", ["dm", "dm/model=policy:enemies", "dm/model=policy:all", "dm/model=policy"]
-)
+@pytest.mark.parametrize("spec", ["dm", "dm/model=policy:enemies", "dm/model=policy"])
 def test_the_compiled_tree_matches_the_pure_python_search(spec: str) -> None:
     """Against the search in pure Python throughout (the step, the policy and rollouts too)."""
     variant = get_variant(spec)
@@ -334,10 +329,10 @@ def _boardless(node: Any) -> int:
     return (node.board is None) + sum(_boardless(c) for c in children)
 
 
-@pytest.mark.parametrize("spec", ["dm", "dm/model=policy:all"])
+@pytest.mark.parametrize("spec", ["dm", "dm/model=policy:enemies"])
 def test_a_step_the_compiled_one_declines_grows_the_python_tree(compiled: None, spec: str) -> None:
     """Its child keeps no board: it and its subtree step from positions, in C or in Python
-    (with the learned policy as the enemies' model and rollout player too)."""
+    (with the learned policy as the enemies' model too)."""
     variant = dataclasses.replace(get_variant(spec), actions=LegalActions())
     boardless = 0
     for i, (label, pos) in enumerate(POSITIONS):

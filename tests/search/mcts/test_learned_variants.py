@@ -1,4 +1,4 @@
-"""``model=NAME``: a learned order policy in a variant: the enemies, our candidates, rollouts."""
+"""``model=NAME``: a learned order policy inside a variant, as the enemies and our candidates."""
 
 from __future__ import annotations
 
@@ -50,28 +50,10 @@ def test_the_model_plays_the_enemies_and_joins_our_candidates(model_dir: Path) -
     assert candidates.rollout_enemies == DM.rollout_enemies
 
 
-def test_the_model_plays_the_enemies_in_the_rollouts_and_in_the_tree(model_dir: Path) -> None:
-    rollouts = get_variant("dm/model=hand:rollouts")
-    (player,) = rollouts.rollout_enemies
-    assert isinstance(player, LearnedPolicy) and player.model.name == "hand"
-    assert rollouts.enemies is DM.enemies and rollouts.actions == DM.actions
-    assert rollouts.rollout_us is DM.rollout_us
-
-    everywhere = get_variant("dm/model=hand:all")
-    (player,) = everywhere.rollout_enemies
-    assert isinstance(player, LearnedPolicy)
-    assert everywhere.enemies.player is player and not everywhere.enemies.fixed
-    assert everywhere.actions == DM.actions
-
-
 def test_a_search_with_the_model_plays_legal_orders_and_repeats(model_dir: Path) -> None:
     player = MctsPlayer(get_variant("dm/model=hand"), budget=None, iterations=10, final_year=1902)
-    everywhere = MctsPlayer(
-        get_variant("dm/model=hand:all"), budget=None, iterations=10, final_year=1902
-    )
     pos = initial_position(M)
     for power in range(3):
-        assert_legal(pos, power, everywhere, Random(1))
         assert_legal(pos, power, player, Random(1))
         assert player.movement_orders(pos, power, Random(2)) == player.movement_orders(
             pos, power, Random(2)
@@ -82,7 +64,7 @@ def test_a_search_with_the_model_plays_legal_orders_and_repeats(model_dir: Path)
     ("name", "message"),
     [
         ("dm/model=absent", "no order model 'absent'"),
-        ("dm/model=hand:nowhere", "bad value 'hand:nowhere'"),
+        ("dm/model=hand:rollouts", "bad value 'hand:rollouts'"),
         ("dm/model=", "bad value ''"),
     ],
 )
