@@ -54,7 +54,8 @@ with open(HERE / "calls.jsonl", "a") as log:
     log.write(json.dumps([tool, *args]) + "\\n")
 refreshed = HERE / "lists-refreshed"
 known = config["packages"] if (refreshed.exists() or config["lists"]) else {{}}
-words = [a for a in args if not a.startswith("-")]
+options = dict(v.split("=", 1) for o, v in zip(args, args[1:]) if o == "-o" and "=" in v)
+words = [a for i, a in enumerate(args) if not a.startswith("-") and args[i - 1 : i] != ["-o"]]
 command, names = (words[0], words[1:]) if words else ("", [])
 
 
@@ -73,6 +74,13 @@ if tool == "apt-get" and command == "update":
     sys.stderr.write(config["update_err_" + state])
     sys.exit(100)
 if tool == "apt-get" and command == "install":
+    parts = options.get("Dir::Etc::SourceParts")
+    if parts:
+        seen = {{p.name: p.read_text() for p in sorted(Path(parts).iterdir())}}
+        (HERE / "sources-seen.json").write_text(json.dumps(seen))
+    if config["held"] and not parts:
+        sys.stderr.write("E: Unable to correct problems, you have held broken packages.\\n")
+        sys.exit(100)
     for name in names:
         if name not in known:
             unknown(name)
@@ -122,12 +130,16 @@ class FakeApt:
     update: UpdateState = "partial"
     lists: bool = False
     """Whether the package lists are there before any ``apt-get update``."""
+    held: bool = False
+    """Whether ``install`` fails with "held broken packages" unless given its own sources
+    (``-o Dir::Etc::SourceParts=...``, whose files it keeps in ``sources-seen.json``)."""
 
     def __post_init__(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         config = {
             "update": self.update,
             "lists": self.lists,
+            "held": self.held,
             "update_out": PARTIAL_UPDATE_OUT,
             "update_err_partial": PARTIAL_UPDATE_ERR,
             "update_err_down": DOWN_UPDATE_ERR,
@@ -153,6 +165,8 @@ class FakeApt:
         """The calls' tool and first word (``apt-get update``, ``apt-get install``...)."""
         found = []
         for tool, *args in self.calls():
-            words = [a for a in args if not a.startswith("-")]
+            words = [
+                a for i, a in enumerate(args) if not a.startswith("-") and args[i - 1 : i] != ["-o"]
+            ]
             found.append(f"{tool} {words[0] if words else ''}")
         return found

@@ -8,6 +8,14 @@ what it could have.  So here a refresh that fails is reported in one line and
 the step goes on; only the failure of the step itself (the install, the
 download, the query) counts, and it is told in one line too.
 
+A partial refresh can also leave two architectures' copies of a library at
+different versions (the amd64 one from a security index that refreshed, the
+i386 one from an old or missing list), and then ``apt-get install`` of a
+multi-arch package stops with "held broken packages".  An install that fails
+after a partial refresh is therefore tried once more with the sources whose
+lists failed left out (:func:`sources_without`): every package then comes
+from the lists that did refresh.
+
 Every set-up step that uses apt goes through :class:`Apt`: ``make setup``'s
 Docker part (``docker/engine.sh`` runs ``python -m bot.servers.apt install``)
 and the Debian packages unpacked for mosquitto and Chromium
@@ -18,9 +26,11 @@ script may run before the project's environment exists.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +43,14 @@ FAILED_FETCH = "Failed to fetch"
 MAX_REASON = 300
 """Characters of apt's message kept in a one-line reason."""
 
+APT_ETC = Path("/etc/apt")
+"""Where apt's source lists are: ``sources.list`` and ``sources.list.d/*.list|*.sources``."""
+
+MAIN_LIST = "sources.list"
+"""The one source list outside ``sources.list.d``."""
+
+_FAILED_URL = re.compile(re.escape(FAILED_FETCH) + r"\s+(\S+)")
+
 
 class AptError(RuntimeError):
     """An apt step failed; the message is one line that says why."""
@@ -40,9 +58,13 @@ class AptError(RuntimeError):
 
 @dataclass(frozen=True)
 class Refresh:
-    """What ``apt-get update`` did: ``problem`` is empty when every list was refreshed."""
+    """What ``apt-get update`` did: ``problem`` is empty when every list was refreshed.
+
+    ``failed`` holds the addresses apt could not fetch (its "Failed to fetch" lines).
+    """
 
     problem: str = ""
+    failed: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -71,6 +93,86 @@ def update_problem(returncode: int, output: str) -> str:
     return _reason(returncode, output)
 
 
+def failed_urls(output: str) -> tuple[str, ...]:
+    """The addresses of apt's "Failed to fetch" lines in ``output``, in order, once each."""
+    return tuple(dict.fromkeys(_FAILED_URL.findall(output)))
+
+
+def _serves(uri: str, suite: str, failed: Iterable[str]) -> bool:
+    """Whether one of the ``failed`` addresses is an index of ``suite`` at ``uri``."""
+    prefix = f"{uri.rstrip('/')}/dists/{suite.strip('/')}/"
+    return any(url.startswith(prefix) for url in failed)
+
+
+def _one_line_sources(text: str, failed: tuple[str, ...]) -> tuple[str, bool]:
+    """A one-line-style ``.list`` file without its entries for a failed suite; whether any went."""
+    kept: list[str] = []
+    dropped = False
+    for line in text.splitlines():
+        words = re.sub(r"\[[^\]]*\]", " ", line.split("#", 1)[0]).split()
+        if (
+            len(words) >= 3
+            and words[0] in ("deb", "deb-src")
+            and _serves(words[1], words[2], failed)
+        ):
+            dropped = True
+            continue
+        kept.append(line)
+    return "\n".join(kept) + "\n", dropped
+
+
+def _deb822_sources(text: str, failed: tuple[str, ...]) -> tuple[str, bool]:
+    """A deb822 ``.sources`` file without its failed suites (a stanza left with none goes)."""
+    stanzas: list[str] = []
+    dropped = False
+    for stanza in re.split(r"\n\s*\n", text.strip()):
+        fields = {
+            key.strip().lower(): value.split()
+            for key, sep, value in (line.partition(":") for line in stanza.splitlines())
+            if sep and not key.startswith((" ", "\t", "#"))
+        }
+        uris, suites = fields.get("uris", []), fields.get("suites", [])
+        bad = {s for s in suites if any(_serves(u, s, failed) for u in uris)}
+        if not bad:
+            stanzas.append(stanza)
+            continue
+        dropped = True
+        left = [s for s in suites if s not in bad]
+        if left:
+            stanzas.append(
+                re.sub(r"(?im)^suites:.*$", "Suites: " + " ".join(left), stanza, count=1)
+            )
+    return "\n\n".join(stanzas) + "\n", dropped
+
+
+def sources_without(failed: Sequence[str], etc: Path = APT_ETC) -> dict[str, str] | None:
+    """The source files of apt under ``etc`` without the suites whose indexes ``failed``.
+
+    The result maps a file name to its text (:data:`MAIN_LIST` for apt's
+    ``Dir::Etc::SourceList``, the others for a ``Dir::Etc::SourceParts``
+    folder); None when no source serves a failed address (nothing to
+    leave out).  Files apt itself ignores (other extensions) are not read.
+    """
+    urls = tuple(failed)
+    files: dict[str, str] = {}
+    dropped = False
+    candidates = [(MAIN_LIST, etc / MAIN_LIST)]
+    parts = etc / "sources.list.d"
+    if parts.is_dir():
+        candidates += [(p.name, p) for p in sorted(parts.iterdir())]
+    for name, path in candidates:
+        if not path.is_file() or not name.endswith((".list", ".sources")):
+            continue
+        try:
+            text = path.read_text()
+        except (OSError, UnicodeDecodeError):
+            continue
+        edit = _deb822_sources if name.endswith(".sources") else _one_line_sources
+        files[name], gone = edit(text, urls)
+        dropped = dropped or gone
+    return files if dropped else None
+
+
 def _reason(returncode: int, output: str) -> str:
     """The first ``E:`` line of apt's ``output``, else its last line, else the exit status."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
@@ -92,7 +194,7 @@ class Apt:
 
     ``refresh_allowed`` (default: when running as root) says whether a failed
     call may refresh the lists and try again; ``note`` receives the one-line
-    warnings (default: standard error).
+    warnings (default: standard error); ``etc`` is where apt's source lists are.
     """
 
     def __init__(
@@ -101,7 +203,9 @@ class Apt:
         refresh_allowed: bool | None = None,
         note: Callable[[str], None] | None = None,
         timeout: float = APT_TIMEOUT,
+        etc: Path = APT_ETC,
     ) -> None:
+        self.etc = etc
         self.refresh_allowed = may_refresh() if refresh_allowed is None else refresh_allowed
         self._note = note or (lambda line: print(line, file=sys.stderr))
         self._timeout = timeout
@@ -141,8 +245,11 @@ class Apt:
             if proc.returncode == 0:
                 self.refreshed = Refresh()
             else:
-                problem = update_problem(proc.returncode, proc.stdout + "\n" + proc.stderr)
-                self.refreshed = Refresh(f"apt-get update exited with {proc.returncode}: {problem}")
+                output = proc.stdout + "\n" + proc.stderr
+                problem = update_problem(proc.returncode, output)
+                self.refreshed = Refresh(
+                    f"apt-get update exited with {proc.returncode}: {problem}", failed_urls(output)
+                )
         if not self.refreshed.complete:
             self._note(
                 f"apt: the package lists were refreshed only in part, going on with them "
@@ -178,8 +285,40 @@ class Apt:
         return proc
 
     def install(self, packages: Sequence[str]) -> None:
-        """``apt-get install`` of ``packages`` (root), after refreshing the package lists."""
-        self.run(["apt-get", "install", "-y", "-q", *packages], refresh_first=True)
+        """``apt-get install`` of ``packages`` (root), after refreshing the package lists.
+
+        If it fails after a partial refresh, it is tried once more with the
+        sources whose lists failed left out (:func:`sources_without`); if that
+        fails too, both reasons are told.
+        """
+        argv = ["apt-get", "install", "-y", "-q", *packages]
+        try:
+            self.run(argv, refresh_first=True)
+        except AptError as first:
+            failed = self.refreshed.failed if self.refreshed is not None else ()
+            files = sources_without(failed, self.etc) if failed else None
+            if files is None:
+                raise
+            self._note(
+                "apt: the install failed after a partial refresh; trying again without "
+                f"the sources whose lists failed ({one_line(str(first), 120)})"
+            )
+            with tempfile.TemporaryDirectory(prefix="apt-sources-") as folder:
+                main_list, parts = Path(folder) / MAIN_LIST, Path(folder) / "parts"
+                parts.mkdir()
+                main_list.write_text(files.pop(MAIN_LIST, ""))
+                for name, text in files.items():
+                    (parts / name).write_text(text)
+                options = [
+                    "-o",
+                    f"Dir::Etc::SourceList={main_list}",
+                    "-o",
+                    f"Dir::Etc::SourceParts={parts}",
+                ]
+                try:
+                    self.run([argv[0], *options, *argv[1:]])
+                except AptError as second:
+                    raise AptError(f"{first}; without the failed sources: {second}") from second
 
 
 USAGE = "usage: python -m bot.servers.apt install PACKAGE..."

@@ -7,6 +7,7 @@ the rest of the machine's apt is not touched.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.servers.apt import Apt, AptError, update_problem
+from bot.servers.apt import Apt, AptError, failed_urls, sources_without, update_problem
 from bot.servers.debian import depends, packages_to_fetch
 from tests.fake_apt import DOWN_UPDATE_ERR, PARTIAL_UPDATE_ERR, FakeApt, FakePackage
 
@@ -76,7 +77,7 @@ def test_an_install_goes_on_after_a_partly_failed_refresh(tmp_path: Path, on_pat
 def test_an_install_that_fails_says_why_in_one_line(tmp_path: Path, on_path) -> None:
     fake = on_path(_fake(tmp_path, update="partial"))
     with pytest.raises(AptError) as failed:
-        Apt(note=lambda _: None).install(["hello", "no-such-package"])
+        Apt(note=lambda _: None, etc=tmp_path / "no-sources").install(["hello", "no-such-package"])
     message = str(failed.value)
     assert "\n" not in message
     assert "Unable to locate package no-such-package" in message
@@ -161,3 +162,122 @@ def test_the_command_installs_notes_a_partial_refresh_and_fails_in_one_line(
     assert "Traceback" not in failed.stderr
     usage = _module(fake, "remove", "hello")
     assert usage.returncode == 2 and "usage:" in usage.stderr
+
+
+DEBIAN_SOURCES = """\
+Types: deb
+# http://snapshot.debian.org/archive/debian/20250520T000000Z
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+"""
+SECURITY_I386 = (
+    "http://deb.debian.org/debian-security/dists/bookworm-security/main/binary-i386/Packages.xz"
+)
+ONE_LINE = """\
+deb [arch=amd64 signed-by=/k.gpg] http://deb.debian.org/debian bookworm main
+deb http://deb.debian.org/debian-security/ bookworm-security main  # security
+"""
+
+
+def _etc(tmp_path: Path, **files: str) -> Path:
+    etc = tmp_path / "etc"
+    (etc / "sources.list.d").mkdir(parents=True)
+    for name, text in files.items():
+        path = etc / name if name == "sources.list" else etc / "sources.list.d" / name
+        path.write_text(text)
+    return etc
+
+
+def _suites(text: str) -> list[str]:
+    return [
+        line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Suites")
+    ]
+
+
+def test_the_failed_fetches_are_read_from_apts_output() -> None:
+    output = PARTIAL_UPDATE_ERR + f"W: Failed to fetch {SECURITY_I386}  File has unexpected size\n"
+    assert failed_urls(output) == (I386_INDEX, SECURITY_I386)
+    assert failed_urls(DOWN_UPDATE_ERR) == (
+        "http://deb.debian.org/debian/dists/bookworm/InRelease",
+        "http://deb.debian.org/debian/dists/bookworm-updates/InRelease",
+    )
+    assert failed_urls("Hit:1 http://deb.debian.org/debian bookworm InRelease") == ()
+
+
+@pytest.mark.parametrize(
+    ("failed", "expected"),
+    [
+        ((SECURITY_I386,), [["bookworm bookworm-updates"]]),
+        ((I386_INDEX,), [["bookworm-updates", "bookworm-security"]]),
+        (
+            (
+                "http://deb.debian.org/debian/dists/bookworm/InRelease",
+                "http://deb.debian.org/debian/dists/bookworm-updates/InRelease",
+            ),
+            [["bookworm-security"]],
+        ),
+        (("http://elsewhere.example/debian/dists/bookworm/InRelease",), None),
+    ],
+)
+def test_the_sources_of_failed_lists_are_left_out(
+    tmp_path: Path, failed: tuple[str, ...], expected: list[list[str]] | None
+) -> None:
+    etc = _etc(tmp_path, **{"debian.sources": DEBIAN_SOURCES, "old.list.disabled": ONE_LINE})
+    files = sources_without(failed, etc)
+    if expected is None:
+        assert files is None
+        return
+    assert files is not None and set(files) == {"debian.sources"}
+    assert [_suites(files["debian.sources"])] == expected
+    assert "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" in files["debian.sources"]
+
+
+def test_a_one_line_list_loses_only_its_failed_entries(tmp_path: Path) -> None:
+    etc = _etc(tmp_path, **{"sources.list": ONE_LINE})
+    files = sources_without((SECURITY_I386,), etc)
+    assert files == {"sources.list": ONE_LINE.splitlines()[0] + "\n"}
+    assert sources_without((I386_INDEX,), etc) == {"sources.list": ONE_LINE.splitlines()[1] + "\n"}
+
+
+def test_an_install_held_broken_by_a_partial_refresh_goes_through_without_its_source(
+    tmp_path: Path, on_path
+) -> None:
+    fake = on_path(_fake(tmp_path, update="partial", held=True))
+    etc = _etc(tmp_path, **{"debian.sources": DEBIAN_SOURCES})
+    notes: list[str] = []
+    Apt(note=notes.append, etc=etc).install(["hello"])
+    assert fake.commands() == ["apt-get update", "apt-get install", "apt-get install"]
+    assert (fake.folder / "hello").is_file()
+    seen = json.loads((fake.folder / "sources-seen.json").read_text())
+    assert [_suites(seen["debian.sources"])] == [["bookworm-updates", "bookworm-security"]]
+    assert len(notes) == 2 and "trying again without" in notes[1] and "held broken" in notes[1]
+    assert (etc / "sources.list.d" / "debian.sources").read_text() == DEBIAN_SOURCES
+
+
+def test_an_install_held_broken_with_no_failed_source_to_leave_out_fails_in_one_line(
+    tmp_path: Path, on_path
+) -> None:
+    fake = on_path(_fake(tmp_path, update="partial", held=True))
+    etc = _etc(tmp_path, **{"other.list": "deb http://elsewhere.example/debian bookworm main\n"})
+    with pytest.raises(AptError, match="held broken packages") as failed:
+        Apt(note=lambda _: None, etc=etc).install(["hello"])
+    assert "\n" not in str(failed.value)
+    assert fake.commands() == ["apt-get update", "apt-get install"]
+
+
+def test_when_the_second_install_fails_too_both_reasons_are_told(tmp_path: Path, on_path) -> None:
+    on_path(_fake(tmp_path, update="partial", held=True))
+    etc = _etc(tmp_path, **{"debian.sources": DEBIAN_SOURCES})
+    with pytest.raises(AptError) as failed:
+        Apt(note=lambda _: None, etc=etc).install(["no-such-package"])
+    message = str(failed.value)
+    assert "held broken packages" in message and "without the failed sources" in message
+    assert "Unable to locate package no-such-package" in message and "\n" not in message
