@@ -28,6 +28,8 @@ runs.
 * :class:`Board` — a tree node's position kept in C (:func:`board`), stepped
   (:func:`step_board`), rolled out (:func:`play_out_reward_board`) and ordered from
   (:func:`movement_orders_board`) without a Position between.
+* :class:`CValue` — a learned value of positions (:mod:`search.valuemodel`) on a
+  board: the value of a rollout that stops before the game's end.
 
 What the powers valued on one board share (its reading, the power sizes, the
 base values, the unit counts, the proximity levels and their weighted sums) is
@@ -2546,6 +2548,7 @@ def play_out_reward(
     int player_draws,
     Py_ssize_t players,
     CPolicy policy=None,
+    CValue value=None,
 ):
     """search.mcts.domain.DiplomacyDomain.rollout when every power's rollout player is the
     DumbBot of ``w``: the reward of the position :func:`play_out` ends in.
@@ -2553,7 +2556,9 @@ def play_out_reward(
     First ``player_draws`` times ``rng.randrange(players)`` (the enemies' rollout
     players drawn, though each is this DumbBot), then the rollout, without building
     its last position: our centres over ``win_centres``, capped at 1; 1 for our solo
-    and 0 for another's.  ``policy``: as :func:`play_out`'s.
+    and 0 for another's.  ``policy``: as :func:`play_out`'s.  ``value``, if given, is
+    a learned value (:class:`CValue`): a rollout that stops before the end of the game
+    without a solo is given our value of its last board instead.
     """
     _check_reward_args(cm, us, win_centres, player_draws, players, policy)
     _draw_players(rng, player_draws, players)
@@ -2561,7 +2566,7 @@ def play_out_reward(
     g.busy = True
     try:
         g.load(cm, pos)
-        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres, policy)
+        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres, policy, value)
     finally:
         g.busy = False
 
@@ -2602,6 +2607,7 @@ cdef double _reward(
     int final_year,
     int win_centres,
     CPolicy policy,
+    CValue value,
 ) except? -1.0:
     """The rollout from the board loaded into ``g`` and its reward (see :func:`play_out_reward`)."""
     cdef int winner
@@ -2610,8 +2616,210 @@ cdef double _reward(
     winner = _solo_winner(cm, g.b, win_centres)
     if winner >= 0:
         return 1.0 if winner == us else 0.0
+    if value is not None and not _terminal(cm, g, us, final_year, win_centres):
+        return value.of(cm, g.b, g.season, g.year, us, final_year, win_centres)
     _count_centres(cm, g.b, counts)
     return min(1.0, <double> counts[us] / <double> win_centres)
+
+
+cdef enum:
+    VALUE_FEATURES = 14  # len(search.valuemodel.VALUE_FEATURES)
+
+
+cdef class CValue:
+    """A learned value of positions (search.valuemodel.ValueModel) on ``cm``'s map, in C.
+
+    ``phases`` and ``weights`` are the model's: a weight vector (of ``VALUE_FEATURES``
+    numbers) per number of movement phases left.  :meth:`of` gives what
+    ``ValueModel.value`` gives on the same position: the features computed on the board
+    (:func:`_value_features`, exactly search.valuemodel.position_features' row), the
+    nearest phases' weights, their products summed in feature order, clamped to [0, 1].
+    """
+
+    cdef int num_phases
+    cdef int *phases
+    cdef double *weights
+    cdef unsigned char *scratch  # three flags per province (see _value_features)
+    cdef int np
+
+    def __cinit__(self, CMap cm, object phases, object weights):
+        cdef int n = len(phases)
+        cdef int i, k
+        if n < 1 or len(weights) != n:
+            raise ValueError("a value needs one weight vector per number of phases left")
+        self.np = cm.num_provinces
+        self.num_phases = n
+        self.phases = <int *> PyMem_Malloc(n * sizeof(int))
+        self.weights = <double *> PyMem_Malloc(n * VALUE_FEATURES * sizeof(double))
+        self.scratch = <unsigned char *> PyMem_Malloc(3 * self.np)
+        if self.phases == NULL or self.weights == NULL or self.scratch == NULL:
+            raise MemoryError()
+        for i in range(n):
+            row = weights[i]
+            if len(row) != VALUE_FEATURES:
+                raise ValueError(f"a value needs {VALUE_FEATURES} weights per vector")
+            self.phases[i] = phases[i]
+            for k in range(VALUE_FEATURES):
+                self.weights[i * VALUE_FEATURES + k] = row[k]
+
+    def __dealloc__(self):
+        PyMem_Free(self.phases)
+        PyMem_Free(self.weights)
+        PyMem_Free(self.scratch)
+
+    cdef double of(
+        self, CMap cm, _Board b, int season, int year, int us, int final_year, int win_centres
+    ) noexcept:
+        """``us``'s value of the board ``b`` (of ``season`` and ``year``) in a game ending in
+        ``final_year`` (search.valuemodel.phases_left counts the phases left)."""
+        cdef double features[VALUE_FEATURES]
+        cdef int left, i, best = 0, k
+        cdef double total = 0.0
+        _value_features(cm, b, season, us, <double> win_centres, self.scratch, features)
+        if season == WINTER:
+            left = 2 * (final_year - year)
+        elif season == FALL or season == AUTUMN:
+            left = 2 * (final_year - year) + 1
+        else:
+            left = 2 * (final_year - year) + 2
+        for i in range(1, self.num_phases):
+            if abs(self.phases[i] - left) < abs(self.phases[best] - left):
+                best = i
+        for k in range(VALUE_FEATURES):
+            total += features[k] * self.weights[best * VALUE_FEATURES + k]
+        return min(1.0, max(0.0, total))
+
+
+cdef int _value_features(
+    CMap cm, _Board b, int season, int us, double scale, unsigned char *flags, double *out
+) noexcept:
+    """search.valuemodel.position_features' row of ``us`` on the board ``b``, into ``out``.
+
+    ``flags`` has room for three flags per province: where our units reach, where an
+    enemy unit reaches, and what is ours (a centre we own, or where our unit stands).
+    """
+    cdef int np = cm.num_provinces
+    cdef int nw = cm.num_powers
+    cdef unsigned char *ours_reach = flags
+    cdef unsigned char *enemy_reach = flags + np
+    cdef unsigned char *mine = flags + 2 * np
+    cdef int centres[MAX_POWERS]
+    cdef int units[MAX_POWERS]
+    cdef unsigned char touching[MAX_POWERS]
+    cdef int p, q, c, k, j, row, touched
+    cdef int owned = 0, homes = 0, home_count = 0, free_homes = 0, targets = 0, unguarded = 0
+    cdef int threatened = 0, exposed = 0, enemy_units = 0, enemy_powers = 0, strongest = 0
+    cdef int neutral = 0, alive = 0, our_units
+    memset(flags, 0, 3 * np)
+    memset(centres, 0, nw * sizeof(int))
+    memset(units, 0, nw * sizeof(int))
+    memset(touching, 0, nw)
+    for k in range(cm.num_centres):
+        c = cm.centres[k]
+        if b.owner[c] >= 0:
+            centres[b.owner[c]] += 1
+        if b.owner[c] == us:
+            mine[c] = 1
+    for p in range(np):
+        if b.upow[p] == us:
+            mine[p] = 1
+    for p in range(np):
+        q = b.upow[p]
+        if q < 0:
+            continue
+        units[q] += 1
+        row = b.unode[p] * np
+        if q == us:
+            for j in range(np):
+                if cm.reach[row + j]:
+                    ours_reach[j] = 1
+            continue
+        touched = 0
+        for j in range(np):
+            if cm.reach[row + j]:
+                enemy_reach[j] = 1
+                if mine[j]:
+                    touched = 1
+        if touched:
+            enemy_units += 1
+            touching[q] = 1
+    for k in range(cm.num_centres):
+        c = cm.centres[k]
+        q = b.owner[c]
+        if q < 0:
+            neutral += 1
+        if q == us:
+            owned += 1
+            if cm.home[us * np + c]:
+                homes += 1
+                if b.upow[c] < 0:
+                    free_homes += 1
+            if enemy_reach[c]:
+                threatened += 1
+                if not ours_reach[c] and b.upow[c] != us:
+                    exposed += 1
+        elif ours_reach[c]:
+            targets += 1
+            if not enemy_reach[c] and not (b.upow[c] >= 0 and b.upow[c] != us):
+                unguarded += 1
+    for p in range(np):
+        if cm.home[us * np + p]:
+            home_count += 1
+    for q in range(nw):
+        if q != us:
+            if centres[q] > strongest:
+                strongest = centres[q]
+            if touching[q]:
+                enemy_powers += 1
+        if centres[q] > 0 or (season != WINTER and units[q] > 0):
+            alive += 1
+    our_units = units[us]
+    if season == WINTER:
+        if our_units >= owned:
+            our_units = owned
+        else:
+            our_units = min(owned, our_units + free_homes)
+    out[0] = 1.0
+    out[1] = owned / scale
+    out[2] = out[1] * out[1]
+    out[3] = our_units / scale
+    out[4] = homes / <double> max(1, home_count)
+    out[5] = targets / scale
+    out[6] = unguarded / scale
+    out[7] = threatened / scale
+    out[8] = exposed / scale
+    out[9] = enemy_units / scale
+    out[10] = enemy_powers / <double> max(1, nw - 1)
+    out[11] = strongest / scale
+    out[12] = neutral / scale
+    out[13] = alive / <double> nw
+    return 0
+
+
+def value_features(CMap cm, object pos, int us, int win_centres):
+    """search.valuemodel.position_features' row of ``us`` in ``pos``, computed in C."""
+    if not 0 <= us < cm.num_powers:
+        raise ValueError(f"no power {us} on this map")
+    cdef double out[VALUE_FEATURES]
+    cdef unsigned char *flags = <unsigned char *> PyMem_Malloc(3 * cm.num_provinces)
+    if flags == NULL:
+        raise MemoryError()
+    cdef _Board b = _Board(cm, pos)
+    try:
+        _value_features(cm, b, pos.season, us, <double> win_centres, flags, out)
+    finally:
+        PyMem_Free(flags)
+    return [out[k] for k in range(VALUE_FEATURES)]
+
+
+def position_value(CMap cm, CValue value, object pos, int us, int final_year, int win_centres):
+    """``value``'s value of ``pos`` for ``us`` (:meth:`CValue.of`), from a position."""
+    if not 0 <= us < cm.num_powers:
+        raise ValueError(f"no power {us} on this map")
+    if value.np != cm.num_provinces:
+        raise ValueError("a value made for another map")
+    cdef _Board b = _Board(cm, pos)
+    return value.of(cm, b, pos.season, pos.year, us, final_year, win_centres)
 
 
 cdef class NodeValues:
@@ -2964,15 +3172,16 @@ def play_out_reward_board(
     int player_draws,
     Py_ssize_t players,
     CPolicy policy=None,
+    CValue value=None,
 ):
-    """:func:`play_out_reward` from ``start`` (``policy``: as :func:`play_out`'s)."""
+    """:func:`play_out_reward` from ``start`` (``policy`` and ``value``: as its)."""
     _check_reward_args(cm, us, win_centres, player_draws, players, policy)
     _draw_players(rng, player_draws, players)
     cdef _Game g = _game(cm, start.game_map)
     g.busy = True
     try:
         _restore(cm, g, start)
-        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres, policy)
+        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres, policy, value)
     finally:
         g.busy = False
 

@@ -139,6 +139,8 @@ cdef class Core:
     play only their retreats and adjustments.  ``rollout_policy``, likewise, plays the
     enemies' movement orders in the rollouts (``rollout_weights``: its DumbBot's).
     Both are passed to the steps and rollouts from a node's board and from its position.
+    ``value``, if given, is the learned value (search._fastbot.CValue) of a rollout
+    that stops before the game's end (search.mcts.domain.DiplomacyDomain.reward's).
     """
 
     cdef object domain
@@ -179,6 +181,7 @@ cdef class Core:
     cdef Py_ssize_t weighted_cap
     cdef object enemy_policy  # a search._fastbot.CPolicy, or None: DumbBot's orders
     cdef object rollout_policy  # likewise, for the enemies in the rollouts
+    cdef object value  # a search._fastbot.CValue, or None: our centres
 
     def __init__(
         self,
@@ -203,6 +206,7 @@ cdef class Core:
         Py_ssize_t weighted_cap=0,
         object enemy_policy=None,
         object rollout_policy=None,
+        object value=None,
     ):
         if not 0 <= us < game_map.num_powers:
             raise ValueError(f"no power {us} on this map")
@@ -250,6 +254,7 @@ cdef class Core:
         self.weighted_cap = weighted_cap
         self.enemy_policy = enemy_policy
         self.rollout_policy = rollout_policy
+        self.value = value
 
     def __dealloc__(self):
         PyMem_Free(self.key_fields)
@@ -530,6 +535,7 @@ cdef class Core:
             self.player_draws,
             self.players,
             self.rollout_policy,
+            self.value,
         )
 
 

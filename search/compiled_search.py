@@ -65,6 +65,23 @@ class LearnedMoves(Protocol):
         ...
 
 
+class LearnedValue(Protocol):
+    """A learned value of positions as the compiled rollouts play it.
+
+    :class:`search.valuemodel.ValueModel` is one (not imported: it imports this module).
+    """
+
+    @property
+    def phases(self) -> tuple[int, ...]:
+        """The numbers of movement phases left that have a weight vector, increasing."""
+        ...
+
+    @property
+    def weights(self) -> tuple[tuple[float, ...], ...]:
+        """One weight vector per number of phases left."""
+        ...
+
+
 _MAPS: dict[int, tuple[object, Any]] = {}
 _KERNELS: dict[tuple[int, int], tuple[object, object, Kernel | None]] = {}
 _LIMIT = 64
@@ -224,6 +241,32 @@ def learned_policy(tables: MapTables, weights: tuple[float, ...], dumbbot: DumbB
     if len(_POLICIES) >= _LIMIT:
         _POLICIES.clear()
     _POLICIES[key] = (tables, dumbbot, made)
+    return made
+
+
+_VALUES: dict[tuple[int, int], tuple[object, object, Any]] = {}
+
+
+def compiled_value(tables: MapTables, model: LearnedValue) -> Any:
+    """The learned value ``model`` in C on ``tables``' map (a ``search._fastbot.CValue``), or None.
+
+    The compiled rollouts (``play_out_reward``) take it to value a rollout that stops
+    before the game's end, as :meth:`search.valuemodel.ValueModel.value` does;
+    ``position_value(cmap, value, pos, us, final_year, win_centres)`` of the compiled
+    module gives its value of a position.
+    """
+    cmap = compiled_map(tables)
+    if cmap is None:
+        return None
+    key = (id(tables), id(model))
+    found = _VALUES.get(key)
+    if found is not None and found[0] is tables and found[1] is model:
+        return found[2]
+    assert COMPILED is not None
+    made = COMPILED.CValue(cmap, model.phases, model.weights)
+    if len(_VALUES) >= _LIMIT:
+        _VALUES.clear()
+    _VALUES[key] = (tables, model, made)
     return made
 
 

@@ -160,23 +160,32 @@ def model_dirs() -> list[Path]:
     return [MODELS_DIR, *(Path(d) for d in extra.split(os.pathsep) if d)]
 
 
+def model_path(name_or_path: str, kind: str) -> Path:
+    """The file of the model named ``name`` (``<name>.json`` in :func:`model_dirs`), or the path.
+
+    Raises :class:`ModelError` naming the models found when neither exists (``kind``
+    says what was looked for: "order model", "value model").
+    """
+    for folder in model_dirs():
+        path = folder / f"{name_or_path}.json"
+        if path.is_file():
+            return path
+    path = Path(name_or_path)
+    if not path.is_file():
+        names = sorted({p.stem for d in model_dirs() for p in d.glob("*.json")})
+        raise ModelError(
+            f"no {kind} {name_or_path!r}: give a model's name or a model file's path "
+            f"(models found: {', '.join(names) or 'none'})"
+        )
+    return path
+
+
 def load_model(name_or_path: str) -> OrderModel:
     """The model named ``name`` (``<name>.json`` in :func:`model_dirs`), or the file at the path.
 
     Raises :class:`ModelError` naming the models found when neither exists.
     """
-    for folder in model_dirs():
-        path = folder / f"{name_or_path}.json"
-        if path.is_file():
-            break
-    else:
-        path = Path(name_or_path)
-    if not path.is_file():
-        names = sorted({p.stem for d in model_dirs() for p in d.glob("*.json")})
-        raise ModelError(
-            f"no order model {name_or_path!r}: give a model's name or a model file's path "
-            f"(models found: {', '.join(names) or 'none'})"
-        )
+    path = model_path(name_or_path, "order model")
     try:
         return _read_model(str(path.resolve()), path.stat().st_mtime_ns)
     except OSError as exc:

@@ -5,6 +5,7 @@
     daide-mcts train fit runs/data --out search/models/policy.json
     daide-mcts train fit runs/dbrane-data --players bandana:dbrane --out runs/dbrane.json
     daide-mcts train evaluate runs/data --model policy
+    daide-mcts train value runs/data --out search/models/value.json
 
 generate plays in-process games (by default seven mcts:dm) and records every
 movement phase's position, each power's orders and the final centres; import
@@ -13,8 +14,11 @@ daide-mcts game, or tournaments: every unit's order as the server reported it,
 and which player played each power); fit fits the per-unit order policy
 (NumPy, reproducible) on the games but a held-out tail and prints its held-out
 accuracy and log-loss beside DumbBot's; evaluate prints the same for a saved
-model.  --players keeps the orders of the named players only.  The search
-plays a model with mcts:dm/model=NAME (see docs/training.md).
+model; value fits a value of positions (each power's final centres) on the
+games' outcomes and prints its held-out fit beside two baselines.  --players
+keeps the orders of the named players only.  The search plays a model with
+mcts:dm/model=NAME and values its rollouts' ends with mcts:dm/value=NAME (see
+docs/training.md).
 """
 
 from __future__ import annotations
@@ -28,23 +32,29 @@ from typing import TextIO
 
 from bot.toolkit.usererror import UserError
 from bot.training.fitting import FitSettings, evaluate, fit_policy
-from bot.training.samples import SampleError, Samples, load_samples
+from bot.training.samples import SampleError, Samples, load_samples, read_games
 from bot.training.selfplay import MANIFEST_FILE, GenerateSettings, generate, generate_command
 from bot.training.servergames import ServerGameError, import_games
+from bot.training.values import evaluate_value, fit_value, growth, value_samples
 from search.orderpolicy import ModelError, OrderModel, load_model
 from search.registry import PolicySpecError, parse_spec
+from search.valuemodel import ValueModel
 
 DEFAULT_BUDGET = 0.5
 """CPU seconds per move of the MCTS players of a self-play game, when no iteration cap is given."""
 
 SEATS = 7
 
+DEFAULT_VALUE_L2 = 1.0
+"""The value model's ridge penalty (its features are shares, mostly in [0, 1])."""
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``train`` subcommand and its ``generate``, ``fit`` and ``evaluate``."""
     p = subparsers.add_parser(
         "train",
-        help="learn an order policy from recorded games (generate, import, fit, evaluate)",
+        help="learn an order policy or a value from recorded games "
+        "(generate, import, fit, evaluate, value)",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -103,6 +113,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     e.add_argument("--seed", type=int, default=0, help="seed of the features' DumbBot draws")
     _add_players_argument(e)
     e.set_defaults(handler=run_evaluate)
+
+    v = steps.add_parser("value", help="fit a value of positions on the games' outcomes")
+    v.add_argument("data", type=Path, nargs="+", help="folders made by generate or import")
+    v.add_argument("--out", type=Path, required=True, help="the model file to write (.json)")
+    v.add_argument("--name", default=None, help="the model's name (default: the file's stem)")
+    v.add_argument("--held-out", type=float, default=0.2, help="share of games held out")
+    v.add_argument(
+        "--l2",
+        type=float,
+        default=DEFAULT_VALUE_L2,
+        help=f"ridge penalty (default {DEFAULT_VALUE_L2:g})",
+    )
+    v.set_defaults(handler=run_value)
     p.set_defaults(handler=lambda args: _no_step(p))
 
 
@@ -277,4 +300,44 @@ def run_evaluate(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise UserError("no unit choices recorded in these folders")
     out.write(f"{model.name} on {test.units} unit choices\n")
     out.write(evaluate(model.vector, test).table() + "\n")
+    return 0
+
+
+def run_value(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Fit the value model, evaluate it on the held-out games beside the baselines, write it."""
+    out = out or sys.stdout
+    if not 0 < args.held_out < 1:
+        raise UserError("--held-out must be between 0 and 1")
+    if not args.l2 >= 0:
+        raise UserError("--l2 must be >= 0")
+    if args.out.suffix != ".json" or not args.out.parent.is_dir():
+        raise UserError(f"--out: give a .json file in an existing folder (got {args.out})")
+    try:
+        train, test = value_samples(read_games(args.data), args.held_out)
+    except SampleError as exc:
+        raise UserError(str(exc)) from exc
+    if not train.size or not test.size:
+        raise UserError("too few games to hold some out: generate more games")
+    phases, weights = fit_value(train, args.l2)
+    name = args.name or args.out.stem
+    model = ValueModel(phases, tuple(tuple(float(w) for w in row) for row in weights), name=name)
+    report = evaluate_value(model, test, growth(train))
+    words = [*map(str, args.data), "--out", str(args.out)]
+    words += ["--held-out", str(args.held_out), "--l2", str(args.l2)]
+    if args.name:
+        words += ["--name", args.name]
+    provenance = {
+        "command": "daide-mcts train value " + shlex.join(words),
+        "data": [_manifest(d) for d in args.data],
+        "train_samples": train.size,
+        "held_out": report.to_dict(),
+    }
+    model = ValueModel(model.phases, model.weights, name=name, provenance=provenance)
+    try:
+        model.save(args.out)
+    except OSError as exc:
+        raise UserError(f"--out: cannot write {args.out}: {exc}") from exc
+    out.write(f"trained on {train.size} (phase, power) samples, held out {test.size}\n")
+    out.write(report.table() + "\n")
+    out.write(f"model written to {args.out}\n")
     return 0

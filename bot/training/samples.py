@@ -89,7 +89,8 @@ class _Builder:
         )
 
 
-def _position(m: GameMap, phase: dict[str, Any]) -> Position:
+def phase_position(m: GameMap, phase: dict[str, Any]) -> Position:
+    """The position of a recorded phase (a ``phases`` entry of a game line)."""
     units: dict[int, UnitTuple] = {}
     for prov, power, utype, loc in phase["units"]:
         units[int(prov)] = (int(power), int(utype), int(loc))
@@ -166,7 +167,7 @@ def _unit_samples(
     chosen = _chosen_powers(game, players)
     for n, phase in enumerate(game["phases"]):
         try:
-            pos = _position(m, phase)
+            pos = phase_position(m, phase)
             orders = _orders(phase)
         except (KeyError, TypeError, ValueError) as exc:
             raise SampleError(

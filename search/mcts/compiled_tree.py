@@ -9,7 +9,8 @@ one learned policy every enemy, its DumbBot ours) and the
 compiled code runs, :func:`compiled_search` gives a :class:`CompiledMcts`: the
 same search as :class:`~search.mcts.uct.Mcts` over
 :class:`~search.mcts.domain.DiplomacyDomain`, whose selection, expansion, child
-lookup, end-of-game test, rollout reward and backpropagation run in C.  It
+lookup, end-of-game test, rollout reward (a learned value of a rollout's end too,
+``value=NAME``: ``search._fastbot.CValue``) and backpropagation run in C.  It
 draws the same numbers in the same order and builds the same tree, so the
 choices, statistics and the generator's state afterwards are the pure loop's
 (its oracle and its fallback: :func:`compiled_search` gives None otherwise).
@@ -24,7 +25,7 @@ from typing import Any
 from adjudicator import compiled_rules as switch
 from adjudicator.position import Position
 from search.compiled_search import COMPILED as FASTBOT
-from search.compiled_search import compiled_map, kernel
+from search.compiled_search import compiled_map, compiled_value, kernel
 from search.dumbbot import DumbBot
 from search.mcts.config import SearchSettings
 from search.mcts.domain import DiplomacyDomain
@@ -109,6 +110,11 @@ def compiled_search(
         rollout_policy = rollout_enemy.compiled(pos.map)
         if rollout_policy is None or rollout_enemy.dumbbot.weights != rollout_bot.weights:
             return None
+    value = None
+    if variant.value is not None:
+        value = compiled_value(tables, variant.value)
+        if value is None:
+            return None
     sampled = _sampled_actions(variant, tables)
     core = FASTTREE.Core(
         domain,
@@ -129,6 +135,7 @@ def compiled_search(
         *(sampled or (None, 0, 0, 0)),
         enemy_policy=enemy_policy,
         rollout_policy=rollout_policy,
+        value=value,
     )
     return CompiledMcts(domain, pos, rng, core, variant)
 

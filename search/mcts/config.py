@@ -15,6 +15,7 @@ from search.mcts.order_sets import ActionGenerator
 from search.mcts.players import EnemyModel, PhasePlayers
 from search.mcts.uct import CP_THESIS
 from search.policy import Policy
+from search.valuemodel import ValueModel
 
 FinalSelection = Literal["mean", "visits"]
 """How the final choice is made among the root's edges: best mean or most visits."""
@@ -50,7 +51,9 @@ class SearchSettings:
     * ``widening`` — progressive widening ``(k, alpha)``, or None;
     * ``rollout_years`` — limited simulation length (years, counting the
       current one; 0: none), or None to play to the final year;
-    * ``lookahead_years`` — the horizon when the game has no known final year.
+    * ``lookahead_years`` — the horizon when the game has no known final year;
+    * ``value`` — a learned value (:class:`~search.valuemodel.ValueModel`) of a
+      rollout's end that is not the game's end, or None for our centres there.
     """
 
     name: str
@@ -67,6 +70,7 @@ class SearchSettings:
     widening: tuple[float, float] | None = None
     rollout_years: int | None = None
     lookahead_years: int = 5
+    value: ValueModel | None = None
 
     def tree_options(self) -> TreeOptions:
         """The tree's own settings, as :class:`~search.mcts.uct.Mcts`'s keyword arguments."""

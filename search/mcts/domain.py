@@ -12,7 +12,8 @@ rollout plays on with the variant's rollout players until that end or, with
 ``rollout_years``, until winter of the last year it may look at.  The reward
 is our centre count at the end divided by the map's winning count (18),
 capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated
-(a rollout that stops before the end of the game is valued the same way).
+(a rollout that stops before the end of the game is valued the same way, unless
+the variant has a learned ``value``: then by its prediction of our final share).
 When one DumbBot plays every power (``dm``'s rollouts), or us while one learned
 order policy plays every enemy (``model=NAME:rollouts``), and the compiled code
 runs, the whole rollout is played in C (:func:`search.compiled_search.play_out`);
@@ -25,7 +26,8 @@ This module's loops are their oracle and play every other variant.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 from random import Random
 
 from adjudicator.movement import next_position
@@ -77,6 +79,7 @@ class DiplomacyDomain:
         self.enemy_policy = self._enemy_policy()
         self.enemy_bot = self._enemy_bot()
         self.our_phases = self._our_phases()
+        self.leaf_value = self._leaf_value()
 
     # --- the tree ---------------------------------------------------------------------------
 
@@ -181,6 +184,13 @@ class DiplomacyDomain:
             return False
         return state.owners.count(us) == 0
 
+    def _leaf_value(self) -> Callable[[Position], float] | None:
+        """Our learned value of a position (for a game ending in our final year), if any."""
+        model = self.variant.value
+        if model is None:
+            return None
+        return partial(model.value, power=self.us, final_year=self.final_year)
+
     # --- simulation -------------------------------------------------------------------------
 
     def rollout(self, state: Position, rng: Random) -> float:
@@ -218,9 +228,15 @@ class DiplomacyDomain:
         ]
 
     def reward(self, pos: Position) -> float:
-        """Our centres over the winning count, capped at 1; 0 if someone else has won."""
-        counts = pos.centre_counts()
+        """Our centres over the winning count, capped at 1; 0 if someone else has won.
+
+        Before the game's end (and while we have a unit or a centre), the learned
+        value instead, if the variant has one.
+        """
         winner = solo_winner(pos)
         if winner >= 0:
             return 1.0 if winner == self.us else 0.0
+        if self.leaf_value is not None and not self.terminal(pos):
+            return self.leaf_value(pos)
+        counts = pos.centre_counts()
         return min(1.0, counts[self.us] / pos.map.win_centres)

@@ -42,6 +42,10 @@ one of the two), as the enemies' player in the rollouts (``model=NAME:rollouts``
 or as the enemies in the tree and the rollouts (``model=NAME:all``); see
 :func:`learned_changes`.
 
+A learned value of positions (:mod:`search.valuemodel`, ``daide-mcts train value``)
+values the end of a rollout that stops before the game's end with ``dm/value=NAME``
+instead of our centres there.
+
 A name may override settings, ``dm/cp=0.1/years=full`` (see :data:`OVERRIDES`):
 each override is a :func:`dataclasses.replace` of the named
 :class:`~search.mcts.config.SearchSettings`' fields, its text converted to the
@@ -84,6 +88,7 @@ from search.mcts.players import (
 from search.orderpolicy import LearnedPolicy, ModelError, load_model
 from search.policy import Policy
 from search.tables import DumbBotWeights
+from search.valuemodel import ValueModel, load_value_model
 
 V1 = SearchSettings(
     name="v1",
@@ -205,6 +210,7 @@ class SettingChanges(TypedDict, total=False):
     actions: ActionGenerator
     enemies: EnemyModel
     rollout_enemies: tuple[Policy, ...]
+    value: ValueModel | None
 
 
 def _cp(text: str) -> SettingChanges:
@@ -296,6 +302,12 @@ def _model(text: str) -> SettingChanges:
     return learned_changes(name, use)
 
 
+def _value(text: str) -> SettingChanges:
+    if not text:
+        raise ValueError(text)
+    return {"value": load_value_model(text)}
+
+
 @dataclass(frozen=True)
 class Override:
     """A setting a variant name may override: what it means, and the fields its text sets."""
@@ -317,6 +329,11 @@ OVERRIDES: dict[str, Override] = {
         "optionally :enemies, :candidates, :rollouts (enemies in rollouts) or :all "
         "(enemies in tree and rollouts)",
         _model,
+    ),
+    "value": Override(
+        "a learned value model's name (search/models, or a folder in $DAIDE_MCTS_MODELS): "
+        "the value of a rollout's end before the game's end",
+        _value,
     ),
 }
 """The settings a variant name may override: ``dm/cp=0.7/years=full``."""
