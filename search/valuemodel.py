@@ -6,7 +6,7 @@ position (:data:`VALUE_FEATURES`: its centres, units, home centres held, centres
 can take next phase, its centres enemies can reach, who stands next to it, the
 strongest enemy, ...).  It is linear, one weight vector per number of movement
 phases left in the game (:func:`phases_left`), fitted by ridge regression on the
-outcomes of recorded games (``daide-mcts train value``, :mod:`bot.training.values`).
+outcomes of recorded games (``daide-mcts train value``, :mod:`bot.training.valuefit`).
 
 The search uses it to value a rollout that stops before the game's end
 (``mcts:dm/value=NAME``, :mod:`search.mcts.domain`).  Such a rollout stops in a

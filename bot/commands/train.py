@@ -35,7 +35,7 @@ from bot.training.fitting import FitSettings, evaluate, fit_policy
 from bot.training.samples import SampleError, Samples, load_samples, read_games
 from bot.training.selfplay import MANIFEST_FILE, GenerateSettings, generate, generate_command
 from bot.training.servergames import ServerGameError, import_games
-from bot.training.values import evaluate_value, fit_value, growth, value_samples
+from bot.training.valuefit import evaluate_value, fit_value, growth, value_samples
 from search.orderpolicy import ModelError, OrderModel, load_model
 from search.registry import PolicySpecError, parse_spec
 from search.valuemodel import ValueModel

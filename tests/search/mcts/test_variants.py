@@ -238,7 +238,7 @@ def test_a_variant_is_frozen_settings_and_holds_no_game_data() -> None:
     assert [f.name for f in dataclasses.fields(SearchSettings)] == [
         "name", "description", "actions", "enemies", "phases", "rollout_us", "rollout_enemies",
         "cp", "final", "resample", "double_expansion", "widening", "rollout_years",
-        "lookahead_years",
+        "lookahead_years", "value",
     ]  # fmt: skip
     player = MctsPlayer(dm, budget=None, iterations=5, final_year=1902)
     player.movement_orders(initial_position(M), 0, Random(0))

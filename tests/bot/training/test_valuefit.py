@@ -11,7 +11,7 @@ import pytest
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from bot.cli import main
-from bot.training.values import final_shares
+from bot.training.valuefit import final_shares
 from search.mcts.player import MctsPlayer
 from search.mcts.variants import get_variant
 from search.orderpolicy import MODELS_ENV
