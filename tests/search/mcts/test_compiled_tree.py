@@ -56,9 +56,14 @@ SETTINGS = (
     "dm/model=policy:rollouts",
     "dm/model=policy:all",
     "dm/model=policy:all/years=full/widen=off",
+    "dm/value=value",
+    "dm/value=value/years=1",
+    "dm/value=value/years=0",
+    "dm/value=value/model=policy:all",
 )
 """The ``dm`` settings the compiled tree is held to (with the shipped learned policy as
-the enemies' model in the tree, among our candidates, and the enemies' rollout player)."""
+the enemies' model in the tree, among our candidates, and the enemies' rollout player;
+with the shipped value of a rollout's end)."""
 
 LEARNED_CANDIDATES = ("dm/model=policy", "dm/model=policy:candidates")
 """Settings whose sampled candidates include the learned policy's draws."""
@@ -148,7 +153,8 @@ def test_the_compiled_tree_grows_the_python_tree(compiled: None, spec: str) -> N
 
 
 @pytest.mark.parametrize(
-    "spec", ["dm", "dm/model=policy:enemies", "dm/model=policy:all", "dm/model=policy"]
+    "spec",
+    ["dm", "dm/model=policy:enemies", "dm/model=policy:all", "dm/model=policy", "dm/value=value"],
 )
 def test_the_compiled_tree_matches_the_pure_python_search(spec: str) -> None:
     """Against the search in pure Python throughout (the step, the policy and rollouts too)."""
