@@ -1,0 +1,260 @@
+"""Our DumbBot against Parang's own (Parlance 1.4.1, Python 2.7) on DumbBot-played positions.
+
+Parang's DumbBot is the one our bot meets on a Parlance server, and the model
+``dm`` gives every other player.  Games are played by seven of our DumbBots
+(positions with crowded fronts, retreats and winters), and every phase is given
+to Parang's bot offline (``parang_dumbbot.py``) as a Parang client would see it:
+
+* every destination value, of every coast for every power that has to order
+  (movement, retreat, build and removal values), is exactly ours;
+* the orders it draws follow the same distribution as ours, unit by unit and
+  as whole sets: they differ from ours no more than two samples of ours differ
+  from each other;
+* the one difference: Parang never retreats a fleet to a named coast.  Its
+  client keeps a retreat option such as ``(STP NCS)`` from NOW as a list, and
+  the bot's ``key[1] in unit.retreats`` compares a province with it
+  (``parang/dumbbot.py``, ``generate_retreat_orders``), so such an option is
+  never offered; ours offers every legal retreat.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tempfile
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from adjudicator.convert import adjustment_value, movement_value, retreat_value
+from adjudicator.daide import adjudicate_phase
+from adjudicator.maps import ARMY, FLEET, standard_map
+from adjudicator.orders import RETREAT, EngineOrder, Orders
+from adjudicator.position import (
+    MOVEMENT_SEASONS,
+    RETREAT_SEASONS,
+    WINTER,
+    Position,
+    initial_position,
+)
+from adjudicator.validation import MBV, OrderBook
+from bot.servers.parlance_install import ParlanceInstall
+from protocol.notation import format_centres, format_turn, format_unit_position, parse_order
+from protocol.values import Order
+from search.dumbbot import DumbBot
+from search.dumbbot_values import dumbbot_values
+from search.tables import tables_for
+
+HARNESS = Path(__file__).with_name("parang_dumbbot.py")
+GAME_SEEDS = (15, 16)  # two games with a fleet dislodged next to a coast it may retreat to
+LAST_YEAR = 1905
+DRAWS = 100
+"""Order sets drawn per power and phase, by each bot."""
+TOLERANCE = 0.01
+"""How much further Parang's draws may lie from ours than a second sample of ours does
+(mean total-variation distance)."""
+
+DUMBBOT = DumbBot()
+UNIT_TYPES = {"AMY": ARMY, "FLT": FLEET}
+
+
+def _phase_orders(pos: Position, rng: Random) -> list[Order]:
+    orders: list[Order] = []
+    for power in range(pos.map.num_powers):
+        if pos.is_movement:
+            moves = DUMBBOT.movement_orders(pos, power, rng)
+            orders += [movement_value(pos, p, o) for p, o in sorted(moves.items())]
+        elif pos.is_retreat:
+            retreats = DUMBBOT.retreat_orders(pos, power, rng)
+            orders += [retreat_value(pos, p, o) for p, o in sorted(retreats.items())]
+        else:
+            changes = DUMBBOT.adjustment_orders(pos, power, rng)
+            orders += [adjustment_value(pos, power, o) for o in changes]
+    return orders
+
+
+def _positions() -> list[Position]:
+    out: list[Position] = []
+    for seed in GAME_SEEDS:
+        rng = Random(seed)
+        pos = initial_position(standard_map())
+        while pos.year <= LAST_YEAR:
+            out.append(pos)
+            pos = adjudicate_phase(pos, _phase_orders(pos, rng)).position
+    return out
+
+
+POSITIONS = _positions()
+
+
+def _case(index: int, pos: Position) -> dict[str, object]:
+    return {
+        "id": f"P{index}",
+        "turn": format_turn(pos.turn),
+        "units": [format_unit_position(u) for u in pos.unit_positions()],
+        "centres": format_centres(pos.centres()),
+        "draws": DRAWS,
+        "seed": index,
+    }
+
+
+@pytest.fixture(scope="module")
+def parang_answers(parlance_install: ParlanceInstall) -> dict[str, dict]:
+    stdin = "".join(json.dumps(_case(i, pos)) + "\n" for i, pos in enumerate(POSITIONS))
+    with tempfile.TemporaryDirectory(prefix="parang-dumbbot-") as home:
+        try:
+            proc = subprocess.run(
+                [str(parlance_install.python2), str(HARNESS)],
+                input=stdin,
+                capture_output=True,
+                text=True,
+                env=parlance_install.env(Path(home)),
+                cwd=home,
+                timeout=900,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            pytest.fail(f"Parang's DumbBot could not be run: {exc}")
+    if proc.returncode != 0:
+        pytest.fail(f"parang_dumbbot.py failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+    answers = {}
+    for line in proc.stdout.splitlines():
+        row = json.loads(line)
+        assert row["error"] is None, row["error"]
+        answers[row["id"]] = row["powers"]
+    assert len(answers) == len(POSITIONS), proc.stderr[-4000:]
+    return answers
+
+
+Adjustments = tuple[EngineOrder, ...]
+
+
+def _our_draws(pos: Position, power: int, rng: Random) -> list[Orders]:
+    """DRAWS of our movement or retreat orders for ``power``."""
+    play = DUMBBOT.movement_orders if pos.season in MOVEMENT_SEASONS else DUMBBOT.retreat_orders
+    return [play(pos, power, rng) for _ in range(DRAWS)]
+
+
+def _our_adjustments(pos: Position, power: int, rng: Random) -> list[Adjustments]:
+    """DRAWS of our winter orders for ``power`` (sorted)."""
+    return [tuple(sorted(DUMBBOT.adjustment_orders(pos, power, rng))) for _ in range(DRAWS)]
+
+
+def _their_books(pos: Position, power_name: str, draws: list[list[str]]) -> list[OrderBook]:
+    """Parang's order sets read with our rules' order book (every order must be accepted)."""
+    books = []
+    for texts in draws:
+        book = OrderBook(pos)
+        for text in texts:
+            assert book.submit(power_name, parse_order(text)) == MBV, (pos.turn, text)
+        books.append(book)
+    return books
+
+
+def _their_draws(pos: Position, power_name: str, draws: list[list[str]]) -> list[Orders]:
+    return [book.unit_orders() for book in _their_books(pos, power_name, draws)]
+
+
+def _their_adjustments(pos: Position, power_name: str, draws: list[list[str]]) -> list[Adjustments]:
+    power = pos.map.power_index[power_name]
+    return [
+        tuple(sorted(book.adjustment_orders().get(power, [])))
+        for book in _their_books(pos, power_name, draws)
+    ]
+
+
+def _distance(a: Sequence[Hashable], b: Sequence[Hashable]) -> float:
+    """Total-variation distance between two samples' empirical distributions."""
+    ca, cb = Counter(a), Counter(b)
+    return 0.5 * sum(abs(ca[k] / len(a) - cb[k] / len(b)) for k in ca.keys() | cb.keys())
+
+
+def _whole(draws: list[Orders]) -> list[Hashable]:
+    return [tuple(sorted(orders.items())) for orders in draws]
+
+
+def _to_a_coast(pos: Position, order: EngineOrder | None) -> bool:
+    return order is not None and order[0] == RETREAT and pos.map.loc_coast[order[1]] is not None
+
+
+def test_the_games_reach_retreats_winters_and_coast_retreats() -> None:
+    seasons = Counter(pos.season for pos in POSITIONS)
+    assert seasons[WINTER] >= 6 and sum(seasons[s] for s in RETREAT_SEASONS) >= 4, seasons
+    coast_options = [
+        loc
+        for pos in POSITIONS
+        for (_, utype, _, options) in pos.dislodged.values()
+        for loc in options
+        if utype == FLEET and pos.map.loc_coast[loc] is not None
+    ]
+    assert coast_options
+
+
+def test_every_value_is_parangs(parang_answers: dict[str, dict]) -> None:
+    m = standard_map()
+    nodes = tables_for(m).num_nodes
+    for index, pos in enumerate(POSITIONS):
+        for power_name, answer in parang_answers[f"P{index}"].items():
+            power = m.power_index[power_name]
+            removing = pos.season == WINTER and pos.adjustments()[power] < 0
+            ours = dumbbot_values(pos, power, removing=removing)
+            assert len(answer["values"]) == nodes
+            for coast, value in answer["values"].items():
+                unit_type, *place = coast.split()
+                loc = m.location(place[0], place[1] if len(place) > 1 else None)
+                assert ours.value(UNIT_TYPES[unit_type], loc) == value, (
+                    pos.turn,
+                    power_name,
+                    coast,
+                )
+
+
+def test_orders_follow_parangs_distribution(parang_answers: dict[str, dict]) -> None:
+    """Parang's draws lie no further from ours than a second sample of ours does."""
+    theirs_vs_ours: dict[str, list[float]] = {"unit": [], "set": []}
+    ours_vs_ours: dict[str, list[float]] = {"unit": [], "set": []}
+
+    def add(
+        kind: str, theirs: Sequence[Hashable], ours: Sequence[Hashable], again: Sequence[Hashable]
+    ) -> None:
+        theirs_vs_ours[kind].append(_distance(theirs, ours))
+        ours_vs_ours[kind].append(_distance(again, ours))
+
+    for index, pos in enumerate(POSITIONS):
+        rng = Random(f"ours:{index}")
+        for power_name, answer in parang_answers[f"P{index}"].items():
+            power = pos.map.power_index[power_name]
+            if pos.season == WINTER:
+                theirs_set = _their_adjustments(pos, power_name, answer["draws"])
+                ours_set = _our_adjustments(pos, power, rng)
+                add("set", theirs_set, ours_set, _our_adjustments(pos, power, rng))
+                continue
+            theirs = _their_draws(pos, power_name, answer["draws"])
+            ours, again = _our_draws(pos, power, rng), _our_draws(pos, power, rng)
+            if any(_to_a_coast(pos, o) for orders in ours for o in orders.values()):
+                continue  # the one difference (test_parang_never_retreats_to_a_coast)
+            for prov in ours[0]:
+                a, b, c = ([orders.get(prov) for orders in d] for d in (theirs, ours, again))
+                add("unit", a, b, c)
+            add("set", _whole(theirs), _whole(ours), _whole(again))
+    for kind in ("unit", "set"):
+        parang = sum(theirs_vs_ours[kind]) / len(theirs_vs_ours[kind])
+        baseline = sum(ours_vs_ours[kind]) / len(ours_vs_ours[kind])
+        assert parang <= baseline + TOLERANCE, (kind, parang, baseline)
+
+
+def test_parang_never_retreats_to_a_coast(parang_answers: dict[str, dict]) -> None:
+    ours_to_coasts = 0
+    for index, pos in enumerate(POSITIONS):
+        if pos.season not in RETREAT_SEASONS:
+            continue
+        rng = Random(f"retreats:{index}")
+        for power_name, answer in parang_answers[f"P{index}"].items():
+            power = pos.map.power_index[power_name]
+            for drawn in _their_draws(pos, power_name, answer["draws"]):
+                assert not any(_to_a_coast(pos, o) for o in drawn.values())
+            ours: list[Orders] = [DUMBBOT.retreat_orders(pos, power, rng) for _ in range(DRAWS)]
+            ours_to_coasts += sum(_to_a_coast(pos, o) for s in ours for o in s.values())
+    assert ours_to_coasts > 0
