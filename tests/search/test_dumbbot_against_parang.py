@@ -9,12 +9,21 @@ to Parang's bot offline (``parang_dumbbot.py``) as a Parang client would see it:
   (movement, retreat, build and removal values), is exactly ours;
 * the orders it draws follow the same distribution as ours, unit by unit and
   as whole sets: they differ from ours no more than two samples of ours differ
-  from each other;
-* the one difference: Parang never retreats a fleet to a named coast.  Its
-  client keeps a retreat option such as ``(STP NCS)`` from NOW as a list, and
-  the bot's ``key[1] in unit.retreats`` compares a province with it
-  (``parang/dumbbot.py``, ``generate_retreat_orders``), so such an option is
-  never offered; ours offers every legal retreat.
+  from each other.
+
+Two differences remain, both measured and kept (``docs/research.md``, "Parang's
+DumbBot and ours"):
+
+* Parang never retreats a fleet to a named coast: its client keeps a retreat
+  option such as ``(STP NCS)`` from NOW as a list, and the bot's ``key[1] in
+  unit.retreats`` compares a province with it (``parang/dumbbot.py``,
+  ``generate_retreat_orders``), so such an option is never offered; ours offers
+  every legal retreat.
+* Parang takes a unit's destinations in the MDF's order, where a coast of
+  Bulgaria, Spain or St Petersburg stands among the provinces alphabetically,
+  and ours in location order, where coasts come last (eleven fleet locations
+  differ).  Where two choices tie, most often when a hold becomes the support of
+  a neighbour and two neighbours score 0, the two bots pick different ones.
 """
 
 from __future__ import annotations
@@ -31,8 +40,8 @@ import pytest
 
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.daide import adjudicate_phase
-from adjudicator.maps import ARMY, FLEET, standard_map
-from adjudicator.orders import RETREAT, EngineOrder, Orders
+from adjudicator.maps import ARMY, FLEET, GameMap, standard_map
+from adjudicator.orders import RETREAT, SUPPORT_HOLD, EngineOrder, Orders
 from adjudicator.position import (
     MOVEMENT_SEASONS,
     RETREAT_SEASONS,
@@ -42,6 +51,7 @@ from adjudicator.position import (
 )
 from adjudicator.validation import MBV, OrderBook
 from bot.servers.parlance_install import ParlanceInstall
+from protocol.messages import Now, Sco, parse_text
 from protocol.notation import format_centres, format_turn, format_unit_position, parse_order
 from protocol.values import Order
 from search.dumbbot import DumbBot
@@ -89,6 +99,43 @@ def _positions() -> list[Position]:
 
 POSITIONS = _positions()
 
+TIE_NOW = (
+    "NOW ( FAL 1904 ) ( AUS AMY BUD ) ( ENG AMY YOR ) ( ENG FLT NTH ) ( ENG FLT NWG ) "
+    "( ENG FLT NWY ) ( FRA AMY BUR ) ( FRA AMY RUH ) ( GER AMY MUN ) ( GER AMY WAR ) "
+    "( GER AMY BER ) ( GER AMY BRE ) ( GER AMY DEN ) ( GER AMY HOL ) ( GER FLT SWE ) "
+    "( ITA AMY TYR ) ( ITA AMY TRI ) ( ITA AMY VEN ) ( ITA FLT AEG ) ( ITA FLT ION ) "
+    "( ITA FLT APU ) ( RUS AMY VIE ) ( RUS FLT BAL ) ( RUS FLT ( STP NCS ) ) ( TUR AMY MOS ) "
+    "( TUR AMY SER ) ( TUR FLT BLA ) ( TUR FLT EAS ) ( TUR FLT CON ) ( TUR FLT RUM ) "
+    "( TUR FLT SMY ) ( TUR FLT ( BUL ECS ) )"
+)
+TIE_SCO = (
+    "SCO ( AUS BUD ) ( ENG EDI LON LVP NWY ) ( FRA BRE MAR ) "
+    "( GER BER KIE MUN DEN BEL HOL PAR WAR ) ( ITA NAP ROM TUN VEN GRE TRI ) "
+    "( RUS STP VIE SWE ) ( TUR ANK CON SMY BUL RUM SEV SER MOS ) ( UNO POR SPA )"
+)
+"""A phase of a Parlance game (2026-11-29): Turkey's fleet in the Black Sea always holds,
+and the holds it may turn into a support, of Bulgaria and of Constantinople, both score 0."""
+
+
+def _tie_position(game_map: GameMap) -> Position:
+    now, sco = parse_text(TIE_NOW), parse_text(TIE_SCO)
+    assert isinstance(now, Now) and isinstance(sco, Sco)
+    assert now.turn is not None and sco.centres is not None
+    return Position.from_values(game_map, now.turn, now.units, sco.centres)
+
+
+def _in_mdf_order(m: GameMap) -> GameMap:
+    """A copy of ``m`` whose destinations are in the order of Parlance's MDF (alphabetical,
+    a coast beside its province)."""
+    copy = GameMap.from_definition(m.definition, m.name)
+
+    def key(loc: int) -> tuple[str, str]:
+        return copy.provinces[copy.loc_province[loc]], copy.loc_coast[loc] or ""
+
+    copy.army_adjacent = tuple(tuple(sorted(a, key=key)) for a in copy.army_adjacent)
+    copy.fleet_adjacent = tuple(tuple(sorted(a, key=key)) for a in copy.fleet_adjacent)
+    return copy
+
 
 def _case(index: int, pos: Position) -> dict[str, object]:
     return {
@@ -103,7 +150,9 @@ def _case(index: int, pos: Position) -> dict[str, object]:
 
 @pytest.fixture(scope="module")
 def parang_answers(parlance_install: ParlanceInstall) -> dict[str, dict]:
-    stdin = "".join(json.dumps(_case(i, pos)) + "\n" for i, pos in enumerate(POSITIONS))
+    cases = [_case(i, pos) for i, pos in enumerate(POSITIONS)]
+    cases.append({**_case(len(POSITIONS), _tie_position(standard_map())), "id": "TIE"})
+    stdin = "".join(json.dumps(case) + "\n" for case in cases)
     with tempfile.TemporaryDirectory(prefix="parang-dumbbot-") as home:
         try:
             proc = subprocess.run(
@@ -124,7 +173,7 @@ def parang_answers(parlance_install: ParlanceInstall) -> dict[str, dict]:
         row = json.loads(line)
         assert row["error"] is None, row["error"]
         answers[row["id"]] = row["powers"]
-    assert len(answers) == len(POSITIONS), proc.stderr[-4000:]
+    assert len(answers) == len(cases), proc.stderr[-4000:]
     return answers
 
 
@@ -258,3 +307,17 @@ def test_parang_never_retreats_to_a_coast(parang_answers: dict[str, dict]) -> No
             ours: list[Orders] = [DUMBBOT.retreat_orders(pos, power, rng) for _ in range(DRAWS)]
             ours_to_coasts += sum(_to_a_coast(pos, o) for s in ours for o in s.values())
     assert ours_to_coasts > 0
+
+
+def test_ties_go_the_other_way_in_parangs_order(parang_answers: dict[str, dict]) -> None:
+    pos = _tie_position(standard_map())
+    black_sea = pos.map.province_index["BLA"]
+    bulgaria, constantinople = pos.map.province_index["BUL"], pos.map.province_index["CON"]
+    theirs = _their_draws(pos, "TUR", parang_answers["TIE"]["TUR"]["draws"])
+    turkey = pos.map.power_index["TUR"]
+    rng = Random(0)
+    ours = _our_draws(pos, turkey, rng)
+    reordered = _our_draws(_tie_position(_in_mdf_order(pos.map)), turkey, rng)
+    assert {orders[black_sea] for orders in theirs} == {(SUPPORT_HOLD, bulgaria)}
+    assert {orders[black_sea] for orders in ours} == {(SUPPORT_HOLD, constantinople)}
+    assert {orders[black_sea] for orders in reordered} == {(SUPPORT_HOLD, bulgaria)}
