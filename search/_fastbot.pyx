@@ -665,7 +665,15 @@ cdef inline int _check_unit(CMap cm, int province, int power, int utype, int loc
 
 
 cdef class CValues:
-    """DumbBot's values of every node for one power in one phase (as ``ProvinceValues``)."""
+    """DumbBot's values of every node for one power in one phase (as ``ProvinceValues``).
+
+    The C paths read a value or a competition count through :func:`_value` and
+    :func:`_competition`, which work it out from the board valued last (the shared
+    valuation :func:`_compute` points them at: its weighted levels, unit counts and
+    defence values) for only the nodes and provinces read; ``kept`` says the arrays
+    ``vals`` and ``comp`` hold them instead (filled by :func:`_keep`, or copied in from
+    a :class:`NodeValues`).
+    """
 
     cdef readonly object tables
     cdef readonly int power
@@ -674,6 +682,19 @@ cdef class CValues:
     cdef int *counts  # filled by values() (the C paths read vals and comp only)
     cdef int *comp
     cdef CMap cm
+    cdef bint kept  # vals and comp hold the values (else they are worked out as read)
+    # the valuation _compute pointed this at: the shared board's, for ``power``
+    cdef bint winter
+    cdef long long strength_w, competition_w, winter_defence_w
+    cdef int lanes
+    cdef const long long *weighed  # weighed[node * lanes]: the weighted levels of ``power``
+    cdef const long long *defence
+    cdef const int *node_prov
+    cdef const int *owner
+    cdef const int *unit_counts  # unit_counts[prov * nw + power]
+    cdef const int *top
+    cdef const int *leader
+    cdef const int *runner
 
     def __cinit__(self, CMap cm, int power):
         self.cm = cm
@@ -972,9 +993,10 @@ cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
 
 
 cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CValues out):
-    """Fill ``out``'s values and competition counts for its power (see
-    search.dumbbot_values.dumbbot_values; :func:`values` copies the unit counts too)."""
-    cdef int np = cm.num_provinces, nn = cm.num_nodes, nw = cm.num_powers
+    """Point ``out`` at the valuation of ``b`` for its power (see
+    search.dumbbot_values.dumbbot_values; :func:`_value` and :func:`_competition` read it,
+    :func:`values` keeps it whole and copies the unit counts too)."""
+    cdef int np = cm.num_provinces, nn = cm.num_nodes
     cdef int power = out.power
     cdef long long strength_w = 0, competition_w = 0, winter_defence_w = 0
     cdef int table  # of proximity weights: spring, fall, build, remove
@@ -1001,24 +1023,55 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
                 sh.vals,
             )
         sh.weighed = table
-    cdef int lanes = sh.lanes
-    cdef const long long *weighed = sh.vals + power
-    cdef long long *defence = sh.defence
-    cdef long long *extra = sh.extra
-    cdef int *counts = sh.counts
-    cdef int i
-    for i in range(np):
-        out.comp[i] = sh.runner[i] if sh.leader[i] == power else sh.top[i]
-    if not winter:  # what a province adds to its nodes' proximity
-        for i in range(np):
-            extra[i] = strength_w * counts[i * nw + power] - competition_w * out.comp[i]
+    out.kept = False
+    out.winter = winter
+    out.strength_w = strength_w
+    out.competition_w = competition_w
+    out.winter_defence_w = winter_defence_w
+    out.lanes = sh.lanes
+    out.weighed = sh.vals + power
+    out.defence = sh.defence
+    out.node_prov = &cm.node_prov[0]
+    out.owner = sh.board + 4 * np
+    out.unit_counts = sh.counts
+    out.top = sh.top
+    out.leader = sh.leader
+    out.runner = sh.runner
+
+
+cdef inline int _competition(CValues v, int prov) noexcept:
+    """The most units any power but ``v``'s has in or next to ``prov``."""
+    if v.kept:
+        return v.comp[prov]
+    return v.runner[prov] if v.leader[prov] == v.power else v.top[prov]
+
+
+cdef inline long long _value(CValues v, int node) noexcept:
+    """``v``'s value of ``node``: its weighted proximity levels plus what its province adds
+    (strength and competition, or the winter defence; see search.dumbbot_values)."""
+    if v.kept:
+        return v.vals[node]
+    cdef int prov = v.node_prov[node]
+    cdef long long extra
+    if not v.winter:
+        extra = (
+            v.strength_w * v.unit_counts[prov * v.nw + v.power]
+            - v.competition_w * _competition(v, prov)
+        )
+    elif v.owner[prov] == v.power and v.defence[prov] > 0:
+        extra = v.winter_defence_w * v.defence[prov]
     else:
-        for i in range(np):
-            extra[i] = winter_defence_w * defence[i] if (
-                b.owner[i] == power and defence[i] > 0
-            ) else 0
-    for i in range(nn):
-        out.vals[i] = weighed[i * lanes] + extra[cm.node_prov[i]]
+        extra = 0
+    return v.weighed[node * v.lanes] + extra
+
+
+cdef void _keep(CValues v, long long *vals, int *comp) noexcept:
+    """Every value and competition count of ``v`` into ``vals`` and ``comp``."""
+    cdef int i
+    for i in range(v.np):
+        comp[i] = _competition(v, i)
+    for i in range(v.nn):
+        vals[i] = _value(v, i)
 
 
 def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
@@ -1027,6 +1080,8 @@ def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
         raise ValueError(f"no power {power} on this map")
     out = CValues(cm, power)
     _compute(cm, w, _Board(cm, pos), pos.season, removing, out)
+    _keep(out, out.vals, out.comp)
+    out.kept = True
     memcpy(out.counts, cm.shared.counts, cm.num_provinces * cm.num_powers * sizeof(int))
     return out
 
@@ -1390,7 +1445,7 @@ cdef int _order_unit(
             opts[n] = dest
             n += 1
     for j in range(n):
-        scores[j] = v.vals[cm.node_of(utype, opts[j])]
+        scores[j] = _value(v, cm.node_of(utype, opts[j]))
     while True:
         k = _select(scores, n, d, w)
         dest = opts[k]
@@ -1402,7 +1457,7 @@ cdef int _order_unit(
         if b.upow[dprov] == power:
             if o.kind[dprov] >= 0:
                 if o.kind[dprov] != MOVE:
-                    if v.comp[dprov] > 1:
+                    if _competition(v, dprov) > 1:
                         o.kind[prov] = SUPPORT_HOLD
                         o.a[prov] = dprov
                         return SUPPORT_HOLD
@@ -1412,7 +1467,7 @@ cdef int _order_unit(
                 return WAITING
         mover = o.moving_into[dprov]
         if mover >= 0:
-            if v.comp[dprov] > 0:
+            if _competition(v, dprov) > 0:
                 o.kind[prov] = SUPPORT_MOVE
                 o.a[prov] = mover
                 o.b[prov] = dprov
@@ -1449,11 +1504,13 @@ cdef void _replace_wasted_holds(CMap cm, _Board b, CValues v, _Orders o) noexcep
             t_unit[dprov] = prov
             t_kind[dprov] = MOVE
             t_dest[dprov] = dprov
-            t_score[dprov] = v.vals[cm.node_of(cm.node_type[node], o.a[prov])] * v.comp[dprov]
+            t_score[dprov] = (
+                _value(v, cm.node_of(cm.node_type[node], o.a[prov])) * _competition(v, dprov)
+            )
         else:
             t_unit[prov] = prov
             t_kind[prov] = k
-            t_score[prov] = v.vals[node] * (v.comp[prov] - 1)
+            t_score[prov] = _value(v, node) * (_competition(v, prov) - 1)
             if k == HOLD:
                 holding[nh] = prov
                 nh += 1
@@ -2220,13 +2277,13 @@ cdef int _play_movement(
             if valued:
                 memcpy(g.v.vals, known.vals + q * cm.num_nodes, cm.num_nodes * sizeof(long long))
                 memcpy(g.v.comp, known.comp + q * np, np * sizeof(int))
+                g.v.kept = True
             if learned:
                 _learned_moves(cm, policy, b, g.season, q, rng, g.v, o, valued)
             else:
                 _choose_moves(cm, w, b, g.season, q, rng, g.v, o, valued)
             if known is not None and not valued:
-                memcpy(known.vals + q * cm.num_nodes, g.v.vals, cm.num_nodes * sizeof(long long))
-                memcpy(known.comp + q * np, g.v.comp, np * sizeof(int))
+                _keep(g.v, known.vals + q * cm.num_nodes, known.comp + q * np)
                 known.ready[q] = 1
             if learned:
                 for s in range(policy.count):
@@ -2300,7 +2357,7 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
             n = g.ropt_n[p]
             for i in range(n):
                 choices[i] = g.ropt[p * MAX_OPTIONS + i]
-                scores[i] = v.vals[cm.node_of(utype, choices[i])]
+                scores[i] = _value(v, cm.node_of(utype, choices[i]))
             while n:
                 k = _select(scores, n, &d, w)
                 target = cm.loc_prov[choices[k]]
@@ -2363,12 +2420,12 @@ cdef int _best_adjustments(CMap cm, CWeights w, _Game g, int power, int due) exc
                 if n == MAX_OPTIONS:
                     raise ValueError(f"more than {MAX_OPTIONS} places to build")
                 x = g.pn_idx[j]
-                _insert_ranked(keys, ranked, n, -v.vals[x], x)
+                _insert_ranked(keys, ranked, n, -_value(v, x), x)
                 n += 1
         elif b.upow[p] == power:
             if n == MAX_OPTIONS:
                 raise ValueError(f"more than {MAX_OPTIONS} units to remove from")
-            _insert_ranked(keys, ranked, n, v.vals[b.unode[p]], p)
+            _insert_ranked(keys, ranked, n, _value(v, b.unode[p]), p)
             n += 1
     if due > 0:
         for p in range(np):
@@ -2431,7 +2488,7 @@ cdef int _play_adjustments(
                         if n == MAX_OPTIONS:
                             raise ValueError(f"more than {MAX_OPTIONS} places to build")
                         options[n] = g.pn_idx[j]
-                        scores[n] = v.vals[options[n]]
+                        scores[n] = _value(v, options[n])
                         n += 1
             memset(g.taken, 0, np)
             while n and made < count:
@@ -2454,7 +2511,7 @@ cdef int _play_adjustments(
                     if n == MAX_OPTIONS:
                         raise ValueError(f"more than {MAX_OPTIONS} units to remove from")
                     options[n] = p
-                    scores[n] = -v.vals[b.unode[p]]
+                    scores[n] = -_value(v, b.unode[p])
                     n += 1
             while n and made < count:
                 k = _select(scores, n, &d, w)
