@@ -2323,6 +2323,7 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
     cdef int choices[MAX_OPTIONS]
     cdef long long scores[MAX_OPTIONS]
     cdef int p, q, n, k, i, j, utype, target, count, s
+    cdef bint valued
     cdef int *arrivals = g.kind  # per province: how many units retreat there
     cdef int *ours = g.o.ours
     cdef Draws d = _draws(rng)
@@ -2349,15 +2350,18 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
                     g.taken[target] = 1
                     arrivals[target] += 1
             continue
-        v.power = q
-        _compute(cm, w, b, g.season, False, v)
+        valued = False  # a unit with one retreat or none draws nothing and reads no value
         for s in range(count):
             p = ours[s]
             utype = cm.node_type[b.dnode[p]]
             n = g.ropt_n[p]
+            if n > 1 and not valued:
+                v.power = q
+                _compute(cm, w, b, g.season, False, v)
+                valued = True
             for i in range(n):
                 choices[i] = g.ropt[p * MAX_OPTIONS + i]
-                scores[i] = _value(v, cm.node_of(utype, choices[i]))
+                scores[i] = _value(v, cm.node_of(utype, choices[i])) if n > 1 else 0
             while n:
                 k = _select(scores, n, &d, w)
                 target = cm.loc_prov[choices[k]]
@@ -2481,15 +2485,17 @@ cdef int _play_adjustments(
         made = 0
         if due[q] > 0:
             count = due[q]
-            _compute(cm, w, b, WINTER, False, v)
             for p in range(np):  # build_nodes: the nodes of the owned, empty home centres
                 if cm.home[q * np + p] and b.owner[p] == q and b.upow[p] < 0:
                     for j in range(g.pn_off[p], g.pn_off[p + 1]):
                         if n == MAX_OPTIONS:
                             raise ValueError(f"more than {MAX_OPTIONS} places to build")
                         options[n] = g.pn_idx[j]
-                        scores[n] = _value(v, options[n])
                         n += 1
+            if n > 1:  # one place or none draws nothing and reads no value
+                _compute(cm, w, b, WINTER, False, v)
+                for j in range(n):
+                    scores[j] = _value(v, options[j])
             memset(g.taken, 0, np)
             while n and made < count:
                 k = _select(scores, n, &d, w)
@@ -2505,14 +2511,16 @@ cdef int _play_adjustments(
                     made += 1
         else:
             count = -due[q]
-            _compute(cm, w, b, WINTER, True, v)
             for p in range(np):  # units_of: in province order
                 if b.upow[p] == q:
                     if n == MAX_OPTIONS:
                         raise ValueError(f"more than {MAX_OPTIONS} units to remove from")
                     options[n] = p
-                    scores[n] = -_value(v, b.unode[p])
                     n += 1
+            if n > 1:
+                _compute(cm, w, b, WINTER, True, v)
+                for j in range(n):
+                    scores[j] = -_value(v, b.unode[options[j]])
             while n and made < count:
                 k = _select(scores, n, &d, w)
                 change[options[k]] = -2
