@@ -178,6 +178,24 @@ cdef extern from *:
     }
     DB_WEIGH(db_weigh_narrow, int)
     DB_WEIGH(db_weigh_wide, long long)
+
+    /* Zero n ints with plain vector stores.  Not memset: glibc clears a few kilobytes with
+       rep stosb, which callgrind (how this module's costs are measured) counts as one
+       instruction per byte; GCC would turn the loop into a memset call without the
+       attribute. */
+    #if defined(__clang__)
+    #define DB_PLAIN_STORES
+    #else
+    #define DB_PLAIN_STORES __attribute__((optimize("no-tree-loop-distribute-patterns")))
+    #endif
+    DB_CLONES DB_PLAIN_STORES static void db_clear(int *p, size_t n)
+    {
+        size_t i = 0;
+        for (; i + DB_LANES <= n; i += DB_LANES)
+            *(db_narrow *)(p + i) = (db_narrow){0};
+        for (; i < n; i++)
+            p[i] = 0;
+    }
     """
     int LANES "DB_LANES"
     int TERMS "DB_TERMS"
@@ -199,6 +217,7 @@ cdef extern from *:
         int nn, int rows, int stride, const long long *w, const long long *lv,
         long long *vals,
     ) noexcept nogil
+    void db_clear(int *p, size_t n) noexcept nogil
 
 cdef enum:
     STALLED = 10  # search.dumbbot.STALLED_ROUNDS
@@ -772,11 +791,9 @@ cdef class _Shared:
     cdef void *levels  # levels[(n * rows + node) * lanes + power]: int or long long lanes
     cdef long long *vals  # vals[node * lanes + power]: the levels weighted by table ``weighed``
     cdef long long *extra  # scratch space of _compute, one per province
-    # what the last board set, cleared for the next one: the provinces whose counts it
-    # raised, the rows of base given a unit's term
-    cdef int *touched
+    # what the last board set, cleared for the next one: the rows of base given a unit's term
     cdef int *unit_rows
-    cdef int num_touched, num_unit_rows
+    cdef int num_unit_rows
     cdef int np, rows, lanes, size, weighed
     cdef int season
     cdef object key
@@ -796,7 +813,7 @@ cdef class _Shared:
         self.board = <int *> PyMem_Malloc(
             (
                 self.size + np * nw + 3 * np + nn * TERMS + nn + 1 + terms + items
-                + 2 * np
+                + np
             ) * sizeof(int)
         )
         self.base = <long long *> PyMem_Malloc(
@@ -813,14 +830,13 @@ cdef class _Shared:
         self.more_off = self.first_at + nn * TERMS
         self.more_at = self.more_off + nn + 1
         self.item_at = self.more_at + terms
-        self.touched = self.item_at + items
-        self.unit_rows = self.touched + np
+        self.unit_rows = self.item_at + items
         self.defence = self.base + np * self.lanes
         self.vals = self.defence + np
         self.extra = self.vals + nn * self.lanes
         memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
         memset(self.base, 0, (np * self.lanes + np) * sizeof(long long))
-        self.num_touched = self.num_unit_rows = 0
+        self.num_unit_rows = 0
         t = 0
         for i in range(nn):
             at = [cm.sum_idx[j] * self.lanes for j in range(cm.sum_off[i], cm.sum_off[i + 1])]
@@ -941,12 +957,7 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
                 sh.unit_rows[sh.num_unit_rows] = i
                 sh.num_unit_rows += 1
     # unit counts near each province (strength and competition; not used in winter)
-    for k in range(sh.num_touched):
-        i = sh.touched[k]
-        for q in range(nw):
-            sh.counts[i * nw + q] = 0
-        sh.top[i] = sh.runner[i] = 0
-    sh.num_touched = 0
+    db_clear(sh.counts, np * nw + 3 * np)  # counts, top, leader, runner
     if season != WINTER:
         for i in range(np):
             if b.upow[i] >= 0:
@@ -963,9 +974,6 @@ cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
     """One more unit of ``power`` in or next to ``prov``: its count, and the most units one
     power and any other have there."""
     cdef int c = sh.counts[prov * nw + power] + 1
-    if sh.top[prov] == 0:  # the first unit counted there
-        sh.touched[sh.num_touched] = prov
-        sh.num_touched += 1
     sh.counts[prov * nw + power] = c
     if power == sh.leader[prov]:
         sh.top[prov] = c
