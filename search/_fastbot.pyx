@@ -29,7 +29,7 @@ runs.
   (:func:`movement_orders_board`) without a Position between.
 
 What the powers valued on one board share (its reading, the power sizes, the
-base values, the unit counts, the proximity levels and their weighted sums) is
+base values, the unit counts, the proximity levels) is
 kept for the next call on the same board (:class:`_Shared`): a movement phase
 values seven powers on one position.  The proximity levels are computed for
 every power at once, one power per lane of a vector (``db_levels_narrow``, C
@@ -154,78 +154,6 @@ cdef extern from *:
     #define DB_WIDE_FLOOR5(t) ((t) / 5 + (((t) - (t) / 5 * 5) < 0))
     DB_LEVELS(db_levels_wide, long long, db_wide, DB_WIDE_LEVEL0, DB_WIDE_FLOOR5)
 
-    /* vals[i * stride + lane] = the sum over the DB_DEPTH levels n of w[n] * lv[(n * rows
-       + i) * stride + lane], for the nn nodes i.  Plain loops over the lanes: GCC vectorizes
-       these with 32 x 32 -> 64-bit multiplies, which its vector extensions do not give; the
-       levels' loop, of a constant length, unrolled.  One body for both lane widths. */
-    #define DB_WEIGH(NAME, S)                                                              \
-    DB_CLONES static void NAME(                                                            \
-        int nn, int rows, int stride, const S *w, const S *lv, long long *vals)            \
-    {                                                                                      \
-        size_t level = (size_t)rows * stride;                                              \
-        for (int b = 0; b < stride; b += DB_LANES) {                                       \
-            for (int i = 0; i < nn; i++) {                                                 \
-                long long acc[DB_LANES] = {0};                                             \
-                const S *p = lv + (size_t)i * stride + b;                                  \
-                _Pragma("GCC unroll 16")                                                   \
-                for (int n = 0; n < DB_DEPTH; n++, p += level)                             \
-                    for (int l = 0; l < DB_LANES; l++)                                     \
-                        acc[l] += (long long)w[n] * p[l];                                  \
-                for (int l = 0; l < DB_LANES; l++)                                         \
-                    vals[(size_t)i * stride + b + l] = acc[l];                             \
-            }                                                                              \
-        }                                                                                  \
-    }
-    DB_WEIGH(db_weigh_narrow_any, int)
-    DB_WEIGH(db_weigh_wide, long long)
-
-    /* db_weigh_narrow_any with AVX2 intrinsics where the processor has AVX2: GCC's
-       vectorized loops widen every level to 64 bits before they multiply; here each
-       32-bit level is multiplied in place (vpmuldq: the even lanes, then the odd ones
-       shifted down) and the two sums interleaved once per node. */
-    #if defined(__x86_64__) && defined(__GNUC__)
-    #include <immintrin.h>
-    __attribute__((target("avx2"))) static void db_weigh_narrow_avx2(
-        int nn, int rows, int stride, const int *w, const int *lv, long long *vals)
-    {
-        size_t level = (size_t)rows * stride;
-        __m256i wn[DB_DEPTH];
-        for (int n = 0; n < DB_DEPTH; n++)
-            wn[n] = _mm256_set1_epi32(w[n]);
-        for (int b = 0; b < stride; b += DB_LANES) {
-            for (int i = 0; i < nn; i++) {
-                const int *p = lv + (size_t)i * stride + b;
-                __m256i even = _mm256_setzero_si256(), odd = _mm256_setzero_si256();
-                _Pragma("GCC unroll 16")
-                for (int n = 0; n < DB_DEPTH; n++, p += level) {
-                    __m256i x = _mm256_loadu_si256((const __m256i *)p);
-                    even = _mm256_add_epi64(even, _mm256_mul_epi32(x, wn[n]));
-                    odd = _mm256_add_epi64(odd, _mm256_mul_epi32(_mm256_srli_epi64(x, 32), wn[n]));
-                }
-                __m256i low = _mm256_unpacklo_epi64(even, odd);  /* lanes 0, 1 | 4, 5 */
-                __m256i high = _mm256_unpackhi_epi64(even, odd);  /* lanes 2, 3 | 6, 7 */
-                long long *out = vals + (size_t)i * stride + b;
-                _mm256_storeu_si256((__m256i *)out, _mm256_permute2x128_si256(low, high, 0x20));
-                _mm256_storeu_si256(
-                    (__m256i *)(out + 4), _mm256_permute2x128_si256(low, high, 0x31));
-            }
-        }
-    }
-    #define DB_AVX2_WEIGH 1
-    #endif
-
-    static void db_weigh_narrow(
-        int nn, int rows, int stride, const int *w, const int *lv, long long *vals)
-    {
-    #ifdef DB_AVX2_WEIGH
-        if (__builtin_cpu_supports("avx2")) {
-            db_weigh_narrow_avx2(nn, rows, stride, w, lv, vals);
-            return;
-        }
-    #endif
-        db_weigh_narrow_any(nn, rows, stride, w, lv, vals);
-    }
-
     /* Zero n ints with plain vector stores.  Not memset: glibc clears a few kilobytes with
        rep stosb, which callgrind (how this module's costs are measured) counts as one
        instruction per byte; GCC would turn the loop into a memset call without the
@@ -256,13 +184,6 @@ cdef extern from *:
         int nn, int rows, int stride, const int *node_prov, const long long *base,
         const int *first_at, const int *more_off, const int *more_at, const int *item_off,
         const int *item_at, long long *lv,
-    ) noexcept nogil
-    void db_weigh_narrow(
-        int nn, int rows, int stride, const int *w, const int *lv, long long *vals
-    ) noexcept nogil
-    void db_weigh_wide(
-        int nn, int rows, int stride, const long long *w, const long long *lv,
-        long long *vals,
     ) noexcept nogil
     void db_clear(int *p, size_t n) noexcept nogil
 
@@ -504,7 +425,6 @@ cdef class CWeights:
 
     cdef long long spring_attack, spring_defence, fall_attack, fall_defence
     cdef long long prox[4][DEPTH]  # spring, fall, build, remove
-    cdef int prox_narrow[4][DEPTH]  # the same in 32 bits (when narrow_weights)
     cdef bint narrow_weights
     cdef long long spring_strength, spring_competition, fall_strength, fall_competition
     cdef long long base_unit, home_vacation, home_attack, home_defence
@@ -522,7 +442,6 @@ cdef class CWeights:
                 raise ValueError(f"a proximity table has {len(tables[k])} weights, not {DEPTH}")
             for n in range(DEPTH):
                 self.prox[k][n] = tables[k][n]
-                self.prox_narrow[k][n] = tables[k][n] if self.narrow_weights else 0
         self.spring_attack = w.spring_attack
         self.spring_defence = w.spring_defence
         self.fall_attack = w.fall_attack
@@ -752,8 +671,10 @@ cdef class CValues:
     # the valuation _compute pointed this at: the shared board's, for ``power``
     cdef bint winter
     cdef long long strength_w, competition_w, winter_defence_w
-    cdef int lanes
-    cdef const long long *weighed  # weighed[node * lanes]: the weighted levels of ``power``
+    cdef bint narrow  # the levels are ints (else long longs)
+    cdef const long long *prox  # the season's proximity weights
+    cdef const void *levels  # levels[(n * level + node * lanes)]: ``power``'s proximity levels
+    cdef Py_ssize_t lanes, level
     cdef const long long *defence
     cdef const int *node_prov
     cdef const int *owner
@@ -836,12 +757,10 @@ cdef class _Shared:
     cdef int *more_at
     cdef int *item_at  # the items of the groups (CMap.item_idx), likewise
     cdef void *levels  # levels[(n * rows + node) * lanes + power]: int or long long lanes
-    cdef long long *vals  # vals[node * lanes + power]: the levels weighted by table ``weighed``
-    cdef long long *extra  # scratch space of _compute, one per province
     # what the last board set, cleared for the next one: the rows of base given a unit's term
     cdef int *unit_rows
     cdef int num_unit_rows
-    cdef int np, rows, lanes, size, weighed
+    cdef int np, rows, lanes, size
     cdef int season
     cdef object key
     cdef bint valid, narrow, levels_ready
@@ -864,7 +783,7 @@ cdef class _Shared:
             ) * sizeof(int)
         )
         self.base = <long long *> PyMem_Malloc(
-            (np * self.lanes + np + nn * self.lanes + np) * sizeof(long long)
+            (np * self.lanes + np) * sizeof(long long)
         )
         self.levels = PyMem_Malloc(DEPTH * self.rows * self.lanes * sizeof(long long))
         if self.board == NULL or self.base == NULL or self.levels == NULL:
@@ -879,8 +798,6 @@ cdef class _Shared:
         self.item_at = self.more_at + terms
         self.unit_rows = self.item_at + items
         self.defence = self.base + np * self.lanes
-        self.vals = self.defence + np
-        self.extra = self.vals + nn * self.lanes
         memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
         memset(self.base, 0, (np * self.lanes + np) * sizeof(long long))
         self.num_unit_rows = 0
@@ -927,7 +844,6 @@ cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season):
     if not sh.levels_ready:
         _compute_levels(cm, sh)
         sh.levels_ready = True
-        sh.weighed = -1
     return sh
 
 
@@ -1051,7 +967,7 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
     """Point ``out`` at the valuation of ``b`` for its power (see
     search.dumbbot_values.dumbbot_values; :func:`_value` and :func:`_competition` read it,
     :func:`values` keeps it whole and copies the unit counts too)."""
-    cdef int np = cm.num_provinces, nn = cm.num_nodes
+    cdef int np = cm.num_provinces
     cdef int power = out.power
     cdef long long strength_w = 0, competition_w = 0, winter_defence_w = 0
     cdef int table  # of proximity weights: spring, fall, build, remove
@@ -1066,25 +982,16 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
         table = 3 if removing else 2
         winter_defence_w = w.remove_defence if removing else w.build_defence
     cdef _Shared sh = _shared(cm, w, b, season)
-    if sh.weighed != table:
-        if sh.narrow:
-            db_weigh_narrow(
-                nn, sh.rows, sh.lanes, &w.prox_narrow[table][0], <int *> sh.levels,
-                sh.vals,
-            )
-        else:
-            db_weigh_wide(
-                nn, sh.rows, sh.lanes, &w.prox[table][0], <long long *> sh.levels,
-                sh.vals,
-            )
-        sh.weighed = table
     out.kept = False
     out.winter = winter
     out.strength_w = strength_w
     out.competition_w = competition_w
     out.winter_defence_w = winter_defence_w
+    out.prox = &w.prox[table][0]
+    out.narrow = sh.narrow
+    out.levels = (<char *> sh.levels) + power * (sizeof(int) if sh.narrow else sizeof(long long))
     out.lanes = sh.lanes
-    out.weighed = sh.vals + power
+    out.level = sh.rows * sh.lanes
     out.defence = sh.defence
     out.node_prov = &cm.node_prov[0]
     out.owner = sh.board + 4 * np
@@ -1117,7 +1024,20 @@ cdef inline long long _value(CValues v, int node) noexcept:
         extra = v.winter_defence_w * v.defence[prov]
     else:
         extra = 0
-    return v.weighed[node * v.lanes] + extra
+    return _weighed(v, node) + extra
+
+
+cdef inline long long _weighed(CValues v, int node) noexcept:
+    """The proximity levels of ``v``'s power at ``node``, weighted by its season's table."""
+    cdef long long total = 0
+    cdef Py_ssize_t at = <Py_ssize_t> node * v.lanes, n
+    if v.narrow:
+        for n in range(DEPTH):
+            total += v.prox[n] * (<const int *> v.levels)[at + n * v.level]
+    else:
+        for n in range(DEPTH):
+            total += v.prox[n] * (<const long long *> v.levels)[at + n * v.level]
+    return total
 
 
 cdef void _keep(CValues v, long long *vals, int *comp) noexcept:
