@@ -47,6 +47,7 @@ from dataclasses import fields
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport PyObject
+from libc.limits cimport INT_MAX
 from libc.math cimport exp
 from libc.string cimport memcmp, memcpy, memset
 
@@ -655,9 +656,10 @@ cdef class CValues:
     The C paths read a value or a competition count through :func:`_value` and
     :func:`_competition`, which work it out from the board valued last (the shared
     valuation :func:`_compute` points them at: its weighted levels, unit counts and
-    defence values) for only the nodes and provinces read; ``kept`` says the arrays
-    ``vals`` and ``comp`` hold them instead (filled by :func:`_keep`, or copied in from
-    a :class:`NodeValues`).
+    defence values) for only the nodes and provinces read, a value once per valuation
+    (``vals[node]``, current while ``stamp[node]`` is ``epoch``); ``kept`` says the arrays
+    ``vals`` and ``comp`` hold every one instead (filled by :func:`_keep`, or copied in
+    from a :class:`NodeValues`).
     """
 
     cdef readonly object tables
@@ -668,6 +670,8 @@ cdef class CValues:
     cdef int *comp
     cdef CMap cm
     cdef bint kept  # vals and comp hold the values (else they are worked out as read)
+    cdef int *stamp  # per node: the epoch whose value vals holds
+    cdef int epoch  # of the valuation _compute pointed this at last
     # the valuation _compute pointed this at: the shared board's, for ``power``
     cdef bint winter
     cdef long long strength_w, competition_w, winter_defence_w
@@ -691,12 +695,15 @@ cdef class CValues:
         self.nn = cm.num_nodes
         self.nw = cm.num_powers
         self.vals = <long long *> PyMem_Malloc(
-            self.nn * sizeof(long long) + (self.np * self.nw + self.np) * sizeof(int)
+            self.nn * sizeof(long long) + (self.np * self.nw + self.np + self.nn) * sizeof(int)
         )
         if self.vals == NULL:
             raise MemoryError()
         self.counts = <int *> (self.vals + self.nn)
         self.comp = self.counts + self.np * self.nw
+        self.stamp = self.comp + self.np
+        memset(self.stamp, 0, self.nn * sizeof(int))
+        self.epoch = 0
 
     def __dealloc__(self):
         PyMem_Free(self.vals)
@@ -983,6 +990,10 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
         winter_defence_w = w.remove_defence if removing else w.build_defence
     cdef _Shared sh = _shared(cm, w, b, season)
     out.kept = False
+    if out.epoch == INT_MAX:
+        memset(out.stamp, 0, out.nn * sizeof(int))
+        out.epoch = 0
+    out.epoch += 1
     out.winter = winter
     out.strength_w = strength_w
     out.competition_w = competition_w
@@ -1011,7 +1022,7 @@ cdef inline int _competition(CValues v, int prov) noexcept:
 cdef inline long long _value(CValues v, int node) noexcept:
     """``v``'s value of ``node``: its weighted proximity levels plus what its province adds
     (strength and competition, or the winter defence; see search.dumbbot_values)."""
-    if v.kept:
+    if v.kept or v.stamp[node] == v.epoch:
         return v.vals[node]
     cdef int prov = v.node_prov[node]
     cdef long long extra
@@ -1024,7 +1035,9 @@ cdef inline long long _value(CValues v, int node) noexcept:
         extra = v.winter_defence_w * v.defence[prov]
     else:
         extra = 0
-    return _weighed(v, node) + extra
+    v.stamp[node] = v.epoch
+    v.vals[node] = _weighed(v, node) + extra
+    return v.vals[node]
 
 
 cdef inline long long _weighed(CValues v, int node) noexcept:
