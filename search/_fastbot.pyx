@@ -29,7 +29,7 @@ runs.
   (:func:`movement_orders_board`) without a Position between.
 
 What the powers valued on one board share (its reading, the power sizes, the
-base values, the unit counts, the proximity levels and their weighted sums) is
+base values, the unit counts, the proximity levels) is
 kept for the next call on the same board (:class:`_Shared`): a movement phase
 values seven powers on one position.  The proximity levels are computed for
 every power at once, one power per lane of a vector (``db_levels_narrow``, C
@@ -47,6 +47,7 @@ from dataclasses import fields
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport PyObject
+from libc.limits cimport INT_MAX
 from libc.math cimport exp
 from libc.string cimport memcmp, memcpy, memset
 
@@ -154,30 +155,23 @@ cdef extern from *:
     #define DB_WIDE_FLOOR5(t) ((t) / 5 + (((t) - (t) / 5 * 5) < 0))
     DB_LEVELS(db_levels_wide, long long, db_wide, DB_WIDE_LEVEL0, DB_WIDE_FLOOR5)
 
-    /* vals[i * stride + lane] = the sum over the DB_DEPTH levels n of w[n] * lv[(n * rows
-       + i) * stride + lane], for the nn nodes i.  Plain loops over the lanes: GCC vectorizes
-       these with 32 x 32 -> 64-bit multiplies, which its vector extensions do not give; the
-       levels' loop, of a constant length, unrolled.  One body for both lane widths. */
-    #define DB_WEIGH(NAME, S)                                                              \
-    DB_CLONES static void NAME(                                                            \
-        int nn, int rows, int stride, const S *w, const S *lv, long long *vals)            \
-    {                                                                                      \
-        size_t level = (size_t)rows * stride;                                              \
-        for (int b = 0; b < stride; b += DB_LANES) {                                       \
-            for (int i = 0; i < nn; i++) {                                                 \
-                long long acc[DB_LANES] = {0};                                             \
-                const S *p = lv + (size_t)i * stride + b;                                  \
-                _Pragma("GCC unroll 16")                                                   \
-                for (int n = 0; n < DB_DEPTH; n++, p += level)                             \
-                    for (int l = 0; l < DB_LANES; l++)                                     \
-                        acc[l] += (long long)w[n] * p[l];                                  \
-                for (int l = 0; l < DB_LANES; l++)                                         \
-                    vals[(size_t)i * stride + b + l] = acc[l];                             \
-            }                                                                              \
-        }                                                                                  \
+    /* Zero n ints with plain vector stores.  Not memset: glibc clears a few kilobytes with
+       rep stosb, which callgrind (how this module's costs are measured) counts as one
+       instruction per byte; GCC would turn the loop into a memset call without the
+       attribute. */
+    #if defined(__clang__)
+    #define DB_PLAIN_STORES
+    #else
+    #define DB_PLAIN_STORES __attribute__((optimize("no-tree-loop-distribute-patterns")))
+    #endif
+    DB_CLONES DB_PLAIN_STORES static void db_clear(int *p, size_t n)
+    {
+        size_t i = 0;
+        for (; i + DB_LANES <= n; i += DB_LANES)
+            *(db_narrow *)(p + i) = (db_narrow){0};
+        for (; i < n; i++)
+            p[i] = 0;
     }
-    DB_WEIGH(db_weigh_narrow, int)
-    DB_WEIGH(db_weigh_wide, long long)
     """
     int LANES "DB_LANES"
     int TERMS "DB_TERMS"
@@ -192,13 +186,7 @@ cdef extern from *:
         const int *first_at, const int *more_off, const int *more_at, const int *item_off,
         const int *item_at, long long *lv,
     ) noexcept nogil
-    void db_weigh_narrow(
-        int nn, int rows, int stride, const int *w, const int *lv, long long *vals
-    ) noexcept nogil
-    void db_weigh_wide(
-        int nn, int rows, int stride, const long long *w, const long long *lv,
-        long long *vals,
-    ) noexcept nogil
+    void db_clear(int *p, size_t n) noexcept nogil
 
 cdef enum:
     STALLED = 10  # search.dumbbot.STALLED_ROUNDS
@@ -438,7 +426,6 @@ cdef class CWeights:
 
     cdef long long spring_attack, spring_defence, fall_attack, fall_defence
     cdef long long prox[4][DEPTH]  # spring, fall, build, remove
-    cdef int prox_narrow[4][DEPTH]  # the same in 32 bits (when narrow_weights)
     cdef bint narrow_weights
     cdef long long spring_strength, spring_competition, fall_strength, fall_competition
     cdef long long base_unit, home_vacation, home_attack, home_defence
@@ -456,7 +443,6 @@ cdef class CWeights:
                 raise ValueError(f"a proximity table has {len(tables[k])} weights, not {DEPTH}")
             for n in range(DEPTH):
                 self.prox[k][n] = tables[k][n]
-                self.prox_narrow[k][n] = tables[k][n] if self.narrow_weights else 0
         self.spring_attack = w.spring_attack
         self.spring_defence = w.spring_defence
         self.fall_attack = w.fall_attack
@@ -665,7 +651,16 @@ cdef inline int _check_unit(CMap cm, int province, int power, int utype, int loc
 
 
 cdef class CValues:
-    """DumbBot's values of every node for one power in one phase (as ``ProvinceValues``)."""
+    """DumbBot's values of every node for one power in one phase (as ``ProvinceValues``).
+
+    The C paths read a value or a competition count through :func:`_value` and
+    :func:`_competition`, which work it out from the board valued last (the shared
+    valuation :func:`_compute` points them at: its weighted levels, unit counts and
+    defence values) for only the nodes and provinces read, a value once per valuation
+    (``vals[node]``, current while ``stamp[node]`` is ``epoch``); ``kept`` says the arrays
+    ``vals`` and ``comp`` hold every one instead (filled by :func:`_keep`, or copied in
+    from a :class:`NodeValues`).
+    """
 
     cdef readonly object tables
     cdef readonly int power
@@ -674,6 +669,23 @@ cdef class CValues:
     cdef int *counts  # filled by values() (the C paths read vals and comp only)
     cdef int *comp
     cdef CMap cm
+    cdef bint kept  # vals and comp hold the values (else they are worked out as read)
+    cdef int *stamp  # per node: the epoch whose value vals holds
+    cdef int epoch  # of the valuation _compute pointed this at last
+    # the valuation _compute pointed this at: the shared board's, for ``power``
+    cdef bint winter
+    cdef long long strength_w, competition_w, winter_defence_w
+    cdef bint narrow  # the levels are ints (else long longs)
+    cdef const long long *prox  # the season's proximity weights
+    cdef const void *levels  # levels[(n * level + node * lanes)]: ``power``'s proximity levels
+    cdef Py_ssize_t lanes, level
+    cdef const long long *defence
+    cdef const int *node_prov
+    cdef const int *owner
+    cdef const int *unit_counts  # unit_counts[prov * nw + power]
+    cdef const int *top
+    cdef const int *leader
+    cdef const int *runner
 
     def __cinit__(self, CMap cm, int power):
         self.cm = cm
@@ -683,12 +695,15 @@ cdef class CValues:
         self.nn = cm.num_nodes
         self.nw = cm.num_powers
         self.vals = <long long *> PyMem_Malloc(
-            self.nn * sizeof(long long) + (self.np * self.nw + self.np) * sizeof(int)
+            self.nn * sizeof(long long) + (self.np * self.nw + self.np + self.nn) * sizeof(int)
         )
         if self.vals == NULL:
             raise MemoryError()
         self.counts = <int *> (self.vals + self.nn)
         self.comp = self.counts + self.np * self.nw
+        self.stamp = self.comp + self.np
+        memset(self.stamp, 0, self.nn * sizeof(int))
+        self.epoch = 0
 
     def __dealloc__(self):
         PyMem_Free(self.vals)
@@ -749,14 +764,10 @@ cdef class _Shared:
     cdef int *more_at
     cdef int *item_at  # the items of the groups (CMap.item_idx), likewise
     cdef void *levels  # levels[(n * rows + node) * lanes + power]: int or long long lanes
-    cdef long long *vals  # vals[node * lanes + power]: the levels weighted by table ``weighed``
-    cdef long long *extra  # scratch space of _compute, one per province
-    # what the last board set, cleared for the next one: the provinces whose counts it
-    # raised, the rows of base given a unit's term
-    cdef int *touched
+    # what the last board set, cleared for the next one: the rows of base given a unit's term
     cdef int *unit_rows
-    cdef int num_touched, num_unit_rows
-    cdef int np, rows, lanes, size, weighed
+    cdef int num_unit_rows
+    cdef int np, rows, lanes, size
     cdef int season
     cdef object key
     cdef bint valid, narrow, levels_ready
@@ -775,11 +786,11 @@ cdef class _Shared:
         self.board = <int *> PyMem_Malloc(
             (
                 self.size + np * nw + 3 * np + nn * TERMS + nn + 1 + terms + items
-                + 2 * np
+                + np
             ) * sizeof(int)
         )
         self.base = <long long *> PyMem_Malloc(
-            (np * self.lanes + np + nn * self.lanes + np) * sizeof(long long)
+            (np * self.lanes + np) * sizeof(long long)
         )
         self.levels = PyMem_Malloc(DEPTH * self.rows * self.lanes * sizeof(long long))
         if self.board == NULL or self.base == NULL or self.levels == NULL:
@@ -792,14 +803,11 @@ cdef class _Shared:
         self.more_off = self.first_at + nn * TERMS
         self.more_at = self.more_off + nn + 1
         self.item_at = self.more_at + terms
-        self.touched = self.item_at + items
-        self.unit_rows = self.touched + np
+        self.unit_rows = self.item_at + items
         self.defence = self.base + np * self.lanes
-        self.vals = self.defence + np
-        self.extra = self.vals + nn * self.lanes
         memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
         memset(self.base, 0, (np * self.lanes + np) * sizeof(long long))
-        self.num_touched = self.num_unit_rows = 0
+        self.num_unit_rows = 0
         t = 0
         for i in range(nn):
             at = [cm.sum_idx[j] * self.lanes for j in range(cm.sum_off[i], cm.sum_off[i + 1])]
@@ -843,7 +851,6 @@ cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season):
     if not sh.levels_ready:
         _compute_levels(cm, sh)
         sh.levels_ready = True
-        sh.weighed = -1
     return sh
 
 
@@ -920,12 +927,7 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
                 sh.unit_rows[sh.num_unit_rows] = i
                 sh.num_unit_rows += 1
     # unit counts near each province (strength and competition; not used in winter)
-    for k in range(sh.num_touched):
-        i = sh.touched[k]
-        for q in range(nw):
-            sh.counts[i * nw + q] = 0
-        sh.top[i] = sh.runner[i] = 0
-    sh.num_touched = 0
+    db_clear(sh.counts, np * nw + 3 * np)  # counts, top, leader, runner
     if season != WINTER:
         for i in range(np):
             if b.upow[i] >= 0:
@@ -942,9 +944,6 @@ cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
     """One more unit of ``power`` in or next to ``prov``: its count, and the most units one
     power and any other have there."""
     cdef int c = sh.counts[prov * nw + power] + 1
-    if sh.top[prov] == 0:  # the first unit counted there
-        sh.touched[sh.num_touched] = prov
-        sh.num_touched += 1
     sh.counts[prov * nw + power] = c
     if power == sh.leader[prov]:
         sh.top[prov] = c
@@ -972,9 +971,10 @@ cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
 
 
 cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CValues out):
-    """Fill ``out``'s values and competition counts for its power (see
-    search.dumbbot_values.dumbbot_values; :func:`values` copies the unit counts too)."""
-    cdef int np = cm.num_provinces, nn = cm.num_nodes, nw = cm.num_powers
+    """Point ``out`` at the valuation of ``b`` for its power (see
+    search.dumbbot_values.dumbbot_values; :func:`_value` and :func:`_competition` read it,
+    :func:`values` keeps it whole and copies the unit counts too)."""
+    cdef int np = cm.num_provinces
     cdef int power = out.power
     cdef long long strength_w = 0, competition_w = 0, winter_defence_w = 0
     cdef int table  # of proximity weights: spring, fall, build, remove
@@ -989,36 +989,77 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
         table = 3 if removing else 2
         winter_defence_w = w.remove_defence if removing else w.build_defence
     cdef _Shared sh = _shared(cm, w, b, season)
-    if sh.weighed != table:
-        if sh.narrow:
-            db_weigh_narrow(
-                nn, sh.rows, sh.lanes, &w.prox_narrow[table][0], <int *> sh.levels,
-                sh.vals,
-            )
-        else:
-            db_weigh_wide(
-                nn, sh.rows, sh.lanes, &w.prox[table][0], <long long *> sh.levels,
-                sh.vals,
-            )
-        sh.weighed = table
-    cdef int lanes = sh.lanes
-    cdef const long long *weighed = sh.vals + power
-    cdef long long *defence = sh.defence
-    cdef long long *extra = sh.extra
-    cdef int *counts = sh.counts
-    cdef int i
-    for i in range(np):
-        out.comp[i] = sh.runner[i] if sh.leader[i] == power else sh.top[i]
-    if not winter:  # what a province adds to its nodes' proximity
-        for i in range(np):
-            extra[i] = strength_w * counts[i * nw + power] - competition_w * out.comp[i]
+    out.kept = False
+    if out.epoch == INT_MAX:
+        memset(out.stamp, 0, out.nn * sizeof(int))
+        out.epoch = 0
+    out.epoch += 1
+    out.winter = winter
+    out.strength_w = strength_w
+    out.competition_w = competition_w
+    out.winter_defence_w = winter_defence_w
+    out.prox = &w.prox[table][0]
+    out.narrow = sh.narrow
+    out.levels = (<char *> sh.levels) + power * (sizeof(int) if sh.narrow else sizeof(long long))
+    out.lanes = sh.lanes
+    out.level = sh.rows * sh.lanes
+    out.defence = sh.defence
+    out.node_prov = &cm.node_prov[0]
+    out.owner = sh.board + 4 * np
+    out.unit_counts = sh.counts
+    out.top = sh.top
+    out.leader = sh.leader
+    out.runner = sh.runner
+
+
+cdef inline int _competition(CValues v, int prov) noexcept:
+    """The most units any power but ``v``'s has in or next to ``prov``."""
+    if v.kept:
+        return v.comp[prov]
+    return v.runner[prov] if v.leader[prov] == v.power else v.top[prov]
+
+
+cdef inline long long _value(CValues v, int node) noexcept:
+    """``v``'s value of ``node``: its weighted proximity levels plus what its province adds
+    (strength and competition, or the winter defence; see search.dumbbot_values)."""
+    if v.kept or v.stamp[node] == v.epoch:
+        return v.vals[node]
+    cdef int prov = v.node_prov[node]
+    cdef long long extra
+    if not v.winter:
+        extra = (
+            v.strength_w * v.unit_counts[prov * v.nw + v.power]
+            - v.competition_w * _competition(v, prov)
+        )
+    elif v.owner[prov] == v.power and v.defence[prov] > 0:
+        extra = v.winter_defence_w * v.defence[prov]
     else:
-        for i in range(np):
-            extra[i] = winter_defence_w * defence[i] if (
-                b.owner[i] == power and defence[i] > 0
-            ) else 0
-    for i in range(nn):
-        out.vals[i] = weighed[i * lanes] + extra[cm.node_prov[i]]
+        extra = 0
+    v.stamp[node] = v.epoch
+    v.vals[node] = _weighed(v, node) + extra
+    return v.vals[node]
+
+
+cdef inline long long _weighed(CValues v, int node) noexcept:
+    """The proximity levels of ``v``'s power at ``node``, weighted by its season's table."""
+    cdef long long total = 0
+    cdef Py_ssize_t at = <Py_ssize_t> node * v.lanes, n
+    if v.narrow:
+        for n in range(DEPTH):
+            total += v.prox[n] * (<const int *> v.levels)[at + n * v.level]
+    else:
+        for n in range(DEPTH):
+            total += v.prox[n] * (<const long long *> v.levels)[at + n * v.level]
+    return total
+
+
+cdef void _keep(CValues v, long long *vals, int *comp) noexcept:
+    """Every value and competition count of ``v`` into ``vals`` and ``comp``."""
+    cdef int i
+    for i in range(v.np):
+        comp[i] = _competition(v, i)
+    for i in range(v.nn):
+        vals[i] = _value(v, i)
 
 
 def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
@@ -1027,6 +1068,8 @@ def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
         raise ValueError(f"no power {power} on this map")
     out = CValues(cm, power)
     _compute(cm, w, _Board(cm, pos), pos.season, removing, out)
+    _keep(out, out.vals, out.comp)
+    out.kept = True
     memcpy(out.counts, cm.shared.counts, cm.num_provinces * cm.num_powers * sizeof(int))
     return out
 
@@ -1390,7 +1433,7 @@ cdef int _order_unit(
             opts[n] = dest
             n += 1
     for j in range(n):
-        scores[j] = v.vals[cm.node_of(utype, opts[j])]
+        scores[j] = _value(v, cm.node_of(utype, opts[j]))
     while True:
         k = _select(scores, n, d, w)
         dest = opts[k]
@@ -1402,7 +1445,7 @@ cdef int _order_unit(
         if b.upow[dprov] == power:
             if o.kind[dprov] >= 0:
                 if o.kind[dprov] != MOVE:
-                    if v.comp[dprov] > 1:
+                    if _competition(v, dprov) > 1:
                         o.kind[prov] = SUPPORT_HOLD
                         o.a[prov] = dprov
                         return SUPPORT_HOLD
@@ -1412,7 +1455,7 @@ cdef int _order_unit(
                 return WAITING
         mover = o.moving_into[dprov]
         if mover >= 0:
-            if v.comp[dprov] > 0:
+            if _competition(v, dprov) > 0:
                 o.kind[prov] = SUPPORT_MOVE
                 o.a[prov] = mover
                 o.b[prov] = dprov
@@ -1449,11 +1492,13 @@ cdef void _replace_wasted_holds(CMap cm, _Board b, CValues v, _Orders o) noexcep
             t_unit[dprov] = prov
             t_kind[dprov] = MOVE
             t_dest[dprov] = dprov
-            t_score[dprov] = v.vals[cm.node_of(cm.node_type[node], o.a[prov])] * v.comp[dprov]
+            t_score[dprov] = (
+                _value(v, cm.node_of(cm.node_type[node], o.a[prov])) * _competition(v, dprov)
+            )
         else:
             t_unit[prov] = prov
             t_kind[prov] = k
-            t_score[prov] = v.vals[node] * (v.comp[prov] - 1)
+            t_score[prov] = _value(v, node) * (_competition(v, prov) - 1)
             if k == HOLD:
                 holding[nh] = prov
                 nh += 1
@@ -2220,13 +2265,13 @@ cdef int _play_movement(
             if valued:
                 memcpy(g.v.vals, known.vals + q * cm.num_nodes, cm.num_nodes * sizeof(long long))
                 memcpy(g.v.comp, known.comp + q * np, np * sizeof(int))
+                g.v.kept = True
             if learned:
                 _learned_moves(cm, policy, b, g.season, q, rng, g.v, o, valued)
             else:
                 _choose_moves(cm, w, b, g.season, q, rng, g.v, o, valued)
             if known is not None and not valued:
-                memcpy(known.vals + q * cm.num_nodes, g.v.vals, cm.num_nodes * sizeof(long long))
-                memcpy(known.comp + q * np, g.v.comp, np * sizeof(int))
+                _keep(g.v, known.vals + q * cm.num_nodes, known.comp + q * np)
                 known.ready[q] = 1
             if learned:
                 for s in range(policy.count):
@@ -2266,6 +2311,7 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
     cdef int choices[MAX_OPTIONS]
     cdef long long scores[MAX_OPTIONS]
     cdef int p, q, n, k, i, j, utype, target, count, s
+    cdef bint valued
     cdef int *arrivals = g.kind  # per province: how many units retreat there
     cdef int *ours = g.o.ours
     cdef Draws d = _draws(rng)
@@ -2292,15 +2338,18 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
                     g.taken[target] = 1
                     arrivals[target] += 1
             continue
-        v.power = q
-        _compute(cm, w, b, g.season, False, v)
+        valued = False  # a unit with one retreat or none draws nothing and reads no value
         for s in range(count):
             p = ours[s]
             utype = cm.node_type[b.dnode[p]]
             n = g.ropt_n[p]
+            if n > 1 and not valued:
+                v.power = q
+                _compute(cm, w, b, g.season, False, v)
+                valued = True
             for i in range(n):
                 choices[i] = g.ropt[p * MAX_OPTIONS + i]
-                scores[i] = v.vals[cm.node_of(utype, choices[i])]
+                scores[i] = _value(v, cm.node_of(utype, choices[i])) if n > 1 else 0
             while n:
                 k = _select(scores, n, &d, w)
                 target = cm.loc_prov[choices[k]]
@@ -2363,12 +2412,12 @@ cdef int _best_adjustments(CMap cm, CWeights w, _Game g, int power, int due) exc
                 if n == MAX_OPTIONS:
                     raise ValueError(f"more than {MAX_OPTIONS} places to build")
                 x = g.pn_idx[j]
-                _insert_ranked(keys, ranked, n, -v.vals[x], x)
+                _insert_ranked(keys, ranked, n, -_value(v, x), x)
                 n += 1
         elif b.upow[p] == power:
             if n == MAX_OPTIONS:
                 raise ValueError(f"more than {MAX_OPTIONS} units to remove from")
-            _insert_ranked(keys, ranked, n, v.vals[b.unode[p]], p)
+            _insert_ranked(keys, ranked, n, _value(v, b.unode[p]), p)
             n += 1
     if due > 0:
         for p in range(np):
@@ -2424,15 +2473,17 @@ cdef int _play_adjustments(
         made = 0
         if due[q] > 0:
             count = due[q]
-            _compute(cm, w, b, WINTER, False, v)
             for p in range(np):  # build_nodes: the nodes of the owned, empty home centres
                 if cm.home[q * np + p] and b.owner[p] == q and b.upow[p] < 0:
                     for j in range(g.pn_off[p], g.pn_off[p + 1]):
                         if n == MAX_OPTIONS:
                             raise ValueError(f"more than {MAX_OPTIONS} places to build")
                         options[n] = g.pn_idx[j]
-                        scores[n] = v.vals[options[n]]
                         n += 1
+            if n > 1:  # one place or none draws nothing and reads no value
+                _compute(cm, w, b, WINTER, False, v)
+                for j in range(n):
+                    scores[j] = _value(v, options[j])
             memset(g.taken, 0, np)
             while n and made < count:
                 k = _select(scores, n, &d, w)
@@ -2448,14 +2499,16 @@ cdef int _play_adjustments(
                     made += 1
         else:
             count = -due[q]
-            _compute(cm, w, b, WINTER, True, v)
             for p in range(np):  # units_of: in province order
                 if b.upow[p] == q:
                     if n == MAX_OPTIONS:
                         raise ValueError(f"more than {MAX_OPTIONS} units to remove from")
                     options[n] = p
-                    scores[n] = -v.vals[b.unode[p]]
                     n += 1
+            if n > 1:
+                _compute(cm, w, b, WINTER, True, v)
+                for j in range(n):
+                    scores[j] = -_value(v, b.unode[options[j]])
             while n and made < count:
                 k = _select(scores, n, &d, w)
                 change[options[k]] = -2
