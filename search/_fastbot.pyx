@@ -77,7 +77,6 @@ cdef extern from *:
     #endif
 
     #define DB_LANES 8
-    #define DB_TERMS 5
     #define DB_DEPTH 10  /* proximity levels (search.tables.PROXIMITY_DEPTH) */
     #if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute)
     #if __has_attribute(target_clones)
@@ -97,19 +96,32 @@ cdef extern from *:
     #define DB_FLOOR_OFFSET 2147483645u
     typedef long long db_wide __attribute__((vector_size(DB_LANES * 8), aligned(8)));
 
+    /* The next level of a run of `count` nodes with K terms each: a record per node, its
+       row's offset into a level then its K terms' (see DB_LEVELS); `rec` ends past the run.
+       K is a constant where the caller can make it one, so the sum is unrolled in full. */
+    #define DB_RUN(V, FLOOR5, K, count, rec, cur, nxt)                                     \
+        for (int r = 0; r < (count); r++, (rec) += (K) + 1) {                              \
+            V t = *(const V *)((cur) + (rec)[1]);                                          \
+            _Pragma("GCC unroll 16")                                                       \
+            for (int k = 2; k <= (K); k++)                                                 \
+                t += *(const V *)((cur) + (rec)[k]);                                       \
+            *(V *)((nxt) + (rec)[0]) = FLOOR5(t);                                          \
+        }
+
     /* Levels 1 .. DB_DEPTH - 1 of every lane: lv[(n * rows + i) * stride + lane] for the nn
-       nodes i, level 0 copied from base[node_prov[i] * stride + lane].  Rows nn .. rows - 2
+       nodes i, level 0 copied from base[node_prov[i] * stride + lane].  Rows nn .. rows - 1
        of a level hold its groups' maxima: row nn + g the best of the rows item_at[item_off[g]
-       .. item_off[g + 1]] (offsets into a level); row rows - 1 is 0.  A node's next level
+       .. item_off[g + 1]] (offsets into a level).  A node's next level
        is the sum of its terms (itself, then one node or group per bordering province),
-       divided by 5 and floored: the rows first_at[i * DB_TERMS .. (i + 1) * DB_TERMS] (the
-       zero row where a node has fewer), then more_at[more_off[i] .. more_off[i + 1]].
-       One body for both lane widths: LEVEL0 makes a vector of level 0 from base's 64-bit
-       values, FLOOR5 the floored fifth of a sum. */
+       divided by 5 and floored.  The nodes come in runs of equal term counts: run r has
+       runs[2 r + 1] nodes of runs[2 r] terms, each a record in recs (see DB_RUN), so that
+       no node sums padding or tests for more terms.  One body for both lane widths: LEVEL0
+       makes a vector of level 0 from base's 64-bit values, FLOOR5 the floored fifth of a
+       sum. */
     #define DB_LEVELS(NAME, S, V, LEVEL0, FLOOR5)                                          \
     DB_CLONES static void NAME(                                                            \
         int nn, int rows, int stride, const int *node_prov, const long long *base,         \
-        const int *first_at, const int *more_off, const int *more_at, const int *item_off, \
+        int num_runs, const int *runs, const int *recs, const int *item_off,               \
         const int *item_at, S *lv)                                                         \
     {                                                                                      \
         size_t level = (size_t)rows * stride;                                              \
@@ -120,7 +132,7 @@ cdef extern from *:
             for (int n = 1; n < DB_DEPTH; n++) {                                           \
                 S *cur = lv + (n - 1) * level + b;                                         \
                 S *nxt = cur + level;                                                      \
-                for (int g = 0; g < rows - 1 - nn; g++) {                                  \
+                for (int g = 0; g < rows - nn; g++) {                                    \
                     V m = *(const V *)(cur + item_at[item_off[g]]);                        \
                     for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {              \
                         V x = *(const V *)(cur + item_at[j]);                              \
@@ -129,16 +141,20 @@ cdef extern from *:
                     }                                                                      \
                     *(V *)(cur + (size_t)(nn + g) * stride) = m;                           \
                 }                                                                          \
-                *(V *)(cur + (size_t)(rows - 1) * stride) = (V){0};                        \
-                const int *at = first_at;                                                  \
-                for (int i = 0; i < nn; i++, at += DB_TERMS) {                             \
-                    V t = *(const V *)(cur + at[0]);                                       \
-                    _Pragma("GCC unroll 8")                                                \
-                    for (int k = 1; k < DB_TERMS; k++)                                     \
-                        t += *(const V *)(cur + at[k]);                                    \
-                    for (int j = more_off[i]; j < more_off[i + 1]; j++)                    \
-                        t += *(const V *)(cur + more_at[j]);                               \
-                    *(V *)(nxt + (size_t)i * stride) = FLOOR5(t);                          \
+                const int *rec = recs;                                                     \
+                for (int r = 0; r < num_runs; r++) {                                       \
+                    int terms = runs[2 * r], count = runs[2 * r + 1];                      \
+                    switch (terms) {                                                       \
+                    case 1: DB_RUN(V, FLOOR5, 1, count, rec, cur, nxt); break;             \
+                    case 2: DB_RUN(V, FLOOR5, 2, count, rec, cur, nxt); break;             \
+                    case 3: DB_RUN(V, FLOOR5, 3, count, rec, cur, nxt); break;             \
+                    case 4: DB_RUN(V, FLOOR5, 4, count, rec, cur, nxt); break;             \
+                    case 5: DB_RUN(V, FLOOR5, 5, count, rec, cur, nxt); break;             \
+                    case 6: DB_RUN(V, FLOOR5, 6, count, rec, cur, nxt); break;             \
+                    case 7: DB_RUN(V, FLOOR5, 7, count, rec, cur, nxt); break;             \
+                    case 8: DB_RUN(V, FLOOR5, 8, count, rec, cur, nxt); break;             \
+                    default: DB_RUN(V, FLOOR5, terms, count, rec, cur, nxt); break;        \
+                    }                                                                      \
                 }                                                                          \
             }                                                                              \
         }                                                                                  \
@@ -174,16 +190,15 @@ cdef extern from *:
     }
     """
     int LANES "DB_LANES"
-    int TERMS "DB_TERMS"
     enum: DEPTH "DB_DEPTH"
     void db_levels_narrow(
         int nn, int rows, int stride, const int *node_prov, const long long *base,
-        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
+        int num_runs, const int *runs, const int *recs, const int *item_off,
         const int *item_at, int *lv,
     ) noexcept nogil
     void db_levels_wide(
         int nn, int rows, int stride, const int *node_prov, const long long *base,
-        const int *first_at, const int *more_off, const int *more_at, const int *item_off,
+        int num_runs, const int *runs, const int *recs, const int *item_off,
         const int *item_at, long long *lv,
     ) noexcept nogil
     void db_clear(int *p, size_t n) noexcept nogil
@@ -757,11 +772,12 @@ cdef class _Shared:
     cdef long long *base  # base[prov * lanes + power]: proximity level 0
     cdef long long *defence  # defence[prov]: the defence value of prov for its owner
     # the map's proximity terms as offsets into a level: each node's own, one per bordering
-    # province, a group row where that province has several nodes; TERMS per node (padded
-    # with the zero row), the rest after them (see db_levels_narrow)
-    cdef int *first_at
-    cdef int *more_off
-    cdef int *more_at
+    # province, a group row where that province has several nodes; a record per node (its
+    # row's offset, then its terms'), in runs of nodes with as many terms: run r has
+    # runs[2 r + 1] nodes of runs[2 r] terms (see db_levels_narrow)
+    cdef int *recs
+    cdef int *runs
+    cdef int num_runs
     cdef int *item_at  # the items of the groups (CMap.item_idx), likewise
     cdef void *levels  # levels[(n * rows + node) * lanes + power]: int or long long lanes
     # what the last board set, cleared for the next one: the rows of base given a unit's term
@@ -778,15 +794,14 @@ cdef class _Shared:
         cdef int nn = cm.num_nodes
         cdef int groups = cm.grp_off[nn]
         cdef int terms = cm.sum_off[nn] + groups, items = cm.item_off[groups]
-        cdef int i, j, t
+        cdef int i, j, t, r
         self.np = np
         self.size = 5 * np
-        self.rows = nn + groups + 1  # the nodes, the groups, a row of zeros
+        self.rows = nn + groups  # the nodes, then the groups
         self.lanes = (nw + LANES - 1) // LANES * LANES
         self.board = <int *> PyMem_Malloc(
             (
-                self.size + np * nw + 3 * np + nn * TERMS + nn + 1 + terms + items
-                + np
+                self.size + np * nw + 3 * np + nn + terms + 2 * nn + items + np
             ) * sizeof(int)
         )
         self.base = <long long *> PyMem_Malloc(
@@ -799,27 +814,32 @@ cdef class _Shared:
         self.top = self.counts + np * nw
         self.leader = self.top + np
         self.runner = self.leader + np
-        self.first_at = self.runner + np
-        self.more_off = self.first_at + nn * TERMS
-        self.more_at = self.more_off + nn + 1
-        self.item_at = self.more_at + terms
+        self.recs = self.runner + np
+        self.runs = self.recs + nn + terms
+        self.item_at = self.runs + 2 * nn
         self.unit_rows = self.item_at + items
         self.defence = self.base + np * self.lanes
         memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
         memset(self.base, 0, (np * self.lanes + np) * sizeof(long long))
         self.num_unit_rows = 0
-        t = 0
+        records = []
         for i in range(nn):
             at = [cm.sum_idx[j] * self.lanes for j in range(cm.sum_off[i], cm.sum_off[i + 1])]
             at += [(nn + j) * self.lanes for j in range(cm.grp_off[i], cm.grp_off[i + 1])]
-            at += [(self.rows - 1) * self.lanes] * (TERMS - len(at))
-            for j in range(TERMS):
-                self.first_at[i * TERMS + j] = at[j]
-            self.more_off[i] = t
-            for j in range(TERMS, len(at)):
-                self.more_at[t] = at[j]
+            records.append([i * self.lanes, *at])
+        records.sort(key=len)  # stable: by node within a run
+        t = 0
+        r = -1
+        for record in records:
+            if r < 0 or self.runs[2 * r] != len(record) - 1:
+                r += 1
+                self.runs[2 * r] = len(record) - 1
+                self.runs[2 * r + 1] = 0
+            self.runs[2 * r + 1] += 1
+            for j in record:
+                self.recs[t] = j
                 t += 1
-        self.more_off[nn] = t
+        self.num_runs = r + 1
         for j in range(items):
             self.item_at[j] = cm.item_idx[j] * self.lanes
         self.valid = False
@@ -960,13 +980,13 @@ cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
     32-bit or 64-bit lanes (see :class:`_Shared`)."""
     if sh.narrow:
         db_levels_narrow(
-            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
-            sh.more_off, sh.more_at, &cm.item_off[0], sh.item_at, <int *> sh.levels,
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.num_runs,
+            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels,
         )
     else:
         db_levels_wide(
-            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.first_at,
-            sh.more_off, sh.more_at, &cm.item_off[0], sh.item_at, <long long *> sh.levels,
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.num_runs,
+            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <long long *> sh.levels,
         )
 
 
