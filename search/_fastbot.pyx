@@ -1354,36 +1354,44 @@ C_DRAWS = _c_draws
 # --- DumbBot's weighted random choice ---------------------------------------------------
 
 
+cdef inline int _ranked_below(long long *scores, int n, int k) noexcept:
+    """The option ranked next below option ``k`` by (score, index), or -1 if none."""
+    cdef int i, found = -1
+    cdef long long bound = scores[k]
+    for i in range(n):
+        if scores[i] < bound or scores[i] == bound and i < k:
+            if found < 0 or scores[i] >= scores[found]:  # the later index of equals
+                found = i
+    return found
+
+
 cdef int _select(long long *scores, int n, Draws *d, CWeights w) except -1:
-    """search.dumbbot_values.select_index on a C array, drawing from ``d``."""
-    cdef int ranked[MAX_OPTIONS]
-    cdef int i, j, x, current, step
+    """search.dumbbot_values.select_index on a C array, drawing from ``d``.
+
+    The options are ranked by (score, index) from the top, each runner-up found only
+    when the draws go on to it (most choices stop at the best or the next).
+    """
+    cdef int i, current = 0, below
     cdef long long best, second, chance, best_chance
     if n == 1:
         return 0
-    for i in range(n):  # insertion sort by (score, index)
-        x = i
-        j = i
-        while j > 0 and scores[ranked[j - 1]] > scores[x]:
-            ranked[j] = ranked[j - 1]
-            j -= 1
-        ranked[j] = x
-    best = scores[ranked[n - 1]]
-    current = n - 1
-    step = n - 1
-    while step > 0:
-        step -= 1
-        second = scores[ranked[step]]
+    for i in range(1, n):  # the best: the highest score, the later index among equals
+        if scores[i] >= scores[current]:
+            current = i
+    best = scores[current]
+    for i in range(n - 1):
+        below = _ranked_below(scores, n, current)
+        second = scores[below]
         if best:
             best_chance = _fdiv((best - second) * w.modifier, best if best > 0 else -best)
         else:
             best_chance = 0
         chance = w.play_alternative - _fdiv(best_chance * w.play_alternative, 100)
         if _uniform(d) * 100 < <double> chance:
-            current = step
+            current = below
         else:
             break
-    return ranked[current]
+    return current
 
 
 # --- movement orders ----------------------------------------------------------------------
