@@ -1618,6 +1618,19 @@ cdef inline int _provinces_of(const int *powers, int np, int power, int *out) no
     return n
 
 
+cdef inline int _units_of(
+    const int *powers, const int *units, int num_units, int power, int *out
+) noexcept:
+    """The provinces ``p`` among ``units`` where ``powers[p]`` is ``power`` into ``out``, in
+    order; how many."""
+    cdef int s, n = 0
+    for s in range(num_units):
+        if powers[units[s]] == power:
+            out[n] = units[s]
+            n += 1
+    return n
+
+
 cdef int _choose_moves(
     CMap cm,
     CWeights w,
@@ -1628,10 +1641,14 @@ cdef int _choose_moves(
     CValues v,
     _Orders o,
     bint valued=False,
+    const int *units=NULL,
+    int num_units=0,
 ) except -1:
     """DumbBot's orders for ``power``'s units on ``b`` into ``o`` (reset here); how many.
 
-    ``valued``: ``v`` already holds ``power``'s values on ``b``.
+    ``valued``: ``v`` already holds ``power``'s values on ``b``.  ``units`` (if not NULL):
+    the ``num_units`` provinces with a unit on ``b``, in province order (a movement phase
+    orders every power's from one list, not from every province per power).
     """
     v.power = power
     o.reset()
@@ -1640,7 +1657,10 @@ cdef int _choose_moves(
     cdef int stalled = 0
     cdef bint force
     cdef int *ours = o.ours
-    count = _provinces_of(b.upow, np, power, ours)
+    if units == NULL:
+        count = _provinces_of(b.upow, np, power, ours)
+    else:
+        count = _units_of(b.upow, units, num_units, power, ours)
     if not count:
         return 0
     if not valued:
@@ -2311,7 +2331,9 @@ cdef int _play_movement(
             if learned:
                 _learned_moves(cm, policy, b, g.season, q, rng, g.v, o, valued)
             else:
-                _choose_moves(cm, w, b, g.season, q, rng, g.v, o, valued)
+                _choose_moves(
+                    cm, w, b, g.season, q, rng, g.v, o, valued, g.units, g.num_units
+                )
             if known is not None and not valued:
                 _keep(g.v, known.vals + q * cm.num_nodes, known.comp + q * np)
                 known.ready[q] = 1
