@@ -41,15 +41,13 @@ from protocol.notation import (
     format_unit_position,
 )
 from protocol.values import Order, Retreat
-from search.dumbbot import DumbBot
-from tests.adjudicator.parlance_harness import centres, daide, run_cases, unit_key
+from tests.adjudicator.parlance_harness import centres, daide, dumbbot_orders, run_cases, unit_key
 
 SEED = 20261122
 GAMES = 8
 YEARS = 6  # phases per game: about 12 movement, plus retreats and winters
 BOT_SEED = 14
 BOT_GAMES = 6  # seeds 14-19: fleets retreat to both coasts of Bulgaria and to St Petersburg
-DUMBBOT = DumbBot()
 
 
 Chooser = Callable[[Position, Random], list[Order]]
@@ -90,21 +88,6 @@ def _random_orders(pos: Position, rng: Random) -> list[Order]:
     return orders
 
 
-def _dumbbot_orders(pos: Position, rng: Random) -> list[Order]:
-    orders: list[Order] = []
-    for power in range(pos.map.num_powers):
-        if pos.is_movement:
-            moves = DUMBBOT.movement_orders(pos, power, rng)
-            orders += [movement_value(pos, p, o) for p, o in sorted(moves.items())]
-        elif pos.is_retreat:
-            retreats = DUMBBOT.retreat_orders(pos, power, rng)
-            orders += [retreat_value(pos, p, o) for p, o in sorted(retreats.items())]
-        else:
-            changes = DUMBBOT.adjustment_orders(pos, power, rng)
-            orders += [adjustment_value(pos, power, o) for o in changes]
-    return orders
-
-
 def _case(index: int, pos: Position, orders: list[Order]) -> dict:
     return {
         "id": f"R{index}",
@@ -117,7 +100,7 @@ def _case(index: int, pos: Position, orders: list[Order]) -> dict:
 
 
 PHASES = _games(_random_orders, [Random(SEED)] * GAMES) + _games(
-    _dumbbot_orders, [Random(BOT_SEED + game) for game in range(BOT_GAMES)]
+    dumbbot_orders, [Random(BOT_SEED + game) for game in range(BOT_GAMES)]
 )
 
 

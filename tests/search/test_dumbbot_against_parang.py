@@ -28,9 +28,6 @@ DumbBot and ours"):
 
 from __future__ import annotations
 
-import json
-import subprocess
-import tempfile
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from pathlib import Path
@@ -38,7 +35,6 @@ from random import Random
 
 import pytest
 
-from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.daide import adjudicate_phase
 from adjudicator.maps import ARMY, FLEET, GameMap, standard_map
 from adjudicator.orders import RETREAT, SUPPORT_HOLD, EngineOrder, Orders
@@ -53,10 +49,9 @@ from adjudicator.validation import MBV, OrderBook
 from bot.servers.parlance_install import ParlanceInstall
 from protocol.messages import Now, Sco, parse_text
 from protocol.notation import format_centres, format_turn, format_unit_position, parse_order
-from protocol.values import Order
-from search.dumbbot import DumbBot
 from search.dumbbot_values import dumbbot_values
 from search.tables import tables_for
+from tests.adjudicator.parlance_harness import DUMBBOT, dumbbot_orders, run_harness
 
 HARNESS = Path(__file__).with_name("parang_dumbbot.py")
 GAME_SEEDS = (15, 16)  # two games with a fleet dislodged next to a coast it may retreat to
@@ -67,23 +62,7 @@ TOLERANCE = 0.01
 """How much further Parang's draws may lie from ours than a second sample of ours does
 (mean total-variation distance)."""
 
-DUMBBOT = DumbBot()
 UNIT_TYPES = {"AMY": ARMY, "FLT": FLEET}
-
-
-def _phase_orders(pos: Position, rng: Random) -> list[Order]:
-    orders: list[Order] = []
-    for power in range(pos.map.num_powers):
-        if pos.is_movement:
-            moves = DUMBBOT.movement_orders(pos, power, rng)
-            orders += [movement_value(pos, p, o) for p, o in sorted(moves.items())]
-        elif pos.is_retreat:
-            retreats = DUMBBOT.retreat_orders(pos, power, rng)
-            orders += [retreat_value(pos, p, o) for p, o in sorted(retreats.items())]
-        else:
-            changes = DUMBBOT.adjustment_orders(pos, power, rng)
-            orders += [adjustment_value(pos, power, o) for o in changes]
-    return orders
 
 
 def _positions() -> list[Position]:
@@ -93,7 +72,7 @@ def _positions() -> list[Position]:
         pos = initial_position(standard_map())
         while pos.year <= LAST_YEAR:
             out.append(pos)
-            pos = adjudicate_phase(pos, _phase_orders(pos, rng)).position
+            pos = adjudicate_phase(pos, dumbbot_orders(pos, rng)).position
     return out
 
 
@@ -152,29 +131,10 @@ def _case(index: int, pos: Position) -> dict[str, object]:
 def parang_answers(parlance_install: ParlanceInstall) -> dict[str, dict]:
     cases = [_case(i, pos) for i, pos in enumerate(POSITIONS)]
     cases.append({**_case(len(POSITIONS), _tie_position(standard_map())), "id": "TIE"})
-    stdin = "".join(json.dumps(case) + "\n" for case in cases)
-    with tempfile.TemporaryDirectory(prefix="parang-dumbbot-") as home:
-        try:
-            proc = subprocess.run(
-                [str(parlance_install.python2), str(HARNESS)],
-                input=stdin,
-                capture_output=True,
-                text=True,
-                env=parlance_install.env(Path(home)),
-                cwd=home,
-                timeout=900,
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            pytest.fail(f"Parang's DumbBot could not be run: {exc}")
-    if proc.returncode != 0:
-        pytest.fail(f"parang_dumbbot.py failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
-    answers = {}
-    for line in proc.stdout.splitlines():
-        row = json.loads(line)
+    rows = run_harness(parlance_install, HARNESS, cases, "Parang's DumbBot")
+    for row in rows.values():
         assert row["error"] is None, row["error"]
-        answers[row["id"]] = row["powers"]
-    assert len(answers) == len(cases), proc.stderr[-4000:]
-    return answers
+    return {case_id: row["powers"] for case_id, row in rows.items()}
 
 
 Adjustments = tuple[EngineOrder, ...]
