@@ -33,7 +33,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from random import Random
 
@@ -91,6 +91,25 @@ def quiet_collector() -> None:
     turns the collector off and calls :func:`gc.collect` between jobs.
     """
     gc.disable()
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic cyclic garbage collection inside; the collector as it was after.
+
+    What :func:`quiet_collector` does for a searching process, for one search in
+    any process: a collector left on walks the growing tree again and again (a
+    tenth of the CPU time of a two-second search from the mid-game).  Leave the
+    block only once the tree is freed, or the first collection after it walks
+    the whole tree.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 # --- merging ----------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
 from search.mcts.config import SearchSettings
 from search.mcts.order_sets import Action
-from search.mcts.parallel import POLL_EVERY, RootParallel, merge, pick
+from search.mcts.parallel import POLL_EVERY, RootParallel, collector_paused, merge, pick
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import DEFAULT_VARIANT, get_variant
@@ -86,6 +86,7 @@ def think(
     )
 
 
+@collector_paused()  # left when the call returns, with the tree freed
 def search_within(
     pos: Position,
     power: int,

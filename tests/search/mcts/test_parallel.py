@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from random import Random
 
@@ -99,3 +100,22 @@ def test_a_retime_to_a_later_stop_lets_the_search_and_its_helpers_go_on() -> Non
         took = time.monotonic() - began
     assert took >= 1.4, f"the search stopped at its first stop time ({took:.2f} s)"
     assert stats["workers"] == 2, stats
+
+
+def test_a_search_runs_without_the_cyclic_collector_and_leaves_it_as_it_was() -> None:
+    pos = initial_position(M)
+    seen: list[bool] = []
+
+    def clock() -> float:  # read by the search loop at every iteration
+        seen.append(gc.isenabled())
+        return time.monotonic()
+
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            think(pos, 2, VARIANT, 1902, Random(1), iterations=3, clock=clock)
+            assert gc.isenabled() == enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen and not any(seen)
