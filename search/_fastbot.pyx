@@ -324,7 +324,7 @@ cdef class CMap:
     cdef int[::1] sum_off, sum_idx, grp_off, item_off, item_idx
     cdef int[::1] centres, nb_off, nb_idx, touch_off, touch_prov, adj_off, adj_loc
     cdef int[::1] nadj_off, nadj_idx  # each node's neighbouring nodes, in adjacency order
-    cdef unsigned char[::1] reach, home
+    cdef unsigned char[::1] reach, home, is_centre
     cdef _Shared shared
     # Scratch space of movement_orders, kept between calls (not while one is running).
     cdef _Board spare_board
@@ -415,6 +415,9 @@ cdef class CMap:
         self.touch_prov = _indices(touch, np, "bordering provinces")
         self.touch_off = _ints(touch_off)
         self.centres = _indices(game_map.supply_centres, np, "supply centres")
+        self.is_centre = _new_bytes(np)
+        for i in range(self.num_centres):
+            self.is_centre[self.centres[i]] = 1
         nadj, nadj_off = [], [0]
         for i in range(n):
             nadj.extend(tables.adjacency[i])
@@ -893,13 +896,13 @@ cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season):
     return sh
 
 
-cdef inline void _count_centres(CMap cm, _Board b, int *counts) noexcept:
-    """Each power's supply centres on ``b`` into ``counts[0:num_powers]``."""
+cdef inline void _count_centres(CMap cm, const int *owner, int *counts) noexcept:
+    """Each power's supply centres by the centres' ``owner`` into ``counts[0:num_powers]``."""
     cdef int q, k
     for q in range(cm.num_powers):
         counts[q] = 0
     for k in range(cm.num_centres):
-        q = b.owner[cm.centres[k]]
+        q = owner[cm.centres[k]]
         if q >= 0:
             counts[q] += 1
 
@@ -919,7 +922,7 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
     cdef long long d, a, unit_term
     cdef int i, j, k, q, sc, owner, other
     cdef int counts[MAX_POWERS]
-    _count_centres(cm, b, counts)
+    _count_centres(cm, b.owner, counts)
     for q in range(nw):
         sizes[q] = w.size_a * counts[q] * counts[q] + w.size_b * counts[q] + w.size_c
     # an attack value for everyone but the owner, who defends (the other rows stay 0)
@@ -1124,34 +1127,62 @@ def region_weights(
     if not 0 <= power < cm.num_powers:
         raise ValueError(f"no power {power} on this map")
     cdef _Board b = _Board(cm, pos)
+    cdef int i
+    cdef double *block = <double *> PyMem_Malloc(_WEIGHTS_BLOCK(cm) * sizeof(double))
+    if block == NULL:
+        raise MemoryError()
+    cdef const double *total
+    try:
+        total = _region_weights(
+            cm, b.upow, b.unode, b.owner, power, level_weights, foreign_constant, block
+        )
+        return [total[i] for i in range(cm.num_nodes)]
+    finally:
+        PyMem_Free(block)
+
+
+cdef inline Py_ssize_t _WEIGHTS_BLOCK(CMap cm) noexcept:
+    """The doubles of scratch :func:`_region_weights` takes."""
+    return 3 * cm.num_nodes + cm.num_provinces
+
+
+cdef const double *_region_weights(
+    CMap cm,
+    const int *upow,
+    const int *unode,
+    const int *owner,
+    int power,
+    tuple level_weights,
+    int foreign_constant,
+    double *block,
+) except NULL:
+    """:func:`region_weights` of the board of ``upow``, ``unode`` and ``owner`` (as
+    _Board's), in ``block`` (``_WEIGHTS_BLOCK(cm)`` doubles); where they start in it."""
     cdef int np = cm.num_provinces, nn = cm.num_nodes
     cdef int levels = len(level_weights)
     cdef int centres[MAX_POWERS]
-    cdef int i, j, k, q, sc, owner, threats, n
+    cdef int i, j, k, sc, own, threats, n
     cdef double s, w
-    cdef double *block = <double *> PyMem_Malloc((3 * nn + np) * sizeof(double))
-    if block == NULL:
-        raise MemoryError()
     cdef double *cur = block
     cdef double *nxt = cur + nn
     cdef double *total = nxt + nn
     cdef double *base = total + nn
     cdef double *swap
-    _count_centres(cm, b, centres)
+    _count_centres(cm, owner, centres)
     for i in range(np):
         base[i] = 0
     for k in range(cm.num_centres):
         sc = cm.centres[k]
-        owner = b.owner[sc]
-        if owner == power:
+        own = owner[sc]
+        if own == power:
             threats = 0
             for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
                 i = cm.nb_idx[j]
-                if b.upow[i] >= 0 and b.upow[i] != power and cm.reach[b.unode[i] * np + sc]:
+                if upow[i] >= 0 and upow[i] != power and cm.reach[unode[i] * np + sc]:
                     threats += 1
             base[sc] = threats
         else:
-            base[sc] = foreign_constant - (centres[owner] if owner >= 0 else 0)
+            base[sc] = foreign_constant - (centres[own] if own >= 0 else 0)
     w = level_weights[0]
     for i in range(nn):
         cur[i] = base[cm.node_prov[i]] * w
@@ -1168,9 +1199,7 @@ def region_weights(
         swap = cur
         cur = nxt
         nxt = swap
-    out = [total[i] for i in range(nn)]
-    PyMem_Free(block)
-    return out
+    return total
 
 
 # --- the random generator's draws --------------------------------------------------------
@@ -2227,7 +2256,7 @@ cdef int _solo_winner(CMap cm, _Board b, int win_centres) noexcept:
     """adjudicator.phases.solo_winner (without the previous counts)."""
     cdef int counts[MAX_POWERS]
     cdef int q, k, best = 0, ties = 0, winner = -1
-    _count_centres(cm, b, counts)
+    _count_centres(cm, b.owner, counts)
     for q in range(cm.num_powers):
         if counts[q] > best:
             best, ties, winner = counts[q], 1, q
@@ -2259,7 +2288,7 @@ cdef bint _adjustments_due(CMap cm, _Board b) noexcept:
     """Whether some power's centres and units (dislodged ones too) differ."""
     cdef int diff[MAX_POWERS]
     cdef int q, k, p
-    _count_centres(cm, b, diff)
+    _count_centres(cm, b.owner, diff)
     for p in range(cm.num_provinces):
         if b.upow[p] >= 0:
             diff[b.upow[p]] -= 1
@@ -2521,7 +2550,7 @@ cdef int _play_adjustments(
     cdef int p, q, k, n, j, node, made, count
     cdef int *change = g.arrival  # per province: the node built there, or -2 for a removal
     cdef Draws d = _draws(rng)
-    _count_centres(cm, b, due)
+    _count_centres(cm, b.owner, due)
     for p in range(np):
         change[p] = -1
         if b.upow[p] >= 0:
@@ -2710,7 +2739,7 @@ cdef double _reward(
     winner = _solo_winner(cm, g.b, win_centres)
     if winner >= 0:
         return 1.0 if winner == us else 0.0
-    _count_centres(cm, g.b, counts)
+    _count_centres(cm, g.b.owner, counts)
     return min(1.0, <double> counts[us] / <double> win_centres)
 
 
@@ -2957,6 +2986,93 @@ cdef class Board:
                 fields[KEY_FIELDS * p + 2] = -1
             fields[KEY_FIELDS * p + 3] = <short> owner[p]
         return (self.season, self.year, board)
+
+
+def weighted_options(Board board, int power, tuple level_weights, int foreign_constant):
+    """The thesis's options for ``power``'s units on ``board``, each valued by its region.
+
+    ``(mean, [(province, orders, values), ...])``: per unit, in province order, the orders
+    of search.mcts.thesis_rules.possible_orders (without ``two_step``) and the weight of
+    the region each ends in (search.mcts.weights.RegionWeights.order_value); ``mean`` the
+    regions' mean weight.  ``level_weights`` are the season's proximity weights.  The
+    weights are :func:`region_weights`' and the mean adds them left to right, as ``sum``
+    does before Python 3.12 (the caller checks the version).
+    """
+    cdef CMap cm = board.cm
+    if not 0 <= power < cm.num_powers:
+        raise ValueError(f"no power {power} on this map")
+    cdef int np = cm.num_provinces, nn = cm.num_nodes
+    cdef const int *upow = board.cells
+    cdef const int *unode = upow + np
+    cdef const int *owner = upow + 4 * np
+    cdef int prov, node, utype, dest, j, k, i, n_planned = 0
+    cdef bint seen
+    cdef double total_weight = 0.0
+    cdef const double *weight
+    # per province whether it is a target (a centre ``power`` neither owns nor occupies),
+    # then the moves into targets planned so far: each mover's province, then its target's
+    cdef int *scratch = <int *> PyMem_Malloc((np + 2 * np * MAX_OPTIONS) * sizeof(int))
+    cdef double *block = <double *> PyMem_Malloc(_WEIGHTS_BLOCK(cm) * sizeof(double))
+    if scratch == NULL or block == NULL:
+        PyMem_Free(scratch)
+        PyMem_Free(block)
+        raise MemoryError()
+    cdef int *target = scratch
+    cdef int *mover = target + np
+    cdef int *into = mover + np * MAX_OPTIONS
+    cdef list units = []
+    cdef list orders, values
+    try:
+        weight = _region_weights(
+            cm, upow, unode, owner, power, level_weights, foreign_constant, block
+        )
+        for i in range(nn):
+            total_weight += weight[i]
+        for prov in range(np):
+            target[prov] = cm.is_centre[prov] and owner[prov] != power and upow[prov] != power
+        for prov in range(np):
+            if upow[prov] != power:
+                continue
+            node = unode[prov]
+            utype = cm.node_type[node]
+            orders = []
+            values = []
+            if cm.is_centre[prov] and owner[prov] != power:
+                orders.append(_HOLD_ORDER)
+                values.append(weight[node])
+            else:
+                for k in range(n_planned):  # each planned move it can support, once
+                    if mover[k] == prov or not cm.reach[node * np + into[k]]:
+                        continue
+                    seen = False
+                    for j in range(k):
+                        if mover[j] == mover[k] and into[j] == into[k]:
+                            seen = True
+                            break
+                    if not seen:
+                        orders.append((SUPPORT_MOVE, mover[k], into[k]))
+                        values.append(weight[node])
+                if not orders:  # its moves into targets, planned for the later units
+                    for j in range(cm.adj_off[node], cm.adj_off[node + 1]):
+                        dest = cm.adj_loc[j]
+                        if target[cm.loc_prov[dest]]:
+                            orders.append((MOVE, dest))
+                            values.append(weight[cm.node_of(utype, dest)])
+                            mover[n_planned] = prov
+                            into[n_planned] = cm.loc_prov[dest]
+                            n_planned += 1
+                if not orders:  # no move into a target among them: none planned
+                    orders.append(_HOLD_ORDER)
+                    values.append(weight[node])
+                    for j in range(cm.adj_off[node], cm.adj_off[node + 1]):
+                        dest = cm.adj_loc[j]
+                        orders.append((MOVE, dest))
+                        values.append(weight[cm.node_of(utype, dest)])
+            units.append((prov, orders, values))
+        return total_weight / nn, units
+    finally:
+        PyMem_Free(scratch)
+        PyMem_Free(block)
 
 
 cdef Board _save(CMap cm, _Game g, object game_map, bint terminal):

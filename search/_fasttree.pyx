@@ -31,19 +31,20 @@ from adjudicator.position import Position as _Position
 SOURCE_HASH = SOURCE_SHA256.decode("ascii")
 """The SHA-256 of the source this module was built from (see adjudicator.compiled_rules.load)."""
 
-cdef object _RegionWeights = None
+cdef object _weights_module = None
 
 
-cdef object _region_weights():
-    """search.mcts.weights.RegionWeights, imported on first use (search.mcts imports this module)."""
-    global _RegionWeights
-    if _RegionWeights is None:
-        from search.mcts.weights import RegionWeights
-        _RegionWeights = RegionWeights
-    return _RegionWeights
+cdef object _weights():
+    """search.mcts.weights, imported on first use (search.mcts imports this module)."""
+    global _weights_module
+    if _weights_module is None:
+        import search.mcts.weights
+        _weights_module = search.mcts.weights
+    return _weights_module
 
 cdef enum:
     SPRING = 0  # adjudicator.position.SPRING
+    SUMMER = 1  # adjudicator.position.SUMMER
     WINTER = 4  # adjudicator.position.WINTER
     KEEP_VALUES_FROM = 4  # search.mcts.domain.KEEP_VALUES_FROM
     KEY_FIELDS = 4  # a province's fields in a key: its unit's power, type, location; its owner
@@ -151,6 +152,7 @@ cdef class Core:
     cdef object fastbot_step_board
     cdef object fastbot_play_out
     cdef object fastbot_play_out_board
+    cdef object fastbot_weighted_options  # or None: Weighted values from the position
     cdef object node_values
     cdef object cmap
     cdef object enemy_weights
@@ -216,6 +218,8 @@ cdef class Core:
         self.fastbot_step_board = fastbot.step_board
         self.fastbot_play_out = fastbot.play_out_reward
         self.fastbot_play_out_board = fastbot.play_out_reward_board
+        from search.compiled_search import EXACT_FLOAT_SUMS
+        self.fastbot_weighted_options = fastbot.weighted_options if EXACT_FLOAT_SUMS else None
         self.node_values = fastbot.NodeValues
         self.cmap = cmap
         self.enemy_weights = enemy_weights
@@ -425,9 +429,13 @@ cdef class Core:
             if ours
             else []
         )
-        return InTurn([sampled, Weighted(
-            node._state if node._state is not None else node.board, us, self.weighted_cap
-        )])
+        if node.board is not None and self.fastbot_weighted_options is not None:
+            weighted = Weighted(node.board, us, self.weighted_cap, self.fastbot_weighted_options)
+        else:
+            weighted = Weighted(
+                node._state if node._state is not None else node.board, us, self.weighted_cap
+            )
+        return InTurn([sampled, weighted])
 
     cdef Edge _select(self, Node node):
         cdef long n = max(1, node.visits)
@@ -627,10 +635,13 @@ cdef class Weighted:
     best first by summed value, up to ``cap`` (search.mcts.order_sets.BestFirstCombinations:
     its heap entries ``(-sum, option indices, lowest unit)`` popped in the same order,
     since no two entries are equal).  It draws nothing from the generator.  ``at`` is
-    the position, or a search._fastbot.Board of it (its position built with the source).
+    the position, or a search._fastbot.Board of it: with ``board_options``
+    (search._fastbot.weighted_options) the options and their values come from the board
+    in C, else from its position (built with the source).
     """
 
     cdef object at  # the position, or a search._fastbot.Board of it
+    cdef object board_options  # search._fastbot.weighted_options, or None
     cdef int power
     cdef Py_ssize_t cap
     cdef bint built
@@ -655,8 +666,9 @@ cdef class Weighted:
         self.idx = NULL
         self.cur = NULL
 
-    def __init__(self, object at, int power, Py_ssize_t cap):
+    def __init__(self, object at, int power, Py_ssize_t cap, object board_options=None):
         self.at = at
+        self.board_options = board_options
         self.power = power
         self.cap = cap
         self.built = False
@@ -700,24 +712,26 @@ cdef class Weighted:
     cdef int _build(self) except -1:
         """The units' kept orders, best first, and the heap's first entry."""
         cdef Py_ssize_t u, k, j, n, total_orders = 0
-        cdef double v, best, total = 0.0
+        cdef double v, best, mean, total = 0.0
         cdef list valued = []
         self.built = True
-        pos = self.at if isinstance(self.at, _Position) else self.at.position()
-        weights = _region_weights()(pos, self.power)
-        cdef list node_weight = weights.node_weight
-        cdef double mean = weights.mean
-        node_of = weights.tables.node_of
-        units = pos.units
+        if self.board_options is not None:
+            weights = _weights()
+            mean, options_valued = self.board_options(
+                self.at,
+                self.power,
+                weights.SPRING_PROXIMITY_WEIGHTS
+                if self.at.season == SPRING or self.at.season == SUMMER
+                else weights.FALL_PROXIMITY_WEIGHTS,
+                weights.FOREIGN_CENTRE_CONSTANT,
+            )
+        else:
+            mean, options_valued = _options_valued(
+                self.at if isinstance(self.at, _Position) else self.at.position(), self.power
+            )
         self.provs = []
         self.orders = []
-        for prov, options in possible_orders(pos, self.power):
-            _, utype, loc = units[prov]
-            of_type = node_of[utype]
-            values = []
-            for order in options:
-                kind = order[0]
-                values.append(node_weight[of_type[order[1] if kind == MOVE or kind == CONVOY_MOVE else loc]])
+        for prov, options, values in options_valued:
             kept = [k for k in range(len(options)) if values[k] >= mean]
             if not kept:
                 best_k = 0
@@ -832,6 +846,25 @@ cdef void *_grow(void *block, size_t size) except NULL:
     if grown == NULL:
         raise MemoryError()
     return grown
+
+
+cdef tuple _options_valued(object pos, int power):
+    """search._fastbot.weighted_options from the position (search.mcts.weights.RegionWeights
+    and :func:`possible_orders`)."""
+    weights = _weights().RegionWeights(pos, power)
+    cdef list node_weight = weights.node_weight
+    node_of = weights.tables.node_of
+    units = pos.units
+    cdef list out = []
+    for prov, options in possible_orders(pos, power):
+        _, utype, loc = units[prov]
+        of_type = node_of[utype]
+        values = []
+        for order in options:
+            kind = order[0]
+            values.append(node_weight[of_type[order[1] if kind == MOVE or kind == CONVOY_MOVE else loc]])
+        out.append((prov, options, values))
+    return weights.mean, out
 
 
 cdef list _targets(object pos, int power):

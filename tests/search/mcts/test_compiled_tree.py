@@ -31,9 +31,16 @@ from search.mcts.compiled_tree import CompiledMcts, compiled_search
 from search.mcts.config import SearchSettings
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.order_sets import Action, SampledActions, Sources, WeightedActions
+from search.mcts.thesis_rules import possible_orders
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import get_variant
+from search.mcts.weights import (
+    FALL_PROXIMITY_WEIGHTS,
+    FOREIGN_CENTRE_CONSTANT,
+    SPRING_PROXIMITY_WEIGHTS,
+    RegionWeights,
+)
 from search.tables import tables_for
 from tests.search.boards import dumbbot_game
 from tests.search.test_randombot import varied_positions
@@ -287,6 +294,7 @@ def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) 
     or from its board)."""
     assert compiled_tree.FASTTREE is not None
     positions = [pos for _, pos in POSITIONS] + list(varied_positions()[::5])
+    weighted_options = speedups.COMPILED.weighted_options  # type: ignore[union-attr]
     handed = 0
     for i, pos in enumerate(positions):
         if pos.dislodged or pos.season not in (SPRING, FALL):
@@ -297,7 +305,9 @@ def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) 
             board = speedups.COMPILED.board(  # type: ignore[union-attr]
                 speedups.compiled_map(tables_for(M)), pos, power, pos.year, M.win_centres
             )
-            fast = compiled_tree.FASTTREE.Weighted(board if i % 2 else pos, power, cap)
+            # from the position, from the board by its position, from the board in C
+            at, options = ((pos, None), (board, None), (board, weighted_options))[i % 3]
+            fast = compiled_tree.FASTTREE.Weighted(at, power, cap, options)
             slow = WeightedActions(cap).source(pos, power, Random(i))
             while True:
                 action = fast.next(rng)
@@ -308,6 +318,32 @@ def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) 
             assert fast.next(rng) is None
             assert rng.getstate() == Random(i).getstate()
     assert handed > 1000
+
+
+def test_the_options_valued_on_a_board_are_the_python_ones(compiled: None) -> None:
+    """search._fastbot.weighted_options: possible_orders and RegionWeights, value for value."""
+    positions = [pos for _, pos in POSITIONS] + list(varied_positions())
+    cmap = speedups.compiled_map(tables_for(M))
+    checked = 0
+    for pos in positions:
+        if pos.dislodged or pos.season not in (SPRING, FALL):
+            continue
+        for power in range(M.num_powers):
+            weights = RegionWeights(pos, power)
+            board = speedups.COMPILED.board(  # type: ignore[union-attr]
+                cmap, pos, power, pos.year, M.win_centres
+            )
+            level = SPRING_PROXIMITY_WEIGHTS if pos.season == SPRING else FALL_PROXIMITY_WEIGHTS
+            mean, units = speedups.COMPILED.weighted_options(  # type: ignore[union-attr]
+                board, power, level, FOREIGN_CENTRE_CONSTANT
+            )
+            assert mean == weights.mean
+            assert units == [
+                (prov, options, [weights.order_value(prov, order) for order in options])
+                for prov, options in possible_orders(pos, power)
+            ]
+            checked += len(units)
+    assert checked > 1000
 
 
 @dataclass(frozen=True)
