@@ -1283,7 +1283,10 @@ cdef inline bint _plain(object rng) except -1:
 
 
 cdef inline Draws _draws(object rng):
-    """The draws from ``rng``: in C on its state when it is a plain ``random.Random``."""
+    """The draws from ``rng``: in C on its state when it is a plain ``random.Random``.
+
+    Made once per call from Python (the instance's attributes looked up once), and passed
+    down to every phase and power that draws in it."""
     cdef Draws d
     d.rng = <PyObject *> rng
     d.mt = <db_mt *> d.rng if _plain(rng) else NULL
@@ -1610,10 +1613,10 @@ def movement_orders_board(CMap cm, CWeights w, Board start, int power, object rn
 
 
 cdef dict _loaded_movement_orders(
-    CMap cm, CWeights w, _Board b, int season, int power, object rng, CValues v, _Orders o
+    CMap cm, CWeights w, _Board b, int season, int power, Draws *d, CValues v, _Orders o
 ):
     """movement_orders on the board loaded into ``b`` (``v`` and ``o`` are reset here)."""
-    if not _choose_moves(cm, w, b, season, power, rng, v, o):
+    if not _choose_moves(cm, w, b, season, power, d, v, o):
         return {}
     return _orders_dict(o.count, o.seq, o.kind, o.a, o.b)
 
@@ -1666,7 +1669,7 @@ cdef int _choose_moves(
     _Board b,
     int season,
     int power,
-    object rng,
+    Draws *d,
     CValues v,
     _Orders o,
     bint valued=False,
@@ -1694,14 +1697,13 @@ cdef int _choose_moves(
         return 0
     if not valued:
         _compute(cm, w, b, season, False, v)
-    cdef Draws d = _draws(rng)
     while count:
-        _shuffle(ours, count, &d)
+        _shuffle(ours, count, d)
         force = stalled >= STALLED
         waiting = 0  # the units that wait go to the front of ``ours``, in turn
         for k in range(count):
             prov = ours[k]
-            r = _order_unit(cm, w, b, v, o, prov, &d, force)
+            r = _order_unit(cm, w, b, v, o, prov, d, force)
             force = False
             if r == WAITING:
                 ours[waiting] = prov
@@ -1880,7 +1882,7 @@ cdef int _learned_moves(
     _Board b,
     int season,
     int power,
-    object rng,
+    Draws *dr,
     CValues v,
     _Orders o,
     bint valued=False,
@@ -1901,9 +1903,8 @@ cdef int _learned_moves(
     cdef double top, total, r, acc, stay, enemies, fall_take
     cdef bint is_centre, take
     pol.count = 0
-    if not _choose_moves(cm, pol.dumbbot, b, season, power, rng, v, o, valued):
+    if not _choose_moves(cm, pol.dumbbot, b, season, power, dr, v, o, valued):
         return 0
-    cdef Draws dr = _draws(rng)
     count = _provinces_of(b.upow, np, power, pol.provs)
     for p in range(np):
         pol.enemies[p] = 0
@@ -1972,7 +1973,7 @@ cdef int _learned_moves(
         for k in range(n):
             scores[k] = exp(scores[k] - top)
             total = total + scores[k]
-        r = _uniform(&dr) * total
+        r = _uniform(dr) * total
         k = 0
         acc = scores[0]
         while acc < r and k + 1 < n:
@@ -1981,7 +1982,7 @@ cdef int _learned_moves(
         pol.picks[prov] = opts[k]
     for i in range(count):
         pol.order_of[i] = pol.provs[i]
-    _shuffle(pol.order_of, count, &dr)
+    _shuffle(pol.order_of, count, dr)
     # DumbBot's own movers claim their provinces first (a stable sort on agreement)
     n = 0
     for i in range(count):
@@ -2066,6 +2067,7 @@ cdef dict _orders_in(CMap cm, object player, object pos, Board start, int power,
     cdef CValues v = cm.spare_values if spare else CValues(cm, power)
     cdef _Orders o = cm.spare_orders if spare else _Orders(cm.num_provinces)
     cdef int season
+    cdef Draws d = _draws(rng)
     if spare:
         cm.busy = True
     try:
@@ -2077,18 +2079,18 @@ cdef dict _orders_in(CMap cm, object player, object pos, Board start, int power,
             b.any_dislodged = start.any_dislodged
             season = start.season
         if type(player) is CPolicy:
-            return _loaded_learned_orders(cm, <CPolicy>player, b, season, power, rng, v, o)
-        return _loaded_movement_orders(cm, <CWeights>player, b, season, power, rng, v, o)
+            return _loaded_learned_orders(cm, <CPolicy>player, b, season, power, &d, v, o)
+        return _loaded_movement_orders(cm, <CWeights>player, b, season, power, &d, v, o)
     finally:
         if spare:
             cm.busy = False
 
 
 cdef dict _loaded_learned_orders(
-    CMap cm, CPolicy pol, _Board b, int season, int power, object rng, CValues v, _Orders o
+    CMap cm, CPolicy pol, _Board b, int season, int power, Draws *d, CValues v, _Orders o
 ):
     """learned_orders on the board loaded into ``b`` (``v`` and ``o`` are reset here)."""
-    cdef int count = _learned_moves(cm, pol, b, season, power, rng, v, o)
+    cdef int count = _learned_moves(cm, pol, b, season, power, d, v, o)
     return _orders_dict(count, pol.seq, pol.kind, pol.a, pol.b)
 
 
@@ -2318,7 +2320,7 @@ cdef int _play_movement(
     CMap cm,
     CWeights w,
     _Game g,
-    object rng,
+    Draws *d,
     int given,
     object action,
     NodeValues known,
@@ -2358,10 +2360,10 @@ cdef int _play_movement(
                 memcpy(g.v.comp, known.comp + q * np, np * sizeof(int))
                 g.v.kept = True
             if learned:
-                _learned_moves(cm, policy, b, g.season, q, rng, g.v, o, valued)
+                _learned_moves(cm, policy, b, g.season, q, d, g.v, o, valued)
             else:
                 _choose_moves(
-                    cm, w, b, g.season, q, rng, g.v, o, valued, g.units, g.num_units
+                    cm, w, b, g.season, q, d, g.v, o, valued, g.units, g.num_units
                 )
             if known is not None and not valued:
                 _keep(g.v, known.vals + q * cm.num_nodes, known.comp + q * np)
@@ -2393,7 +2395,7 @@ cdef int _play_movement(
     return 0
 
 
-cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic) except -1:
+cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) except -1:
     """search.simulate.play_phase in a retreat phase: DumbBot.retreat_orders for each power
     in turn (search.heuristics.random_retreats for ``heuristic``, if a power), then
     adjudicator.retreats.adjudicate_retreats (a retreat to a province another unit
@@ -2407,7 +2409,6 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
     cdef bint valued
     cdef int *arrivals = g.kind  # per province: how many units retreat there
     cdef int *ours = g.o.ours
-    cdef Draws d = _draws(rng)
     for p in range(np):
         g.arrival[p] = -1
         arrivals[p] = 0
@@ -2415,7 +2416,7 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
         count = _provinces_of(b.dpow, np, q, ours)
         if not count:
             continue
-        _shuffle(ours, count, &d)
+        _shuffle(ours, count, d)
         memset(g.taken, 0, np)
         if q == heuristic:
             for s in range(count):
@@ -2426,7 +2427,7 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
                     if not g.taken[cm.loc_prov[g.ropt[p * MAX_OPTIONS + i]]]
                 ]
                 if free:
-                    g.arrival[p] = _choice(free, &d)
+                    g.arrival[p] = _choice(free, d)
                     target = cm.loc_prov[g.arrival[p]]
                     g.taken[target] = 1
                     arrivals[target] += 1
@@ -2444,7 +2445,7 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, object rng, int heuristic)
                 choices[i] = g.ropt[p * MAX_OPTIONS + i]
                 scores[i] = _value(v, cm.node_of(utype, choices[i])) if n > 1 else 0
             while n:
-                k = _select(scores, n, &d, w)
+                k = _select(scores, n, d, w)
                 target = cm.loc_prov[choices[k]]
                 if g.taken[target]:
                     for j in range(k, n - 1):
@@ -2530,7 +2531,7 @@ cdef int _best_adjustments(CMap cm, CWeights w, _Game g, int power, int due) exc
 
 
 cdef int _play_adjustments(
-    CMap cm, CWeights w, _Game g, object rng, int heuristic, CWeights wh
+    CMap cm, CWeights w, _Game g, Draws *d, int heuristic, CWeights wh
 ) except -1:
     """search.simulate.play_phase in winter: DumbBot's builds (search.dumbbot.dumbbot_builds)
     and removals (dumbbot_removals) for each power in turn (search.heuristics.best_builds
@@ -2549,7 +2550,6 @@ cdef int _play_adjustments(
     cdef long long scores[MAX_OPTIONS]
     cdef int p, q, k, n, j, node, made, count
     cdef int *change = g.arrival  # per province: the node built there, or -2 for a removal
-    cdef Draws d = _draws(rng)
     _count_centres(cm, b.owner, due)
     for p in range(np):
         change[p] = -1
@@ -2579,7 +2579,7 @@ cdef int _play_adjustments(
                     scores[j] = _value(v, options[j])
             memset(g.taken, 0, np)
             while n and made < count:
-                k = _select(scores, n, &d, w)
+                k = _select(scores, n, d, w)
                 node = options[k]
                 for j in range(k, n - 1):
                     options[j] = options[j + 1]
@@ -2603,7 +2603,7 @@ cdef int _play_adjustments(
                 for j in range(n):
                     scores[j] = -_value(v, b.unode[options[j]])
             while n and made < count:
-                k = _select(scores, n, &d, w)
+                k = _select(scores, n, d, w)
                 change[options[k]] = -2
                 for j in range(k, n - 1):
                     options[j] = options[j + 1]
@@ -2643,26 +2643,27 @@ def play_out(
     if not 0 <= us < cm.num_powers:
         raise ValueError(f"no power {us} on this map")
     cdef _Game g = _game(cm, pos.map)
+    cdef Draws d = _draws(rng)
     g.busy = True
     try:
         g.load(cm, pos)
-        _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres)
+        _roll_out(cm, w, g, &d, us, horizon, final_year, win_centres)
         return g.position(cm, pos.map)
     finally:
         g.busy = False
 
 
 cdef int _roll_out(
-    CMap cm, CWeights w, _Game g, object rng, int us, int horizon, int final_year, int win_centres
+    CMap cm, CWeights w, _Game g, Draws *d, int us, int horizon, int final_year, int win_centres
 ) except -1:
     """:func:`play_out`'s phases, on the board loaded into ``g``."""
     while not (_ended_by(g, horizon) or _terminal(cm, g, us, final_year, win_centres)):
         if g.season == SPRING or g.season == FALL:
-            _play_movement(cm, w, g, rng, -1, None, None)
+            _play_movement(cm, w, g, d, -1, None, None)
         elif g.season == SUMMER or g.season == AUTUMN:
-            _play_retreats(cm, w, g, rng, -1)
+            _play_retreats(cm, w, g, d, -1)
         else:
-            _play_adjustments(cm, w, g, rng, -1, None)
+            _play_adjustments(cm, w, g, d, -1, None)
     return 0
 
 
@@ -2687,12 +2688,13 @@ def play_out_reward(
     and 0 for another's.
     """
     _check_reward_args(cm, us, win_centres, player_draws, players)
-    _draw_players(rng, player_draws, players)
+    cdef Draws d = _draws(rng)
+    _draw_players(&d, player_draws, players)
     cdef _Game g = _game(cm, pos.map)
     g.busy = True
     try:
         g.load(cm, pos)
-        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres)
+        return _reward(cm, w, g, &d, us, horizon, final_year, win_centres)
     finally:
         g.busy = False
 
@@ -2710,15 +2712,14 @@ cdef int _check_reward_args(
     return 0
 
 
-cdef int _draw_players(object rng, int player_draws, Py_ssize_t players) except -1:
+cdef int _draw_players(Draws *d, int player_draws, Py_ssize_t players) except -1:
     """The enemies' rollout players drawn (``player_draws`` times ``rng.randrange(players)``)."""
-    cdef Draws d = _draws(rng)
     cdef int i
     for i in range(player_draws):
         if d.mt != NULL:
             _mt_below(d.mt, players)
         else:
-            rng.randrange(players)
+            (<object> d.rng).randrange(players)
     return 0
 
 
@@ -2726,7 +2727,7 @@ cdef double _reward(
     CMap cm,
     CWeights w,
     _Game g,
-    object rng,
+    Draws *d,
     int us,
     int horizon,
     int final_year,
@@ -2735,7 +2736,7 @@ cdef double _reward(
     """The rollout from the board loaded into ``g`` and its reward (see :func:`play_out_reward`)."""
     cdef int winner
     cdef int counts[MAX_POWERS]
-    _roll_out(cm, w, g, rng, us, horizon, final_year, win_centres)
+    _roll_out(cm, w, g, d, us, horizon, final_year, win_centres)
     winner = _solo_winner(cm, g.b, win_centres)
     if winner >= 0:
         return 1.0 if winner == us else 0.0
@@ -2882,16 +2883,17 @@ cdef bint _step_loaded(
     action = tuple(action)  # read twice: checked, then played
     if not _simple_orders(cm, g.b, action):
         return False
-    _play_movement(cm, w, g, rng, us, action, known, policy)
+    cdef Draws d = _draws(rng)
+    _play_movement(cm, w, g, &d, us, action, known, policy)
     while not (
         g.season == SPRING
         or g.season == FALL
         or _terminal(cm, g, us, final_year, win_centres)
     ):
         if g.season == SUMMER or g.season == AUTUMN:
-            _play_retreats(cm, w, g, rng, us)
+            _play_retreats(cm, w, g, &d, us)
         else:
-            _play_adjustments(cm, w, g, rng, us, wus)
+            _play_adjustments(cm, w, g, &d, us, wus)
     return True
 
 
@@ -3182,12 +3184,13 @@ def play_out_reward_board(
 ):
     """:func:`play_out_reward` from ``start``."""
     _check_reward_args(cm, us, win_centres, player_draws, players)
-    _draw_players(rng, player_draws, players)
+    cdef Draws d = _draws(rng)
+    _draw_players(&d, player_draws, players)
     cdef _Game g = _game(cm, start.game_map)
     g.busy = True
     try:
         _restore(cm, g, start)
-        return _reward(cm, w, g, rng, us, horizon, final_year, win_centres)
+        return _reward(cm, w, g, &d, us, horizon, final_year, win_centres)
     finally:
         g.busy = False
 
