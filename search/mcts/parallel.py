@@ -33,7 +33,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from random import Random
 
@@ -91,6 +91,24 @@ def quiet_collector() -> None:
     turns the collector off and calls :func:`gc.collect` between jobs.
     """
     gc.disable()
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic cyclic garbage collection while the block runs; as it was after.
+
+    For a search in a process that keeps its collector on (arenas, benchmarks):
+    every object the tree allocates counts toward the collector's thresholds, and
+    its passes walk the growing tree, a tenth of the search's CPU time.  The
+    tree makes no reference cycles, so pausing the collector frees nothing later.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 # --- merging ----------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
 from search.mcts.config import SearchSettings
 from search.mcts.order_sets import Action
-from search.mcts.parallel import POLL_EVERY, RootParallel, merge, pick
+from search.mcts.parallel import POLL_EVERY, RootParallel, collector_paused, merge, pick
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import DEFAULT_VARIANT, get_variant
@@ -119,7 +119,42 @@ def search_within(
     With ``report_final`` the final set also goes to ``report(orders, stats,
     True)``, before the tree is freed (freeing a large tree takes a tenth of
     a second or more, which a deadline cannot spare).
+
+    The cyclic garbage collector is paused until the tree is freed
+    (:func:`~search.mcts.parallel.collector_paused`).
     """
+    with collector_paused():
+        return _search_within(
+            pos,
+            power,
+            variant,
+            final_year,
+            rng,
+            limit,
+            parallel=parallel,
+            report=report,
+            report_final=report_final,
+            should_stop=should_stop,
+            clock=clock,
+            retimed=retimed,
+        )
+
+
+def _search_within(
+    pos: Position,
+    power: int,
+    variant: SearchSettings,
+    final_year: int | None,
+    rng: Random,
+    limit: SearchLimit,
+    *,
+    parallel: RootParallel | None,
+    report: Report | None,
+    report_final: bool,
+    should_stop: Callable[[], bool] | None,
+    clock: Callable[[], float],
+    retimed: Callable[[], SearchLimit] | None,
+) -> tuple[Orders, dict[str, Any]]:
     # Stays whole: the helpers' job, the search loop with its retimes and the merge of
     # their statistics share one limit and one stop signal.
     if parallel is not None and clock is not time.monotonic:

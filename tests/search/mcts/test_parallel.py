@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import math
 import time
 from random import Random
 
@@ -99,3 +101,21 @@ def test_a_retime_to_a_later_stop_lets_the_search_and_its_helpers_go_on() -> Non
         took = time.monotonic() - began
     assert took >= 1.4, f"the search stopped at its first stop time ({took:.2f} s)"
     assert stats["workers"] == 2, stats
+
+
+def test_a_search_pauses_the_collector_and_leaves_it_as_it_was() -> None:
+    pos = initial_position(M)
+    during: list[bool] = []
+    try:
+        for enabled in (True, False):
+            if enabled:
+                gc.enable()
+            else:
+                gc.disable()
+            search_within(pos, 2, VARIANT, 1902, Random(1), SearchLimit(math.inf, math.inf, 5),
+                          report=lambda *_: during.append(gc.isenabled()),
+                          report_final=True)  # fmt: skip
+            assert gc.isenabled() is enabled
+    finally:
+        gc.enable()
+    assert during and not any(during)
