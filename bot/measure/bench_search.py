@@ -38,7 +38,7 @@ from adjudicator.position import Position
 from bot.measure.bench_heuristics import sample_positions
 from search.compiled_search import COMPILED as fastbot
 from search.mcts.domain import DiplomacyDomain
-from search.mcts.parallel import RootParallel
+from search.mcts.parallel import RootParallel, collector_paused
 from search.mcts.player import think
 from search.mcts.tree import horizon
 from search.mcts.variants import VARIANTS, VariantError, get_variant
@@ -53,17 +53,22 @@ def rollouts_per_second(
     seconds: float,
     clock: Callable[[], float] = time.monotonic,
 ) -> float:
-    """How many of ``variant``'s rollouts from ``pos`` run in a second of ``clock``."""
+    """How many of ``variant``'s rollouts from ``pos`` run in a second of ``clock``.
+
+    The cyclic garbage collector is paused, as in a search (see :func:`search_within
+    <search.mcts.player.search_within>`).
+    """
     v = get_variant(variant)
     domain = DiplomacyDomain(v, power, horizon(pos, v, FINAL_YEAR), pos.map.num_powers)
     rng = Random(0)
     count = 0
-    began = clock()
-    until = began + seconds
-    while clock() < until:
-        domain.rollout(pos, rng)
-        count += 1
-    return count / (clock() - began)
+    with collector_paused():
+        began = clock()
+        until = began + seconds
+        while clock() < until:
+            domain.rollout(pos, rng)
+            count += 1
+        return count / (clock() - began)
 
 
 def search_rates(
