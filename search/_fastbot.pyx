@@ -805,6 +805,7 @@ cdef class _Shared:
     # what the last board set, cleared for the next one: the rows of base given a unit's term
     cdef int *unit_rows
     cdef int num_unit_rows
+    cdef int *units  # scratch for _compute_board: the provinces with a unit
     cdef int np, rows, lanes, size
     cdef int season
     cdef object key
@@ -823,7 +824,7 @@ cdef class _Shared:
         self.lanes = (nw + LANES - 1) // LANES * LANES
         self.board = <int *> PyMem_Malloc(
             (
-                self.size + np * nw + 3 * np + nn + terms + 2 * nn + items + np
+                self.size + np * nw + 3 * np + nn + terms + 2 * nn + items + 2 * np
             ) * sizeof(int)
         )
         self.base = <long long *> PyMem_Malloc(
@@ -840,6 +841,7 @@ cdef class _Shared:
         self.runs = self.recs + nn + terms
         self.item_at = self.runs + 2 * nn
         self.unit_rows = self.item_at + items
+        self.units = self.unit_rows + np
         self.defence = self.base + np * self.lanes
         memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
         memset(self.base, 0, (np * self.lanes + np) * sizeof(long long))
@@ -920,8 +922,9 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
     cdef long long *base = sh.base
     cdef long long *row
     cdef long long d, a, unit_term
-    cdef int i, j, k, q, sc, owner, other
+    cdef int i, j, k, n, q, sc, owner, other
     cdef int counts[MAX_POWERS]
+    cdef int *units = sh.units
     _count_centres(cm, b.owner, counts)
     for q in range(nw):
         sizes[q] = w.size_a * counts[q] * counts[q] + w.size_b * counts[q] + w.size_c
@@ -959,27 +962,34 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
                 d = d * w.home_defence if d else -w.home_vacation
             row[owner] = d * defence_w
         sh.defence[sc] = d
+    # the provinces with a unit, listed without a branch per province
+    n = 0
+    for i in range(np):
+        units[n] = i
+        n += b.upow[i] >= 0
     if w.base_unit:
-        for i in range(np):
-            if b.upow[i] >= 0:
-                unit_term = _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
-                row = base + i * lanes
-                for q in range(lanes):
-                    row[q] += unit_term
-                sh.unit_rows[sh.num_unit_rows] = i
-                sh.num_unit_rows += 1
+        for k in range(n):
+            i = units[k]
+            unit_term = _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
+            row = base + i * lanes
+            for q in range(lanes):
+                row[q] += unit_term
+            sh.unit_rows[k] = i
+        sh.num_unit_rows = n
     # unit counts near each province (strength and competition; not used in winter)
     db_clear(sh.counts, np * nw + 3 * np)  # counts, top, leader, runner
     if season != WINTER:
-        for i in range(np):
-            if b.upow[i] >= 0:
-                k = b.unode[i]
-                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                    _count(sh, nw, cm.touch_prov[j], b.upow[i])
-            if b.any_dislodged and b.dpow[i] >= 0:
-                k = b.dnode[i]
-                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                    _count(sh, nw, cm.touch_prov[j], b.dpow[i])
+        for k in range(n):
+            i = units[k]
+            q = b.upow[i]
+            for j in range(cm.touch_off[b.unode[i]], cm.touch_off[b.unode[i] + 1]):
+                _count(sh, nw, cm.touch_prov[j], q)
+        if b.any_dislodged:
+            for i in range(np):
+                if b.dpow[i] >= 0:
+                    k = b.dnode[i]
+                    for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
+                        _count(sh, nw, cm.touch_prov[j], b.dpow[i])
 
 
 cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
