@@ -47,7 +47,7 @@ from dataclasses import fields
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport PyObject
-from libc.limits cimport INT_MAX
+from libc.limits cimport INT_MAX, LLONG_MIN
 from libc.math cimport exp
 from libc.string cimport memcmp, memcpy, memset
 
@@ -918,14 +918,17 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
         attack_w, defence_w = w.fall_attack, w.fall_defence
     else:
         attack_w, defence_w = w.spring_attack, w.spring_defence
-    cdef long long sizes[MAX_POWERS]
+    cdef long long sized[MAX_POWERS + 1]
+    cdef long long *sizes = sized + 1  # sizes[-1] (no unit's) passes no defence value
     cdef long long *base = sh.base
     cdef long long *row
     cdef long long d, a, unit_term
-    cdef int i, j, k, n, q, sc, owner, other
+    cdef int i, j, k, n, q, sc, owner, other, node
+    cdef bint take
     cdef int counts[MAX_POWERS]
     cdef int *units = sh.units
     _count_centres(cm, b.owner, counts)
+    sized[0] = LLONG_MIN
     for q in range(nw):
         sizes[q] = w.size_a * counts[q] * counts[q] + w.size_b * counts[q] + w.size_c
     # an attack value for everyone but the owner, who defends (the other rows stay 0)
@@ -948,11 +951,14 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
         d = 0
         if owner >= 0:
             for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
+                # selects, not branches (mispredicted often); an empty province's node
+                # (-1) read as node 0, its size (sizes[-1]) never passing d
                 i = cm.nb_idx[j]
                 other = b.upow[i]
-                if other >= 0 and other != owner and sizes[other] > d \
-                        and cm.reach[b.unode[i] * np + sc]:
-                    d = sizes[other]
+                node = b.unode[i]
+                node = node if node >= 0 else 0
+                take = (other != owner) & (sizes[other] > d) & cm.reach[node * np + sc]
+                d = sizes[other] if take else d
                 if b.any_dislodged:
                     other = b.dpow[i]
                     if other >= 0 and other != owner and sizes[other] > d \
@@ -996,15 +1002,15 @@ cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
     """One more unit of ``power`` in or next to ``prov``: its count, and the most units one
     power and any other have there."""
     cdef int c = sh.counts[prov * nw + power] + 1
+    cdef int top = sh.top[prov], runner = sh.runner[prov], leader = sh.leader[prov]
+    # selects, not branches (mispredicted often): the leader's count is always top, so its
+    # unit raises top alone; another power's raises the runner to min(c, top), and takes
+    # the lead if c passes top
+    cdef int rival = runner if power == leader else (c if c < top else top)
     sh.counts[prov * nw + power] = c
-    if power == sh.leader[prov]:
-        sh.top[prov] = c
-    elif c > sh.top[prov]:
-        sh.runner[prov] = sh.top[prov]
-        sh.top[prov] = c
-        sh.leader[prov] = power
-    elif c > sh.runner[prov]:
-        sh.runner[prov] = c
+    sh.runner[prov] = rival if rival > runner else runner
+    sh.leader[prov] = power if c > top else leader
+    sh.top[prov] = c if c > top else top
 
 
 cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
