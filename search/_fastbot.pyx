@@ -1405,11 +1405,14 @@ C_DRAWS = _c_draws
 cdef inline int _ranked_below(long long *scores, int n, int k) noexcept:
     """The option ranked next below option ``k`` by (score, index), or -1 if none."""
     cdef int i, found = -1
-    cdef long long bound = scores[k]
+    cdef long long bound = scores[k], at = LLONG_MIN, s
+    cdef bint take
+    # selects, not branches (the scores come in no order): the later index of equals
     for i in range(n):
-        if scores[i] < bound or scores[i] == bound and i < k:
-            if found < 0 or scores[i] >= scores[found]:  # the later index of equals
-                found = i
+        s = scores[i]
+        take = ((s < bound) | ((s == bound) & (i < k))) & (s >= at)
+        found = i if take else found
+        at = s if take else at
     return found
 
 
@@ -1423,10 +1426,10 @@ cdef int _select(long long *scores, int n, Draws *d, CWeights w) except -1:
     cdef long long best, second, chance, best_chance
     if n == 1:
         return 0
+    best = scores[0]
     for i in range(1, n):  # the best: the highest score, the later index among equals
-        if scores[i] >= scores[current]:
-            current = i
-    best = scores[current]
+        current = i if scores[i] >= best else current
+        best = scores[i] if scores[i] >= best else best
     for i in range(n - 1):
         below = _ranked_below(scores, n, current)
         second = scores[below]
