@@ -47,7 +47,7 @@ from dataclasses import fields
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport PyObject
-from libc.limits cimport INT_MAX
+from libc.limits cimport INT_MAX, LLONG_MIN
 from libc.math cimport exp
 from libc.string cimport memcmp, memcpy, memset
 
@@ -805,6 +805,7 @@ cdef class _Shared:
     # what the last board set, cleared for the next one: the rows of base given a unit's term
     cdef int *unit_rows
     cdef int num_unit_rows
+    cdef int *units  # scratch for _compute_board: the provinces with a unit
     cdef int np, rows, lanes, size
     cdef int season
     cdef object key
@@ -823,7 +824,7 @@ cdef class _Shared:
         self.lanes = (nw + LANES - 1) // LANES * LANES
         self.board = <int *> PyMem_Malloc(
             (
-                self.size + np * nw + 3 * np + nn + terms + 2 * nn + items + np
+                self.size + np * nw + 3 * np + nn + terms + 2 * nn + items + 2 * np
             ) * sizeof(int)
         )
         self.base = <long long *> PyMem_Malloc(
@@ -840,6 +841,7 @@ cdef class _Shared:
         self.runs = self.recs + nn + terms
         self.item_at = self.runs + 2 * nn
         self.unit_rows = self.item_at + items
+        self.units = self.unit_rows + np
         self.defence = self.base + np * self.lanes
         memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
         memset(self.base, 0, (np * self.lanes + np) * sizeof(long long))
@@ -916,13 +918,17 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
         attack_w, defence_w = w.fall_attack, w.fall_defence
     else:
         attack_w, defence_w = w.spring_attack, w.spring_defence
-    cdef long long sizes[MAX_POWERS]
+    cdef long long sized[MAX_POWERS + 1]
+    cdef long long *sizes = sized + 1  # sizes[-1] (no unit's) passes no defence value
     cdef long long *base = sh.base
     cdef long long *row
     cdef long long d, a, unit_term
-    cdef int i, j, k, q, sc, owner, other
+    cdef int i, j, k, n, q, sc, owner, other, node
+    cdef bint take
     cdef int counts[MAX_POWERS]
+    cdef int *units = sh.units
     _count_centres(cm, b.owner, counts)
+    sized[0] = LLONG_MIN
     for q in range(nw):
         sizes[q] = w.size_a * counts[q] * counts[q] + w.size_b * counts[q] + w.size_c
     # an attack value for everyone but the owner, who defends (the other rows stay 0)
@@ -945,11 +951,14 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
         d = 0
         if owner >= 0:
             for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
+                # selects, not branches (mispredicted often); an empty province's node
+                # (-1) read as node 0, its size (sizes[-1]) never passing d
                 i = cm.nb_idx[j]
                 other = b.upow[i]
-                if other >= 0 and other != owner and sizes[other] > d \
-                        and cm.reach[b.unode[i] * np + sc]:
-                    d = sizes[other]
+                node = b.unode[i]
+                node = node if node >= 0 else 0
+                take = (other != owner) & (sizes[other] > d) & cm.reach[node * np + sc]
+                d = sizes[other] if take else d
                 if b.any_dislodged:
                     other = b.dpow[i]
                     if other >= 0 and other != owner and sizes[other] > d \
@@ -959,42 +968,49 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
                 d = d * w.home_defence if d else -w.home_vacation
             row[owner] = d * defence_w
         sh.defence[sc] = d
+    # the provinces with a unit, listed without a branch per province
+    n = 0
+    for i in range(np):
+        units[n] = i
+        n += b.upow[i] >= 0
     if w.base_unit:
-        for i in range(np):
-            if b.upow[i] >= 0:
-                unit_term = _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
-                row = base + i * lanes
-                for q in range(lanes):
-                    row[q] += unit_term
-                sh.unit_rows[sh.num_unit_rows] = i
-                sh.num_unit_rows += 1
+        for k in range(n):
+            i = units[k]
+            unit_term = _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
+            row = base + i * lanes
+            for q in range(lanes):
+                row[q] += unit_term
+            sh.unit_rows[k] = i
+        sh.num_unit_rows = n
     # unit counts near each province (strength and competition; not used in winter)
     db_clear(sh.counts, np * nw + 3 * np)  # counts, top, leader, runner
     if season != WINTER:
-        for i in range(np):
-            if b.upow[i] >= 0:
-                k = b.unode[i]
-                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                    _count(sh, nw, cm.touch_prov[j], b.upow[i])
-            if b.any_dislodged and b.dpow[i] >= 0:
-                k = b.dnode[i]
-                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                    _count(sh, nw, cm.touch_prov[j], b.dpow[i])
+        for k in range(n):
+            i = units[k]
+            q = b.upow[i]
+            for j in range(cm.touch_off[b.unode[i]], cm.touch_off[b.unode[i] + 1]):
+                _count(sh, nw, cm.touch_prov[j], q)
+        if b.any_dislodged:
+            for i in range(np):
+                if b.dpow[i] >= 0:
+                    k = b.dnode[i]
+                    for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
+                        _count(sh, nw, cm.touch_prov[j], b.dpow[i])
 
 
 cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
     """One more unit of ``power`` in or next to ``prov``: its count, and the most units one
     power and any other have there."""
     cdef int c = sh.counts[prov * nw + power] + 1
+    cdef int top = sh.top[prov], runner = sh.runner[prov], leader = sh.leader[prov]
+    # selects, not branches (mispredicted often): the leader's count is always top, so its
+    # unit raises top alone; another power's raises the runner to min(c, top), and takes
+    # the lead if c passes top
+    cdef int rival = runner if power == leader else (c if c < top else top)
     sh.counts[prov * nw + power] = c
-    if power == sh.leader[prov]:
-        sh.top[prov] = c
-    elif c > sh.top[prov]:
-        sh.runner[prov] = sh.top[prov]
-        sh.top[prov] = c
-        sh.leader[prov] = power
-    elif c > sh.runner[prov]:
-        sh.runner[prov] = c
+    sh.runner[prov] = rival if rival > runner else runner
+    sh.leader[prov] = power if c > top else leader
+    sh.top[prov] = c if c > top else top
 
 
 cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
@@ -1389,11 +1405,14 @@ C_DRAWS = _c_draws
 cdef inline int _ranked_below(long long *scores, int n, int k) noexcept:
     """The option ranked next below option ``k`` by (score, index), or -1 if none."""
     cdef int i, found = -1
-    cdef long long bound = scores[k]
+    cdef long long bound = scores[k], at = LLONG_MIN, s
+    cdef bint take
+    # selects, not branches (the scores come in no order): the later index of equals
     for i in range(n):
-        if scores[i] < bound or scores[i] == bound and i < k:
-            if found < 0 or scores[i] >= scores[found]:  # the later index of equals
-                found = i
+        s = scores[i]
+        take = ((s < bound) | ((s == bound) & (i < k))) & (s >= at)
+        found = i if take else found
+        at = s if take else at
     return found
 
 
@@ -1407,10 +1426,10 @@ cdef int _select(long long *scores, int n, Draws *d, CWeights w) except -1:
     cdef long long best, second, chance, best_chance
     if n == 1:
         return 0
+    best = scores[0]
     for i in range(1, n):  # the best: the highest score, the later index among equals
-        if scores[i] >= scores[current]:
-            current = i
-    best = scores[current]
+        current = i if scores[i] >= best else current
+        best = scores[i] if scores[i] >= best else best
     for i in range(n - 1):
         below = _ranked_below(scores, n, current)
         second = scores[below]
