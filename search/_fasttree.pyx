@@ -226,6 +226,9 @@ cdef class Core:
     cdef int patience
     cdef Py_ssize_t weighted_cap
     cdef object enemy_policy  # a search._fastbot.CPolicy, or None: DumbBot's orders
+    cdef long new_iterations  # counts not yet added to the tree's (see _flush)
+    cdef long new_rollouts
+    cdef long new_nodes
 
     def __init__(
         self,
@@ -411,6 +414,60 @@ cdef class Core:
 
     def iterate(self, object tree, Node root):
         """One iteration of search.mcts.uct.Mcts.iterate on ``root``, counted on ``tree``."""
+        self._iterate(root, tree.rng)
+        self._flush(tree)
+
+    def run(
+        self,
+        object tree,
+        Node root,
+        object target,
+        object deadline,
+        object next_check,
+        double progress_every,
+        object clock,
+        object should_stop,
+        object on_progress,
+    ):
+        """search.mcts.uct.Mcts.run's loop on ``root``, counted on ``tree`` (whose attributes
+        are brought up to date before ``should_stop`` and ``on_progress`` are called)."""
+        cdef bint capped = target is not None
+        cdef long cap = target - tree.iterations if capped else 0  # iterations still to do
+        rng = tree.rng
+        try:
+            while True:
+                if capped and self.new_iterations >= cap:
+                    break
+                now = clock()
+                if deadline is not None and now >= deadline:
+                    break
+                if now >= next_check:
+                    next_check = now + progress_every
+                    self._flush(tree)
+                    if should_stop is not None and should_stop():
+                        break
+                    if on_progress is not None:
+                        on_progress(tree)
+                    rng = tree.rng
+                    if capped:
+                        cap = target - tree.iterations
+                self._iterate(root, rng)
+        finally:
+            self._flush(tree)
+
+    cdef int _flush(self, object tree) except -1:
+        """Add the iterations, rollouts and nodes counted since the last flush to ``tree``'s."""
+        if self.new_iterations:
+            tree.iterations += self.new_iterations
+        if self.new_rollouts:
+            tree.rollouts += self.new_rollouts
+        if self.new_nodes:
+            tree.nodes += self.new_nodes
+        self.new_iterations = self.new_rollouts = self.new_nodes = 0
+        return 0
+
+    cdef int _iterate(self, Node root, object rng) except -1:
+        """One iteration on ``root``, counted in the counts :meth:`_flush` adds."""
         cdef Node node = root
         cdef Node child
         cdef Edge edge
@@ -418,12 +475,11 @@ cdef class Core:
         cdef int expansions = 2 if self.double_expansion else 1
         cdef bint leaf_is_terminal
         cdef double reward
-        rng = tree.rng
         while not (leaf_is_terminal := node.terminal):
             if self._can_expand(node):
                 edge = self._expand(node, rng)
                 if edge is not None:
-                    child = self._child(tree, node, edge, rng)
+                    child = self._child(node, edge, rng)
                     path.append(node)
                     path.append(edge)
                     node = child
@@ -437,9 +493,9 @@ cdef class Core:
             edge = self._select(node)
             path.append(node)
             path.append(edge)
-            node = self._child(tree, node, edge, rng)
+            node = self._child(node, edge, rng)
         if not leaf_is_terminal:
-            tree.rollouts += 1
+            self.new_rollouts += 1
         reward = self._rollout(node, rng)
         node.visits += 1
         cdef Py_ssize_t i
@@ -449,7 +505,8 @@ cdef class Core:
             node.visits += 1
             edge.visits += 1
             edge.total += reward
-        tree.iterations += 1
+        self.new_iterations += 1
+        return 0
 
     cdef bint _can_expand(self, Node node) except -1:
         if node.exhausted:
@@ -512,7 +569,7 @@ cdef class Core:
                 best, best_score = edge, score
         return best
 
-    cdef Node _child(self, object tree, Node node, Edge edge, object rng):
+    cdef Node _child(self, Node node, Edge edge, object rng):
         cdef Node child
         cdef bint terminal
         if edge.first is not None and not self.resample:
@@ -535,7 +592,7 @@ cdef class Core:
                 terminal = self.terminal(state)
             child = Node(state, terminal, board)
             edge._add(key, child)
-            tree.nodes += 1
+            self.new_nodes += 1
             return child
         return found
 
