@@ -237,6 +237,8 @@ cdef enum:
     MAX_OPTIONS = 64
     MAX_POWERS = 64
     KEY_FIELDS = 4  # a province's fields in a Board's key (search._fasttree.Core.key's)
+    KEY_HEAD = 2  # the C ints before them: the season, the year
+    KEY_LIMIT = 127  # the largest field value a key holds (a signed char)
 
 assert (_PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE) == (MOVE, SUPPORT_HOLD, SUPPORT_MOVE)
 
@@ -2983,30 +2985,37 @@ cdef class Board:
     def key(self):
         """search._fasttree.Core.key of :meth:`position` when no unit is dislodged, else None.
 
-        ``(season, year, board)``: the board one C short per field, four per province (its
-        unit's power, type and location, -1 each without one; its owner).
+        One bytes string: the season and the year as C ints, then one signed char per
+        field, four per province (its unit's power, type and location, -1 each without
+        one; its owner).  None too on a map whose locations or powers a field cannot hold.
         """
-        if self.any_dislodged:
+        cdef CMap cm = self.cm
+        if self.any_dislodged or cm.num_locations > KEY_LIMIT + 1 or cm.num_powers > KEY_LIMIT + 1:
             return None
         cdef int np = self.np
         cdef int *upow = self.cells
         cdef int *unode = upow + np
         cdef int *owner = upow + 4 * np
-        board = PyBytes_FromStringAndSize(NULL, KEY_FIELDS * np * sizeof(short))
-        cdef short *fields = <short *> PyBytes_AS_STRING(board)
+        cdef int head[KEY_HEAD]
+        key = PyBytes_FromStringAndSize(NULL, KEY_HEAD * sizeof(int) + KEY_FIELDS * np)
+        cdef char *out = PyBytes_AS_STRING(key)
+        cdef signed char *fields = <signed char *> (out + KEY_HEAD * sizeof(int))
         cdef int p, node
+        head[0] = self.season
+        head[1] = self.year
+        memcpy(out, head, KEY_HEAD * sizeof(int))
         for p in range(np):
             if upow[p] >= 0:
                 node = unode[p]
-                fields[KEY_FIELDS * p] = <short> upow[p]
-                fields[KEY_FIELDS * p + 1] = <short> self.cm.node_type[node]
-                fields[KEY_FIELDS * p + 2] = <short> self.cm.node_loc[node]
+                fields[KEY_FIELDS * p] = <signed char> upow[p]
+                fields[KEY_FIELDS * p + 1] = <signed char> cm.node_type[node]
+                fields[KEY_FIELDS * p + 2] = <signed char> cm.node_loc[node]
             else:
                 fields[KEY_FIELDS * p] = -1
                 fields[KEY_FIELDS * p + 1] = -1
                 fields[KEY_FIELDS * p + 2] = -1
-            fields[KEY_FIELDS * p + 3] = <short> owner[p]
-        return (self.season, self.year, board)
+            fields[KEY_FIELDS * p + 3] = <signed char> owner[p]
+        return key
 
 
 def weighted_options(Board board, int power, tuple level_weights, int foreign_constant):

@@ -17,10 +17,12 @@ afterwards are those of the Python loop (its test oracle,
 tests/search/mcts/test_compiled_tree.py).
 """
 
-from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from libc.limits cimport INT_MAX, INT_MIN
 from libc.math cimport INFINITY, log, pow, sqrt
+from libc.string cimport memcpy
 
 cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
@@ -48,7 +50,8 @@ cdef enum:
     WINTER = 4  # adjudicator.position.WINTER
     KEEP_VALUES_FROM = 4  # search.mcts.domain.KEEP_VALUES_FROM
     KEY_FIELDS = 4  # a province's fields in a key: its unit's power, type, location; its owner
-    KEY_LIMIT = 32767  # the largest field value a key holds (a C short)
+    KEY_HEAD = 2  # the C ints before them: the season, the year
+    KEY_LIMIT = 127  # the largest field value a key holds (a signed char)
 
 
 cdef inline long _field(object value) noexcept:
@@ -61,24 +64,68 @@ cdef inline long _field(object value) noexcept:
     return v if overflow == 0 and -1 <= v <= KEY_LIMIT else -2
 
 
+cdef inline bint _added(set seen, object item) except -1:
+    """Whether ``item`` was new to ``seen``, adding it (hashing it once: tuples keep no hash)."""
+    cdef Py_ssize_t before = len(seen)
+    seen.add(item)
+    return len(seen) != before
+
+
 cdef class Edge:
-    """search.mcts.uct.Edge: an action tried at a node, its statistics and its children."""
+    """search.mcts.uct.Edge: an action tried at a node, its statistics and its children.
+
+    Most edges keep one child: it is held with its key, and a dict only for the others.
+    """
 
     cdef public object action
     cdef public long visits
     cdef public double total
-    cdef public dict children
+    cdef object first_key
+    cdef object first  # the first child (a Node), or None
+    cdef dict more  # the other children by key, or None
 
     def __init__(self, object action):
         self.action = action
         self.visits = 0
         self.total = 0.0
-        self.children = {}
+        self.first = None
+        self.more = None
+
+    @property
+    def children(self):
+        """The children by key, in the order they were made (a new dict)."""
+        if self.first is None:
+            return {}
+        out = {self.first_key: self.first}
+        if self.more is not None:
+            out.update(self.more)
+        return out
 
     @property
     def mean(self):
         """The average reward through this edge (0 before any visit)."""
         return self.total / self.visits if self.visits else 0.0
+
+    cdef object _child(self, object key):
+        """The child of key ``key``, or None."""
+        if self.first is None:
+            return None
+        if self.first_key == key:
+            return self.first
+        if self.more is None:
+            return None
+        return self.more.get(key)
+
+    cdef int _add(self, object key, object child) except -1:
+        """Keep ``child`` (a Node) under ``key``, which no child has yet."""
+        if self.first is None:
+            self.first_key = key
+            self.first = child
+        elif self.more is None:
+            self.more = {key: child}
+        else:
+            self.more[key] = child
+        return 0
 
 
 cdef class Node:
@@ -161,7 +208,7 @@ cdef class Core:
     cdef object game_map
     cdef list centres
     cdef Py_ssize_t num_provinces
-    cdef short *key_fields  # one key's fields, written before they are copied into bytes
+    cdef signed char *key_fields  # one key's fields, written before they are copied into bytes
     cdef int us
     cdef int final_year
     cdef int win_centres
@@ -179,6 +226,9 @@ cdef class Core:
     cdef int patience
     cdef Py_ssize_t weighted_cap
     cdef object enemy_policy  # a search._fastbot.CPolicy, or None: DumbBot's orders
+    cdef long new_iterations  # counts not yet added to the tree's (see _flush)
+    cdef long new_rollouts
+    cdef long new_nodes
 
     def __init__(
         self,
@@ -228,9 +278,7 @@ cdef class Core:
         self.game_map = game_map
         self.centres = list(game_map.supply_centres)
         self.num_provinces = game_map.num_provinces
-        self.key_fields = <short *> PyMem_Malloc(
-            KEY_FIELDS * self.num_provinces * sizeof(short)
-        )
+        self.key_fields = <signed char *> PyMem_Malloc(KEY_FIELDS * self.num_provinces)
         if self.key_fields == NULL:
             raise MemoryError()
         self.us = us
@@ -292,19 +340,28 @@ cdef class Core:
 
         Equal for equal positions, different for different ones (on this tree's map;
         elsewhere, or with a field that is no int between -1 and KEY_LIMIT, it is
-        Position.key itself): the season, the year, the units and centre owners as one
-        bytes string indexed by province, and the dislodged units as Position.key has them.
+        Position.key itself): one bytes string of the season and the year (C ints) and
+        the units and centre owners indexed by province (a signed char per field), with
+        the dislodged units as Position.key has them, if any, in a tuple after it.
         """
         if state.map is not self.game_map:
             return state.key()
         cdef dict units = state.units
         cdef list owners = state.owners
         cdef dict dislodged = state.dislodged
-        cdef short *fields = self.key_fields
+        cdef signed char *fields = self.key_fields
         cdef Py_ssize_t np = self.num_provinces
         cdef Py_ssize_t i, p
-        cdef long power, kind, where, owner
-        if len(owners) != np:
+        cdef long power, kind, where, owner, season, year
+        cdef int overflow
+        cdef int head[KEY_HEAD]
+        if len(owners) != np or not isinstance(state.season, int) or not isinstance(state.year, int):
+            return state.key()
+        season = PyLong_AsLongAndOverflow(state.season, &overflow)
+        if overflow or not INT_MIN <= season <= INT_MAX:
+            return state.key()
+        year = PyLong_AsLongAndOverflow(state.year, &overflow)
+        if overflow or not INT_MIN <= year <= INT_MAX:
             return state.key()
         for i in range(KEY_FIELDS * np):
             fields[i] = -1
@@ -317,18 +374,23 @@ cdef class Core:
             where = _field(unit[2])
             if p < 0 or p >= np or power < 0 or kind < 0 or where < 0:
                 return state.key()
-            fields[KEY_FIELDS * p] = <short> power
-            fields[KEY_FIELDS * p + 1] = <short> kind
-            fields[KEY_FIELDS * p + 2] = <short> where
+            fields[KEY_FIELDS * p] = <signed char> power
+            fields[KEY_FIELDS * p + 1] = <signed char> kind
+            fields[KEY_FIELDS * p + 2] = <signed char> where
         for p in range(np):
             owner = _field(owners[p])
             if owner == -2:
                 return state.key()
-            fields[KEY_FIELDS * p + 3] = <short> owner
-        board = PyBytes_FromStringAndSize(<char *> fields, KEY_FIELDS * np * sizeof(short))
+            fields[KEY_FIELDS * p + 3] = <signed char> owner
+        key = PyBytes_FromStringAndSize(NULL, KEY_HEAD * sizeof(int) + KEY_FIELDS * np)
+        cdef char *out = PyBytes_AS_STRING(key)
+        head[0] = <int> season
+        head[1] = <int> year
+        memcpy(out, head, KEY_HEAD * sizeof(int))
+        memcpy(out + KEY_HEAD * sizeof(int), fields, KEY_FIELDS * np)
         if dislodged:
-            return (state.season, state.year, board, tuple(sorted(dislodged.items())))
-        return (state.season, state.year, board)
+            return (key, tuple(sorted(dislodged.items())))
+        return key
 
     cdef int _solo_winner(self, list owners) except -2:
         """adjudicator.phases.solo_winner without the previous counts."""
@@ -352,6 +414,60 @@ cdef class Core:
 
     def iterate(self, object tree, Node root):
         """One iteration of search.mcts.uct.Mcts.iterate on ``root``, counted on ``tree``."""
+        self._iterate(root, tree.rng)
+        self._flush(tree)
+
+    def run(
+        self,
+        object tree,
+        Node root,
+        object target,
+        object deadline,
+        object next_check,
+        double progress_every,
+        object clock,
+        object should_stop,
+        object on_progress,
+    ):
+        """search.mcts.uct.Mcts.run's loop on ``root``, counted on ``tree`` (whose attributes
+        are brought up to date before ``should_stop`` and ``on_progress`` are called)."""
+        cdef bint capped = target is not None
+        cdef long cap = target - tree.iterations if capped else 0  # iterations still to do
+        rng = tree.rng
+        try:
+            while True:
+                if capped and self.new_iterations >= cap:
+                    break
+                now = clock()
+                if deadline is not None and now >= deadline:
+                    break
+                if now >= next_check:
+                    next_check = now + progress_every
+                    self._flush(tree)
+                    if should_stop is not None and should_stop():
+                        break
+                    if on_progress is not None:
+                        on_progress(tree)
+                    rng = tree.rng
+                    if capped:
+                        cap = target - tree.iterations
+                self._iterate(root, rng)
+        finally:
+            self._flush(tree)
+
+    cdef int _flush(self, object tree) except -1:
+        """Add the iterations, rollouts and nodes counted since the last flush to ``tree``'s."""
+        if self.new_iterations:
+            tree.iterations += self.new_iterations
+        if self.new_rollouts:
+            tree.rollouts += self.new_rollouts
+        if self.new_nodes:
+            tree.nodes += self.new_nodes
+        self.new_iterations = self.new_rollouts = self.new_nodes = 0
+        return 0
+
+    cdef int _iterate(self, Node root, object rng) except -1:
+        """One iteration on ``root``, counted in the counts :meth:`_flush` adds."""
         cdef Node node = root
         cdef Node child
         cdef Edge edge
@@ -359,12 +475,11 @@ cdef class Core:
         cdef int expansions = 2 if self.double_expansion else 1
         cdef bint leaf_is_terminal
         cdef double reward
-        rng = tree.rng
         while not (leaf_is_terminal := node.terminal):
             if self._can_expand(node):
                 edge = self._expand(node, rng)
                 if edge is not None:
-                    child = self._child(tree, node, edge, rng)
+                    child = self._child(node, edge, rng)
                     path.append(node)
                     path.append(edge)
                     node = child
@@ -378,9 +493,9 @@ cdef class Core:
             edge = self._select(node)
             path.append(node)
             path.append(edge)
-            node = self._child(tree, node, edge, rng)
+            node = self._child(node, edge, rng)
         if not leaf_is_terminal:
-            tree.rollouts += 1
+            self.new_rollouts += 1
         reward = self._rollout(node, rng)
         node.visits += 1
         cdef Py_ssize_t i
@@ -390,7 +505,8 @@ cdef class Core:
             node.visits += 1
             edge.visits += 1
             edge.total += reward
-        tree.iterations += 1
+        self.new_iterations += 1
+        return 0
 
     cdef bint _can_expand(self, Node node) except -1:
         if node.exhausted:
@@ -453,11 +569,11 @@ cdef class Core:
                 best, best_score = edge, score
         return best
 
-    cdef Node _child(self, object tree, Node node, Edge edge, object rng):
+    cdef Node _child(self, Node node, Edge edge, object rng):
         cdef Node child
         cdef bint terminal
-        if edge.children and not self.resample:
-            return next(iter(edge.children.values()))
+        if edge.first is not None and not self.resample:
+            return edge.first
         state = None
         board = self._compiled_step(node, edge.action, rng) if node.board is not None else None
         if board is not None:
@@ -470,13 +586,13 @@ cdef class Core:
             state = self._step(node, edge.action, rng)
             key = self.key(state)
             terminal = False  # found below, for a new child only
-        found = edge.children.get(key)
+        found = edge._child(key)
         if found is None:
             if board is None:
                 terminal = self.terminal(state)
             child = Node(state, terminal, board)
-            edge.children[key] = child
-            tree.nodes += 1
+            edge._add(key, child)
+            self.new_nodes += 1
             return child
         return found
 
@@ -584,8 +700,7 @@ cdef class Sampled:
             return None
         for i in range(self.patience):
             action = self._draw(rng)
-            if action not in self.seen:
-                self.seen.add(action)
+            if _added(self.seen, action):
                 return action
         return None
 
@@ -620,8 +735,7 @@ cdef class InTurn:
                 self.sources.remove(source)
                 continue
             self.turn += 1
-            if action not in self.seen:
-                self.seen.add(action)
+            if _added(self.seen, action):
                 return action
         return None
 

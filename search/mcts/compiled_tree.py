@@ -16,6 +16,7 @@ choices, statistics and the generator's state afterwards are the pure loop's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from random import Random
 from types import ModuleType
 from typing import Any
@@ -64,6 +65,29 @@ class CompiledMcts(Mcts[Position, Action]):
     def iterate(self) -> None:
         """Selection, expansion, simulation and backpropagation, once, compiled."""
         self.core.iterate(self, self.root)
+
+    def _loop(
+        self,
+        target: int | None,
+        deadline: float | None,
+        next_check: float,
+        progress_every: float,
+        clock: Callable[[], float],
+        should_stop: Callable[[], bool] | None,
+        on_progress: Callable[[Mcts[Position, Action]], None] | None,
+    ) -> None:
+        """Mcts._loop, compiled (the counts on the tree brought up to date at each check)."""
+        self.core.run(
+            self,
+            self.root,
+            target,
+            deadline,
+            next_check,
+            progress_every,
+            clock,
+            should_stop,
+            on_progress,
+        )
 
 
 def compiled_search(

@@ -288,7 +288,29 @@ class Mcts(Generic[S, A]):
             raise ValueError("give an iteration cap, a deadline, or both")
         began = clock()
         target = None if iterations is None else self.iterations + iterations
-        next_check = began + progress_every
+        self._loop(
+            target,
+            deadline,
+            began + progress_every,
+            progress_every,
+            clock,
+            should_stop,
+            on_progress,
+        )
+        self.seconds += clock() - began
+        return self.stats()
+
+    def _loop(
+        self,
+        target: int | None,
+        deadline: float | None,
+        next_check: float,
+        progress_every: float,
+        clock: Callable[[], float],
+        should_stop: Callable[[], bool] | None,
+        on_progress: Callable[[Mcts[S, A]], None] | None,
+    ) -> None:
+        """:meth:`run`'s iterations, until ``target`` iterations, ``deadline`` or a stop."""
         while True:
             if target is not None and self.iterations >= target:
                 break
@@ -302,8 +324,6 @@ class Mcts(Generic[S, A]):
                 if on_progress is not None:
                     on_progress(self)
             self.iterate()
-        self.seconds += clock() - began
-        return self.stats()
 
     def ranked(self) -> list[Edge[S, A]]:
         """The root's edges, best first by the final-selection rule."""

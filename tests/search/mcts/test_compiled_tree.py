@@ -151,6 +151,54 @@ def test_the_compiled_tree_grows_the_python_tree(compiled: None, spec: str) -> N
     assert checked >= 20
 
 
+class _Ticks:
+    """A clock one tick per reading, and the searches' reports at each progress check."""
+
+    def __init__(self, stop_after: int) -> None:
+        self.now = 0.0
+        self.stop_after = stop_after
+        self.reports: list[tuple[int, int, int]] = []
+
+    def clock(self) -> float:
+        self.now += 1.0
+        return self.now
+
+    def should_stop(self) -> bool:
+        return len(self.reports) >= self.stop_after
+
+    def on_progress(self, search: Mcts[Position, Action]) -> None:
+        self.reports.append((search.iterations, search.rollouts, search.nodes))
+
+
+@pytest.mark.parametrize(
+    ("iterations", "deadline", "stop_after"), [(None, 40.0, 99), (25, None, 99), (None, 99.0, 4)]
+)
+def test_the_compiled_loop_stops_and_reports_as_the_python_loop(
+    compiled: None, iterations: int | None, deadline: float | None, stop_after: int
+) -> None:
+    """The same iterations between the same checks, the counts up to date at each report."""
+    pos = POSITIONS[3][1]
+    variant = get_variant("dm")
+    fast = new_search(pos, 2, variant, pos.year + 1, Random(9))
+    assert isinstance(fast, CompiledMcts)
+    slow = _pure(pos, 2, variant, pos.year + 1, 9)
+    ticks = {}
+    for name, search in (("fast", fast), ("slow", slow)):
+        ticks[name] = _Ticks(stop_after)
+        for _ in range(2):  # a second run goes on from the first's counts
+            search.run(
+                iterations=iterations,
+                deadline=None if deadline is None else ticks[name].now + deadline,
+                should_stop=ticks[name].should_stop,
+                on_progress=ticks[name].on_progress,
+                progress_every=3.0,
+                clock=ticks[name].clock,
+            )
+    assert ticks["fast"].reports == ticks["slow"].reports
+    assert ticks["fast"].now == ticks["slow"].now
+    assert _summary(fast) == _summary(slow)
+
+
 @pytest.mark.parametrize("spec", ["dm", "dm/model=policy:enemies", "dm/model=policy"])
 def test_the_compiled_tree_matches_the_pure_python_search(spec: str) -> None:
     """Against the search in pure Python throughout (the step, the policy and rollouts too)."""
