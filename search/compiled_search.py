@@ -63,13 +63,14 @@ class Kernel:
     interface of ``ProvinceValues``); ``movement_orders(pos, power, rng)`` its
     movement orders for ``power``; ``play_out(pos, rng, us, horizon, final_year,
     win_centres)`` a whole rollout with this DumbBot playing every power (see
-    :func:`play_out`); ``step(our_cweights, pos, action, rng, us, final_year,
+    :func:`play_out`); ``play_out_reward(...)`` its reward alone (see
+    :func:`rollout_reward`); ``step(our_cweights, pos, action, rng, us, final_year,
     win_centres, known, policy=None)`` a step of the tree with this DumbBot playing the
     enemies, or their retreats and adjustments only (see :func:`step`).  ``cweights``
     are the weights in C.
     """
 
-    __slots__ = ("cweights", "movement_orders", "play_out", "step", "values")
+    __slots__ = ("cweights", "movement_orders", "play_out", "play_out_reward", "step", "values")
 
     def __init__(self, cmap: Any, cweights: Any) -> None:
         assert COMPILED is not None
@@ -80,6 +81,9 @@ class Kernel:
         )
         self.play_out: Callable[[Position, Random, int, int, int, int], Position] = partial(
             COMPILED.play_out, cmap, cweights
+        )
+        self.play_out_reward: Callable[..., float] = partial(
+            COMPILED.play_out_reward, cmap, cweights
         )
         self.step: Callable[..., Position | None] = partial(COMPILED.step, cmap, cweights)
 
@@ -121,6 +125,35 @@ def play_out(
     if fast is None:
         return None
     return fast.play_out(pos, rng, us, horizon, final_year, pos.map.win_centres)
+
+
+def rollout_reward(
+    weights: DumbBotWeights,
+    pos: Position,
+    rng: Random,
+    us: int,
+    horizon: int,
+    final_year: int,
+    player_draws: int,
+    players: int,
+) -> float | None:
+    """The reward of :func:`play_out`'s rollout, without building the position it ends in.
+
+    First ``player_draws`` times ``rng.randrange(players)`` (the enemies' rollout players
+    drawn, each this DumbBot), then the rollout: what
+    :meth:`search.mcts.domain.DiplomacyDomain.rollout` computes, in C; None when the
+    compiled code does not run (then nothing was drawn).
+    """
+    if switch.fast_movement() is None:
+        return None
+    fast = kernel(tables_for(pos.map), weights)
+    if fast is None:
+        return None
+    return float(
+        fast.play_out_reward(
+            pos, rng, us, horizon, final_year, pos.map.win_centres, player_draws, players
+        )
+    )
 
 
 def step(

@@ -14,7 +14,8 @@ is our centre count at the end divided by the map's winning count (18),
 capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated
 (a rollout that stops before the end of the game is valued the same way).
 When one DumbBot plays every power (``dm``'s rollouts) and the compiled code
-runs, the whole rollout is played in C (:func:`search.compiled_search.play_out`);
+runs, the whole rollout is played in C (:func:`search.compiled_search.play_out`, and
+its reward too, :func:`search.compiled_search.rollout_reward`);
 when one DumbBot plays every enemy in the tree (or a learned order policy draws
 their movement orders, ``model=NAME:enemies``, and one DumbBot plays their retreats
 and adjustments) and the live bot's phase player ours (``dm``), so is the step
@@ -32,6 +33,7 @@ from adjudicator.phases import solo_winner
 from adjudicator.position import FALL, SPRING, Position
 from search.compiled_search import node_values
 from search.compiled_search import play_out as compiled_play_out
+from search.compiled_search import rollout_reward as compiled_rollout_reward
 from search.compiled_search import step as compiled_step
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
@@ -173,15 +175,40 @@ class DiplomacyDomain:
     # --- simulation -------------------------------------------------------------------------
 
     def rollout(self, state: Position, rng: Random) -> float:
-        """Play on with the rollout players; the reward (see the module docstring)."""
+        """Play on with the rollout players; the reward (see the module docstring).
+
+        When one DumbBot plays every power and the compiled code runs, the rollout and its
+        reward are computed in C without building the position it ends in
+        (:func:`search.compiled_search.rollout_reward`), drawing the same numbers.
+        """
+        variant = self.variant
+        bot = variant.rollout_us
+        enemies = variant.rollout_enemies
+        if type(bot) is DumbBot and all(e is bot for e in enemies):
+            reward = compiled_rollout_reward(
+                bot.weights,
+                state,
+                rng,
+                self.us,
+                self.rollout_horizon(state),
+                self.final_year,
+                state.map.num_powers - 1,
+                len(enemies),
+            )
+            if reward is not None:
+                return reward
         return self.reward(self.play_out(state, rng))
+
+    def rollout_horizon(self, state: Position) -> int:
+        """The last year a rollout from ``state`` plays (to its winter)."""
+        years = self.variant.rollout_years
+        if years is None:
+            return self.final_year
+        return min(self.final_year, state.year + years - 1)
 
     def play_out(self, state: Position, rng: Random) -> Position:
         """The position where a rollout from ``state`` ends (its horizon, or the game's end)."""
-        variant = self.variant
-        horizon = self.final_year
-        if variant.rollout_years is not None:
-            horizon = min(horizon, state.year + variant.rollout_years - 1)
+        horizon = self.rollout_horizon(state)
         policies = self.rollout_policies(state.map.num_powers, rng)
         bot = policies[0]
         if type(bot) is DumbBot and all(p is bot for p in policies):

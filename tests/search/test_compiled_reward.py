@@ -5,7 +5,8 @@ The compiled ``dm`` tree (:mod:`search.mcts.compiled_tree`) scores a leaf with
 reward of where it ends, without building that position.  From varied
 positions (every kind of phase, to several horizons and final years, as each
 power) it must give :meth:`DiplomacyDomain.rollout`'s reward and leave the
-generator where the rollout leaves it.
+generator where the rollout leaves it; :meth:`DiplomacyDomain.rollout` computes it so
+(the compiled :meth:`DiplomacyDomain.play_out` and the Python reward are its oracle).
 """
 
 from __future__ import annotations
@@ -59,10 +60,11 @@ def test_the_compiled_reward_is_the_rollouts(compiled: None) -> None:
         power = i % n
         for spec, years in (("dm", 1), ("dm/years=1", 3), ("dm/years=full", 10), ("dm/years=0", 2)):
             domain = DiplomacyDomain(get_variant(spec), power, pos.year + years, n)
-            fast_rng, slow_rng = Random(i), Random(i)
+            fast_rng, slow_rng, domain_rng = Random(i), Random(i), Random(i)
             reward = _reward(domain, pos, fast_rng)
-            assert reward == domain.rollout(pos, slow_rng), (i, spec)
-            assert fast_rng.getstate() == slow_rng.getstate()
+            assert reward == domain.reward(domain.play_out(pos, slow_rng)), (i, spec)
+            assert reward == domain.rollout(pos, domain_rng), (i, spec)
+            assert fast_rng.getstate() == slow_rng.getstate() == domain_rng.getstate()
             rewards.add(reward)
             checked += 1
     assert checked > 100
