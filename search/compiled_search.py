@@ -64,7 +64,7 @@ class Kernel:
     movement orders for ``power``; ``play_out(pos, rng, us, horizon, final_year,
     win_centres)`` a whole rollout with this DumbBot playing every power (see
     :func:`play_out`); ``play_out_reward(...)`` its reward alone (see
-    :func:`rollout_reward`); ``step(our_cweights, pos, action, rng, us, final_year,
+    :func:`rollout_kernel`); ``step(our_cweights, pos, action, rng, us, final_year,
     win_centres, known, policy=None)`` a step of the tree with this DumbBot playing the
     enemies, or their retreats and adjustments only (see :func:`step`).  ``cweights``
     are the weights in C.
@@ -103,6 +103,19 @@ def kernel(tables: MapTables, weights: DumbBotWeights) -> Kernel | None:
     return made
 
 
+def rollout_kernel(weights: DumbBotWeights, pos: Position) -> Kernel | None:
+    """The kernel a compiled rollout from ``pos`` runs on, or None (pure Python).
+
+    Its ``play_out_reward(pos, rng, us, horizon, final_year, win_centres, player_draws,
+    players)`` is :meth:`search.mcts.domain.DiplomacyDomain.rollout`'s reward without the
+    position the rollout ends in: first ``player_draws`` times ``rng.randrange(players)``
+    (the enemies' rollout players drawn, each this DumbBot), then the rollout.
+    """
+    if switch.fast_movement() is None:
+        return None
+    return kernel(tables_for(pos.map), weights)
+
+
 def play_out(
     weights: DumbBotWeights,
     pos: Position,
@@ -119,41 +132,10 @@ def play_out(
     None when the compiled code does not run (then the caller plays it in
     Python).
     """
-    if switch.fast_movement() is None:
-        return None
-    fast = kernel(tables_for(pos.map), weights)
+    fast = rollout_kernel(weights, pos)
     if fast is None:
         return None
     return fast.play_out(pos, rng, us, horizon, final_year, pos.map.win_centres)
-
-
-def rollout_reward(
-    weights: DumbBotWeights,
-    pos: Position,
-    rng: Random,
-    us: int,
-    horizon: int,
-    final_year: int,
-    player_draws: int,
-    players: int,
-) -> float | None:
-    """The reward of :func:`play_out`'s rollout, without building the position it ends in.
-
-    First ``player_draws`` times ``rng.randrange(players)`` (the enemies' rollout players
-    drawn, each this DumbBot), then the rollout: what
-    :meth:`search.mcts.domain.DiplomacyDomain.rollout` computes, in C; None when the
-    compiled code does not run (then nothing was drawn).
-    """
-    if switch.fast_movement() is None:
-        return None
-    fast = kernel(tables_for(pos.map), weights)
-    if fast is None:
-        return None
-    return float(
-        fast.play_out_reward(
-            pos, rng, us, horizon, final_year, pos.map.win_centres, player_draws, players
-        )
-    )
 
 
 def step(

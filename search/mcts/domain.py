@@ -15,7 +15,7 @@ capped at 1: 1 for our solo, 0 if another power soloed or we were eliminated
 (a rollout that stops before the end of the game is valued the same way).
 When one DumbBot plays every power (``dm``'s rollouts) and the compiled code
 runs, the whole rollout is played in C (:func:`search.compiled_search.play_out`, and
-its reward too, :func:`search.compiled_search.rollout_reward`);
+its reward too, :func:`search.compiled_search.rollout_kernel`);
 when one DumbBot plays every enemy in the tree (or a learned order policy draws
 their movement orders, ``model=NAME:enemies``, and one DumbBot plays their retreats
 and adjustments) and the live bot's phase player ours (``dm``), so is the step
@@ -31,9 +31,8 @@ from random import Random
 from adjudicator.movement import next_position
 from adjudicator.phases import solo_winner
 from adjudicator.position import FALL, SPRING, Position
-from search.compiled_search import node_values
+from search.compiled_search import node_values, rollout_kernel
 from search.compiled_search import play_out as compiled_play_out
-from search.compiled_search import rollout_reward as compiled_rollout_reward
 from search.compiled_search import step as compiled_step
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
@@ -179,24 +178,28 @@ class DiplomacyDomain:
 
         When one DumbBot plays every power and the compiled code runs, the rollout and its
         reward are computed in C without building the position it ends in
-        (:func:`search.compiled_search.rollout_reward`), drawing the same numbers.
+        (``play_out_reward`` of :func:`search.compiled_search.rollout_kernel`), drawing the
+        same numbers.
         """
         variant = self.variant
         bot = variant.rollout_us
         enemies = variant.rollout_enemies
+        fast = None
         if type(bot) is DumbBot and all(e is bot for e in enemies):
-            reward = compiled_rollout_reward(
-                bot.weights,
-                state,
-                rng,
-                self.us,
-                self.rollout_horizon(state),
-                self.final_year,
-                state.map.num_powers - 1,
-                len(enemies),
+            fast = rollout_kernel(bot.weights, state)
+        if fast is not None:
+            return float(
+                fast.play_out_reward(
+                    state,
+                    rng,
+                    self.us,
+                    self.rollout_horizon(state),
+                    self.final_year,
+                    state.map.win_centres,
+                    state.map.num_powers - 1,
+                    len(enemies),
+                )
             )
-            if reward is not None:
-                return reward
         return self.reward(self.play_out(state, rng))
 
     def rollout_horizon(self, state: Position) -> int:
