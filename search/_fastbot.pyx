@@ -451,6 +451,7 @@ cdef class CMap:
     def forget(self):
         """Drop the board valued last (benchmarks: every call then values from scratch)."""
         self.shared.valid = False
+        self.shared.levels_ready = False
 
     cdef inline int node_of(self, int utype, int loc) noexcept:
         return self.node_of_army[loc] if utype == 0 else self.node_of_fleet[loc]
@@ -786,6 +787,8 @@ cdef class _Shared:
     ``db_levels_narrow``).  The key is the board itself (units, dislodged
     units, owners), the season and the weights' valuation constants, compared
     in full, so a position changed in place is never taken for the one valued.
+    A new board keeps the levels of the last when every base value is the
+    same (the same weights; most often a winter and the spring after it).
     """
 
     cdef int *board
@@ -889,10 +892,11 @@ cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season):
         if sh.key is not w.values_key:
             sh.narrow = w.narrow(cm)
             sh.key = w.values_key
+            sh.levels_ready = False
         memcpy(sh.board, b.upow, sh.size * sizeof(int))
         sh.season = season
-        _compute_board(cm, w, b, season, sh)
-        sh.levels_ready = False
+        if _compute_board(cm, w, b, season, sh):
+            sh.levels_ready = False
         sh.valid = True
     if not sh.levels_ready:
         _compute_levels(cm, sh)
@@ -911,9 +915,10 @@ cdef inline void _count_centres(CMap cm, const int *owner, int *counts) noexcept
             counts[q] += 1
 
 
-cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) noexcept:
+cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) noexcept:
     """Every power's base values, the owners' defence values, and the unit counts (see
-    search.dumbbot_values.base_values and unit_counts_near)."""
+    search.dumbbot_values.base_values and unit_counts_near); whether a base value may have
+    changed (with a unit weight, always: the unit terms are not compared)."""
     cdef int np = cm.num_provinces, nw = cm.num_powers, lanes = sh.lanes
     cdef long long attack_w, defence_w
     if season == FALL or season == AUTUMN:
@@ -924,7 +929,8 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
     cdef long long *sizes = sized + 1  # sizes[-1] (no unit's) passes no defence value
     cdef long long *base = sh.base
     cdef long long *row
-    cdef long long d, a, unit_term
+    cdef long long d, a, x, own, unit_term
+    cdef long long changed = 0  # the bits where a centre's row differs from the last board's
     cdef int i, j, k, n, q, sc, owner, other, node
     cdef bint take
     cdef int counts[MAX_POWERS]
@@ -947,9 +953,6 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
             if cm.home[owner * np + sc]:
                 a *= w.home_attack
             a *= attack_w
-        row = base + sc * lanes
-        for q in range(lanes):
-            row[q] = a
         d = 0
         if owner >= 0:
             for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
@@ -968,14 +971,20 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
                         d = sizes[other]
             if cm.home[owner * np + sc]:
                 d = d * w.home_defence if d else -w.home_vacation
-            row[owner] = d * defence_w
         sh.defence[sc] = d
+        own = d * defence_w
+        row = base + sc * lanes
+        for q in range(lanes):
+            x = own if q == owner else a
+            changed |= row[q] ^ x
+            row[q] = x
     # the provinces with a unit, listed without a branch per province
     n = 0
     for i in range(np):
         units[n] = i
         n += b.upow[i] >= 0
     if w.base_unit:
+        changed = 1
         for k in range(n):
             i = units[k]
             unit_term = _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
@@ -998,6 +1007,7 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
                     k = b.dnode[i]
                     for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
                         _count(sh, nw, cm.touch_prov[j], b.dpow[i])
+    return changed != 0
 
 
 cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
