@@ -115,12 +115,11 @@ cdef extern from *:
        is the sum of its terms (itself, then one node or group per bordering province),
        divided by 5 and floored.  The nodes come in runs of equal term counts: run r has
        runs[2 r + 1] nodes of runs[2 r] terms, each a record in recs (see DB_RUN), so that
-       no node sums padding or tests for more terms.  One body for both lane widths: LEVEL0
-       makes a vector of level 0 from base's 64-bit values, FLOOR5 the floored fifth of a
-       sum. */
-    #define DB_LEVELS(NAME, S, V, LEVEL0, FLOOR5)                                          \
+       no node sums padding or tests for more terms.  One body for both lane widths (base's
+       and the levels' S): FLOOR5 makes the floored fifth of a sum. */
+    #define DB_LEVELS(NAME, S, V, FLOOR5)                                                  \
     DB_CLONES static void NAME(                                                            \
-        int nn, int rows, int stride, const int *node_prov, const long long *base,         \
+        int nn, int rows, int stride, const int *node_prov, const S *base,                 \
         int num_runs, const int *runs, const int *recs, const int *item_off,               \
         const int *item_at, S *lv)                                                         \
     {                                                                                      \
@@ -128,7 +127,7 @@ cdef extern from *:
         for (int b = 0; b < stride; b += DB_LANES) {                                       \
             for (int i = 0; i < nn; i++)                                                   \
                 *(V *)(lv + (size_t)i * stride + b) =                                      \
-                    LEVEL0(*(const db_wide *)(base + (size_t)node_prov[i] * stride + b));  \
+                    *(const V *)(base + (size_t)node_prov[i] * stride + b);                \
             for (int n = 1; n < DB_DEPTH; n++) {                                           \
                 S *cur = lv + (n - 1) * level + b;                                         \
                 S *nxt = cur + level;                                                      \
@@ -161,15 +160,42 @@ cdef extern from *:
     }
 
     /* 32-bit lanes: the sum offset into unsigned lanes (see DB_FLOOR_OFFSET). */
-    #define DB_NARROW_LEVEL0(v) __builtin_convertvector((v), db_narrow)
     #define DB_NARROW_FLOOR5(t) \
         ((db_narrow)(((db_unarrow)(t) + DB_FLOOR_OFFSET) / 5u) - (int)(DB_FLOOR_OFFSET / 5u))
-    DB_LEVELS(db_levels_narrow, int, db_narrow, DB_NARROW_LEVEL0, DB_NARROW_FLOOR5)
+    DB_LEVELS(db_levels_narrow, int, db_narrow, DB_NARROW_FLOOR5)
 
     /* 64-bit lanes: C's division truncates; a true comparison is -1 in every lane. */
-    #define DB_WIDE_LEVEL0(v) (v)
     #define DB_WIDE_FLOOR5(t) ((t) / 5 + (((t) - (t) / 5 * 5) < 0))
-    DB_LEVELS(db_levels_wide, long long, db_wide, DB_WIDE_LEVEL0, DB_WIDE_FLOOR5)
+    DB_LEVELS(db_levels_wide, long long, db_wide, DB_WIDE_FLOOR5)
+
+    /* The rows of the n centres in base (rows[k] * stride): every lane attack[k] but that of
+       the owner, owner[k] (-1: none), which is defend[k]; whether a value differs from the
+       one it replaces.  Vector compares and selects, not a branch per lane. */
+    #define DB_CENTRES(NAME, S, V)                                                         \
+    DB_CLONES static int NAME(                                                             \
+        S *base, int stride, int n, const int *rows, const int *owner,                     \
+        const long long *attack, const long long *defend)                                  \
+    {                                                                                      \
+        const V lane = {0, 1, 2, 3, 4, 5, 6, 7};                                           \
+        V diff = {0};                                                                      \
+        for (int k = 0; k < n; k++) {                                                      \
+            S *row = base + (size_t)rows[k] * stride;                                      \
+            V a = (V){0} + (S)attack[k], d = (V){0} + (S)defend[k];                        \
+            for (int b = 0; b < stride; b += DB_LANES) {                                   \
+                V own = lane + b == (S)owner[k];                                           \
+                V x = (d & own) | (a & ~own);                                              \
+                diff |= *(const V *)(row + b) ^ x;                                         \
+                *(V *)(row + b) = x;                                                       \
+            }                                                                              \
+        }                                                                                  \
+        for (int i = 0; i < DB_LANES; i++)                                                 \
+            if (diff[i])                                                                   \
+                return 1;                                                                  \
+        return 0;                                                                          \
+    }
+    _Static_assert(DB_LANES == 8, "DB_CENTRES's lane numbers");
+    DB_CENTRES(db_centres_narrow, int, db_narrow)
+    DB_CENTRES(db_centres_wide, long long, db_wide)
 
     /* One power's levels at one node weighed: the sum of prox[n] * lv[n * level] over the
        DB_DEPTH levels, unrolled in full (a value is read once per valuation, but a search
@@ -207,7 +233,7 @@ cdef extern from *:
     int LANES "DB_LANES"
     enum: DEPTH "DB_DEPTH"
     void db_levels_narrow(
-        int nn, int rows, int stride, const int *node_prov, const long long *base,
+        int nn, int rows, int stride, const int *node_prov, const int *base,
         int num_runs, const int *runs, const int *recs, const int *item_off,
         const int *item_at, int *lv,
     ) noexcept nogil
@@ -217,6 +243,14 @@ cdef extern from *:
         const int *item_at, long long *lv,
     ) noexcept nogil
     void db_clear(int *p, size_t n) noexcept nogil
+    bint db_centres_narrow(
+        int *base, int stride, int n, const int *rows, const int *owner,
+        const long long *attack, const long long *defend,
+    ) noexcept nogil
+    bint db_centres_wide(
+        long long *base, int stride, int n, const int *rows, const int *owner,
+        const long long *attack, const long long *defend,
+    ) noexcept nogil
     long long db_weigh_narrow(const long long *prox, const int *lv, Py_ssize_t level) noexcept nogil
     long long db_weigh_wide(
         const long long *prox, const long long *lv, Py_ssize_t level
@@ -796,8 +830,13 @@ cdef class _Shared:
     cdef int *top  # per province: the most units one power has in or next to it,
     cdef int *leader  # the first power that has that many,
     cdef int *runner  # and the most any other power has
-    cdef long long *base  # base[prov * lanes + power]: proximity level 0
+    cdef void *base  # base[prov * lanes + power]: proximity level 0, in the levels' lanes
     cdef long long *defence  # defence[prov]: the defence value of prov for its owner
+    # scratch for _compute_board: per centre (in CMap.centres order) its owner, the attack
+    # value of every other power, and the owner's defence value (see db_centres_narrow)
+    cdef int *owners
+    cdef long long *attack
+    cdef long long *defend
     # the map's proximity terms as offsets into a level: each node's own, one per bordering
     # province, a group row where that province has several nodes; a record per node (its
     # row's offset, then its terms'), in runs of nodes with as many terms: run r has
@@ -820,6 +859,7 @@ cdef class _Shared:
         cdef int nw = cm.num_powers
         cdef int np = cm.num_provinces
         cdef int nn = cm.num_nodes
+        cdef int nc = cm.num_centres
         cdef int groups = cm.grp_off[nn]
         cdef int terms = cm.sum_off[nn] + groups, items = cm.item_off[groups]
         cdef int i, j, t, r
@@ -829,14 +869,16 @@ cdef class _Shared:
         self.lanes = (nw + LANES - 1) // LANES * LANES
         self.board = <int *> PyMem_Malloc(
             (
-                self.size + np * nw + 3 * np + nn + terms + 2 * nn + items + 2 * np
+                self.size + np * nw + 3 * np + nn + terms + 2 * nn + items + 2 * np + nc
             ) * sizeof(int)
         )
-        self.base = <long long *> PyMem_Malloc(
-            (np * self.lanes + np) * sizeof(long long)
-        )
+        self.base = PyMem_Malloc(np * self.lanes * sizeof(long long))
+        self.defence = <long long *> PyMem_Malloc((np + 2 * nc) * sizeof(long long))
         self.levels = PyMem_Malloc(DEPTH * self.rows * self.lanes * sizeof(long long))
-        if self.board == NULL or self.base == NULL or self.levels == NULL:
+        if (
+            self.board == NULL or self.base == NULL or self.defence == NULL
+            or self.levels == NULL
+        ):
             raise MemoryError()
         self.counts = self.board + self.size
         self.top = self.counts + np * nw
@@ -847,9 +889,12 @@ cdef class _Shared:
         self.item_at = self.runs + 2 * nn
         self.unit_rows = self.item_at + items
         self.units = self.unit_rows + np
-        self.defence = self.base + np * self.lanes
+        self.owners = self.units + np
+        self.attack = self.defence + np
+        self.defend = self.attack + nc
         memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
-        memset(self.base, 0, (np * self.lanes + np) * sizeof(long long))
+        memset(self.base, 0, np * self.lanes * sizeof(long long))
+        memset(self.defence, 0, np * sizeof(long long))
         self.num_unit_rows = 0
         records = []
         for i in range(nn):
@@ -876,6 +921,7 @@ cdef class _Shared:
     def __dealloc__(self):
         PyMem_Free(self.board)
         PyMem_Free(self.base)
+        PyMem_Free(self.defence)
         PyMem_Free(self.levels)
 
 
@@ -893,6 +939,8 @@ cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season):
             sh.narrow = w.narrow(cm)
             sh.key = w.values_key
             sh.levels_ready = False
+            memset(sh.base, 0, sh.np * sh.lanes * sizeof(long long))  # lanes' width may differ
+            sh.num_unit_rows = 0
         memcpy(sh.board, b.upow, sh.size * sizeof(int))
         sh.season = season
         if _compute_board(cm, w, b, season, sh):
@@ -927,10 +975,11 @@ cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
         attack_w, defence_w = w.spring_attack, w.spring_defence
     cdef long long sized[MAX_POWERS + 1]
     cdef long long *sizes = sized + 1  # sizes[-1] (no unit's) passes no defence value
-    cdef long long *base = sh.base
+    cdef size_t width = sizeof(int) if sh.narrow else sizeof(long long)  # a lane's
     cdef long long *row
-    cdef long long d, a, x, own, unit_term
-    cdef long long changed = 0  # the bits where a centre's row differs from the last board's
+    cdef int *narrow_row
+    cdef long long d, a, unit_term
+    cdef bint changed
     cdef int i, j, k, n, q, sc, owner, other, node
     cdef bint take
     cdef int counts[MAX_POWERS]
@@ -941,7 +990,7 @@ cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
         sizes[q] = w.size_a * counts[q] * counts[q] + w.size_b * counts[q] + w.size_c
     # an attack value for everyone but the owner, who defends (the other rows stay 0)
     for k in range(sh.num_unit_rows):
-        memset(base + sh.unit_rows[k] * lanes, 0, lanes * sizeof(long long))
+        memset(<char *> sh.base + sh.unit_rows[k] * lanes * width, 0, lanes * width)
     sh.num_unit_rows = 0
     for k in range(cm.num_centres):
         sc = cm.centres[k]
@@ -972,25 +1021,37 @@ cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
             if cm.home[owner * np + sc]:
                 d = d * w.home_defence if d else -w.home_vacation
         sh.defence[sc] = d
-        own = d * defence_w
-        row = base + sc * lanes
-        for q in range(lanes):
-            x = own if q == owner else a
-            changed |= row[q] ^ x
-            row[q] = x
+        sh.owners[k] = owner
+        sh.attack[k] = a
+        sh.defend[k] = d * defence_w
+    if sh.narrow:
+        changed = db_centres_narrow(
+            <int *> sh.base, lanes, cm.num_centres, &cm.centres[0], sh.owners, sh.attack,
+            sh.defend,
+        )
+    else:
+        changed = db_centres_wide(
+            <long long *> sh.base, lanes, cm.num_centres, &cm.centres[0], sh.owners,
+            sh.attack, sh.defend,
+        )
     # the provinces with a unit, listed without a branch per province
     n = 0
     for i in range(np):
         units[n] = i
         n += b.upow[i] >= 0
     if w.base_unit:
-        changed = 1
+        changed = True
         for k in range(n):
             i = units[k]
             unit_term = _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
-            row = base + i * lanes
-            for q in range(lanes):
-                row[q] += unit_term
+            if sh.narrow:
+                narrow_row = <int *> sh.base + i * lanes
+                for q in range(lanes):
+                    narrow_row[q] += <int> unit_term
+            else:
+                row = <long long *> sh.base + i * lanes
+                for q in range(lanes):
+                    row[q] += unit_term
             sh.unit_rows[k] = i
         sh.num_unit_rows = n
     # unit counts near each province (strength and competition; not used in winter)
@@ -1007,7 +1068,7 @@ cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
                     k = b.dnode[i]
                     for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
                         _count(sh, nw, cm.touch_prov[j], b.dpow[i])
-    return changed != 0
+    return changed
 
 
 cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
@@ -1030,13 +1091,14 @@ cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
     32-bit or 64-bit lanes (see :class:`_Shared`)."""
     if sh.narrow:
         db_levels_narrow(
-            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.num_runs,
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <int *> sh.base, sh.num_runs,
             sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels,
         )
     else:
         db_levels_wide(
-            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.num_runs,
-            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <long long *> sh.levels,
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <long long *> sh.base,
+            sh.num_runs, sh.runs, sh.recs, &cm.item_off[0], sh.item_at,
+            <long long *> sh.levels,
         )
 
 
