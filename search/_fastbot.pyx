@@ -164,6 +164,11 @@ cdef extern from *:
         ((db_narrow)(((db_unarrow)(t) + DB_FLOOR_OFFSET) / 5u) - (int)(DB_FLOOR_OFFSET / 5u))
     DB_LEVELS(db_levels_narrow, int, db_narrow, DB_NARROW_FLOOR5)
 
+    /* 32-bit lanes that never hold a negative sum (see CWeights.plain): a plain unsigned
+       division. */
+    #define DB_PLAIN_FLOOR5(t) ((db_narrow)((db_unarrow)(t) / 5u))
+    DB_LEVELS(db_levels_plain, int, db_narrow, DB_PLAIN_FLOOR5)
+
     /* 64-bit lanes: C's division truncates; a true comparison is -1 in every lane. */
     #define DB_WIDE_FLOOR5(t) ((t) / 5 + (((t) - (t) / 5 * 5) < 0))
     DB_LEVELS(db_levels_wide, long long, db_wide, DB_WIDE_FLOOR5)
@@ -233,6 +238,11 @@ cdef extern from *:
     int LANES "DB_LANES"
     enum: DEPTH "DB_DEPTH"
     void db_levels_narrow(
+        int nn, int rows, int stride, const int *node_prov, const int *base,
+        int num_runs, const int *runs, const int *recs, const int *item_off,
+        const int *item_at, int *lv,
+    ) noexcept nogil
+    void db_levels_plain(
         int nn, int rows, int stride, const int *node_prov, const int *base,
         int num_runs, const int *runs, const int *recs, const int *item_off,
         const int *item_at, int *lv,
@@ -505,7 +515,7 @@ cdef class CWeights:
     cdef long long base_unit, home_vacation, home_attack, home_defence
     cdef long long build_defence, remove_defence, play_alternative, modifier
     cdef long long size_a, size_b, size_c
-    cdef dict _fits, _narrow
+    cdef dict _fits, _narrow, _plain
     cdef readonly tuple values_key
 
     def __init__(self, object w):
@@ -538,6 +548,7 @@ cdef class CWeights:
         self.size_c = w.size_constant
         self._fits = {}
         self._narrow = {}
+        self._plain = {}
         # the constants the values depend on (not the coin's): one interned tuple per set
         key = tuple(getattr(w, f.name) for f in fields(w) if f.name not in _NOT_IN_VALUES)
         self.values_key = _VALUE_KEYS.setdefault(key, key)
@@ -568,6 +579,25 @@ cdef class CWeights:
         if found is None:
             found = self._narrow[id(cm)] = (
                 self.narrow_weights and self._level_bound(cm) <= NARROW_LIMIT
+            )
+        return found
+
+    def plain(self, CMap cm):
+        """Whether the levels on ``cm``'s map are in 32-bit lanes (:meth:`narrow`) and never
+        negative: every base value a power size (each one on the map), an attack or a defence
+        weight, the home and unit weights can make is at least 0 (the levels' floor division
+        is then a plain unsigned one)."""
+        found = self._plain.get(id(cm))
+        if found is None:
+            found = self._plain[id(cm)] = self.narrow(cm) and (
+                all(
+                    self.size_a * c * c + self.size_b * c + self.size_c >= 0
+                    for c in range(cm.num_centres + 1)
+                )
+                and min(self.spring_attack, self.fall_attack, self.home_attack) >= 0
+                and min(self.spring_defence, self.fall_defence, self.home_defence) >= 0
+                and self.home_vacation <= 0
+                and self.base_unit >= 0
             )
         return found
 
@@ -854,6 +884,7 @@ cdef class _Shared:
     cdef int season
     cdef object key
     cdef bint valid, narrow, levels_ready
+    cdef bint plain  # narrow, and no level below 0 (CWeights.plain)
 
     def __cinit__(self, CMap cm):
         cdef int nw = cm.num_powers
@@ -937,6 +968,7 @@ cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season):
         sh.valid = False
         if sh.key is not w.values_key:
             sh.narrow = w.narrow(cm)
+            sh.plain = w.plain(cm)
             sh.key = w.values_key
             sh.levels_ready = False
             memset(sh.base, 0, sh.np * sh.lanes * sizeof(long long))  # lanes' width may differ
@@ -1089,7 +1121,12 @@ cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
 cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
     """Every power's proximity levels (see search.dumbbot_values.proximity_levels), in
     32-bit or 64-bit lanes (see :class:`_Shared`)."""
-    if sh.narrow:
+    if sh.plain:
+        db_levels_plain(
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <int *> sh.base, sh.num_runs,
+            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels,
+        )
+    elif sh.narrow:
         db_levels_narrow(
             cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <int *> sh.base, sh.num_runs,
             sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels,
