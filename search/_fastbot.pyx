@@ -108,10 +108,11 @@ cdef extern from *:
             *(V *)((nxt) + (rec)[0]) = FLOOR5(t);                                          \
         }
 
-    /* Levels 1 .. DB_DEPTH - 1 of every lane: lv[(n * rows + i) * stride + lane] for the nn
-       nodes i, level 0 copied from base[node_prov[i] * stride + lane].  Rows nn .. rows - 1
-       of a level hold its groups' maxima: row nn + g the best of the rows item_at[item_off[g]
-       .. item_off[g + 1]] (offsets into a level).  A node's next level
+    /* Levels 1 .. DB_DEPTH - 1 of every lane: lv[(i * DB_DEPTH + n) * stride + lane] for the
+       nn nodes i (a row's levels side by side, for the reads of one node's), level 0 copied
+       from base[node_prov[i] * stride + lane].  Rows nn .. rows - 1 hold the groups'
+       maxima: row nn + g the best of the rows item_at[item_off[g] .. item_off[g + 1]]
+       (offsets into the levels, as the records').  A node's next level
        is the sum of its terms (itself, then one node or group per bordering province),
        divided by 5 and floored.  The nodes come in runs of equal term counts: run r has
        runs[2 r + 1] nodes of runs[2 r] terms, each a record in recs (see DB_RUN), so that
@@ -123,10 +124,10 @@ cdef extern from *:
         int num_runs, const int *runs, const int *recs, const int *item_off,               \
         const int *item_at, S *lv)                                                         \
     {                                                                                      \
-        size_t level = (size_t)rows * stride;                                              \
+        size_t level = (size_t)stride, row = (size_t)DB_DEPTH * stride;                    \
         for (int b = 0; b < stride; b += DB_LANES) {                                       \
             for (int i = 0; i < nn; i++)                                                   \
-                *(V *)(lv + (size_t)i * stride + b) =                                      \
+                *(V *)(lv + i * row + b) =                                                 \
                     *(const V *)(base + (size_t)node_prov[i] * stride + b);                \
             for (int n = 1; n < DB_DEPTH; n++) {                                           \
                 S *cur = lv + (n - 1) * level + b;                                         \
@@ -138,7 +139,7 @@ cdef extern from *:
                         V more = x > m;                                                    \
                         m = (x & more) | (m & ~more);                                      \
                     }                                                                      \
-                    *(V *)(cur + (size_t)(nn + g) * stride) = m;                           \
+                    *(V *)(cur + (nn + g) * row) = m;                                      \
                 }                                                                          \
                 const int *rec = recs;                                                     \
                 for (int r = 0; r < num_runs; r++) {                                       \
@@ -217,6 +218,21 @@ cdef extern from *:
     DB_WEIGH(db_weigh_narrow, int)
     DB_WEIGH(db_weigh_wide, long long)
 
+    /* The common case, one vector of lanes: each level at a fixed offset. */
+    static inline long long db_weigh_lanes(const long long *prox, const int *lv)
+    {
+        return db_weigh_narrow(prox, lv, DB_LANES);
+    }
+
+    /* The others, out of line: the common case's caller keeps fewer registers. */
+    __attribute__((noinline)) static long long db_weigh_other(
+        const long long *prox, const void *lv, ptrdiff_t level, int narrow)
+    {
+        if (narrow)
+            return db_weigh_narrow(prox, (const int *)lv, level);
+        return db_weigh_wide(prox, (const long long *)lv, level);
+    }
+
     /* Zero n ints with plain vector stores.  Not memset: glibc clears a few kilobytes with
        rep stosb, which callgrind (how this module's costs are measured) counts as one
        instruction per byte; GCC would turn the loop into a memset call without the
@@ -261,9 +277,9 @@ cdef extern from *:
         long long *base, int stride, int n, const int *rows, const int *owner,
         const long long *attack, const long long *defend,
     ) noexcept nogil
-    long long db_weigh_narrow(const long long *prox, const int *lv, Py_ssize_t level) noexcept nogil
-    long long db_weigh_wide(
-        const long long *prox, const long long *lv, Py_ssize_t level
+    long long db_weigh_lanes(const long long *prox, const int *lv) noexcept nogil
+    long long db_weigh_other(
+        const long long *prox, const void *lv, Py_ssize_t level, bint narrow
     ) noexcept nogil
 
 cdef enum:
@@ -781,7 +797,7 @@ cdef class CValues:
     cdef long long strength_w, competition_w, winter_defence_w
     cdef bint narrow  # the levels are ints (else long longs)
     cdef const long long *prox  # the season's proximity weights
-    cdef const void *levels  # levels[(n * level + node * lanes)]: ``power``'s proximity levels
+    cdef const void *levels  # levels[(node * DEPTH + n) * lanes]: ``power``'s proximity levels
     cdef Py_ssize_t lanes, level
     cdef const long long *defence
     cdef const int *node_prov
@@ -898,6 +914,7 @@ cdef class _Shared:
         self.size = 5 * np
         self.rows = nn + groups  # the nodes, then the groups
         self.lanes = (nw + LANES - 1) // LANES * LANES
+        cdef int row = DEPTH * self.lanes  # a row's levels, side by side (see DB_LEVELS)
         self.board = <int *> PyMem_Malloc(
             (
                 self.size + np * nw + 3 * np + nn + terms + 2 * nn + items + 2 * np + nc
@@ -929,9 +946,9 @@ cdef class _Shared:
         self.num_unit_rows = 0
         records = []
         for i in range(nn):
-            at = [cm.sum_idx[j] * self.lanes for j in range(cm.sum_off[i], cm.sum_off[i + 1])]
-            at += [(nn + j) * self.lanes for j in range(cm.grp_off[i], cm.grp_off[i + 1])]
-            records.append([i * self.lanes, *at])
+            at = [cm.sum_idx[j] * row for j in range(cm.sum_off[i], cm.sum_off[i + 1])]
+            at += [(nn + j) * row for j in range(cm.grp_off[i], cm.grp_off[i + 1])]
+            records.append([i * row, *at])
         records.sort(key=len)  # stable: by node within a run
         t = 0
         r = -1
@@ -946,7 +963,7 @@ cdef class _Shared:
                 t += 1
         self.num_runs = r + 1
         for j in range(items):
-            self.item_at[j] = cm.item_idx[j] * self.lanes
+            self.item_at[j] = cm.item_idx[j] * row
         self.valid = False
 
     def __dealloc__(self):
@@ -1171,7 +1188,7 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
     out.narrow = sh.narrow
     out.levels = (<char *> sh.levels) + power * (sizeof(int) if sh.narrow else sizeof(long long))
     out.lanes = sh.lanes
-    out.level = sh.rows * sh.lanes
+    out.level = sh.lanes
     out.defence = sh.defence
     out.node_prov = &cm.node_prov[0]
     out.owner = sh.board + 4 * np
@@ -1211,10 +1228,12 @@ cdef inline long long _value(CValues v, int node) noexcept:
 
 cdef inline long long _weighed(CValues v, int node) noexcept:
     """The proximity levels of ``v``'s power at ``node``, weighted by its season's table."""
-    cdef Py_ssize_t at = <Py_ssize_t> node * v.lanes
+    cdef Py_ssize_t at = <Py_ssize_t> node * DEPTH * v.lanes
+    if v.narrow and v.lanes == LANES:
+        return db_weigh_lanes(v.prox, (<const int *> v.levels) + at)
     if v.narrow:
-        return db_weigh_narrow(v.prox, (<const int *> v.levels) + at, v.level)
-    return db_weigh_wide(v.prox, (<const long long *> v.levels) + at, v.level)
+        return db_weigh_other(v.prox, (<const int *> v.levels) + at, v.level, True)
+    return db_weigh_other(v.prox, (<const long long *> v.levels) + at, v.level, False)
 
 
 cdef void _keep(CValues v, long long *vals, int *comp) noexcept:
