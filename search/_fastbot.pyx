@@ -386,6 +386,9 @@ cdef class CMap:
     cdef int[::1] sum_off, sum_idx, grp_off, item_off, item_idx
     cdef int[::1] centres, nb_off, nb_idx, touch_off, touch_prov, adj_off, adj_loc
     cdef int[::1] nadj_off, nadj_idx  # each node's neighbouring nodes, in adjacency order
+    # each node's threats: the centres (indices into centres) next to its province that
+    # its unit can reach, threat_idx[threat_off[node]:threat_off[node + 1]]
+    cdef int[::1] threat_off, threat_idx
     cdef unsigned char[::1] reach, home, is_centre
     cdef _Shared shared
     # Scratch space of movement_orders, kept between calls (not while one is running).
@@ -497,6 +500,15 @@ cdef class CMap:
             _check(tables.reach[i], np, "reach")
             for j in tables.reach[i]:
                 self.reach[i * np + j] = 1
+        threats, threat_off = [], [0]
+        for i in range(n):
+            for k in range(self.num_centres):
+                j = self.centres[k]
+                if tables.node_prov[i] in game_map.neighbours[j] and self.reach[i * np + j]:
+                    threats.append(k)
+            threat_off.append(len(threats))
+        self.threat_idx = _ints(threats)
+        self.threat_off = _ints(threat_off)
         self.home = _new_bytes(self.num_powers * np)
         for i in range(self.num_powers):
             _check(game_map.homes[i], np, "home centres")
@@ -1022,19 +1034,19 @@ cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
         attack_w, defence_w = w.fall_attack, w.fall_defence
     else:
         attack_w, defence_w = w.spring_attack, w.spring_defence
-    cdef long long sized[MAX_POWERS + 1]
-    cdef long long *sizes = sized + 1  # sizes[-1] (no unit's) passes no defence value
+    cdef long long sizes[MAX_POWERS]
     cdef size_t width = sizeof(int) if sh.narrow else sizeof(long long)  # a lane's
     cdef long long *row
     cdef int *narrow_row
-    cdef long long d, a, unit_term
+    cdef long long d, a, unit_term, size
+    cdef long long *threat = sh.defend  # first each centre's threat, the largest size of
+    # a unit of another power than its owner that can reach it (0 if none)
     cdef bint changed
-    cdef int i, j, k, n, q, sc, owner, other, node
+    cdef int i, j, k, n, q, s, sc, owner, node
     cdef bint take
     cdef int counts[MAX_POWERS]
     cdef int *units = sh.units
     _count_centres(cm, b.owner, counts)
-    sized[0] = LLONG_MIN
     for q in range(nw):
         sizes[q] = w.size_a * counts[q] * counts[q] + w.size_b * counts[q] + w.size_c
     # an attack value for everyone but the owner, who defends (the other rows stay 0)
@@ -1051,27 +1063,43 @@ cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
             if cm.home[owner * np + sc]:
                 a *= w.home_attack
             a *= attack_w
+        sh.owners[k] = owner
+        sh.attack[k] = a
+        threat[k] = 0
+    # the provinces with a unit, listed without a branch per province
+    n = 0
+    for i in range(np):
+        units[n] = i
+        n += b.upow[i] >= 0
+    # each unit's threats (by unit, not by centre and neighbour: fewer reads), as selects
+    # (the branches would be mispredicted often)
+    for s in range(n):
+        i = units[s]
+        q = b.upow[i]
+        node = b.unode[i]
+        size = sizes[q]
+        for j in range(cm.threat_off[node], cm.threat_off[node + 1]):
+            k = cm.threat_idx[j]
+            take = (q != sh.owners[k]) & (size > threat[k])
+            threat[k] = size if take else threat[k]
+    if b.any_dislodged:
+        for i in range(np):
+            q = b.dpow[i]
+            if q >= 0:
+                size = sizes[q]
+                for j in range(cm.threat_off[b.dnode[i]], cm.threat_off[b.dnode[i] + 1]):
+                    k = cm.threat_idx[j]
+                    if q != sh.owners[k] and size > threat[k]:
+                        threat[k] = size
+    for k in range(cm.num_centres):
+        sc = cm.centres[k]
+        owner = sh.owners[k]
         d = 0
         if owner >= 0:
-            for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
-                # selects, not branches (mispredicted often); an empty province's node
-                # (-1) read as node 0, its size (sizes[-1]) never passing d
-                i = cm.nb_idx[j]
-                other = b.upow[i]
-                node = b.unode[i]
-                node = node if node >= 0 else 0
-                take = (other != owner) & (sizes[other] > d) & cm.reach[node * np + sc]
-                d = sizes[other] if take else d
-                if b.any_dislodged:
-                    other = b.dpow[i]
-                    if other >= 0 and other != owner and sizes[other] > d \
-                            and cm.reach[b.dnode[i] * np + sc]:
-                        d = sizes[other]
+            d = threat[k]
             if cm.home[owner * np + sc]:
                 d = d * w.home_defence if d else -w.home_vacation
         sh.defence[sc] = d
-        sh.owners[k] = owner
-        sh.attack[k] = a
         sh.defend[k] = d * defence_w
     if sh.narrow:
         changed = db_centres_narrow(
@@ -1083,11 +1111,6 @@ cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
             <long long *> sh.base, lanes, cm.num_centres, &cm.centres[0], sh.owners,
             sh.attack, sh.defend,
         )
-    # the provinces with a unit, listed without a branch per province
-    n = 0
-    for i in range(np):
-        units[n] = i
-        n += b.upow[i] >= 0
     if w.base_unit:
         changed = True
         for k in range(n):
