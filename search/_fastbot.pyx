@@ -199,7 +199,52 @@ cdef extern from *:
                 return 1;                                                                  \
         return 0;                                                                          \
     }
-    _Static_assert(DB_LANES == 8, "DB_CENTRES's lane numbers");
+    _Static_assert(DB_LANES == 8, "DB_CENTRES's and db_leaders' lane numbers");
+
+    #define DB_MAX(a, b) ({ db_narrow a_ = (a), b_ = (b), k_ = a_ > b_; (a_ & k_) | (b_ & ~k_); })
+    /* The largest lane of v, in every lane. */
+    #define DB_ALL_MAX(v) ({                                                               \
+        db_narrow m_ = (v);                                                                \
+        m_ = DB_MAX(m_, __builtin_shuffle(m_, (db_narrow){4, 5, 6, 7, 0, 1, 2, 3}));       \
+        m_ = DB_MAX(m_, __builtin_shuffle(m_, (db_narrow){2, 3, 0, 1, 6, 7, 4, 5}));       \
+        DB_MAX(m_, __builtin_shuffle(m_, (db_narrow){1, 0, 3, 2, 5, 4, 7, 6})); })
+
+    /* Per province p of np, from the counts (counts[p * stride + power], at least 0 and
+       below 2**27): top[p] the largest, leader[p] the first power with that many, runner[p]
+       the largest of the others.  One vector a province when stride is DB_LANES: each
+       count with its lane in the low bits, so that the largest key is the top and its
+       leader at once. */
+    DB_CLONES static void db_leaders(
+        const int *counts, int np, int stride, int *top, int *leader, int *runner)
+    {
+        if (stride == DB_LANES) {
+            const db_narrow low = {7, 6, 5, 4, 3, 2, 1, 0};
+            for (int p = 0; p < np; p++) {
+                db_narrow c = *(const db_narrow *)(counts + (size_t)p * DB_LANES);
+                db_narrow key = (c << 3) | low;
+                db_narrow best = DB_ALL_MAX(key);
+                top[p] = best[0] >> 3;
+                leader[p] = 7 - (best[0] & 7);
+                runner[p] = DB_ALL_MAX(c & (key != best))[0];
+            }
+            return;
+        }
+        for (int p = 0; p < np; p++) {
+            const int *c = counts + (size_t)p * stride;
+            int t = 0, first = 0, second = 0;
+            for (int q = 0; q < stride; q++)
+                if (c[q] > t) {
+                    t = c[q];
+                    first = q;
+                }
+            for (int q = 0; q < stride; q++)
+                if (q != first && c[q] > second)
+                    second = c[q];
+            top[p] = t;
+            leader[p] = first;
+            runner[p] = second;
+        }
+    }
     DB_CENTRES(db_centres_narrow, int, db_narrow)
     DB_CENTRES(db_centres_wide, long long, db_wide)
 
@@ -269,6 +314,9 @@ cdef extern from *:
         const int *item_at, long long *lv,
     ) noexcept nogil
     void db_clear(int *p, size_t n) noexcept nogil
+    void db_leaders(
+        const int *counts, int np, int stride, int *top, int *leader, int *runner
+    ) noexcept nogil
     bint db_centres_narrow(
         int *base, int stride, int n, const int *rows, const int *owner,
         const long long *attack, const long long *defend,
@@ -301,6 +349,8 @@ cdef enum:
     KEY_LIMIT = 127  # the largest field value a key holds (a signed char)
 
 assert (_PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE) == (MOVE, SUPPORT_HOLD, SUPPORT_MOVE)
+
+cdef int UNIT_COUNT_LIMIT = 1 << 27  # unit counts db_leaders takes (below it)
 
 cdef double SAFE = 2.0 ** 62
 """Largest magnitude an intermediate value may reach for the 64-bit arithmetic to be exact."""
@@ -478,6 +528,8 @@ cdef class CMap:
         self.adj_loc = _indices(adj_locs, nl, "destinations")
         self.adj_off = _ints(adj_off)
         self.touch_prov = _indices(touch, np, "bordering provinces")
+        if 2 * len(touch) >= UNIT_COUNT_LIMIT:  # a province's units, standing and dislodged
+            raise ValueError(f"{len(touch)} bordering provinces (db_leaders' counts)")
         self.touch_off = _ints(touch_off)
         self.centres = _indices(game_map.supply_centres, np, "supply centres")
         self.is_centre = _new_bytes(np)
@@ -814,7 +866,7 @@ cdef class CValues:
     cdef const long long *defence
     cdef const int *node_prov
     cdef const int *owner
-    cdef const int *unit_counts  # unit_counts[prov * nw + power]
+    cdef const int *unit_counts  # unit_counts[prov * lanes + power]
     cdef const int *top
     cdef const int *leader
     cdef const int *runner
@@ -884,7 +936,7 @@ cdef class _Shared:
     """
 
     cdef int *board
-    cdef int *counts  # counts[prov * powers + power]: units in or next to prov
+    cdef int *counts  # counts[prov * lanes + power]: units in or next to prov
     cdef int *top  # per province: the most units one power has in or next to it,
     cdef int *leader  # the first power that has that many,
     cdef int *runner  # and the most any other power has
@@ -903,7 +955,8 @@ cdef class _Shared:
     cdef int *runs
     cdef int num_runs
     cdef int *item_at  # the items of the groups (CMap.item_idx), likewise
-    cdef void *levels  # levels[(n * rows + node) * lanes + power]: int or long long lanes
+    cdef int *touch_at  # CMap.touch_prov as offsets into counts (prov * lanes)
+    cdef void *levels  # levels[(row * DEPTH + n) * lanes + power]: int or long long lanes
     # what the last board set, cleared for the next one: the rows of base given a unit's term
     cdef int *unit_rows
     cdef int num_unit_rows
@@ -921,6 +974,7 @@ cdef class _Shared:
         cdef int nc = cm.num_centres
         cdef int groups = cm.grp_off[nn]
         cdef int terms = cm.sum_off[nn] + groups, items = cm.item_off[groups]
+        cdef int touches = cm.touch_off[nn]
         cdef int i, j, t, r
         self.np = np
         self.size = 5 * np
@@ -929,7 +983,8 @@ cdef class _Shared:
         cdef int row = DEPTH * self.lanes  # a row's levels, side by side (see DB_LEVELS)
         self.board = <int *> PyMem_Malloc(
             (
-                self.size + np * nw + 3 * np + nn + terms + 2 * nn + items + 2 * np + nc
+                self.size + np * self.lanes + 3 * np + nn + terms + 2 * nn + items + touches
+                + 2 * np + nc
             ) * sizeof(int)
         )
         self.base = PyMem_Malloc(np * self.lanes * sizeof(long long))
@@ -941,18 +996,19 @@ cdef class _Shared:
         ):
             raise MemoryError()
         self.counts = self.board + self.size
-        self.top = self.counts + np * nw
+        self.top = self.counts + np * self.lanes
         self.leader = self.top + np
         self.runner = self.leader + np
         self.recs = self.runner + np
         self.runs = self.recs + nn + terms
         self.item_at = self.runs + 2 * nn
-        self.unit_rows = self.item_at + items
+        self.touch_at = self.item_at + items
+        self.unit_rows = self.touch_at + touches
         self.units = self.unit_rows + np
         self.owners = self.units + np
         self.attack = self.defence + np
         self.defend = self.attack + nc
-        memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
+        memset(self.counts, 0, (np * self.lanes + 3 * np) * sizeof(int))
         memset(self.base, 0, np * self.lanes * sizeof(long long))
         memset(self.defence, 0, np * sizeof(long long))
         self.num_unit_rows = 0
@@ -976,6 +1032,8 @@ cdef class _Shared:
         self.num_runs = r + 1
         for j in range(items):
             self.item_at[j] = cm.item_idx[j] * row
+        for j in range(touches):
+            self.touch_at[j] = cm.touch_prov[j] * self.lanes
         self.valid = False
 
     def __dealloc__(self):
@@ -1046,6 +1104,7 @@ cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
     cdef bint take
     cdef int counts[MAX_POWERS]
     cdef int *units = sh.units
+    cdef int *counts_of  # one power's lane of the unit counts
     _count_centres(cm, b.owner, counts)
     for q in range(nw):
         sizes[q] = w.size_a * counts[q] * counts[q] + w.size_b * counts[q] + w.size_c
@@ -1126,36 +1185,26 @@ cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
                     row[q] += unit_term
             sh.unit_rows[k] = i
         sh.num_unit_rows = n
-    # unit counts near each province (strength and competition; not used in winter)
-    db_clear(sh.counts, np * nw + 3 * np)  # counts, top, leader, runner
-    if season != WINTER:
-        for k in range(n):
-            i = units[k]
-            q = b.upow[i]
-            for j in range(cm.touch_off[b.unode[i]], cm.touch_off[b.unode[i] + 1]):
-                _count(sh, nw, cm.touch_prov[j], q)
-        if b.any_dislodged:
-            for i in range(np):
-                if b.dpow[i] >= 0:
-                    k = b.dnode[i]
-                    for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                        _count(sh, nw, cm.touch_prov[j], b.dpow[i])
+    # unit counts near each province (strength and competition; not used in winter), then
+    # the most units one power has there, the first such power, and the most of the others
+    if season == WINTER:
+        db_clear(sh.counts, np * lanes + 3 * np)  # counts, top, leader, runner
+        return changed
+    db_clear(sh.counts, np * lanes)
+    for k in range(n):
+        i = units[k]
+        counts_of = sh.counts + b.upow[i]
+        for j in range(cm.touch_off[b.unode[i]], cm.touch_off[b.unode[i] + 1]):
+            counts_of[sh.touch_at[j]] += 1
+    if b.any_dislodged:
+        for i in range(np):
+            if b.dpow[i] >= 0:
+                counts_of = sh.counts + b.dpow[i]
+                k = b.dnode[i]
+                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
+                    counts_of[sh.touch_at[j]] += 1
+    db_leaders(sh.counts, np, lanes, sh.top, sh.leader, sh.runner)
     return changed
-
-
-cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
-    """One more unit of ``power`` in or next to ``prov``: its count, and the most units one
-    power and any other have there."""
-    cdef int c = sh.counts[prov * nw + power] + 1
-    cdef int top = sh.top[prov], runner = sh.runner[prov], leader = sh.leader[prov]
-    # selects, not branches (mispredicted often): the leader's count is always top, so its
-    # unit raises top alone; another power's raises the runner to min(c, top), and takes
-    # the lead if c passes top
-    cdef int rival = runner if power == leader else (c if c < top else top)
-    sh.counts[prov * nw + power] = c
-    sh.runner[prov] = rival if rival > runner else runner
-    sh.leader[prov] = power if c > top else leader
-    sh.top[prov] = c if c > top else top
 
 
 cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
@@ -1237,7 +1286,7 @@ cdef inline long long _value(CValues v, int node) noexcept:
     cdef long long extra
     if not v.winter:
         extra = (
-            v.strength_w * v.unit_counts[prov * v.nw + v.power]
+            v.strength_w * v.unit_counts[prov * v.lanes + v.power]
             - v.competition_w * _competition(v, prov)
         )
     elif v.owner[prov] == v.power and v.defence[prov] > 0:
@@ -1276,7 +1325,10 @@ def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
     _compute(cm, w, _Board(cm, pos), pos.season, removing, out)
     _keep(out, out.vals, out.comp)
     out.kept = True
-    memcpy(out.counts, cm.shared.counts, cm.num_provinces * cm.num_powers * sizeof(int))
+    cdef int prov, q
+    for prov in range(cm.num_provinces):
+        for q in range(cm.num_powers):
+            out.counts[prov * cm.num_powers + q] = cm.shared.counts[prov * out.lanes + q]
     return out
 
 
