@@ -108,27 +108,27 @@ cdef extern from *:
             *(V *)((nxt) + (rec)[0]) = FLOOR5(t);                                          \
         }
 
-    /* Levels 1 .. DB_DEPTH - 1 of every lane: lv[(n * rows + i) * stride + lane] for the nn
-       nodes i, level 0 copied from base[node_prov[i] * stride + lane].  Rows nn .. rows - 1
-       of a level hold its groups' maxima: row nn + g the best of the rows item_at[item_off[g]
-       .. item_off[g + 1]] (offsets into a level).  A node's next level
+    /* Levels 1 .. DB_DEPTH - 1 of every lane: lv[(i * DB_DEPTH + n) * stride + lane] for the
+       nn nodes i (a row's levels side by side, for the reads of one node's), level 0 copied
+       from base[node_prov[i] * stride + lane].  Rows nn .. rows - 1 hold the groups'
+       maxima: row nn + g the best of the rows item_at[item_off[g] .. item_off[g + 1]]
+       (offsets into the levels, as the records').  A node's next level
        is the sum of its terms (itself, then one node or group per bordering province),
        divided by 5 and floored.  The nodes come in runs of equal term counts: run r has
        runs[2 r + 1] nodes of runs[2 r] terms, each a record in recs (see DB_RUN), so that
-       no node sums padding or tests for more terms.  One body for both lane widths: LEVEL0
-       makes a vector of level 0 from base's 64-bit values, FLOOR5 the floored fifth of a
-       sum. */
-    #define DB_LEVELS(NAME, S, V, LEVEL0, FLOOR5)                                          \
+       no node sums padding or tests for more terms.  One body for both lane widths (base's
+       and the levels' S): FLOOR5 makes the floored fifth of a sum. */
+    #define DB_LEVELS(NAME, S, V, FLOOR5)                                                  \
     DB_CLONES static void NAME(                                                            \
-        int nn, int rows, int stride, const int *node_prov, const long long *base,         \
+        int nn, int rows, int stride, const int *node_prov, const S *base,                 \
         int num_runs, const int *runs, const int *recs, const int *item_off,               \
         const int *item_at, S *lv)                                                         \
     {                                                                                      \
-        size_t level = (size_t)rows * stride;                                              \
+        size_t level = (size_t)stride, row = (size_t)DB_DEPTH * stride;                    \
         for (int b = 0; b < stride; b += DB_LANES) {                                       \
             for (int i = 0; i < nn; i++)                                                   \
-                *(V *)(lv + (size_t)i * stride + b) =                                      \
-                    LEVEL0(*(const db_wide *)(base + (size_t)node_prov[i] * stride + b));  \
+                *(V *)(lv + i * row + b) =                                                 \
+                    *(const V *)(base + (size_t)node_prov[i] * stride + b);                \
             for (int n = 1; n < DB_DEPTH; n++) {                                           \
                 S *cur = lv + (n - 1) * level + b;                                         \
                 S *nxt = cur + level;                                                      \
@@ -139,7 +139,7 @@ cdef extern from *:
                         V more = x > m;                                                    \
                         m = (x & more) | (m & ~more);                                      \
                     }                                                                      \
-                    *(V *)(cur + (size_t)(nn + g) * stride) = m;                           \
+                    *(V *)(cur + (nn + g) * row) = m;                                      \
                 }                                                                          \
                 const int *rec = recs;                                                     \
                 for (int r = 0; r < num_runs; r++) {                                       \
@@ -161,15 +161,92 @@ cdef extern from *:
     }
 
     /* 32-bit lanes: the sum offset into unsigned lanes (see DB_FLOOR_OFFSET). */
-    #define DB_NARROW_LEVEL0(v) __builtin_convertvector((v), db_narrow)
     #define DB_NARROW_FLOOR5(t) \
         ((db_narrow)(((db_unarrow)(t) + DB_FLOOR_OFFSET) / 5u) - (int)(DB_FLOOR_OFFSET / 5u))
-    DB_LEVELS(db_levels_narrow, int, db_narrow, DB_NARROW_LEVEL0, DB_NARROW_FLOOR5)
+    DB_LEVELS(db_levels_narrow, int, db_narrow, DB_NARROW_FLOOR5)
+
+    /* 32-bit lanes that never hold a negative sum (see CWeights.plain): a plain unsigned
+       division. */
+    #define DB_PLAIN_FLOOR5(t) ((db_narrow)((db_unarrow)(t) / 5u))
+    DB_LEVELS(db_levels_plain, int, db_narrow, DB_PLAIN_FLOOR5)
 
     /* 64-bit lanes: C's division truncates; a true comparison is -1 in every lane. */
-    #define DB_WIDE_LEVEL0(v) (v)
     #define DB_WIDE_FLOOR5(t) ((t) / 5 + (((t) - (t) / 5 * 5) < 0))
-    DB_LEVELS(db_levels_wide, long long, db_wide, DB_WIDE_LEVEL0, DB_WIDE_FLOOR5)
+    DB_LEVELS(db_levels_wide, long long, db_wide, DB_WIDE_FLOOR5)
+
+    /* The rows of the n centres in base (rows[k] * stride): every lane attack[k] but that of
+       the owner, owner[k] (-1: none), which is defend[k]; whether a value differs from the
+       one it replaces.  Vector compares and selects, not a branch per lane. */
+    #define DB_CENTRES(NAME, S, V)                                                         \
+    DB_CLONES static int NAME(                                                             \
+        S *base, int stride, int n, const int *rows, const int *owner,                     \
+        const long long *attack, const long long *defend)                                  \
+    {                                                                                      \
+        const V lane = {0, 1, 2, 3, 4, 5, 6, 7};                                           \
+        V diff = {0};                                                                      \
+        for (int k = 0; k < n; k++) {                                                      \
+            S *row = base + (size_t)rows[k] * stride;                                      \
+            V a = (V){0} + (S)attack[k], d = (V){0} + (S)defend[k];                        \
+            for (int b = 0; b < stride; b += DB_LANES) {                                   \
+                V own = lane + b == (S)owner[k];                                           \
+                V x = (d & own) | (a & ~own);                                              \
+                diff |= *(const V *)(row + b) ^ x;                                         \
+                *(V *)(row + b) = x;                                                       \
+            }                                                                              \
+        }                                                                                  \
+        for (int i = 0; i < DB_LANES; i++)                                                 \
+            if (diff[i])                                                                   \
+                return 1;                                                                  \
+        return 0;                                                                          \
+    }
+    _Static_assert(DB_LANES == 8, "DB_CENTRES's and db_leaders' lane numbers");
+
+    #define DB_MAX(a, b) ({ db_narrow a_ = (a), b_ = (b), k_ = a_ > b_; (a_ & k_) | (b_ & ~k_); })
+    /* The largest lane of v, in every lane. */
+    #define DB_ALL_MAX(v) ({                                                               \
+        db_narrow m_ = (v);                                                                \
+        m_ = DB_MAX(m_, __builtin_shuffle(m_, (db_narrow){4, 5, 6, 7, 0, 1, 2, 3}));       \
+        m_ = DB_MAX(m_, __builtin_shuffle(m_, (db_narrow){2, 3, 0, 1, 6, 7, 4, 5}));       \
+        DB_MAX(m_, __builtin_shuffle(m_, (db_narrow){1, 0, 3, 2, 5, 4, 7, 6})); })
+
+    /* Per province p of np, from the counts (counts[p * stride + power], at least 0 and
+       below 2**27): top[p] the largest, leader[p] the first power with that many, runner[p]
+       the largest of the others.  One vector a province when stride is DB_LANES: each
+       count with its lane in the low bits, so that the largest key is the top and its
+       leader at once. */
+    DB_CLONES static void db_leaders(
+        const int *counts, int np, int stride, int *top, int *leader, int *runner)
+    {
+        if (stride == DB_LANES) {
+            const db_narrow low = {7, 6, 5, 4, 3, 2, 1, 0};
+            for (int p = 0; p < np; p++) {
+                db_narrow c = *(const db_narrow *)(counts + (size_t)p * DB_LANES);
+                db_narrow key = (c << 3) | low;
+                db_narrow best = DB_ALL_MAX(key);
+                top[p] = best[0] >> 3;
+                leader[p] = 7 - (best[0] & 7);
+                runner[p] = DB_ALL_MAX(c & (key != best))[0];
+            }
+            return;
+        }
+        for (int p = 0; p < np; p++) {
+            const int *c = counts + (size_t)p * stride;
+            int t = 0, first = 0, second = 0;
+            for (int q = 0; q < stride; q++)
+                if (c[q] > t) {
+                    t = c[q];
+                    first = q;
+                }
+            for (int q = 0; q < stride; q++)
+                if (q != first && c[q] > second)
+                    second = c[q];
+            top[p] = t;
+            leader[p] = first;
+            runner[p] = second;
+        }
+    }
+    DB_CENTRES(db_centres_narrow, int, db_narrow)
+    DB_CENTRES(db_centres_wide, long long, db_wide)
 
     /* One power's levels at one node weighed: the sum of prox[n] * lv[n * level] over the
        DB_DEPTH levels, unrolled in full (a value is read once per valuation, but a search
@@ -185,6 +262,21 @@ cdef extern from *:
     }
     DB_WEIGH(db_weigh_narrow, int)
     DB_WEIGH(db_weigh_wide, long long)
+
+    /* The common case, one vector of lanes: each level at a fixed offset. */
+    static inline long long db_weigh_lanes(const long long *prox, const int *lv)
+    {
+        return db_weigh_narrow(prox, lv, DB_LANES);
+    }
+
+    /* The others, out of line: the common case's caller keeps fewer registers. */
+    __attribute__((noinline)) static long long db_weigh_other(
+        const long long *prox, const void *lv, ptrdiff_t level, int narrow)
+    {
+        if (narrow)
+            return db_weigh_narrow(prox, (const int *)lv, level);
+        return db_weigh_wide(prox, (const long long *)lv, level);
+    }
 
     /* Zero n ints with plain vector stores.  Not memset: glibc clears a few kilobytes with
        rep stosb, which callgrind (how this module's costs are measured) counts as one
@@ -207,7 +299,12 @@ cdef extern from *:
     int LANES "DB_LANES"
     enum: DEPTH "DB_DEPTH"
     void db_levels_narrow(
-        int nn, int rows, int stride, const int *node_prov, const long long *base,
+        int nn, int rows, int stride, const int *node_prov, const int *base,
+        int num_runs, const int *runs, const int *recs, const int *item_off,
+        const int *item_at, int *lv,
+    ) noexcept nogil
+    void db_levels_plain(
+        int nn, int rows, int stride, const int *node_prov, const int *base,
         int num_runs, const int *runs, const int *recs, const int *item_off,
         const int *item_at, int *lv,
     ) noexcept nogil
@@ -217,9 +314,20 @@ cdef extern from *:
         const int *item_at, long long *lv,
     ) noexcept nogil
     void db_clear(int *p, size_t n) noexcept nogil
-    long long db_weigh_narrow(const long long *prox, const int *lv, Py_ssize_t level) noexcept nogil
-    long long db_weigh_wide(
-        const long long *prox, const long long *lv, Py_ssize_t level
+    void db_leaders(
+        const int *counts, int np, int stride, int *top, int *leader, int *runner
+    ) noexcept nogil
+    bint db_centres_narrow(
+        int *base, int stride, int n, const int *rows, const int *owner,
+        const long long *attack, const long long *defend,
+    ) noexcept nogil
+    bint db_centres_wide(
+        long long *base, int stride, int n, const int *rows, const int *owner,
+        const long long *attack, const long long *defend,
+    ) noexcept nogil
+    long long db_weigh_lanes(const long long *prox, const int *lv) noexcept nogil
+    long long db_weigh_other(
+        const long long *prox, const void *lv, Py_ssize_t level, bint narrow
     ) noexcept nogil
 
 cdef enum:
@@ -241,6 +349,8 @@ cdef enum:
     KEY_LIMIT = 127  # the largest field value a key holds (a signed char)
 
 assert (_PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE) == (MOVE, SUPPORT_HOLD, SUPPORT_MOVE)
+
+cdef int UNIT_COUNT_LIMIT = 1 << 27  # unit counts db_leaders takes (below it)
 
 cdef double SAFE = 2.0 ** 62
 """Largest magnitude an intermediate value may reach for the 64-bit arithmetic to be exact."""
@@ -326,6 +436,9 @@ cdef class CMap:
     cdef int[::1] sum_off, sum_idx, grp_off, item_off, item_idx
     cdef int[::1] centres, nb_off, nb_idx, touch_off, touch_prov, adj_off, adj_loc
     cdef int[::1] nadj_off, nadj_idx  # each node's neighbouring nodes, in adjacency order
+    # each node's threats: the centres (indices into centres) next to its province that
+    # its unit can reach, threat_idx[threat_off[node]:threat_off[node + 1]]
+    cdef int[::1] threat_off, threat_idx
     cdef unsigned char[::1] reach, home, is_centre
     cdef _Shared shared
     # Scratch space of movement_orders, kept between calls (not while one is running).
@@ -415,6 +528,8 @@ cdef class CMap:
         self.adj_loc = _indices(adj_locs, nl, "destinations")
         self.adj_off = _ints(adj_off)
         self.touch_prov = _indices(touch, np, "bordering provinces")
+        if 2 * len(touch) >= UNIT_COUNT_LIMIT:  # a province's units, standing and dislodged
+            raise ValueError(f"{len(touch)} bordering provinces (db_leaders' counts)")
         self.touch_off = _ints(touch_off)
         self.centres = _indices(game_map.supply_centres, np, "supply centres")
         self.is_centre = _new_bytes(np)
@@ -437,6 +552,15 @@ cdef class CMap:
             _check(tables.reach[i], np, "reach")
             for j in tables.reach[i]:
                 self.reach[i * np + j] = 1
+        threats, threat_off = [], [0]
+        for i in range(n):
+            for k in range(self.num_centres):
+                j = self.centres[k]
+                if tables.node_prov[i] in game_map.neighbours[j] and self.reach[i * np + j]:
+                    threats.append(k)
+            threat_off.append(len(threats))
+        self.threat_idx = _ints(threats)
+        self.threat_off = _ints(threat_off)
         self.home = _new_bytes(self.num_powers * np)
         for i in range(self.num_powers):
             _check(game_map.homes[i], np, "home centres")
@@ -451,6 +575,7 @@ cdef class CMap:
     def forget(self):
         """Drop the board valued last (benchmarks: every call then values from scratch)."""
         self.shared.valid = False
+        self.shared.levels_ready = False
 
     cdef inline int node_of(self, int utype, int loc) noexcept:
         return self.node_of_army[loc] if utype == 0 else self.node_of_fleet[loc]
@@ -470,7 +595,7 @@ cdef class CWeights:
     cdef long long base_unit, home_vacation, home_attack, home_defence
     cdef long long build_defence, remove_defence, play_alternative, modifier
     cdef long long size_a, size_b, size_c
-    cdef dict _fits, _narrow
+    cdef dict _fits, _narrow, _plain
     cdef readonly tuple values_key
 
     def __init__(self, object w):
@@ -503,6 +628,7 @@ cdef class CWeights:
         self.size_c = w.size_constant
         self._fits = {}
         self._narrow = {}
+        self._plain = {}
         # the constants the values depend on (not the coin's): one interned tuple per set
         key = tuple(getattr(w, f.name) for f in fields(w) if f.name not in _NOT_IN_VALUES)
         self.values_key = _VALUE_KEYS.setdefault(key, key)
@@ -533,6 +659,25 @@ cdef class CWeights:
         if found is None:
             found = self._narrow[id(cm)] = (
                 self.narrow_weights and self._level_bound(cm) <= NARROW_LIMIT
+            )
+        return found
+
+    def plain(self, CMap cm):
+        """Whether the levels on ``cm``'s map are in 32-bit lanes (:meth:`narrow`) and never
+        negative: every base value a power size (each one on the map), an attack or a defence
+        weight, the home and unit weights can make is at least 0 (the levels' floor division
+        is then a plain unsigned one)."""
+        found = self._plain.get(id(cm))
+        if found is None:
+            found = self._plain[id(cm)] = self.narrow(cm) and (
+                all(
+                    self.size_a * c * c + self.size_b * c + self.size_c >= 0
+                    for c in range(cm.num_centres + 1)
+                )
+                and min(self.spring_attack, self.fall_attack, self.home_attack) >= 0
+                and min(self.spring_defence, self.fall_defence, self.home_defence) >= 0
+                and self.home_vacation <= 0
+                and self.base_unit >= 0
             )
         return found
 
@@ -716,12 +861,12 @@ cdef class CValues:
     cdef long long strength_w, competition_w, winter_defence_w
     cdef bint narrow  # the levels are ints (else long longs)
     cdef const long long *prox  # the season's proximity weights
-    cdef const void *levels  # levels[(n * level + node * lanes)]: ``power``'s proximity levels
+    cdef const void *levels  # levels[(node * DEPTH + n) * lanes]: ``power``'s proximity levels
     cdef Py_ssize_t lanes, level
     cdef const long long *defence
     cdef const int *node_prov
     cdef const int *owner
-    cdef const int *unit_counts  # unit_counts[prov * nw + power]
+    cdef const int *unit_counts  # unit_counts[prov * lanes + power]
     cdef const int *top
     cdef const int *leader
     cdef const int *runner
@@ -786,15 +931,22 @@ cdef class _Shared:
     ``db_levels_narrow``).  The key is the board itself (units, dislodged
     units, owners), the season and the weights' valuation constants, compared
     in full, so a position changed in place is never taken for the one valued.
+    A new board keeps the levels of the last when every base value is the
+    same (the same weights; most often a winter and the spring after it).
     """
 
     cdef int *board
-    cdef int *counts  # counts[prov * powers + power]: units in or next to prov
+    cdef int *counts  # counts[prov * lanes + power]: units in or next to prov
     cdef int *top  # per province: the most units one power has in or next to it,
     cdef int *leader  # the first power that has that many,
     cdef int *runner  # and the most any other power has
-    cdef long long *base  # base[prov * lanes + power]: proximity level 0
+    cdef void *base  # base[prov * lanes + power]: proximity level 0, in the levels' lanes
     cdef long long *defence  # defence[prov]: the defence value of prov for its owner
+    # scratch for _compute_board: per centre (in CMap.centres order) its owner, the attack
+    # value of every other power, and the owner's defence value (see db_centres_narrow)
+    cdef int *owners
+    cdef long long *attack
+    cdef long long *defend
     # the map's proximity terms as offsets into a level: each node's own, one per bordering
     # province, a group row where that province has several nodes; a record per node (its
     # row's offset, then its terms'), in runs of nodes with as many terms: run r has
@@ -803,7 +955,8 @@ cdef class _Shared:
     cdef int *runs
     cdef int num_runs
     cdef int *item_at  # the items of the groups (CMap.item_idx), likewise
-    cdef void *levels  # levels[(n * rows + node) * lanes + power]: int or long long lanes
+    cdef int *touch_at  # CMap.touch_prov as offsets into counts (prov * lanes)
+    cdef void *levels  # levels[(row * DEPTH + n) * lanes + power]: int or long long lanes
     # what the last board set, cleared for the next one: the rows of base given a unit's term
     cdef int *unit_rows
     cdef int num_unit_rows
@@ -812,47 +965,58 @@ cdef class _Shared:
     cdef int season
     cdef object key
     cdef bint valid, narrow, levels_ready
+    cdef bint plain  # narrow, and no level below 0 (CWeights.plain)
 
     def __cinit__(self, CMap cm):
         cdef int nw = cm.num_powers
         cdef int np = cm.num_provinces
         cdef int nn = cm.num_nodes
+        cdef int nc = cm.num_centres
         cdef int groups = cm.grp_off[nn]
         cdef int terms = cm.sum_off[nn] + groups, items = cm.item_off[groups]
+        cdef int touches = cm.touch_off[nn]
         cdef int i, j, t, r
         self.np = np
         self.size = 5 * np
         self.rows = nn + groups  # the nodes, then the groups
         self.lanes = (nw + LANES - 1) // LANES * LANES
+        cdef int row = DEPTH * self.lanes  # a row's levels, side by side (see DB_LEVELS)
         self.board = <int *> PyMem_Malloc(
             (
-                self.size + np * nw + 3 * np + nn + terms + 2 * nn + items + 2 * np
+                self.size + np * self.lanes + 3 * np + nn + terms + 2 * nn + items + touches
+                + 2 * np + nc
             ) * sizeof(int)
         )
-        self.base = <long long *> PyMem_Malloc(
-            (np * self.lanes + np) * sizeof(long long)
-        )
+        self.base = PyMem_Malloc(np * self.lanes * sizeof(long long))
+        self.defence = <long long *> PyMem_Malloc((np + 2 * nc) * sizeof(long long))
         self.levels = PyMem_Malloc(DEPTH * self.rows * self.lanes * sizeof(long long))
-        if self.board == NULL or self.base == NULL or self.levels == NULL:
+        if (
+            self.board == NULL or self.base == NULL or self.defence == NULL
+            or self.levels == NULL
+        ):
             raise MemoryError()
         self.counts = self.board + self.size
-        self.top = self.counts + np * nw
+        self.top = self.counts + np * self.lanes
         self.leader = self.top + np
         self.runner = self.leader + np
         self.recs = self.runner + np
         self.runs = self.recs + nn + terms
         self.item_at = self.runs + 2 * nn
-        self.unit_rows = self.item_at + items
+        self.touch_at = self.item_at + items
+        self.unit_rows = self.touch_at + touches
         self.units = self.unit_rows + np
-        self.defence = self.base + np * self.lanes
-        memset(self.counts, 0, (np * nw + 3 * np) * sizeof(int))
-        memset(self.base, 0, (np * self.lanes + np) * sizeof(long long))
+        self.owners = self.units + np
+        self.attack = self.defence + np
+        self.defend = self.attack + nc
+        memset(self.counts, 0, (np * self.lanes + 3 * np) * sizeof(int))
+        memset(self.base, 0, np * self.lanes * sizeof(long long))
+        memset(self.defence, 0, np * sizeof(long long))
         self.num_unit_rows = 0
         records = []
         for i in range(nn):
-            at = [cm.sum_idx[j] * self.lanes for j in range(cm.sum_off[i], cm.sum_off[i + 1])]
-            at += [(nn + j) * self.lanes for j in range(cm.grp_off[i], cm.grp_off[i + 1])]
-            records.append([i * self.lanes, *at])
+            at = [cm.sum_idx[j] * row for j in range(cm.sum_off[i], cm.sum_off[i + 1])]
+            at += [(nn + j) * row for j in range(cm.grp_off[i], cm.grp_off[i + 1])]
+            records.append([i * row, *at])
         records.sort(key=len)  # stable: by node within a run
         t = 0
         r = -1
@@ -867,12 +1031,15 @@ cdef class _Shared:
                 t += 1
         self.num_runs = r + 1
         for j in range(items):
-            self.item_at[j] = cm.item_idx[j] * self.lanes
+            self.item_at[j] = cm.item_idx[j] * row
+        for j in range(touches):
+            self.touch_at[j] = cm.touch_prov[j] * self.lanes
         self.valid = False
 
     def __dealloc__(self):
         PyMem_Free(self.board)
         PyMem_Free(self.base)
+        PyMem_Free(self.defence)
         PyMem_Free(self.levels)
 
 
@@ -888,11 +1055,15 @@ cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season):
         sh.valid = False
         if sh.key is not w.values_key:
             sh.narrow = w.narrow(cm)
+            sh.plain = w.plain(cm)
             sh.key = w.values_key
+            sh.levels_ready = False
+            memset(sh.base, 0, sh.np * sh.lanes * sizeof(long long))  # lanes' width may differ
+            sh.num_unit_rows = 0
         memcpy(sh.board, b.upow, sh.size * sizeof(int))
         sh.season = season
-        _compute_board(cm, w, b, season, sh)
-        sh.levels_ready = False
+        if _compute_board(cm, w, b, season, sh):
+            sh.levels_ready = False
         sh.valid = True
     if not sh.levels_ready:
         _compute_levels(cm, sh)
@@ -911,31 +1082,35 @@ cdef inline void _count_centres(CMap cm, const int *owner, int *counts) noexcept
             counts[q] += 1
 
 
-cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) noexcept:
+cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) noexcept:
     """Every power's base values, the owners' defence values, and the unit counts (see
-    search.dumbbot_values.base_values and unit_counts_near)."""
+    search.dumbbot_values.base_values and unit_counts_near); whether a base value may have
+    changed (with a unit weight, always: the unit terms are not compared)."""
     cdef int np = cm.num_provinces, nw = cm.num_powers, lanes = sh.lanes
     cdef long long attack_w, defence_w
     if season == FALL or season == AUTUMN:
         attack_w, defence_w = w.fall_attack, w.fall_defence
     else:
         attack_w, defence_w = w.spring_attack, w.spring_defence
-    cdef long long sized[MAX_POWERS + 1]
-    cdef long long *sizes = sized + 1  # sizes[-1] (no unit's) passes no defence value
-    cdef long long *base = sh.base
+    cdef long long sizes[MAX_POWERS]
+    cdef size_t width = sizeof(int) if sh.narrow else sizeof(long long)  # a lane's
     cdef long long *row
-    cdef long long d, a, unit_term
-    cdef int i, j, k, n, q, sc, owner, other, node
+    cdef int *narrow_row
+    cdef long long d, a, unit_term, size
+    cdef long long *threat = sh.defend  # first each centre's threat, the largest size of
+    # a unit of another power than its owner that can reach it (0 if none)
+    cdef bint changed
+    cdef int i, j, k, n, q, s, sc, owner, node
     cdef bint take
     cdef int counts[MAX_POWERS]
     cdef int *units = sh.units
+    cdef int *counts_of  # one power's lane of the unit counts
     _count_centres(cm, b.owner, counts)
-    sized[0] = LLONG_MIN
     for q in range(nw):
         sizes[q] = w.size_a * counts[q] * counts[q] + w.size_b * counts[q] + w.size_c
     # an attack value for everyone but the owner, who defends (the other rows stay 0)
     for k in range(sh.num_unit_rows):
-        memset(base + sh.unit_rows[k] * lanes, 0, lanes * sizeof(long long))
+        memset(<char *> sh.base + sh.unit_rows[k] * lanes * width, 0, lanes * width)
     sh.num_unit_rows = 0
     for k in range(cm.num_centres):
         sc = cm.centres[k]
@@ -947,86 +1122,109 @@ cdef void _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
             if cm.home[owner * np + sc]:
                 a *= w.home_attack
             a *= attack_w
-        row = base + sc * lanes
-        for q in range(lanes):
-            row[q] = a
-        d = 0
-        if owner >= 0:
-            for j in range(cm.nb_off[sc], cm.nb_off[sc + 1]):
-                # selects, not branches (mispredicted often); an empty province's node
-                # (-1) read as node 0, its size (sizes[-1]) never passing d
-                i = cm.nb_idx[j]
-                other = b.upow[i]
-                node = b.unode[i]
-                node = node if node >= 0 else 0
-                take = (other != owner) & (sizes[other] > d) & cm.reach[node * np + sc]
-                d = sizes[other] if take else d
-                if b.any_dislodged:
-                    other = b.dpow[i]
-                    if other >= 0 and other != owner and sizes[other] > d \
-                            and cm.reach[b.dnode[i] * np + sc]:
-                        d = sizes[other]
-            if cm.home[owner * np + sc]:
-                d = d * w.home_defence if d else -w.home_vacation
-            row[owner] = d * defence_w
-        sh.defence[sc] = d
+        sh.owners[k] = owner
+        sh.attack[k] = a
+        threat[k] = 0
     # the provinces with a unit, listed without a branch per province
     n = 0
     for i in range(np):
         units[n] = i
         n += b.upow[i] >= 0
+    # each unit's threats (by unit, not by centre and neighbour: fewer reads), as selects
+    # (the branches would be mispredicted often)
+    for s in range(n):
+        i = units[s]
+        q = b.upow[i]
+        node = b.unode[i]
+        size = sizes[q]
+        for j in range(cm.threat_off[node], cm.threat_off[node + 1]):
+            k = cm.threat_idx[j]
+            take = (q != sh.owners[k]) & (size > threat[k])
+            threat[k] = size if take else threat[k]
+    if b.any_dislodged:
+        for i in range(np):
+            q = b.dpow[i]
+            if q >= 0:
+                size = sizes[q]
+                for j in range(cm.threat_off[b.dnode[i]], cm.threat_off[b.dnode[i] + 1]):
+                    k = cm.threat_idx[j]
+                    if q != sh.owners[k] and size > threat[k]:
+                        threat[k] = size
+    for k in range(cm.num_centres):
+        sc = cm.centres[k]
+        owner = sh.owners[k]
+        d = 0
+        if owner >= 0:
+            d = threat[k]
+            if cm.home[owner * np + sc]:
+                d = d * w.home_defence if d else -w.home_vacation
+        sh.defence[sc] = d
+        sh.defend[k] = d * defence_w
+    if sh.narrow:
+        changed = db_centres_narrow(
+            <int *> sh.base, lanes, cm.num_centres, &cm.centres[0], sh.owners, sh.attack,
+            sh.defend,
+        )
+    else:
+        changed = db_centres_wide(
+            <long long *> sh.base, lanes, cm.num_centres, &cm.centres[0], sh.owners,
+            sh.attack, sh.defend,
+        )
     if w.base_unit:
+        changed = True
         for k in range(n):
             i = units[k]
             unit_term = _fdiv(sizes[b.upow[i]] * w.base_unit, 100) * attack_w
-            row = base + i * lanes
-            for q in range(lanes):
-                row[q] += unit_term
+            if sh.narrow:
+                narrow_row = <int *> sh.base + i * lanes
+                for q in range(lanes):
+                    narrow_row[q] += <int> unit_term
+            else:
+                row = <long long *> sh.base + i * lanes
+                for q in range(lanes):
+                    row[q] += unit_term
             sh.unit_rows[k] = i
         sh.num_unit_rows = n
-    # unit counts near each province (strength and competition; not used in winter)
-    db_clear(sh.counts, np * nw + 3 * np)  # counts, top, leader, runner
-    if season != WINTER:
-        for k in range(n):
-            i = units[k]
-            q = b.upow[i]
-            for j in range(cm.touch_off[b.unode[i]], cm.touch_off[b.unode[i] + 1]):
-                _count(sh, nw, cm.touch_prov[j], q)
-        if b.any_dislodged:
-            for i in range(np):
-                if b.dpow[i] >= 0:
-                    k = b.dnode[i]
-                    for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
-                        _count(sh, nw, cm.touch_prov[j], b.dpow[i])
-
-
-cdef inline void _count(_Shared sh, int nw, int prov, int power) noexcept:
-    """One more unit of ``power`` in or next to ``prov``: its count, and the most units one
-    power and any other have there."""
-    cdef int c = sh.counts[prov * nw + power] + 1
-    cdef int top = sh.top[prov], runner = sh.runner[prov], leader = sh.leader[prov]
-    # selects, not branches (mispredicted often): the leader's count is always top, so its
-    # unit raises top alone; another power's raises the runner to min(c, top), and takes
-    # the lead if c passes top
-    cdef int rival = runner if power == leader else (c if c < top else top)
-    sh.counts[prov * nw + power] = c
-    sh.runner[prov] = rival if rival > runner else runner
-    sh.leader[prov] = power if c > top else leader
-    sh.top[prov] = c if c > top else top
+    # unit counts near each province (strength and competition; not used in winter), then
+    # the most units one power has there, the first such power, and the most of the others
+    if season == WINTER:
+        db_clear(sh.counts, np * lanes + 3 * np)  # counts, top, leader, runner
+        return changed
+    db_clear(sh.counts, np * lanes)
+    for k in range(n):
+        i = units[k]
+        counts_of = sh.counts + b.upow[i]
+        for j in range(cm.touch_off[b.unode[i]], cm.touch_off[b.unode[i] + 1]):
+            counts_of[sh.touch_at[j]] += 1
+    if b.any_dislodged:
+        for i in range(np):
+            if b.dpow[i] >= 0:
+                counts_of = sh.counts + b.dpow[i]
+                k = b.dnode[i]
+                for j in range(cm.touch_off[k], cm.touch_off[k + 1]):
+                    counts_of[sh.touch_at[j]] += 1
+    db_leaders(sh.counts, np, lanes, sh.top, sh.leader, sh.runner)
+    return changed
 
 
 cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
     """Every power's proximity levels (see search.dumbbot_values.proximity_levels), in
     32-bit or 64-bit lanes (see :class:`_Shared`)."""
-    if sh.narrow:
+    if sh.plain:
+        db_levels_plain(
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <int *> sh.base, sh.num_runs,
+            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels,
+        )
+    elif sh.narrow:
         db_levels_narrow(
-            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.num_runs,
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <int *> sh.base, sh.num_runs,
             sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels,
         )
     else:
         db_levels_wide(
-            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], sh.base, sh.num_runs,
-            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <long long *> sh.levels,
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <long long *> sh.base,
+            sh.num_runs, sh.runs, sh.recs, &cm.item_off[0], sh.item_at,
+            <long long *> sh.levels,
         )
 
 
@@ -1062,7 +1260,7 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
     out.narrow = sh.narrow
     out.levels = (<char *> sh.levels) + power * (sizeof(int) if sh.narrow else sizeof(long long))
     out.lanes = sh.lanes
-    out.level = sh.rows * sh.lanes
+    out.level = sh.lanes
     out.defence = sh.defence
     out.node_prov = &cm.node_prov[0]
     out.owner = sh.board + 4 * np
@@ -1088,7 +1286,7 @@ cdef inline long long _value(CValues v, int node) noexcept:
     cdef long long extra
     if not v.winter:
         extra = (
-            v.strength_w * v.unit_counts[prov * v.nw + v.power]
+            v.strength_w * v.unit_counts[prov * v.lanes + v.power]
             - v.competition_w * _competition(v, prov)
         )
     elif v.owner[prov] == v.power and v.defence[prov] > 0:
@@ -1102,10 +1300,12 @@ cdef inline long long _value(CValues v, int node) noexcept:
 
 cdef inline long long _weighed(CValues v, int node) noexcept:
     """The proximity levels of ``v``'s power at ``node``, weighted by its season's table."""
-    cdef Py_ssize_t at = <Py_ssize_t> node * v.lanes
+    cdef Py_ssize_t at = <Py_ssize_t> node * DEPTH * v.lanes
+    if v.narrow and v.lanes == LANES:
+        return db_weigh_lanes(v.prox, (<const int *> v.levels) + at)
     if v.narrow:
-        return db_weigh_narrow(v.prox, (<const int *> v.levels) + at, v.level)
-    return db_weigh_wide(v.prox, (<const long long *> v.levels) + at, v.level)
+        return db_weigh_other(v.prox, (<const int *> v.levels) + at, v.level, True)
+    return db_weigh_other(v.prox, (<const long long *> v.levels) + at, v.level, False)
 
 
 cdef void _keep(CValues v, long long *vals, int *comp) noexcept:
@@ -1125,7 +1325,10 @@ def values(CMap cm, CWeights w, object pos, int power, bint removing=False):
     _compute(cm, w, _Board(cm, pos), pos.season, removing, out)
     _keep(out, out.vals, out.comp)
     out.kept = True
-    memcpy(out.counts, cm.shared.counts, cm.num_provinces * cm.num_powers * sizeof(int))
+    cdef int prov, q
+    for prov in range(cm.num_provinces):
+        for q in range(cm.num_powers):
+            out.counts[prov * cm.num_powers + q] = cm.shared.counts[prov * out.lanes + q]
     return out
 
 

@@ -138,6 +138,14 @@ def narrow(weights: DumbBotWeights) -> bool:
     return bool(speedups.COMPILED.CWeights(weights).narrow(speedups.compiled_map(tables)))
 
 
+def plain(weights: DumbBotWeights) -> bool:
+    """Whether the compiled code computes the levels for ``weights`` in 32-bit lanes that are
+    never negative (a plain unsigned division)."""
+    tables = tables_for(varied_positions()[0].map)
+    assert speedups.COMPILED is not None
+    return bool(speedups.COMPILED.CWeights(weights).plain(speedups.compiled_map(tables)))
+
+
 PARANG_EXTRAS = DumbBotWeights(
     home_vacation_weight=300, base_unit_weight=30, home_attack_weight=2, home_defence_weight=3
 )
@@ -146,6 +154,7 @@ levels then: floor division), units add to their province's value."""
 
 
 def test_values_match_on_boards_of_many_shapes(compiled: None) -> None:
+    assert plain(DEFAULT_WEIGHTS) and not plain(PARANG_EXTRAS)
     for weights in (DEFAULT_WEIGHTS, PARANG_EXTRAS):
         assert narrow(weights)
         for pos in shaped_positions(1, 80):
@@ -181,6 +190,18 @@ def test_both_lane_widths_agree_on_either_side_of_the_32_bit_bound(compiled: Non
         assert speedups.kernel(tables, weights) is not None
         for pos in shaped_positions(2, 25):
             assert_same_values(pos, weights)
+
+
+def test_a_board_with_the_last_ones_base_values_keeps_its_levels(compiled: None) -> None:
+    """The levels are kept from one board to the next when every base value is the same
+    (a winter, then the spring after it with the same units); values as pure Python's."""
+    for pos in positions_of("build")[:6]:
+        spring = pos.copy()
+        spring.season = 0
+        moved = spring.copy()  # another unit elsewhere: some base value changes, or none
+        del moved.units[next(iter(moved.units))]
+        for board in (pos, spring, moved, pos, spring):
+            assert_same_values(board, DEFAULT_WEIGHTS)
 
 
 def _orders_and_state(
