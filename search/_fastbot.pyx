@@ -1239,26 +1239,33 @@ cdef extern from *:
         uint32_t state[DB_MT_N];
     } db_mt;
 
-    static uint32_t db_mt_next(db_mt *self)
+    /* the state's next 624 words (once every 624 draws: kept out of the inlined draw) */
+    static __attribute__((noinline)) void db_mt_regenerate(db_mt *self)
     {
         static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
         uint32_t *mt = self->state;
         uint32_t y;
         int kk;
-        if (self->index >= DB_MT_N) {
-            for (kk = 0; kk < DB_MT_N - DB_MT_M; kk++) {
-                y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-                mt[kk] = mt[kk + DB_MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
-            }
-            for (; kk < DB_MT_N - 1; kk++) {
-                y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-                mt[kk] = mt[kk + (DB_MT_M - DB_MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-            }
-            y = (mt[DB_MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-            mt[DB_MT_N - 1] = mt[DB_MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
-            self->index = 0;
+        for (kk = 0; kk < DB_MT_N - DB_MT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + DB_MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
         }
-        y = mt[self->index++];
+        for (; kk < DB_MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (DB_MT_M - DB_MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[DB_MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[DB_MT_N - 1] = mt[DB_MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        self->index = 0;
+    }
+
+    static inline uint32_t db_mt_next(db_mt *self)
+    {
+        uint32_t y;
+        if (__builtin_expect(self->index >= DB_MT_N, 0)) {
+            db_mt_regenerate(self);
+        }
+        y = self->state[self->index++];
         y ^= (y >> 11);
         y ^= (y << 7) & 0x9d2c5680U;
         y ^= (y << 15) & 0xefc60000U;
@@ -1266,7 +1273,7 @@ cdef extern from *:
         return y;
     }
 
-    static double db_mt_random(db_mt *self)
+    static inline double db_mt_random(db_mt *self)
     {
         uint32_t a = db_mt_next(self) >> 5, b = db_mt_next(self) >> 6;
         return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
@@ -1418,23 +1425,37 @@ cdef inline int _ranked_below(long long *scores, int n, int k) noexcept:
     return found
 
 
-cdef int _select(long long *scores, int n, Draws *d, CWeights w) except -1:
-    """search.dumbbot_values.select_index on a C array, drawing from ``d``.
-
-    The options are ranked by (score, index) from the top, each runner-up found only
-    when the draws go on to it (most choices stop at the best or the next).
-    """
-    cdef int i, current = 0, below
-    cdef long long best, second, chance, best_chance
+cdef inline int _select(long long *scores, int n, Draws *d, CWeights w) except -1:
+    """search.dumbbot_values.select_index on a C array, drawing from ``d`` (one option: no
+    draw, and no call)."""
     if n == 1:
         return 0
-    best = scores[0]
-    for i in range(1, n):  # the best: the highest score, the later index among equals
-        current = i if scores[i] >= best else current
-        best = scores[i] if scores[i] >= best else best
+    return _select_among(scores, n, d, w)
+
+
+cdef int _select_among(long long *scores, int n, Draws *d, CWeights w) except -1:
+    """:func:`_select` of two options or more.
+
+    The options are ranked by (score, index) from the top: the best and the runner-up
+    found in one pass, each further one only when the draws go on to it (most choices
+    stop at the best or the next).
+    """
+    cdef int i, current = 0, below = -1
+    cdef long long best = scores[0], second = LLONG_MIN, s, chance, best_chance
+    cdef bint top, runner
+    # selects, not branches (the scores come in no order): the later index of equals
+    for i in range(1, n):
+        s = scores[i]
+        top = s >= best
+        runner = s >= second
+        below = current if top else (i if runner else below)
+        second = best if top else (s if runner else second)
+        current = i if top else current
+        best = s if top else best
     for i in range(n - 1):
-        below = _ranked_below(scores, n, current)
-        second = scores[below]
+        if i:
+            below = _ranked_below(scores, n, current)
+            second = scores[below]
         if best:
             best_chance = _fdiv((best - second) * w.modifier, best if best > 0 else -best)
         else:
