@@ -325,6 +325,7 @@ cdef class CMap:
     cdef int[::1] node_prov, node_type, node_loc, node_of_army, node_of_fleet, loc_prov
     cdef int[::1] sum_off, sum_idx, grp_off, item_off, item_idx
     cdef int[::1] centres, nb_off, nb_idx, touch_off, touch_prov, adj_off, adj_loc
+    cdef int[::1] adj_node, adj_prov  # per adj_loc entry: the mover's node there, its province
     cdef int[::1] nadj_off, nadj_idx  # each node's neighbouring nodes, in adjacency order
     cdef unsigned char[::1] reach, home, is_centre
     cdef _Shared shared
@@ -414,6 +415,11 @@ cdef class CMap:
         self.item_off = _ints(item_off)
         self.adj_loc = _indices(adj_locs, nl, "destinations")
         self.adj_off = _ints(adj_off)
+        self.adj_node = _ints(
+            [self.node_of(self.node_type[i], adj_locs[j]) for i in range(n)
+             for j in range(adj_off[i], adj_off[i + 1])]
+        )
+        self.adj_prov = _ints([game_map.loc_province[d] for d in adj_locs])
         self.touch_prov = _indices(touch, np, "bordering provinces")
         self.touch_off = _ints(touch_off)
         self.centres = _indices(game_map.supply_centres, np, "supply centres")
@@ -1284,6 +1290,7 @@ cdef extern from *:
         int index
         unsigned int state[DB_MT_N]
     unsigned int db_mt_next(db_mt *mt) noexcept nogil
+    int __builtin_clzll(unsigned long long x) noexcept nogil
     double db_mt_random(db_mt *mt) noexcept nogil
 
 
@@ -1328,10 +1335,8 @@ cdef inline double _uniform(Draws *d) except? -1.0:
 cdef inline Py_ssize_t _mt_below(db_mt *mt, Py_ssize_t n) noexcept:
     """``Random._randbelow(n)`` for 1 <= ``n`` < 2**32: ``getrandbits(n.bit_length())``
     until a number below ``n``."""
-    cdef int k = 0
+    cdef int k = 64 - __builtin_clzll(<unsigned long long> n)  # n.bit_length()
     cdef Py_ssize_t r
-    while (n >> k) != 0:
-        k += 1
     r = db_mt_next(mt) >> (32 - k)
     while r >= n:
         r = db_mt_next(mt) >> (32 - k)
@@ -1480,6 +1485,7 @@ cdef class _Orders:
     cdef int *seq
     cdef int *moving_into
     cdef unsigned char *waiting  # waiting[p * np + q]: the unit in q waits for the one in p
+    cdef unsigned char *waited_for  # waited_for[p]: some unit waits for the one in p
     cdef int *waited  # the entries of ``waiting`` set, to clear them for the next call
     cdef int *ours  # scratch: the units still to order (or to retreat), in the order drawn
     cdef int *holding  # scratch of _replace_wasted_holds: 4 * np ints, np scores
@@ -1488,9 +1494,10 @@ cdef class _Orders:
     cdef int count, np
 
     def __cinit__(self, int np):
+        cdef int i
         self.np = np
         self.kind = <int *> PyMem_Malloc((10 * np + np * np) * sizeof(int))
-        self.waiting = <unsigned char *> PyMem_Malloc(np * np)
+        self.waiting = <unsigned char *> PyMem_Malloc(np * np + np)
         self.scores = <long long *> PyMem_Malloc(np * sizeof(long long))
         if self.kind == NULL or self.waiting == NULL or self.scores == NULL:
             raise MemoryError()
@@ -1501,18 +1508,26 @@ cdef class _Orders:
         self.waited = self.moving_into + np
         self.ours = self.waited + np * np
         self.holding = self.ours + np
-        memset(self.waiting, 0, np * np)
+        self.waited_for = self.waiting + np * np
+        memset(self.waiting, 0, np * np + np)
         self.num_waited = 0
-        self.reset()
-
-    cdef void reset(self) noexcept:
-        """No order given yet (as built)."""
-        cdef int i
-        for i in range(self.np):
+        self.count = 0
+        for i in range(np):
             self.kind[i] = -1
             self.moving_into[i] = -1
+
+    cdef void reset(self, const int *loc_prov) noexcept:
+        """No order given yet (as built): only the entries of the orders given are cleared
+        (``loc_prov``: the map's provinces of its locations, where the moves went)."""
+        cdef int i, p
+        for i in range(self.count):
+            p = self.seq[i]
+            if self.kind[p] == MOVE:
+                self.moving_into[loc_prov[self.a[p]]] = -1
+            self.kind[p] = -1
         for i in range(self.num_waited):
             self.waiting[self.waited[i]] = 0
+            self.waited_for[self.waited[i] // self.np] = 0
         self.num_waited = 0
         self.count = 0
 
@@ -1521,6 +1536,7 @@ cdef class _Orders:
         cdef int at = p * self.np + q
         if not self.waiting[at]:
             self.waiting[at] = 1
+            self.waited_for[p] = 1
             self.waited[self.num_waited] = at
             self.num_waited += 1
 
@@ -1539,17 +1555,26 @@ cdef int _order_unit(
     cdef int np = cm.num_provinces
     cdef int power = b.upow[prov]
     cdef int node = b.unode[prov]
-    cdef int utype = cm.node_type[node]
     cdef int n = 1, j, k, dest, dprov, mover
+    cdef int first = cm.adj_off[node], last = cm.adj_off[node + 1]
+    cdef const int *adj_loc = &cm.adj_loc[0]
+    cdef const int *adj_node = &cm.adj_node[0]
+    cdef const int *adj_prov = &cm.adj_prov[0]
+    cdef const unsigned char *waiting = o.waiting + prov * np
     cdef bint ok
     opts[0] = cm.node_loc[node]
-    for j in range(cm.adj_off[node], cm.adj_off[node + 1]):
-        dest = cm.adj_loc[j]
-        if not o.waiting[prov * np + cm.loc_prov[dest]]:
-            opts[n] = dest
+    scores[0] = _value(v, node)
+    if o.waited_for[prov]:  # not to the units waiting for this one
+        for j in range(first, last):
+            if not waiting[adj_prov[j]]:
+                opts[n] = adj_loc[j]
+                scores[n] = _value(v, adj_node[j])
+                n += 1
+    else:
+        for j in range(first, last):
+            opts[n] = adj_loc[j]
+            scores[n] = _value(v, adj_node[j])
             n += 1
-    for j in range(n):
-        scores[j] = _value(v, cm.node_of(utype, opts[j]))
     while True:
         k = _select(scores, n, d, w)
         dest = opts[k]
@@ -1692,19 +1717,6 @@ cdef inline int _provinces_of(const int *powers, int np, int power, int *out) no
     return n
 
 
-cdef inline int _units_of(
-    const int *powers, const int *units, int num_units, int power, int *out
-) noexcept:
-    """The provinces ``p`` among ``units`` where ``powers[p]`` is ``power`` into ``out``, in
-    order; how many."""
-    cdef int s, n = 0
-    for s in range(num_units):
-        if powers[units[s]] == power:
-            out[n] = units[s]
-            n += 1
-    return n
-
-
 cdef int _choose_moves(
     CMap cm,
     CWeights w,
@@ -1721,11 +1733,11 @@ cdef int _choose_moves(
     """DumbBot's orders for ``power``'s units on ``b`` into ``o`` (reset here); how many.
 
     ``valued``: ``v`` already holds ``power``'s values on ``b``.  ``units`` (if not NULL):
-    the ``num_units`` provinces with a unit on ``b``, in province order (a movement phase
-    orders every power's from one list, not from every province per power).
+    the ``num_units`` provinces with a unit of ``power`` on ``b``, in province order (a
+    movement phase sorts every power's out once, not from every province per power).
     """
     v.power = power
-    o.reset()
+    o.reset(&cm.loc_prov[0])
     cdef int np = cm.num_provinces
     cdef int k, prov, r, count, waiting
     cdef int stalled = 0
@@ -1734,7 +1746,8 @@ cdef int _choose_moves(
     if units == NULL:
         count = _provinces_of(b.upow, np, power, ours)
     else:
-        count = _units_of(b.upow, units, num_units, power, ours)
+        count = num_units
+        memcpy(ours, units, count * sizeof(int))
     if not count:
         return 0
     if not valued:
@@ -2160,6 +2173,7 @@ cdef class _Game:
     cdef int *ropt
     cdef int *units  # the provinces with a unit, in province order (num_units of them)
     cdef int num_units
+    cdef int *by_power  # the same provinces by power, each power's in province order
     cdef int *kind  # each unit's order this phase, with the order tuple's arguments a and b
     cdef int *a
     cdef int *b_arg
@@ -2181,7 +2195,7 @@ cdef class _Game:
         if self.r.n != np or self.r.facts.num_locations != cm.num_locations:
             raise ValueError("the resolver's map is not the tables' map")
         self.ropt_n = <int *> PyMem_Malloc(
-            ((8 + MAX_OPTIONS) * np + 1 + cm.num_nodes) * sizeof(int)
+            ((9 + MAX_OPTIONS) * np + 1 + cm.num_nodes) * sizeof(int)
         )
         self.taken = <unsigned char *> PyMem_Malloc(np)
         if self.ropt_n == NULL or self.taken == NULL:
@@ -2195,6 +2209,7 @@ cdef class _Game:
         self.arrival = self.contested + np
         self.pn_off = self.arrival + np
         self.pn_idx = self.pn_off + np + 1
+        self.by_power = self.pn_idx + cm.num_nodes
         prov_nodes = cm.tables.prov_nodes
         _check_length(prov_nodes, np, "province nodes")
         _check_length([n for nodes in prov_nodes for n in nodes], cm.num_nodes, "province nodes")
@@ -2380,8 +2395,9 @@ cdef int _play_movement(
     cdef _Board b = g.b
     cdef _Orders o = g.o
     cdef int np = cm.num_provinces
-    cdef unsigned char present[MAX_POWERS]
-    cdef int p, q, s
+    cdef int present[MAX_POWERS]  # each power's units
+    cdef int start[MAX_POWERS]  # where its units begin in g.by_power
+    cdef int p, q, s, at
     cdef bint any_dislodged
     for q in range(cm.num_powers):
         present[q] = 0
@@ -2390,8 +2406,16 @@ cdef int _play_movement(
         if b.upow[p] >= 0:
             g.units[g.num_units] = p
             g.num_units += 1
-            present[b.upow[p]] = 1
+            present[b.upow[p]] += 1
             g.kind[p] = HOLD
+    at = 0
+    for q in range(cm.num_powers):
+        start[q] = at
+        at += present[q]
+    for s in range(g.num_units):
+        p = g.units[s]
+        g.by_power[start[b.upow[p]]] = p
+        start[b.upow[p]] += 1
     cdef bint valued
     cdef bint learned = policy is not None
     for q in range(cm.num_powers):  # in power order, as the set of powers present iterates
@@ -2404,8 +2428,9 @@ cdef int _play_movement(
             if learned:
                 _learned_moves(cm, policy, b, g.season, q, d, g.v, o, valued)
             else:
-                _choose_moves(
-                    cm, w, b, g.season, q, d, g.v, o, valued, g.units, g.num_units
+                _choose_moves(  # start[q]: where the next power's units begin
+                    cm, w, b, g.season, q, d, g.v, o, valued,
+                    g.by_power + start[q] - present[q], present[q]
                 )
             if known is not None and not valued:
                 _keep(g.v, known.vals + q * cm.num_nodes, known.comp + q * np)
