@@ -199,6 +199,13 @@ cdef int *_lists(object lists, int limit, int **items) except NULL:
     return off
 
 
+cdef inline int _resolved(_Resolver r, int p) except -1:
+    """``r.resolve(p)``, without the call when ``p``'s decision is made."""
+    if r.state[p] == RESOLVED:
+        return r.res[p]
+    return r.resolve(p)
+
+
 cdef class _Resolver:
     """One movement phase's decisions (see adjudicator.movement._Resolver).
 
@@ -638,7 +645,7 @@ cdef class _Resolver:
         if k == SUPPORT_MOVE or k == SUPPORT_HOLD:
             return self._support_given(p)
         for j in range(self.att_off[p], self.att_off[p + 1]):
-            if self.resolve(self.att_idx[j]):
+            if _resolved(self, self.att_idx[j]):
                 return 0
         return 1
 
@@ -648,7 +655,7 @@ cdef class _Resolver:
         for k in range(self.route_first[p], self.route_first[p] + self.route_num[p]):
             whole = 1
             for j in range(self.rt_start.data[k], self.rt_start.data[k] + self.rt_len.data[k]):
-                if not self.resolve(self.rt_fleets.data[j]):
+                if not _resolved(self, self.rt_fleets.data[j]):
                     whole = 0
                     break
             if whole:
@@ -664,7 +671,7 @@ cdef class _Resolver:
         cdef int j, s, n = 0
         for j in range(self.sup_off[p], self.sup_off[p + 1]):
             s = self.sup_idx[j]
-            if self.power[s] != exclude_power and self.resolve(s):
+            if self.power[s] != exclude_power and _resolved(self, s):
                 n += 1
         return n
 
@@ -676,7 +683,7 @@ cdef class _Resolver:
         dk = self.kind[d]
         if dk == NO_UNIT:
             return 1 + self._count(p, -1)
-        if (dk == MOVE or dk == CONVOY_MOVE) and self.h2h[p] < 0 and self.resolve(d):
+        if (dk == MOVE or dk == CONVOY_MOVE) and self.h2h[p] < 0 and _resolved(self, d):
             return 1 + self._count(p, -1)
         if self.power[d] == self.power[p]:
             return 0
@@ -687,7 +694,7 @@ cdef class _Resolver:
         if dk == NO_UNIT:
             return 0
         if dk == MOVE or dk == CONVOY_MOVE:
-            return 0 if self.resolve(d) else 1
+            return 0 if _resolved(self, d) else 1
         return 1 + self._count(d, -1)
 
     cdef int _prevent(self, int q) except -1:
@@ -695,7 +702,7 @@ cdef class _Resolver:
         if self._convoy_fails(q):
             return 0
         opponent = self.h2h[q]
-        if opponent >= 0 and self.resolve(opponent):
+        if opponent >= 0 and _resolved(self, opponent):
             return 0
         return 1 + self._count(q, -1)
 
@@ -733,7 +740,7 @@ cdef class _Resolver:
             return 0
         for j in range(self.att_off[p], self.att_off[p + 1]):
             q = self.att_idx[j]
-            if self.power[q] != pw and self.resolve(q):
+            if self.power[q] != pw and _resolved(self, q):
                 return 0
         return 1
 
@@ -747,7 +754,7 @@ cdef class _Resolver:
         cdef int i, p, q, j, k
         cdef int any_dislodged = 0
         for i in range(self.num_units):
-            self.resolve(self.units[i])
+            _resolved(self, self.units[i])
         for i in range(self.num_units):
             p = self.units[i]
             k = self.kind[p]

@@ -327,6 +327,7 @@ cdef class CMap:
     cdef int[::1] centres, nb_off, nb_idx, touch_off, touch_prov, adj_off, adj_loc
     cdef int[::1] adj_node, adj_prov  # per adj_loc entry: the mover's node there, its province
     cdef int[::1] nadj_off, nadj_idx  # each node's neighbouring nodes, in adjacency order
+    cdef int[::1] home_off, home_idx  # each power's home centres, in province order
     cdef unsigned char[::1] reach, home, is_centre
     cdef _Shared shared
     # Scratch space of movement_orders, kept between calls (not while one is running).
@@ -444,10 +445,15 @@ cdef class CMap:
             for j in tables.reach[i]:
                 self.reach[i * np + j] = 1
         self.home = _new_bytes(self.num_powers * np)
+        homes, home_off = [], [0]
         for i in range(self.num_powers):
             _check(game_map.homes[i], np, "home centres")
             for j in game_map.homes[i]:
                 self.home[i * np + j] = 1
+            homes.extend(sorted(set(game_map.homes[i])))
+            home_off.append(len(homes))
+        self.home_idx = _ints(homes)
+        self.home_off = _ints(home_off)
         self.shared = _Shared(self)
         self.spare_board = _Board(self)
         self.spare_values = CValues(self, 0)
@@ -1717,6 +1723,19 @@ cdef inline int _provinces_of(const int *powers, int np, int power, int *out) no
     return n
 
 
+cdef inline void _repoint(CMap cm, CValues v) noexcept:
+    """:func:`_compute` of the board, season and weights it valued last, for ``v.power``:
+    the shared valuation is the same, only the power's levels and the values worked out
+    from them change (no board compared, nothing else set again)."""
+    cdef _Shared sh = cm.shared
+    if v.epoch == INT_MAX:
+        memset(v.stamp, 0, v.nn * sizeof(int))
+        v.epoch = 0
+    v.epoch += 1
+    v.kept = False
+    v.levels = (<char *> sh.levels) + v.power * (sizeof(int) if sh.narrow else sizeof(long long))
+
+
 cdef int _choose_moves(
     CMap cm,
     CWeights w,
@@ -1729,12 +1748,16 @@ cdef int _choose_moves(
     bint valued=False,
     const int *units=NULL,
     int num_units=0,
+    bint repoint=False,
 ) except -1:
     """DumbBot's orders for ``power``'s units on ``b`` into ``o`` (reset here); how many.
 
     ``valued``: ``v`` already holds ``power``'s values on ``b``.  ``units`` (if not NULL):
     the ``num_units`` provinces with a unit of ``power`` on ``b``, in province order (a
     movement phase sorts every power's out once, not from every province per power).
+    ``repoint``: :func:`_compute` last pointed ``v`` at ``b`` in ``season`` with ``w`` for
+    another power, and nothing was valued since (a movement phase's powers in turn): ``v``
+    is pointed at ``power``'s levels of that valuation (see :func:`_repoint`).
     """
     v.power = power
     o.reset(&cm.loc_prov[0])
@@ -1751,7 +1774,10 @@ cdef int _choose_moves(
     if not count:
         return 0
     if not valued:
-        _compute(cm, w, b, season, False, v)
+        if repoint:
+            _repoint(cm, v)
+        else:
+            _compute(cm, w, b, season, False, v)
     while count:
         _shuffle(ours, count, d)
         force = stalled >= STALLED
@@ -2418,6 +2444,7 @@ cdef int _play_movement(
         start[b.upow[p]] += 1
     cdef bint valued
     cdef bint learned = policy is not None
+    cdef bint pointed = False  # _compute pointed g.v at this board (for another power)
     for q in range(cm.num_powers):  # in power order, as the set of powers present iterates
         if present[q] and q != given:
             valued = known is not None and known.ready[q]
@@ -2430,8 +2457,9 @@ cdef int _play_movement(
             else:
                 _choose_moves(  # start[q]: where the next power's units begin
                     cm, w, b, g.season, q, d, g.v, o, valued,
-                    g.by_power + start[q] - present[q], present[q]
+                    g.by_power + start[q] - present[q], present[q], pointed
                 )
+                pointed = pointed or not valued
             if known is not None and not valued:
                 _keep(g.v, known.vals + q * cm.num_nodes, known.comp + q * np)
                 known.ready[q] = 1
@@ -2475,14 +2503,29 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
     cdef int p, q, n, k, i, j, utype, target, count, s
     cdef bint valued
     cdef int *arrivals = g.kind  # per province: how many units retreat there
-    cdef int *ours = g.o.ours
+    cdef int counts[MAX_POWERS]  # each power's dislodged units
+    cdef int start[MAX_POWERS]  # where they begin in g.by_power (in province order)
+    cdef int *ours
+    for q in range(cm.num_powers):
+        counts[q] = 0
     for p in range(np):
         g.arrival[p] = -1
         arrivals[p] = 0
+        if b.dpow[p] >= 0:
+            counts[b.dpow[p]] += 1
+    count = 0
     for q in range(cm.num_powers):
-        count = _provinces_of(b.dpow, np, q, ours)
+        start[q] = count
+        count += counts[q]
+    for p in range(np):
+        if b.dpow[p] >= 0:
+            g.by_power[start[b.dpow[p]]] = p
+            start[b.dpow[p]] += 1
+    for q in range(cm.num_powers):
+        count = counts[q]
         if not count:
             continue
+        ours = g.by_power + start[q] - count  # start[q]: where the next power's begin
         _shuffle(ours, count, d)
         memset(g.taken, 0, np)
         if q == heuristic:
@@ -2615,7 +2658,7 @@ cdef int _play_adjustments(
     cdef int due[MAX_POWERS]
     cdef int options[MAX_OPTIONS]
     cdef long long scores[MAX_OPTIONS]
-    cdef int p, q, k, n, j, node, made, count
+    cdef int p, q, k, n, i, j, node, made, count
     cdef int *change = g.arrival  # per province: the node built there, or -2 for a removal
     _count_centres(cm, b.owner, due)
     for p in range(np):
@@ -2633,8 +2676,9 @@ cdef int _play_adjustments(
         made = 0
         if due[q] > 0:
             count = due[q]
-            for p in range(np):  # build_nodes: the nodes of the owned, empty home centres
-                if cm.home[q * np + p] and b.owner[p] == q and b.upow[p] < 0:
+            for i in range(cm.home_off[q], cm.home_off[q + 1]):  # build_nodes: the nodes of
+                p = cm.home_idx[i]  # the owned, empty home centres
+                if b.owner[p] == q and b.upow[p] < 0:
                     for j in range(g.pn_off[p], g.pn_off[p + 1]):
                         if n == MAX_OPTIONS:
                             raise ValueError(f"more than {MAX_OPTIONS} places to build")
