@@ -283,26 +283,30 @@ cdef class _Resolver:
             p = self.units[i]
             self.kind[p] = NO_UNIT
             self.power[p] = -1
-            self.utype[p] = -1
-            self.loc[p] = -1
             self.dst[p] = -1
             self.dst_loc[p] = -1
             self.into[p] = -1
-            self.coast[p] = -1
             self.target[p] = -1
             self.h2h[p] = -1
-            self.route_first[p] = LAND_MOVE
-            self.used_route[p] = -1
             self.dislodger[p] = -1
             self.state[p] = UNRESOLVED
             self.res[p] = 0
             self.matched[p] = 0
             self.serial[p] = 0
-            self.paradox[p] = 0
-            self.route_num[p] = 0
-            self.path_first[p] = 0
-            self.path_len[p] = 0
             self.moved[p] = 0
+        if not self.plain:  # a plain phase never set the rest
+            for i in range(self.num_units):
+                p = self.units[i]
+                self.utype[p] = -1
+                self.loc[p] = -1
+                self.coast[p] = -1
+                self.route_first[p] = LAND_MOVE
+                self.used_route[p] = -1
+                self.paradox[p] = 0
+                self.route_num[p] = 0
+                self.path_first[p] = 0
+                self.path_len[p] = 0
+        self.plain = 0
         self.cycle_len = 0
         self.next_serial = 0
         self.low = NO_GUESS
@@ -326,7 +330,7 @@ cdef class _Resolver:
         cdef int n = self.n
         cdef int *kind = self.kind
         cdef int *dst = self.dst
-        cdef int i, p, a, k, t, s, d
+        cdef int i, p, a, k, t, s, d, top = 0
         if self.any_convoy:
             for i in range(self.num_units):
                 p = self.units[i]
@@ -337,7 +341,7 @@ cdef class _Resolver:
                         self.utype[a] == ARMY
                     ):
                         self.matched[p] = 1
-        for i in range(self.num_units):
+        for i in range(0 if self.plain else self.num_units):  # convoys: none when plain
             p = self.units[i]
             if kind[p] == CONVOY_MOVE:
                 self._find_routes(p, 1)
@@ -356,6 +360,7 @@ cdef class _Resolver:
             if k == MOVE or k == CONVOY_MOVE:
                 d = dst[p]
                 self.att_off[d] += 1  # counts, then running totals, then starts
+                top = d if d > top else top
                 if (
                     self.route_first[p] == LAND_MOVE
                     and (kind[d] == MOVE or kind[d] == CONVOY_MOVE)
@@ -370,16 +375,19 @@ cdef class _Resolver:
                 ):
                     self.matched[p] = 1
                     self.sup_off[t] += 1
+                    top = t if t > top else top
             elif k == SUPPORT_HOLD:
                 t = self.target[p]
                 if kind[t] >= 0 and kind[t] != MOVE and kind[t] != CONVOY_MOVE and t != p:
                     self.matched[p] = 1
                     self.sup_off[t] += 1
-        for i in range(1, n):
+                    top = t if t > top else top
+        for i in range(1, top + 1):  # past ``top``, the last province counted: its totals
             self.att_off[i] += self.att_off[i - 1]
             self.sup_off[i] += self.sup_off[i - 1]
-        self.att_off[n] = self.att_off[n - 1]
-        self.sup_off[n] = self.sup_off[n - 1]
+        for i in range(top + 1, n + 1):
+            self.att_off[i] = self.att_off[top]
+            self.sup_off[i] = self.sup_off[top]
         for i in range(self.num_units - 1, -1, -1):
             p = self.units[i]
             k = kind[p]
@@ -1267,6 +1275,7 @@ cdef int resolve_arrays(
     cdef const int *loc_province = r.facts.loc_province
     cdef int i, p, k
     r.reset()
+    r.plain = 1
     for i in range(num_units):
         p = units[i]
         r.units[i] = p

@@ -1251,23 +1251,25 @@ cdef extern from *:
         uint32_t state[DB_MT_N];
     } db_mt;
 
-    /* the state's next 624 words (once every 624 draws: kept out of the inlined draw) */
-    static __attribute__((noinline)) void db_mt_regenerate(db_mt *self)
+    /* the state's next 624 words (once every 624 draws: kept out of the inlined draw);
+       the matrix's row picked by a mask, not a table, and the loops in vector lanes */
+    #define DB_MT_MAG(y) ((0U - ((y) & 0x1U)) & 0x9908b0dfU)
+    static __attribute__((noinline, optimize("tree-vectorize", "vect-cost-model=dynamic")))
+    void db_mt_regenerate(db_mt *self)
     {
-        static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
         uint32_t *mt = self->state;
         uint32_t y;
         int kk;
         for (kk = 0; kk < DB_MT_N - DB_MT_M; kk++) {
             y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + DB_MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+            mt[kk] = mt[kk + DB_MT_M] ^ (y >> 1) ^ DB_MT_MAG(y);
         }
         for (; kk < DB_MT_N - 1; kk++) {
             y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (DB_MT_M - DB_MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+            mt[kk] = mt[kk + (DB_MT_M - DB_MT_N)] ^ (y >> 1) ^ DB_MT_MAG(y);
         }
         y = (mt[DB_MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[DB_MT_N - 1] = mt[DB_MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        mt[DB_MT_N - 1] = mt[DB_MT_M - 1] ^ (y >> 1) ^ DB_MT_MAG(y);
         self->index = 0;
     }
 
@@ -1444,7 +1446,7 @@ cdef inline int _select(long long *scores, int n, Draws *d, CWeights w) except -
     return _select_among(scores, n, d, w)
 
 
-cdef int _select_among(long long *scores, int n, Draws *d, CWeights w) except -1:
+cdef inline int _select_among(long long *scores, int n, Draws *d, CWeights w) except -1:
     """:func:`_select` of two options or more.
 
     The options are ranked by (score, index) from the top: the best and the runner-up
@@ -2313,8 +2315,15 @@ cdef dict _GAMES = {}  # id(CMap): (the CMap, its _Game)
 cdef int _MAPS_KEPT = 64  # the most maps whose _Game is kept (as search.compiled_search's)
 
 
+cdef CMap _last_cm = None  # the CMap of the game _game kept or gave last, and that game
+cdef _Game _last_game = None
+
+
 cdef _Game _game(CMap cm, object game_map):
     """The kept game arrays of ``cm``'s map, ``game_map`` (fresh ones while those are in use)."""
+    global _last_cm, _last_game
+    if cm is _last_cm and _last_game.r.facts.game_map is game_map and not _last_game.busy:
+        return _last_game  # the rollouts of a search: one map, without the dict's look-up
     found = _GAMES.get(id(cm))
     cdef _Game g
     if (
@@ -2328,8 +2337,10 @@ cdef _Game _game(CMap cm, object game_map):
             if len(_GAMES) >= _MAPS_KEPT:
                 _GAMES.clear()
             _GAMES[id(cm)] = (cm, g)
+            _last_cm, _last_game = cm, g
         return g
-    return <_Game> found[1]
+    _last_cm, _last_game = cm, <_Game> found[1]
+    return _last_game
 
 
 cdef inline bint _ended_by(_Game g, int final_year) noexcept:
@@ -2506,6 +2517,7 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
     cdef int counts[MAX_POWERS]  # each power's dislodged units
     cdef int start[MAX_POWERS]  # where they begin in g.by_power (in province order)
     cdef int *ours
+    cdef bint pointed = False  # _compute pointed v at this board (for another power)
     for q in range(cm.num_powers):
         counts[q] = 0
     for p in range(np):
@@ -2549,7 +2561,11 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
             n = g.ropt_n[p]
             if n > 1 and not valued:
                 v.power = q
-                _compute(cm, w, b, g.season, False, v)
+                if pointed:  # the board is the same until every power has chosen
+                    _repoint(cm, v)
+                else:
+                    _compute(cm, w, b, g.season, False, v)
+                    pointed = True
                 valued = True
             for i in range(n):
                 choices[i] = g.ropt[p * MAX_OPTIONS + i]
@@ -2660,6 +2676,7 @@ cdef int _play_adjustments(
     cdef long long scores[MAX_OPTIONS]
     cdef int p, q, k, n, i, j, node, made, count
     cdef int *change = g.arrival  # per province: the node built there, or -2 for a removal
+    cdef int pointed = -1  # ``removing`` of the last _compute of v on this board (-1: none)
     _count_centres(cm, b.owner, due)
     for p in range(np):
         change[p] = -1
@@ -2670,6 +2687,7 @@ cdef int _play_adjustments(
             continue
         if q == heuristic:
             _best_adjustments(cm, wh, g, q, due[q])
+            pointed = -1
             continue
         v.power = q
         n = 0
@@ -2685,7 +2703,11 @@ cdef int _play_adjustments(
                         options[n] = g.pn_idx[j]
                         n += 1
             if n > 1:  # one place or none draws nothing and reads no value
-                _compute(cm, w, b, WINTER, False, v)
+                if pointed == 0:  # the board is the same until every power has chosen
+                    _repoint(cm, v)
+                else:
+                    _compute(cm, w, b, WINTER, False, v)
+                    pointed = 0
                 for j in range(n):
                     scores[j] = _value(v, options[j])
             memset(g.taken, 0, np)
@@ -2710,7 +2732,11 @@ cdef int _play_adjustments(
                     options[n] = p
                     n += 1
             if n > 1:
-                _compute(cm, w, b, WINTER, True, v)
+                if pointed == 1:
+                    _repoint(cm, v)
+                else:
+                    _compute(cm, w, b, WINTER, True, v)
+                    pointed = 1
                 for j in range(n):
                     scores[j] = -_value(v, b.unode[options[j]])
             while n and made < count:
