@@ -72,6 +72,7 @@ cdef class _Resolver:
     cdef int *units  # provinces with a unit, in the position's order
     cdef int num_units
     cdef int any_convoy  # some unit was ordered to convoy
+    cdef int plain  # the phase came from resolve_arrays: no convoys, no coasts, no routes
     cdef int *cycle
     cdef int cycle_len, cycle_cap
     cdef int next_serial, low

@@ -199,6 +199,13 @@ cdef int *_lists(object lists, int limit, int **items) except NULL:
     return off
 
 
+cdef inline int _resolved(_Resolver r, int p) except -1:
+    """``r.resolve(p)``, without the call when ``p``'s decision is made."""
+    if r.state[p] == RESOLVED:
+        return r.res[p]
+    return r.resolve(p)
+
+
 cdef class _Resolver:
     """One movement phase's decisions (see adjudicator.movement._Resolver).
 
@@ -276,26 +283,30 @@ cdef class _Resolver:
             p = self.units[i]
             self.kind[p] = NO_UNIT
             self.power[p] = -1
-            self.utype[p] = -1
-            self.loc[p] = -1
             self.dst[p] = -1
             self.dst_loc[p] = -1
             self.into[p] = -1
-            self.coast[p] = -1
             self.target[p] = -1
             self.h2h[p] = -1
-            self.route_first[p] = LAND_MOVE
-            self.used_route[p] = -1
             self.dislodger[p] = -1
             self.state[p] = UNRESOLVED
             self.res[p] = 0
             self.matched[p] = 0
             self.serial[p] = 0
-            self.paradox[p] = 0
-            self.route_num[p] = 0
-            self.path_first[p] = 0
-            self.path_len[p] = 0
             self.moved[p] = 0
+        if not self.plain:  # a plain phase never set the rest
+            for i in range(self.num_units):
+                p = self.units[i]
+                self.utype[p] = -1
+                self.loc[p] = -1
+                self.coast[p] = -1
+                self.route_first[p] = LAND_MOVE
+                self.used_route[p] = -1
+                self.paradox[p] = 0
+                self.route_num[p] = 0
+                self.path_first[p] = 0
+                self.path_len[p] = 0
+        self.plain = 0
         self.cycle_len = 0
         self.next_serial = 0
         self.low = NO_GUESS
@@ -319,7 +330,7 @@ cdef class _Resolver:
         cdef int n = self.n
         cdef int *kind = self.kind
         cdef int *dst = self.dst
-        cdef int i, p, a, k, t, s, d
+        cdef int i, p, a, k, t, s, d, top = 0
         if self.any_convoy:
             for i in range(self.num_units):
                 p = self.units[i]
@@ -330,7 +341,7 @@ cdef class _Resolver:
                         self.utype[a] == ARMY
                     ):
                         self.matched[p] = 1
-        for i in range(self.num_units):
+        for i in range(0 if self.plain else self.num_units):  # convoys: none when plain
             p = self.units[i]
             if kind[p] == CONVOY_MOVE:
                 self._find_routes(p, 1)
@@ -349,6 +360,7 @@ cdef class _Resolver:
             if k == MOVE or k == CONVOY_MOVE:
                 d = dst[p]
                 self.att_off[d] += 1  # counts, then running totals, then starts
+                top = d if d > top else top
                 if (
                     self.route_first[p] == LAND_MOVE
                     and (kind[d] == MOVE or kind[d] == CONVOY_MOVE)
@@ -363,16 +375,19 @@ cdef class _Resolver:
                 ):
                     self.matched[p] = 1
                     self.sup_off[t] += 1
+                    top = t if t > top else top
             elif k == SUPPORT_HOLD:
                 t = self.target[p]
                 if kind[t] >= 0 and kind[t] != MOVE and kind[t] != CONVOY_MOVE and t != p:
                     self.matched[p] = 1
                     self.sup_off[t] += 1
-        for i in range(1, n):
+                    top = t if t > top else top
+        for i in range(1, top + 1):  # past ``top``, the last province counted: its totals
             self.att_off[i] += self.att_off[i - 1]
             self.sup_off[i] += self.sup_off[i - 1]
-        self.att_off[n] = self.att_off[n - 1]
-        self.sup_off[n] = self.sup_off[n - 1]
+        for i in range(top + 1, n + 1):
+            self.att_off[i] = self.att_off[top]
+            self.sup_off[i] = self.sup_off[top]
         for i in range(self.num_units - 1, -1, -1):
             p = self.units[i]
             k = kind[p]
@@ -638,7 +653,7 @@ cdef class _Resolver:
         if k == SUPPORT_MOVE or k == SUPPORT_HOLD:
             return self._support_given(p)
         for j in range(self.att_off[p], self.att_off[p + 1]):
-            if self.resolve(self.att_idx[j]):
+            if _resolved(self, self.att_idx[j]):
                 return 0
         return 1
 
@@ -648,7 +663,7 @@ cdef class _Resolver:
         for k in range(self.route_first[p], self.route_first[p] + self.route_num[p]):
             whole = 1
             for j in range(self.rt_start.data[k], self.rt_start.data[k] + self.rt_len.data[k]):
-                if not self.resolve(self.rt_fleets.data[j]):
+                if not _resolved(self, self.rt_fleets.data[j]):
                     whole = 0
                     break
             if whole:
@@ -664,7 +679,7 @@ cdef class _Resolver:
         cdef int j, s, n = 0
         for j in range(self.sup_off[p], self.sup_off[p + 1]):
             s = self.sup_idx[j]
-            if self.power[s] != exclude_power and self.resolve(s):
+            if self.power[s] != exclude_power and _resolved(self, s):
                 n += 1
         return n
 
@@ -676,7 +691,7 @@ cdef class _Resolver:
         dk = self.kind[d]
         if dk == NO_UNIT:
             return 1 + self._count(p, -1)
-        if (dk == MOVE or dk == CONVOY_MOVE) and self.h2h[p] < 0 and self.resolve(d):
+        if (dk == MOVE or dk == CONVOY_MOVE) and self.h2h[p] < 0 and _resolved(self, d):
             return 1 + self._count(p, -1)
         if self.power[d] == self.power[p]:
             return 0
@@ -687,7 +702,7 @@ cdef class _Resolver:
         if dk == NO_UNIT:
             return 0
         if dk == MOVE or dk == CONVOY_MOVE:
-            return 0 if self.resolve(d) else 1
+            return 0 if _resolved(self, d) else 1
         return 1 + self._count(d, -1)
 
     cdef int _prevent(self, int q) except -1:
@@ -695,7 +710,7 @@ cdef class _Resolver:
         if self._convoy_fails(q):
             return 0
         opponent = self.h2h[q]
-        if opponent >= 0 and self.resolve(opponent):
+        if opponent >= 0 and _resolved(self, opponent):
             return 0
         return 1 + self._count(q, -1)
 
@@ -733,7 +748,7 @@ cdef class _Resolver:
             return 0
         for j in range(self.att_off[p], self.att_off[p + 1]):
             q = self.att_idx[j]
-            if self.power[q] != pw and self.resolve(q):
+            if self.power[q] != pw and _resolved(self, q):
                 return 0
         return 1
 
@@ -747,7 +762,7 @@ cdef class _Resolver:
         cdef int i, p, q, j, k
         cdef int any_dislodged = 0
         for i in range(self.num_units):
-            self.resolve(self.units[i])
+            _resolved(self, self.units[i])
         for i in range(self.num_units):
             p = self.units[i]
             k = self.kind[p]
@@ -1260,6 +1275,7 @@ cdef int resolve_arrays(
     cdef const int *loc_province = r.facts.loc_province
     cdef int i, p, k
     r.reset()
+    r.plain = 1
     for i in range(num_units):
         p = units[i]
         r.units[i] = p

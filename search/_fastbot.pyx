@@ -435,10 +435,12 @@ cdef class CMap:
     cdef int[::1] node_prov, node_type, node_loc, node_of_army, node_of_fleet, loc_prov
     cdef int[::1] sum_off, sum_idx, grp_off, item_off, item_idx
     cdef int[::1] centres, nb_off, nb_idx, touch_off, touch_prov, adj_off, adj_loc
+    cdef int[::1] adj_node, adj_prov  # per adj_loc entry: the mover's node there, its province
     cdef int[::1] nadj_off, nadj_idx  # each node's neighbouring nodes, in adjacency order
     # each node's threats: the centres (indices into centres) next to its province that
     # its unit can reach, threat_idx[threat_off[node]:threat_off[node + 1]]
     cdef int[::1] threat_off, threat_idx
+    cdef int[::1] home_off, home_idx  # each power's home centres, in province order
     cdef unsigned char[::1] reach, home, is_centre
     cdef _Shared shared
     # Scratch space of movement_orders, kept between calls (not while one is running).
@@ -527,6 +529,11 @@ cdef class CMap:
         self.item_off = _ints(item_off)
         self.adj_loc = _indices(adj_locs, nl, "destinations")
         self.adj_off = _ints(adj_off)
+        self.adj_node = _ints(
+            [self.node_of(self.node_type[i], adj_locs[j]) for i in range(n)
+             for j in range(adj_off[i], adj_off[i + 1])]
+        )
+        self.adj_prov = _ints([game_map.loc_province[d] for d in adj_locs])
         self.touch_prov = _indices(touch, np, "bordering provinces")
         if 2 * len(touch) >= UNIT_COUNT_LIMIT:  # a province's units, standing and dislodged
             raise ValueError(f"{len(touch)} bordering provinces (db_leaders' counts)")
@@ -562,10 +569,15 @@ cdef class CMap:
         self.threat_idx = _ints(threats)
         self.threat_off = _ints(threat_off)
         self.home = _new_bytes(self.num_powers * np)
+        homes, home_off = [], [0]
         for i in range(self.num_powers):
             _check(game_map.homes[i], np, "home centres")
             for j in game_map.homes[i]:
                 self.home[i * np + j] = 1
+            homes.extend(sorted(set(game_map.homes[i])))
+            home_off.append(len(homes))
+        self.home_idx = _ints(homes)
+        self.home_off = _ints(home_off)
         self.shared = _Shared(self)
         self.spare_board = _Board(self)
         self.spare_values = CValues(self, 0)
@@ -1442,26 +1454,35 @@ cdef extern from *:
         uint32_t state[DB_MT_N];
     } db_mt;
 
-    static uint32_t db_mt_next(db_mt *self)
+    /* the state's next 624 words (once every 624 draws: kept out of the inlined draw);
+       the matrix's row picked by a mask, not a table, and the loops in vector lanes */
+    #define DB_MT_MAG(y) ((0U - ((y) & 0x1U)) & 0x9908b0dfU)
+    static __attribute__((noinline, optimize("tree-vectorize", "vect-cost-model=dynamic")))
+    void db_mt_regenerate(db_mt *self)
     {
-        static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
         uint32_t *mt = self->state;
         uint32_t y;
         int kk;
-        if (self->index >= DB_MT_N) {
-            for (kk = 0; kk < DB_MT_N - DB_MT_M; kk++) {
-                y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-                mt[kk] = mt[kk + DB_MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
-            }
-            for (; kk < DB_MT_N - 1; kk++) {
-                y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-                mt[kk] = mt[kk + (DB_MT_M - DB_MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-            }
-            y = (mt[DB_MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-            mt[DB_MT_N - 1] = mt[DB_MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
-            self->index = 0;
+        for (kk = 0; kk < DB_MT_N - DB_MT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + DB_MT_M] ^ (y >> 1) ^ DB_MT_MAG(y);
         }
-        y = mt[self->index++];
+        for (; kk < DB_MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (DB_MT_M - DB_MT_N)] ^ (y >> 1) ^ DB_MT_MAG(y);
+        }
+        y = (mt[DB_MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[DB_MT_N - 1] = mt[DB_MT_M - 1] ^ (y >> 1) ^ DB_MT_MAG(y);
+        self->index = 0;
+    }
+
+    static inline uint32_t db_mt_next(db_mt *self)
+    {
+        uint32_t y;
+        if (__builtin_expect(self->index >= DB_MT_N, 0)) {
+            db_mt_regenerate(self);
+        }
+        y = self->state[self->index++];
         y ^= (y >> 11);
         y ^= (y << 7) & 0x9d2c5680U;
         y ^= (y << 15) & 0xefc60000U;
@@ -1469,7 +1490,7 @@ cdef extern from *:
         return y;
     }
 
-    static double db_mt_random(db_mt *self)
+    static inline double db_mt_random(db_mt *self)
     {
         uint32_t a = db_mt_next(self) >> 5, b = db_mt_next(self) >> 6;
         return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
@@ -1480,6 +1501,7 @@ cdef extern from *:
         int index
         unsigned int state[DB_MT_N]
     unsigned int db_mt_next(db_mt *mt) noexcept nogil
+    int __builtin_clzll(unsigned long long x) noexcept nogil
     double db_mt_random(db_mt *mt) noexcept nogil
 
 
@@ -1524,10 +1546,8 @@ cdef inline double _uniform(Draws *d) except? -1.0:
 cdef inline Py_ssize_t _mt_below(db_mt *mt, Py_ssize_t n) noexcept:
     """``Random._randbelow(n)`` for 1 <= ``n`` < 2**32: ``getrandbits(n.bit_length())``
     until a number below ``n``."""
-    cdef int k = 0
+    cdef int k = 64 - __builtin_clzll(<unsigned long long> n)  # n.bit_length()
     cdef Py_ssize_t r
-    while (n >> k) != 0:
-        k += 1
     r = db_mt_next(mt) >> (32 - k)
     while r >= n:
         r = db_mt_next(mt) >> (32 - k)
@@ -1621,23 +1641,37 @@ cdef inline int _ranked_below(long long *scores, int n, int k) noexcept:
     return found
 
 
-cdef int _select(long long *scores, int n, Draws *d, CWeights w) except -1:
-    """search.dumbbot_values.select_index on a C array, drawing from ``d``.
-
-    The options are ranked by (score, index) from the top, each runner-up found only
-    when the draws go on to it (most choices stop at the best or the next).
-    """
-    cdef int i, current = 0, below
-    cdef long long best, second, chance, best_chance
+cdef inline int _select(long long *scores, int n, Draws *d, CWeights w) except -1:
+    """search.dumbbot_values.select_index on a C array, drawing from ``d`` (one option: no
+    draw, and no call)."""
     if n == 1:
         return 0
-    best = scores[0]
-    for i in range(1, n):  # the best: the highest score, the later index among equals
-        current = i if scores[i] >= best else current
-        best = scores[i] if scores[i] >= best else best
+    return _select_among(scores, n, d, w)
+
+
+cdef inline int _select_among(long long *scores, int n, Draws *d, CWeights w) except -1:
+    """:func:`_select` of two options or more.
+
+    The options are ranked by (score, index) from the top: the best and the runner-up
+    found in one pass, each further one only when the draws go on to it (most choices
+    stop at the best or the next).
+    """
+    cdef int i, current = 0, below = -1
+    cdef long long best = scores[0], second = LLONG_MIN, s, chance, best_chance
+    cdef bint top, runner
+    # selects, not branches (the scores come in no order): the later index of equals
+    for i in range(1, n):
+        s = scores[i]
+        top = s >= best
+        runner = s >= second
+        below = current if top else (i if runner else below)
+        second = best if top else (s if runner else second)
+        current = i if top else current
+        best = s if top else best
     for i in range(n - 1):
-        below = _ranked_below(scores, n, current)
-        second = scores[below]
+        if i:
+            below = _ranked_below(scores, n, current)
+            second = scores[below]
         if best:
             best_chance = _fdiv((best - second) * w.modifier, best if best > 0 else -best)
         else:
@@ -1662,6 +1696,7 @@ cdef class _Orders:
     cdef int *seq
     cdef int *moving_into
     cdef unsigned char *waiting  # waiting[p * np + q]: the unit in q waits for the one in p
+    cdef unsigned char *waited_for  # waited_for[p]: some unit waits for the one in p
     cdef int *waited  # the entries of ``waiting`` set, to clear them for the next call
     cdef int *ours  # scratch: the units still to order (or to retreat), in the order drawn
     cdef int *holding  # scratch of _replace_wasted_holds: 4 * np ints, np scores
@@ -1670,9 +1705,10 @@ cdef class _Orders:
     cdef int count, np
 
     def __cinit__(self, int np):
+        cdef int i
         self.np = np
         self.kind = <int *> PyMem_Malloc((10 * np + np * np) * sizeof(int))
-        self.waiting = <unsigned char *> PyMem_Malloc(np * np)
+        self.waiting = <unsigned char *> PyMem_Malloc(np * np + np)
         self.scores = <long long *> PyMem_Malloc(np * sizeof(long long))
         if self.kind == NULL or self.waiting == NULL or self.scores == NULL:
             raise MemoryError()
@@ -1683,18 +1719,26 @@ cdef class _Orders:
         self.waited = self.moving_into + np
         self.ours = self.waited + np * np
         self.holding = self.ours + np
-        memset(self.waiting, 0, np * np)
+        self.waited_for = self.waiting + np * np
+        memset(self.waiting, 0, np * np + np)
         self.num_waited = 0
-        self.reset()
-
-    cdef void reset(self) noexcept:
-        """No order given yet (as built)."""
-        cdef int i
-        for i in range(self.np):
+        self.count = 0
+        for i in range(np):
             self.kind[i] = -1
             self.moving_into[i] = -1
+
+    cdef void reset(self, const int *loc_prov) noexcept:
+        """No order given yet (as built): only the entries of the orders given are cleared
+        (``loc_prov``: the map's provinces of its locations, where the moves went)."""
+        cdef int i, p
+        for i in range(self.count):
+            p = self.seq[i]
+            if self.kind[p] == MOVE:
+                self.moving_into[loc_prov[self.a[p]]] = -1
+            self.kind[p] = -1
         for i in range(self.num_waited):
             self.waiting[self.waited[i]] = 0
+            self.waited_for[self.waited[i] // self.np] = 0
         self.num_waited = 0
         self.count = 0
 
@@ -1703,6 +1747,7 @@ cdef class _Orders:
         cdef int at = p * self.np + q
         if not self.waiting[at]:
             self.waiting[at] = 1
+            self.waited_for[p] = 1
             self.waited[self.num_waited] = at
             self.num_waited += 1
 
@@ -1721,17 +1766,26 @@ cdef int _order_unit(
     cdef int np = cm.num_provinces
     cdef int power = b.upow[prov]
     cdef int node = b.unode[prov]
-    cdef int utype = cm.node_type[node]
     cdef int n = 1, j, k, dest, dprov, mover
+    cdef int first = cm.adj_off[node], last = cm.adj_off[node + 1]
+    cdef const int *adj_loc = &cm.adj_loc[0]
+    cdef const int *adj_node = &cm.adj_node[0]
+    cdef const int *adj_prov = &cm.adj_prov[0]
+    cdef const unsigned char *waiting = o.waiting + prov * np
     cdef bint ok
     opts[0] = cm.node_loc[node]
-    for j in range(cm.adj_off[node], cm.adj_off[node + 1]):
-        dest = cm.adj_loc[j]
-        if not o.waiting[prov * np + cm.loc_prov[dest]]:
-            opts[n] = dest
+    scores[0] = _value(v, node)
+    if o.waited_for[prov]:  # not to the units waiting for this one
+        for j in range(first, last):
+            if not waiting[adj_prov[j]]:
+                opts[n] = adj_loc[j]
+                scores[n] = _value(v, adj_node[j])
+                n += 1
+    else:
+        for j in range(first, last):
+            opts[n] = adj_loc[j]
+            scores[n] = _value(v, adj_node[j])
             n += 1
-    for j in range(n):
-        scores[j] = _value(v, cm.node_of(utype, opts[j]))
     while True:
         k = _select(scores, n, d, w)
         dest = opts[k]
@@ -1874,17 +1928,17 @@ cdef inline int _provinces_of(const int *powers, int np, int power, int *out) no
     return n
 
 
-cdef inline int _units_of(
-    const int *powers, const int *units, int num_units, int power, int *out
-) noexcept:
-    """The provinces ``p`` among ``units`` where ``powers[p]`` is ``power`` into ``out``, in
-    order; how many."""
-    cdef int s, n = 0
-    for s in range(num_units):
-        if powers[units[s]] == power:
-            out[n] = units[s]
-            n += 1
-    return n
+cdef inline void _repoint(CMap cm, CValues v) noexcept:
+    """:func:`_compute` of the board, season and weights it valued last, for ``v.power``:
+    the shared valuation is the same, only the power's levels and the values worked out
+    from them change (no board compared, nothing else set again)."""
+    cdef _Shared sh = cm.shared
+    if v.epoch == INT_MAX:
+        memset(v.stamp, 0, v.nn * sizeof(int))
+        v.epoch = 0
+    v.epoch += 1
+    v.kept = False
+    v.levels = (<char *> sh.levels) + v.power * (sizeof(int) if sh.narrow else sizeof(long long))
 
 
 cdef int _choose_moves(
@@ -1899,15 +1953,19 @@ cdef int _choose_moves(
     bint valued=False,
     const int *units=NULL,
     int num_units=0,
+    bint repoint=False,
 ) except -1:
     """DumbBot's orders for ``power``'s units on ``b`` into ``o`` (reset here); how many.
 
     ``valued``: ``v`` already holds ``power``'s values on ``b``.  ``units`` (if not NULL):
-    the ``num_units`` provinces with a unit on ``b``, in province order (a movement phase
-    orders every power's from one list, not from every province per power).
+    the ``num_units`` provinces with a unit of ``power`` on ``b``, in province order (a
+    movement phase sorts every power's out once, not from every province per power).
+    ``repoint``: :func:`_compute` last pointed ``v`` at ``b`` in ``season`` with ``w`` for
+    another power, and nothing was valued since (a movement phase's powers in turn): ``v``
+    is pointed at ``power``'s levels of that valuation (see :func:`_repoint`).
     """
     v.power = power
-    o.reset()
+    o.reset(&cm.loc_prov[0])
     cdef int np = cm.num_provinces
     cdef int k, prov, r, count, waiting
     cdef int stalled = 0
@@ -1916,11 +1974,15 @@ cdef int _choose_moves(
     if units == NULL:
         count = _provinces_of(b.upow, np, power, ours)
     else:
-        count = _units_of(b.upow, units, num_units, power, ours)
+        count = num_units
+        memcpy(ours, units, count * sizeof(int))
     if not count:
         return 0
     if not valued:
-        _compute(cm, w, b, season, False, v)
+        if repoint:
+            _repoint(cm, v)
+        else:
+            _compute(cm, w, b, season, False, v)
     while count:
         _shuffle(ours, count, d)
         force = stalled >= STALLED
@@ -2342,6 +2404,7 @@ cdef class _Game:
     cdef int *ropt
     cdef int *units  # the provinces with a unit, in province order (num_units of them)
     cdef int num_units
+    cdef int *by_power  # the same provinces by power, each power's in province order
     cdef int *kind  # each unit's order this phase, with the order tuple's arguments a and b
     cdef int *a
     cdef int *b_arg
@@ -2363,7 +2426,7 @@ cdef class _Game:
         if self.r.n != np or self.r.facts.num_locations != cm.num_locations:
             raise ValueError("the resolver's map is not the tables' map")
         self.ropt_n = <int *> PyMem_Malloc(
-            ((8 + MAX_OPTIONS) * np + 1 + cm.num_nodes) * sizeof(int)
+            ((9 + MAX_OPTIONS) * np + 1 + cm.num_nodes) * sizeof(int)
         )
         self.taken = <unsigned char *> PyMem_Malloc(np)
         if self.ropt_n == NULL or self.taken == NULL:
@@ -2377,6 +2440,7 @@ cdef class _Game:
         self.arrival = self.contested + np
         self.pn_off = self.arrival + np
         self.pn_idx = self.pn_off + np + 1
+        self.by_power = self.pn_idx + cm.num_nodes
         prov_nodes = cm.tables.prov_nodes
         _check_length(prov_nodes, np, "province nodes")
         _check_length([n for nodes in prov_nodes for n in nodes], cm.num_nodes, "province nodes")
@@ -2454,8 +2518,15 @@ cdef dict _GAMES = {}  # id(CMap): (the CMap, its _Game)
 cdef int _MAPS_KEPT = 64  # the most maps whose _Game is kept (as search.compiled_search's)
 
 
+cdef CMap _last_cm = None  # the CMap of the game _game kept or gave last, and that game
+cdef _Game _last_game = None
+
+
 cdef _Game _game(CMap cm, object game_map):
     """The kept game arrays of ``cm``'s map, ``game_map`` (fresh ones while those are in use)."""
+    global _last_cm, _last_game
+    if cm is _last_cm and _last_game.r.facts.game_map is game_map and not _last_game.busy:
+        return _last_game  # the rollouts of a search: one map, without the dict's look-up
     found = _GAMES.get(id(cm))
     cdef _Game g
     if (
@@ -2469,8 +2540,10 @@ cdef _Game _game(CMap cm, object game_map):
             if len(_GAMES) >= _MAPS_KEPT:
                 _GAMES.clear()
             _GAMES[id(cm)] = (cm, g)
+            _last_cm, _last_game = cm, g
         return g
-    return <_Game> found[1]
+    _last_cm, _last_game = cm, <_Game> found[1]
+    return _last_game
 
 
 cdef inline bint _ended_by(_Game g, int final_year) noexcept:
@@ -2562,8 +2635,9 @@ cdef int _play_movement(
     cdef _Board b = g.b
     cdef _Orders o = g.o
     cdef int np = cm.num_provinces
-    cdef unsigned char present[MAX_POWERS]
-    cdef int p, q, s
+    cdef int present[MAX_POWERS]  # each power's units
+    cdef int start[MAX_POWERS]  # where its units begin in g.by_power
+    cdef int p, q, s, at
     cdef bint any_dislodged
     for q in range(cm.num_powers):
         present[q] = 0
@@ -2572,10 +2646,19 @@ cdef int _play_movement(
         if b.upow[p] >= 0:
             g.units[g.num_units] = p
             g.num_units += 1
-            present[b.upow[p]] = 1
+            present[b.upow[p]] += 1
             g.kind[p] = HOLD
+    at = 0
+    for q in range(cm.num_powers):
+        start[q] = at
+        at += present[q]
+    for s in range(g.num_units):
+        p = g.units[s]
+        g.by_power[start[b.upow[p]]] = p
+        start[b.upow[p]] += 1
     cdef bint valued
     cdef bint learned = policy is not None
+    cdef bint pointed = False  # _compute pointed g.v at this board (for another power)
     for q in range(cm.num_powers):  # in power order, as the set of powers present iterates
         if present[q] and q != given:
             valued = known is not None and known.ready[q]
@@ -2586,9 +2669,11 @@ cdef int _play_movement(
             if learned:
                 _learned_moves(cm, policy, b, g.season, q, d, g.v, o, valued)
             else:
-                _choose_moves(
-                    cm, w, b, g.season, q, d, g.v, o, valued, g.units, g.num_units
+                _choose_moves(  # start[q]: where the next power's units begin
+                    cm, w, b, g.season, q, d, g.v, o, valued,
+                    g.by_power + start[q] - present[q], present[q], pointed
                 )
+                pointed = pointed or not valued
             if known is not None and not valued:
                 _keep(g.v, known.vals + q * cm.num_nodes, known.comp + q * np)
                 known.ready[q] = 1
@@ -2632,14 +2717,30 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
     cdef int p, q, n, k, i, j, utype, target, count, s
     cdef bint valued
     cdef int *arrivals = g.kind  # per province: how many units retreat there
-    cdef int *ours = g.o.ours
+    cdef int counts[MAX_POWERS]  # each power's dislodged units
+    cdef int start[MAX_POWERS]  # where they begin in g.by_power (in province order)
+    cdef int *ours
+    cdef bint pointed = False  # _compute pointed v at this board (for another power)
+    for q in range(cm.num_powers):
+        counts[q] = 0
     for p in range(np):
         g.arrival[p] = -1
         arrivals[p] = 0
+        if b.dpow[p] >= 0:
+            counts[b.dpow[p]] += 1
+    count = 0
     for q in range(cm.num_powers):
-        count = _provinces_of(b.dpow, np, q, ours)
+        start[q] = count
+        count += counts[q]
+    for p in range(np):
+        if b.dpow[p] >= 0:
+            g.by_power[start[b.dpow[p]]] = p
+            start[b.dpow[p]] += 1
+    for q in range(cm.num_powers):
+        count = counts[q]
         if not count:
             continue
+        ours = g.by_power + start[q] - count  # start[q]: where the next power's begin
         _shuffle(ours, count, d)
         memset(g.taken, 0, np)
         if q == heuristic:
@@ -2663,7 +2764,11 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
             n = g.ropt_n[p]
             if n > 1 and not valued:
                 v.power = q
-                _compute(cm, w, b, g.season, False, v)
+                if pointed:  # the board is the same until every power has chosen
+                    _repoint(cm, v)
+                else:
+                    _compute(cm, w, b, g.season, False, v)
+                    pointed = True
                 valued = True
             for i in range(n):
                 choices[i] = g.ropt[p * MAX_OPTIONS + i]
@@ -2772,8 +2877,9 @@ cdef int _play_adjustments(
     cdef int due[MAX_POWERS]
     cdef int options[MAX_OPTIONS]
     cdef long long scores[MAX_OPTIONS]
-    cdef int p, q, k, n, j, node, made, count
+    cdef int p, q, k, n, i, j, node, made, count
     cdef int *change = g.arrival  # per province: the node built there, or -2 for a removal
+    cdef int pointed = -1  # ``removing`` of the last _compute of v on this board (-1: none)
     _count_centres(cm, b.owner, due)
     for p in range(np):
         change[p] = -1
@@ -2784,21 +2890,27 @@ cdef int _play_adjustments(
             continue
         if q == heuristic:
             _best_adjustments(cm, wh, g, q, due[q])
+            pointed = -1
             continue
         v.power = q
         n = 0
         made = 0
         if due[q] > 0:
             count = due[q]
-            for p in range(np):  # build_nodes: the nodes of the owned, empty home centres
-                if cm.home[q * np + p] and b.owner[p] == q and b.upow[p] < 0:
+            for i in range(cm.home_off[q], cm.home_off[q + 1]):  # build_nodes: the nodes of
+                p = cm.home_idx[i]  # the owned, empty home centres
+                if b.owner[p] == q and b.upow[p] < 0:
                     for j in range(g.pn_off[p], g.pn_off[p + 1]):
                         if n == MAX_OPTIONS:
                             raise ValueError(f"more than {MAX_OPTIONS} places to build")
                         options[n] = g.pn_idx[j]
                         n += 1
             if n > 1:  # one place or none draws nothing and reads no value
-                _compute(cm, w, b, WINTER, False, v)
+                if pointed == 0:  # the board is the same until every power has chosen
+                    _repoint(cm, v)
+                else:
+                    _compute(cm, w, b, WINTER, False, v)
+                    pointed = 0
                 for j in range(n):
                     scores[j] = _value(v, options[j])
             memset(g.taken, 0, np)
@@ -2823,7 +2935,11 @@ cdef int _play_adjustments(
                     options[n] = p
                     n += 1
             if n > 1:
-                _compute(cm, w, b, WINTER, True, v)
+                if pointed == 1:
+                    _repoint(cm, v)
+                else:
+                    _compute(cm, w, b, WINTER, True, v)
+                    pointed = 1
                 for j in range(n):
                     scores[j] = -_value(v, b.unode[options[j]])
             while n and made < count:
