@@ -1240,12 +1240,24 @@ cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
         )
 
 
+cdef inline void _repoint(CMap cm, CValues v) noexcept:
+    """Point ``v`` at ``v.power``'s levels of the shared valuation :func:`_compute` made
+    last, with a fresh epoch (no value worked out yet): a movement phase's powers in turn
+    need no board compared and nothing else set again."""
+    cdef _Shared sh = cm.shared
+    if v.epoch == INT_MAX:
+        memset(v.stamp, 0, v.nn * sizeof(int))
+        v.epoch = 0
+    v.epoch += 1
+    v.kept = False
+    v.levels = (<char *> sh.levels) + v.power * (sizeof(int) if sh.narrow else sizeof(long long))
+
+
 cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CValues out):
     """Point ``out`` at the valuation of ``b`` for its power (see
     search.dumbbot_values.dumbbot_values; :func:`_value` and :func:`_competition` read it,
     :func:`values` keeps it whole and copies the unit counts too)."""
     cdef int np = cm.num_provinces
-    cdef int power = out.power
     cdef long long strength_w = 0, competition_w = 0, winter_defence_w = 0
     cdef int table  # of proximity weights: spring, fall, build, remove
     cdef bint winter = season == WINTER
@@ -1259,18 +1271,13 @@ cdef void _compute(CMap cm, CWeights w, _Board b, int season, bint removing, CVa
         table = 3 if removing else 2
         winter_defence_w = w.remove_defence if removing else w.build_defence
     cdef _Shared sh = _shared(cm, w, b, season)
-    out.kept = False
-    if out.epoch == INT_MAX:
-        memset(out.stamp, 0, out.nn * sizeof(int))
-        out.epoch = 0
-    out.epoch += 1
+    _repoint(cm, out)  # a fresh epoch, and the power's levels of this valuation
     out.winter = winter
     out.strength_w = strength_w
     out.competition_w = competition_w
     out.winter_defence_w = winter_defence_w
     out.prox = &w.prox[table][0]
     out.narrow = sh.narrow
-    out.levels = (<char *> sh.levels) + power * (sizeof(int) if sh.narrow else sizeof(long long))
     out.lanes = sh.lanes
     out.level = sh.lanes
     out.defence = sh.defence
@@ -1926,19 +1933,6 @@ cdef inline int _provinces_of(const int *powers, int np, int power, int *out) no
             out[n] = p
             n += 1
     return n
-
-
-cdef inline void _repoint(CMap cm, CValues v) noexcept:
-    """:func:`_compute` of the board, season and weights it valued last, for ``v.power``:
-    the shared valuation is the same, only the power's levels and the values worked out
-    from them change (no board compared, nothing else set again)."""
-    cdef _Shared sh = cm.shared
-    if v.epoch == INT_MAX:
-        memset(v.stamp, 0, v.nn * sizeof(int))
-        v.epoch = 0
-    v.epoch += 1
-    v.kept = False
-    v.levels = (<char *> sh.levels) + v.power * (sizeof(int) if sh.narrow else sizeof(long long))
 
 
 cdef int _choose_moves(
