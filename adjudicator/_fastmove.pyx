@@ -206,6 +206,95 @@ cdef inline int _resolved(_Resolver r, int p) except -1:
     return r.resolve(p)
 
 
+# --- the decisions of a plain phase (resolve_arrays: no convoys, so no route to fail and
+# no convoy order): adjudicator.movement's, as the methods below decide them, in C
+# functions GCC can inline into one another (the methods of a class declared in a pxd are
+# called through its table); only the recursion into another unit's decision is a call.
+
+cdef inline int _plain_count(_Resolver r, int p, int exclude_power) except -1:
+    """:meth:`_Resolver._count` in a plain phase."""
+    cdef int j, s, n = 0
+    for j in range(r.sup_off[p], r.sup_off[p + 1]):
+        s = r.sup_idx[j]
+        if r.power[s] != exclude_power and _resolved(r, s):
+            n += 1
+    return n
+
+
+cdef inline int _plain_move_succeeds(_Resolver r, int p) except -1:
+    """:meth:`_Resolver._move_succeeds` (and its attack, hold and prevent strengths) in a
+    plain phase."""
+    cdef int d = r.dst[p]
+    cdef int dk = r.kind[d]
+    cdef int attack, j, q, opponent, prevent
+    # the attack strength
+    if dk == NO_UNIT:
+        attack = 1 + _plain_count(r, p, -1)
+    elif (dk == MOVE or dk == CONVOY_MOVE) and r.h2h[p] < 0 and _resolved(r, d):
+        attack = 1 + _plain_count(r, p, -1)
+    elif r.power[d] == r.power[p]:
+        return 0
+    else:
+        attack = 1 + _plain_count(r, p, r.power[d])
+    # beaten by the defence, or by the hold strength of the province
+    if r.h2h[p] >= 0:
+        if attack <= 1 + _plain_count(r, d, -1):
+            return 0
+    elif dk != NO_UNIT:
+        if dk == MOVE or dk == CONVOY_MOVE:
+            if attack <= (0 if _resolved(r, d) else 1):
+                return 0
+        elif attack <= 1 + _plain_count(r, d, -1):
+            return 0
+    # or by another move's prevent strength
+    for j in range(r.att_off[d], r.att_off[d + 1]):
+        q = r.att_idx[j]
+        if q == p:
+            continue
+        opponent = r.h2h[q]
+        if opponent >= 0 and _resolved(r, opponent):
+            prevent = 0
+        else:
+            prevent = 1 + _plain_count(r, q, -1)
+        if attack <= prevent:
+            return 0
+    return 1
+
+
+cdef inline int _plain_support_given(_Resolver r, int p) except -1:
+    """:meth:`_Resolver._support_given` in a plain phase."""
+    cdef int j, q, pw, into
+    if not r.matched[p]:
+        return 0
+    if r.att_off[p] == r.att_off[p + 1]:
+        return 1
+    into = r.into[p]
+    pw = r.power[p]
+    for j in range(r.att_off[p], r.att_off[p + 1]):
+        q = r.att_idx[j]
+        if q != into and r.power[q] != pw:
+            return 0
+    for j in range(r.att_off[p], r.att_off[p + 1]):
+        q = r.att_idx[j]
+        if r.power[q] != pw and _resolved(r, q):
+            return 0
+    return 1
+
+
+cdef inline int _plain_adjudicate(_Resolver r, int p) except -1:
+    """:meth:`_Resolver._adjudicate` in a plain phase."""
+    cdef int k = r.kind[p]
+    cdef int j
+    if k == MOVE or k == CONVOY_MOVE:
+        return _plain_move_succeeds(r, p)
+    if k == SUPPORT_MOVE or k == SUPPORT_HOLD:
+        return _plain_support_given(r, p)
+    for j in range(r.att_off[p], r.att_off[p + 1]):
+        if _resolved(r, r.att_idx[j]):
+            return 0
+    return 1
+
+
 cdef class _Resolver:
     """One movement phase's decisions (see adjudicator.movement._Resolver).
 
@@ -558,7 +647,7 @@ cdef class _Resolver:
         self.low = NO_GUESS
         self.res[p] = 0
         self.state[p] = GUESSING
-        first = self._adjudicate(p)
+        first = _plain_adjudicate(self, p) if self.plain else self._adjudicate(p)
         low = self.low
         if low == NO_GUESS:
             if self.state[p] != RESOLVED:
@@ -578,7 +667,7 @@ cdef class _Resolver:
         self.res[p] = 1
         self.state[p] = GUESSING
         self.low = NO_GUESS
-        second = self._adjudicate(p)
+        second = _plain_adjudicate(self, p) if self.plain else self._adjudicate(p)
         low = self.low
         if low < serial:
             if not self._in_cycle(p, 0):
@@ -766,8 +855,11 @@ cdef class _Resolver:
         for i in range(self.num_units):
             p = self.units[i]
             k = self.kind[p]
-            if (k == MOVE or k == CONVOY_MOVE) and self._result(p) == R_SUC:
-                self.moved[p] = 1
+            if k == MOVE or k == CONVOY_MOVE:
+                if self.plain:  # no route: _result is R_SUC or R_BNC by the decision
+                    self.moved[p] = self.res[p] != 0
+                elif self._result(p) == R_SUC:
+                    self.moved[p] = 1
         for i in range(self.num_units):
             p = self.units[i]
             if self.moved[p]:
@@ -783,13 +875,18 @@ cdef class _Resolver:
     cdef int mark_contested(self, int *contested) except -1:
         """``contested[p]``: 1 where a move could have come (its prevent strength is not 0: a
         standoff, or the mover is there), else 0; no retreat goes there.  After resolve_all."""
-        cdef int i, p, k
+        cdef int i, p, k, q
         memset(contested, 0, self.n * sizeof(int))
         for i in range(self.num_units):
             p = self.units[i]
             k = self.kind[p]
-            if (k == MOVE or k == CONVOY_MOVE) and self._prevent(p) > 0:
-                contested[self.dst[p]] = 1
+            if k == MOVE or k == CONVOY_MOVE:
+                if self.plain:  # _prevent is 0 only by a head-to-head opponent that moved
+                    q = self.h2h[p]
+                    if q < 0 or not _resolved(self, q):
+                        contested[self.dst[p]] = 1
+                elif self._prevent(p) > 0:
+                    contested[self.dst[p]] = 1
         return 0
 
     cdef int _result(self, int p) except -1:
