@@ -65,10 +65,12 @@ cdef class _Resolver:
     # scratch
     cdef int *mark  # scratch flags, all 0 between uses
     cdef int *walk  # the route being walked in _walk
-    cdef int *sup_off  # supports of the unit in p: sup_idx[sup_off[p]:sup_off[p + 1]]
-    cdef int *sup_idx
-    cdef int *att_off  # moves into p: att_idx[att_off[p]:att_off[p + 1]]
-    cdef int *att_idx
+    # moves into p, in the units' order: att_head[p], its att_next, ... until -1 (likewise the
+    # supports given to the unit in p: sup_head and sup_next); -1 between phases
+    cdef int *att_head
+    cdef int *att_next
+    cdef int *sup_head
+    cdef int *sup_next
     cdef int *units  # provinces with a unit, in the position's order
     cdef int num_units
     cdef int any_convoy  # some unit was ordered to convoy

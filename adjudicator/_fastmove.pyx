@@ -213,11 +213,11 @@ cdef inline int _resolved(_Resolver r, int p) except -1:
 
 cdef inline int _plain_count(_Resolver r, int p, int exclude_power) except -1:
     """:meth:`_Resolver._count` in a plain phase."""
-    cdef int j, s, n = 0
-    for j in range(r.sup_off[p], r.sup_off[p + 1]):
-        s = r.sup_idx[j]
+    cdef int s = r.sup_head[p], n = 0
+    while s >= 0:
         if r.power[s] != exclude_power and _resolved(r, s):
             n += 1
+        s = r.sup_next[s]
     return n
 
 
@@ -226,7 +226,7 @@ cdef inline int _plain_move_succeeds(_Resolver r, int p) except -1:
     plain phase."""
     cdef int d = r.dst[p]
     cdef int dk = r.kind[d]
-    cdef int attack, j, q, opponent, prevent
+    cdef int attack, q, opponent, prevent
     # the attack strength
     if dk == NO_UNIT:
         attack = 1 + _plain_count(r, p, -1)
@@ -247,51 +247,55 @@ cdef inline int _plain_move_succeeds(_Resolver r, int p) except -1:
         elif attack <= 1 + _plain_count(r, d, -1):
             return 0
     # or by another move's prevent strength
-    for j in range(r.att_off[d], r.att_off[d + 1]):
-        q = r.att_idx[j]
-        if q == p:
-            continue
-        opponent = r.h2h[q]
-        if opponent >= 0 and _resolved(r, opponent):
-            prevent = 0
-        else:
-            prevent = 1 + _plain_count(r, q, -1)
-        if attack <= prevent:
-            return 0
+    q = r.att_head[d]
+    while q >= 0:
+        if q != p:
+            opponent = r.h2h[q]
+            if opponent >= 0 and _resolved(r, opponent):
+                prevent = 0
+            else:
+                prevent = 1 + _plain_count(r, q, -1)
+            if attack <= prevent:
+                return 0
+        q = r.att_next[q]
     return 1
 
 
 cdef inline int _plain_support_given(_Resolver r, int p) except -1:
     """:meth:`_Resolver._support_given` in a plain phase."""
-    cdef int j, q, pw, into
+    cdef int q, pw, into
     if not r.matched[p]:
         return 0
-    if r.att_off[p] == r.att_off[p + 1]:
+    if r.att_head[p] < 0:
         return 1
     into = r.into[p]
     pw = r.power[p]
-    for j in range(r.att_off[p], r.att_off[p + 1]):
-        q = r.att_idx[j]
+    q = r.att_head[p]
+    while q >= 0:
         if q != into and r.power[q] != pw:
             return 0
-    for j in range(r.att_off[p], r.att_off[p + 1]):
-        q = r.att_idx[j]
+        q = r.att_next[q]
+    q = r.att_head[p]
+    while q >= 0:
         if r.power[q] != pw and _resolved(r, q):
             return 0
+        q = r.att_next[q]
     return 1
 
 
 cdef inline int _plain_adjudicate(_Resolver r, int p) except -1:
     """:meth:`_Resolver._adjudicate` in a plain phase."""
     cdef int k = r.kind[p]
-    cdef int j
+    cdef int q
     if k == MOVE or k == CONVOY_MOVE:
         return _plain_move_succeeds(r, p)
     if k == SUPPORT_MOVE or k == SUPPORT_HOLD:
         return _plain_support_given(r, p)
-    for j in range(r.att_off[p], r.att_off[p + 1]):
-        if _resolved(r, r.att_idx[j]):
+    q = r.att_head[p]
+    while q >= 0:
+        if _resolved(r, q):
             return 0
+        q = r.att_next[q]
     return 1
 
 
@@ -340,12 +344,14 @@ cdef class _Resolver:
         self.mark = self.moved + n
         self.walk = self.mark + n
         self.units = self.walk + n
-        self.sup_off = self.units + n  # n + 1
-        self.sup_idx = self.sup_off + n + 1  # n
-        self.att_off = self.sup_idx + n  # n + 1
-        self.att_idx = self.att_off + n + 1  # n
+        self.att_head = self.units + n + 1  # n, and att_head[-1]
+        self.att_next = self.att_head + n  # n
+        self.sup_head = self.att_next + n + 1  # n, and sup_head[-1]
+        self.sup_next = self.sup_head + n  # n
         memset(self.kind, 0xFF, CLEARED_TO_MINUS_ONE * n * sizeof(int))
         memset(self.state, 0, (CLEARED_TO_ZERO + 1) * n * sizeof(int))  # and mark
+        memset(self.att_head - 1, 0xFF, (n + 1) * sizeof(int))
+        memset(self.sup_head - 1, 0xFF, (n + 1) * sizeof(int))
         self.num_units = 0
         self.reset()
 
@@ -370,6 +376,8 @@ cdef class _Resolver:
         cdef int i, p
         for i in range(self.num_units):
             p = self.units[i]
+            self.att_head[self.dst[p]] = -1  # [-1] when it did not move
+            self.sup_head[self.target[p]] = -1  # [-1] when it supported no one
             self.kind[p] = NO_UNIT
             self.power[p] = -1
             self.dst[p] = -1
@@ -416,10 +424,9 @@ cdef class _Resolver:
         ``coast``, explicit convoy paths); as in _Resolver.__init__ of
         adjudicator.movement.
         """
-        cdef int n = self.n
         cdef int *kind = self.kind
         cdef int *dst = self.dst
-        cdef int i, p, a, k, t, s, d, top = 0
+        cdef int i, p, a, k, t, d
         if self.any_convoy:
             for i in range(self.num_units):
                 p = self.units[i]
@@ -440,16 +447,14 @@ cdef class _Resolver:
             ):
                 self._maybe_convoy_by_intent(p)
         # attackers of each province and head-to-head battles, supports matched by what the
-        # supported unit does: counts, running totals, then the lists filled from the back
-        memset(self.att_off, 0, (n + 1) * sizeof(int))
-        memset(self.sup_off, 0, (n + 1) * sizeof(int))
-        for i in range(self.num_units):
+        # supported unit does; each list in the units' order (made from the back)
+        for i in range(self.num_units - 1, -1, -1):
             p = self.units[i]
             k = kind[p]
             if k == MOVE or k == CONVOY_MOVE:
                 d = dst[p]
-                self.att_off[d] += 1  # counts, then running totals, then starts
-                top = d if d > top else top
+                self.att_next[p] = self.att_head[d]
+                self.att_head[d] = p
                 if (
                     self.route_first[p] == LAND_MOVE
                     and (kind[d] == MOVE or kind[d] == CONVOY_MOVE)
@@ -463,31 +468,14 @@ cdef class _Resolver:
                     self.coast[p] < 0 or self.dst_loc[t] == self.coast[p]
                 ):
                     self.matched[p] = 1
-                    self.sup_off[t] += 1
-                    top = t if t > top else top
+                    self.sup_next[p] = self.sup_head[t]
+                    self.sup_head[t] = p
             elif k == SUPPORT_HOLD:
                 t = self.target[p]
                 if kind[t] >= 0 and kind[t] != MOVE and kind[t] != CONVOY_MOVE and t != p:
                     self.matched[p] = 1
-                    self.sup_off[t] += 1
-                    top = t if t > top else top
-        for i in range(1, top + 1):  # past ``top``, the last province counted: its totals
-            self.att_off[i] += self.att_off[i - 1]
-            self.sup_off[i] += self.sup_off[i - 1]
-        for i in range(top + 1, n + 1):
-            self.att_off[i] = self.att_off[top]
-            self.sup_off[i] = self.sup_off[top]
-        for i in range(self.num_units - 1, -1, -1):
-            p = self.units[i]
-            k = kind[p]
-            if k == MOVE or k == CONVOY_MOVE:
-                d = dst[p]
-                self.att_off[d] -= 1
-                self.att_idx[self.att_off[d]] = p
-            elif (k == SUPPORT_MOVE or k == SUPPORT_HOLD) and self.matched[p]:
-                t = self.target[p]
-                self.sup_off[t] -= 1
-                self.sup_idx[self.sup_off[t]] = p
+                    self.sup_next[p] = self.sup_head[t]
+                    self.sup_head[t] = p
         return 0
 
     cdef inline int _convoys(self, int f, int army) noexcept:
@@ -736,14 +724,16 @@ cdef class _Resolver:
 
     cdef int _adjudicate(self, int p) except -1:
         cdef int k = self.kind[p]
-        cdef int j
+        cdef int q
         if k == MOVE or k == CONVOY_MOVE:
             return self._move_succeeds(p)
         if k == SUPPORT_MOVE or k == SUPPORT_HOLD:
             return self._support_given(p)
-        for j in range(self.att_off[p], self.att_off[p + 1]):
-            if _resolved(self, self.att_idx[j]):
+        q = self.att_head[p]
+        while q >= 0:
+            if _resolved(self, q):
                 return 0
+            q = self.att_next[q]
         return 1
 
     cdef int _path(self, int p) except -1:
@@ -765,11 +755,11 @@ cdef class _Resolver:
 
     cdef int _count(self, int p, int exclude_power) except -1:
         """Given supports of the unit in ``p`` (from powers other than ``exclude_power``)."""
-        cdef int j, s, n = 0
-        for j in range(self.sup_off[p], self.sup_off[p + 1]):
-            s = self.sup_idx[j]
+        cdef int s = self.sup_head[p], n = 0
+        while s >= 0:
             if self.power[s] != exclude_power and _resolved(self, s):
                 n += 1
+            s = self.sup_next[s]
         return n
 
     cdef int _attack(self, int p) except -1:
@@ -805,7 +795,7 @@ cdef class _Resolver:
 
     cdef int _move_succeeds(self, int p) except -1:
         cdef int attack = self._attack(p)
-        cdef int d, j, q
+        cdef int d, q
         if attack == 0:
             return 0
         d = self.dst[p]
@@ -814,31 +804,31 @@ cdef class _Resolver:
                 return 0
         elif attack <= self._hold(d):
             return 0
-        for j in range(self.att_off[d], self.att_off[d + 1]):
-            q = self.att_idx[j]
+        q = self.att_head[d]
+        while q >= 0:
             if q != p and attack <= self._prevent(q):
                 return 0
+            q = self.att_next[q]
         return 1
 
     cdef int _support_given(self, int p) except -1:
-        cdef int j, q, pw, into
+        cdef int q, pw, into
         if not self.matched[p]:
             return 0
-        if self.att_off[p] == self.att_off[p + 1]:
+        if self.att_head[p] < 0:
             return 1
         into = self.into[p]
         pw = self.power[p]
-        for j in range(self.att_off[p], self.att_off[p + 1]):
-            q = self.att_idx[j]
-            if q == into or self.power[q] == pw:
-                continue
-            if self._convoy_fails(q):
-                continue
-            return 0
-        for j in range(self.att_off[p], self.att_off[p + 1]):
-            q = self.att_idx[j]
+        q = self.att_head[p]
+        while q >= 0:  # not cut by the attacked unit, an own unit or an army not convoyed
+            if q != into and self.power[q] != pw and not self._convoy_fails(q):
+                return 0
+            q = self.att_next[q]
+        q = self.att_head[p]
+        while q >= 0:
             if self.power[q] != pw and _resolved(self, q):
                 return 0
+            q = self.att_next[q]
         return 1
 
     # --- after the decisions ----------------------------------------------------------------
@@ -848,7 +838,7 @@ cdef class _Resolver:
 
         Returns 1 if anyone was dislodged (by its first attacker that moved).
         """
-        cdef int i, p, q, j, k
+        cdef int i, p, q, k
         cdef int any_dislodged = 0
         for i in range(self.num_units):
             _resolved(self, self.units[i])
@@ -864,12 +854,13 @@ cdef class _Resolver:
             p = self.units[i]
             if self.moved[p]:
                 continue
-            for j in range(self.att_off[p], self.att_off[p + 1]):
-                q = self.att_idx[j]
+            q = self.att_head[p]
+            while q >= 0:
                 if self.moved[q]:
                     self.dislodger[p] = q
                     any_dislodged = 1
                     break
+                q = self.att_next[q]
         return any_dislodged
 
     cdef int mark_contested(self, int *contested) except -1:
