@@ -2714,22 +2714,27 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
     cdef int counts[MAX_POWERS]  # each power's dislodged units
     cdef int start[MAX_POWERS]  # where they begin in g.by_power (in province order)
     cdef int *ours
+    cdef int *dislodged = g.units  # scratch here: the provinces of the dislodged units
+    cdef int num_dislodged = 0
     cdef bint pointed = False  # _compute pointed v at this board (for another power)
     for q in range(cm.num_powers):
         counts[q] = 0
     for p in range(np):
-        g.arrival[p] = -1
-        arrivals[p] = 0
         if b.dpow[p] >= 0:
+            dislodged[num_dislodged] = p
+            num_dislodged += 1
             counts[b.dpow[p]] += 1
     count = 0
     for q in range(cm.num_powers):
         start[q] = count
         count += counts[q]
-    for p in range(np):
-        if b.dpow[p] >= 0:
-            g.by_power[start[b.dpow[p]]] = p
-            start[b.dpow[p]] += 1
+    for s in range(num_dislodged):
+        p = dislodged[s]
+        g.arrival[p] = -1
+        for i in range(g.ropt_n[p]):  # where it may go: no arrival counted there yet
+            arrivals[cm.loc_prov[g.ropt[p * MAX_OPTIONS + i]]] = 0
+        g.by_power[start[b.dpow[p]]] = p
+        start[b.dpow[p]] += 1
     for q in range(cm.num_powers):
         count = counts[q]
         if not count:
@@ -2780,9 +2785,8 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
                 g.arrival[p] = choices[k]
                 arrivals[target] += 1
                 break
-    for p in range(np):
-        if b.dpow[p] < 0:
-            continue
+    for s in range(num_dislodged):
+        p = dislodged[s]
         if g.arrival[p] >= 0:
             target = cm.loc_prov[g.arrival[p]]
             if arrivals[target] == 1:
