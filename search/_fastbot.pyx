@@ -769,6 +769,14 @@ cdef int _fives(long long x, int most):
     return k
 
 
+cdef object _union(list sets):
+    """The union of bit sets."""
+    cdef object out = 0
+    for x in sets:
+        out |= x
+    return out
+
+
 cdef class CWeights:
     """One :class:`~search.tables.DumbBotWeights` as C integers.
 
@@ -1127,7 +1135,9 @@ cdef class _Shared:
     units, owners), the season and the weights' valuation constants, compared
     in full, so a position changed in place is never taken for the one valued.
     A new board keeps the levels of the last when every base value is the
-    same (the same weights; most often a winter and the spring after it).
+    same (the same weights; most often a winter and the spring after it), and
+    makes them again only where its changed centres' rows reach when few
+    changed (see :func:`_compute_levels`).
     """
 
     cdef int *board
@@ -1277,45 +1287,47 @@ cdef class _Shared:
         self.valid = False
 
     cdef int _balls(self, CMap cm, list nodes) except -1:
-        """Each record position's node (``nodes``), and each province's balls: the nodes
-        whose level n reads, through n proximity terms, a node of that province."""
-        cdef int nn = cm.num_nodes, words = self.words
-        cdef int i, j, g, n, p, k
-        position = [0] * nn
-        for k in range(nn):
-            self.pos_node[k] = nodes[k]
-            position[nodes[k]] = k
+        """Each record position's node (``nodes``), each province's balls (the nodes whose
+        level n reads, through n proximity terms, a node of that province) and each node's
+        cones (the nodes whose level n its last level reads), as bit sets by position."""
+        cdef int nn = cm.num_nodes, np = cm.num_provinces
+        cdef int i, j, g, n, p
+        bit = [0] * nn
+        for i in range(nn):
+            self.pos_node[i] = nodes[i]
+            bit[nodes[i]] = (<object> 1) << i  # a Python int: any number of bits
         readers = [[] for _ in range(nn)]  # the nodes that have node j among their terms
+        terms = [[] for _ in range(nn)]  # the nodes node i reads
         for i in range(nn):
             for j in range(cm.sum_off[i], cm.sum_off[i + 1]):
                 readers[cm.sum_idx[j]].append(i)
+                terms[i].append(cm.sum_idx[j])
             for g in range(cm.grp_off[i], cm.grp_off[i + 1]):
                 for j in range(cm.item_off[g], cm.item_off[g + 1]):
                     readers[cm.item_idx[j]].append(i)
-        terms = [[] for _ in range(nn)]  # the nodes node i reads
-        for j in range(nn):
-            for i in readers[j]:
-                terms[i].append(j)
-        for p in range(cm.num_provinces):
-            ball = {i for i in range(nn) if cm.node_prov[i] == p}
-            for n in range(DEPTH):
-                self._mark(self.balls + (p * DEPTH + n) * words, ball, position)
-                ball = ball.union(*[readers[i] for i in ball])
-        for i in range(nn):
-            cone = {i}
-            for n in range(DEPTH - 1, -1, -1):
-                self._mark(self.cones + (i * DEPTH + n) * words, cone, position)
-                cone = cone.union(*[terms[j] for j in cone])
+                    terms[i].append(cm.item_idx[j])
+        memset(self.balls, 0, np * DEPTH * self.words * sizeof(unsigned long long))
+        memset(self.cones, 0, nn * DEPTH * self.words * sizeof(unsigned long long))
+        near = list(bit)  # within n reader steps of each node
+        far = list(bit)  # within n term steps of each node
+        for n in range(DEPTH):
+            if n:
+                near = [
+                    near[i] | _union([near[k] for k in readers[i]]) for i in range(nn)
+                ]
+                far = [far[i] | _union([far[k] for k in terms[i]]) for i in range(nn)]
+            for i in range(nn):
+                self._mark(
+                    self.balls + (cm.node_prov[i] * DEPTH + n) * self.words, near[i]
+                )
+                self._mark(self.cones + (i * DEPTH + DEPTH - 1 - n) * self.words, far[i])
         return 0
 
-    cdef void _mark(self, unsigned long long *mask, set nodes, list position):
-        """``nodes`` into ``mask``'s words (bits by record position)."""
+    cdef void _mark(self, unsigned long long *mask, object bits):
+        """The bit set ``bits`` or'ed into ``mask``'s words."""
         cdef int k
         for k in range(self.words):
-            mask[k] = 0
-        for i in nodes:
-            k = position[i]
-            mask[k // 64] |= 1ULL << (k % 64)
+            mask[k] |= <unsigned long long> ((bits >> (64 * k)) & 0xFFFFFFFFFFFFFFFF)
 
     def __dealloc__(self):
         PyMem_Free(self.board)
