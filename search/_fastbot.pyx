@@ -108,6 +108,26 @@ cdef extern from *:
             *(V *)((nxt) + (rec)[0]) = FLOOR5(t);                                          \
         }
 
+    /* Every run's next level (see DB_RUN), the floored fifth made by F. */
+    #define DB_RUNS(V, F, num_runs, runs, recs, cur, nxt)                                  \
+        do {                                                                               \
+            const int *rec = (recs);                                                       \
+            for (int r = 0; r < (num_runs); r++) {                                         \
+                int terms = (runs)[2 * r], count = (runs)[2 * r + 1];                      \
+                switch (terms) {                                                           \
+                case 1: DB_RUN(V, F, 1, count, rec, cur, nxt); break;                      \
+                case 2: DB_RUN(V, F, 2, count, rec, cur, nxt); break;                      \
+                case 3: DB_RUN(V, F, 3, count, rec, cur, nxt); break;                      \
+                case 4: DB_RUN(V, F, 4, count, rec, cur, nxt); break;                      \
+                case 5: DB_RUN(V, F, 5, count, rec, cur, nxt); break;                      \
+                case 6: DB_RUN(V, F, 6, count, rec, cur, nxt); break;                      \
+                case 7: DB_RUN(V, F, 7, count, rec, cur, nxt); break;                      \
+                case 8: DB_RUN(V, F, 8, count, rec, cur, nxt); break;                      \
+                default: DB_RUN(V, F, terms, count, rec, cur, nxt); break;                 \
+                }                                                                          \
+            }                                                                              \
+        } while (0)
+
     /* Levels 1 .. DB_DEPTH - 1 of every lane: lv[(i * DB_DEPTH + n) * stride + lane] for the
        nn nodes i (a row's levels side by side, for the reads of one node's), level 0 copied
        from base[node_prov[i] * stride + lane].  Rows nn .. rows - 1 hold the groups'
@@ -118,11 +138,11 @@ cdef extern from *:
        runs[2 r + 1] nodes of runs[2 r] terms, each a record in recs (see DB_RUN), so that
        no node sums padding or tests for more terms.  One body for both lane widths (base's
        and the levels' S): FLOOR5 makes the floored fifth of a sum. */
-    #define DB_LEVELS(NAME, S, V, FLOOR5)                                                  \
+    #define DB_LEVELS(NAME, S, V, FLOOR5, EXACT5)                                          \
     DB_CLONES static void NAME(                                                            \
         int nn, int rows, int stride, const int *node_prov, const S *base,                 \
         int num_runs, const int *runs, const int *recs, const int *item_off,               \
-        const int *item_at, S *lv)                                                         \
+        const int *item_at, S *lv, int exact)                                              \
     {                                                                                      \
         size_t level = (size_t)stride, row = (size_t)DB_DEPTH * stride;                    \
         for (int b = 0; b < stride; b += DB_LANES) {                                       \
@@ -141,38 +161,152 @@ cdef extern from *:
                     }                                                                      \
                     *(V *)(cur + (nn + g) * row) = m;                                      \
                 }                                                                          \
-                const int *rec = recs;                                                     \
-                for (int r = 0; r < num_runs; r++) {                                       \
-                    int terms = runs[2 * r], count = runs[2 * r + 1];                      \
-                    switch (terms) {                                                       \
-                    case 1: DB_RUN(V, FLOOR5, 1, count, rec, cur, nxt); break;             \
-                    case 2: DB_RUN(V, FLOOR5, 2, count, rec, cur, nxt); break;             \
-                    case 3: DB_RUN(V, FLOOR5, 3, count, rec, cur, nxt); break;             \
-                    case 4: DB_RUN(V, FLOOR5, 4, count, rec, cur, nxt); break;             \
-                    case 5: DB_RUN(V, FLOOR5, 5, count, rec, cur, nxt); break;             \
-                    case 6: DB_RUN(V, FLOOR5, 6, count, rec, cur, nxt); break;             \
-                    case 7: DB_RUN(V, FLOOR5, 7, count, rec, cur, nxt); break;             \
-                    case 8: DB_RUN(V, FLOOR5, 8, count, rec, cur, nxt); break;             \
-                    default: DB_RUN(V, FLOOR5, terms, count, rec, cur, nxt); break;        \
-                    }                                                                      \
-                }                                                                          \
+                if (n <= exact)                                                            \
+                    DB_RUNS(V, EXACT5, num_runs, runs, recs, cur, nxt);                    \
+                else                                                                       \
+                    DB_RUNS(V, FLOOR5, num_runs, runs, recs, cur, nxt);                    \
             }                                                                              \
         }                                                                                  \
     }
 
+    /* 32-bit lanes holding a multiple of 5 (see CWeights.exact): the product by the inverse
+       of 5 modulo 2**32 is the quotient, negative or not. */
+    #define DB_EXACT5(t) ((db_narrow)((db_unarrow)(t) * 0xCCCCCCCDu))
+
     /* 32-bit lanes: the sum offset into unsigned lanes (see DB_FLOOR_OFFSET). */
     #define DB_NARROW_FLOOR5(t) \
         ((db_narrow)(((db_unarrow)(t) + DB_FLOOR_OFFSET) / 5u) - (int)(DB_FLOOR_OFFSET / 5u))
-    DB_LEVELS(db_levels_narrow, int, db_narrow, DB_NARROW_FLOOR5)
+    DB_LEVELS(db_levels_narrow, int, db_narrow, DB_NARROW_FLOOR5, DB_EXACT5)
 
     /* 32-bit lanes that never hold a negative sum (see CWeights.plain): a plain unsigned
        division. */
     #define DB_PLAIN_FLOOR5(t) ((db_narrow)((db_unarrow)(t) / 5u))
-    DB_LEVELS(db_levels_plain, int, db_narrow, DB_PLAIN_FLOOR5)
+    DB_LEVELS(db_levels_plain, int, db_narrow, DB_PLAIN_FLOOR5, DB_EXACT5)
 
     /* 64-bit lanes: C's division truncates; a true comparison is -1 in every lane. */
     #define DB_WIDE_FLOOR5(t) ((t) / 5 + (((t) - (t) / 5 * 5) < 0))
-    DB_LEVELS(db_levels_wide, long long, db_wide, DB_WIDE_FLOOR5)
+    DB_LEVELS(db_levels_wide, long long, db_wide, DB_WIDE_FLOOR5, DB_WIDE_FLOOR5)
+
+    /* DB_RUN for the nodes of a run that `mask` names (bits by record position; the run
+       holds positions p0 .. p0 + count - 1, its records from rec0). */
+    #define DB_SOME_RUN(V, FLOOR5, K, p0, count, rec0, mask, cur, nxt)                     \
+        for (int w_ = (p0) >> 6, e_ = (p0) + (count); (w_ << 6) < e_; w_++) {              \
+            unsigned long long bits_ = (mask)[w_];                                         \
+            int lo_ = (p0) - (w_ << 6), hi_ = e_ - (w_ << 6);                              \
+            if (lo_ > 0)                                                                   \
+                bits_ &= ~0ULL << lo_;                                                     \
+            if (hi_ < 64)                                                                  \
+                bits_ &= (1ULL << hi_) - 1;                                                \
+            while (bits_) {                                                                \
+                const int *r_ = (rec0) + ((w_ << 6) + __builtin_ctzll(bits_) - (p0))       \
+                    * ((K) + 1);                                                           \
+                bits_ &= bits_ - 1;                                                        \
+                V t = *(const V *)((cur) + r_[1]);                                         \
+                _Pragma("GCC unroll 16")                                                   \
+                for (int k = 2; k <= (K); k++)                                             \
+                    t += *(const V *)((cur) + r_[k]);                                      \
+                *(V *)((nxt) + r_[0]) = FLOOR5(t);                                         \
+            }                                                                              \
+        }
+
+    /* DB_RUNS for the nodes `mask` names (see DB_SOME_RUN). */
+    #define DB_SOME_RUNS(V, F, num_runs, runs, recs, mask, cur, nxt)                       \
+        do {                                                                               \
+            const int *rec = (recs);                                                       \
+            int p0 = 0;                                                                    \
+            for (int r = 0; r < (num_runs); r++) {                                         \
+                int terms = (runs)[2 * r], count = (runs)[2 * r + 1];                      \
+                switch (terms) {                                                           \
+                case 1: DB_SOME_RUN(V, F, 1, p0, count, rec, mask, cur, nxt); break;       \
+                case 2: DB_SOME_RUN(V, F, 2, p0, count, rec, mask, cur, nxt); break;       \
+                case 3: DB_SOME_RUN(V, F, 3, p0, count, rec, mask, cur, nxt); break;       \
+                case 4: DB_SOME_RUN(V, F, 4, p0, count, rec, mask, cur, nxt); break;       \
+                case 5: DB_SOME_RUN(V, F, 5, p0, count, rec, mask, cur, nxt); break;       \
+                case 6: DB_SOME_RUN(V, F, 6, p0, count, rec, mask, cur, nxt); break;       \
+                case 7: DB_SOME_RUN(V, F, 7, p0, count, rec, mask, cur, nxt); break;       \
+                case 8: DB_SOME_RUN(V, F, 8, p0, count, rec, mask, cur, nxt); break;       \
+                default: DB_SOME_RUN(V, F, terms, p0, count, rec, mask, cur, nxt); break;  \
+                }                                                                          \
+                rec += (size_t)count * (terms + 1);                                        \
+                p0 += count;                                                               \
+            }                                                                              \
+        } while (0)
+
+    /* DB_LEVELS for the nodes some base rows reach, the others' levels kept: level n of
+       the nodes whose record positions dirty[n * words ..] names (every node whose level n
+       can differ: see db_plan), level 0 copied from base as DB_LEVELS does.  The groups'
+       rows (few) are all made again. */
+    #define DB_LEVELS_SOME(NAME, S, V, FLOOR5, EXACT5)                                     \
+    DB_CLONES static void NAME(                                                            \
+        int nn, int rows, int stride, const int *node_prov, const S *base,                 \
+        int num_runs, const int *runs, const int *recs, const int *item_off,               \
+        const int *item_at, S *lv, int exact, const unsigned long long *dirty, int words,  \
+        const int *pos_node)                                                               \
+    {                                                                                      \
+        size_t level = (size_t)stride, row = (size_t)DB_DEPTH * stride;                    \
+        for (int b = 0; b < stride; b += DB_LANES) {                                       \
+            for (int w = 0; w < words; w++)                                                \
+                for (unsigned long long bits = dirty[w]; bits; bits &= bits - 1) {         \
+                    int i = pos_node[(w << 6) + __builtin_ctzll(bits)];                    \
+                    *(V *)(lv + i * row + b) =                                             \
+                        *(const V *)(base + (size_t)node_prov[i] * stride + b);            \
+                }                                                                          \
+            for (int n = 1; n < DB_DEPTH; n++) {                                           \
+                S *cur = lv + (n - 1) * level + b;                                         \
+                S *nxt = cur + level;                                                      \
+                const unsigned long long *mask = dirty + (size_t)n * words;                \
+                for (int g = 0; g < rows - nn; g++) {                                      \
+                    V m = *(const V *)(cur + item_at[item_off[g]]);                        \
+                    for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {              \
+                        V x = *(const V *)(cur + item_at[j]);                              \
+                        V more = x > m;                                                    \
+                        m = (x & more) | (m & ~more);                                      \
+                    }                                                                      \
+                    *(V *)(cur + (nn + g) * row) = m;                                      \
+                }                                                                          \
+                if (n <= exact)                                                            \
+                    DB_SOME_RUNS(V, EXACT5, num_runs, runs, recs, mask, cur, nxt);         \
+                else                                                                       \
+                    DB_SOME_RUNS(V, FLOOR5, num_runs, runs, recs, mask, cur, nxt);         \
+            }                                                                              \
+        }                                                                                  \
+    }
+    DB_LEVELS_SOME(db_some_levels_narrow, int, db_narrow, DB_NARROW_FLOOR5, DB_EXACT5)
+    DB_LEVELS_SOME(db_some_levels_plain, int, db_narrow, DB_PLAIN_FLOOR5, DB_EXACT5)
+    DB_LEVELS_SOME(db_some_levels_wide, long long, db_wide, DB_WIDE_FLOOR5, DB_WIDE_FLOOR5)
+
+    /* The nodes (bits by record position, `words` a level) whose level n to make again,
+       into dirty[n * words ..]: those that can differ since the levels were last made (the
+       union of the balls of the m provinces `changed` whose base rows did, balls[(p *
+       DB_DEPTH + n) * words ..] the nodes within n proximity terms of a node of p; or all
+       nn nodes), and those left stale then (stale[n * words ..]).  With `need`, only the
+       nodes it names, the rest of them stale after; else none stale after.  The number of
+       nodes named at levels 1 and up. */
+    static int db_plan(
+        const unsigned long long *balls, int words, const int *changed, int m, int all,
+        int nn, const unsigned long long *need, unsigned long long *stale,
+        unsigned long long *dirty)
+    {
+        int total = 0, size = DB_DEPTH * words;
+        for (int i = 0; i < size; i++) {
+            int w = i % words;
+            dirty[i] = !all ? stale[i]
+                : (w + 1) * 64 <= nn ? ~0ULL : (1ULL << (nn - w * 64)) - 1;
+        }
+        for (int k = 0; k < m && !all; k++) {
+            const unsigned long long *ball = balls + (size_t)changed[k] * size;
+            for (int i = 0; i < size; i++)
+                dirty[i] |= ball[i];
+        }
+        for (int i = 0; i < size; i++) {
+            unsigned long long d = dirty[i], keep = need ? need[i] : ~0ULL;
+            dirty[i] = d & keep;
+            stale[i] = d & ~keep;
+        }
+        for (int i = words; i < size; i++)
+            total += __builtin_popcountll(dirty[i]);
+        return total;
+    }
 
     /* The rows of the n centres in base (rows[k] * stride): every lane attack[k] but that of
        the owner, owner[k] (-1: none), which is defend[k]; whether a value differs from the
@@ -301,17 +435,40 @@ cdef extern from *:
     void db_levels_narrow(
         int nn, int rows, int stride, const int *node_prov, const int *base,
         int num_runs, const int *runs, const int *recs, const int *item_off,
-        const int *item_at, int *lv,
+        const int *item_at, int *lv, int exact,
     ) noexcept nogil
     void db_levels_plain(
         int nn, int rows, int stride, const int *node_prov, const int *base,
         int num_runs, const int *runs, const int *recs, const int *item_off,
-        const int *item_at, int *lv,
+        const int *item_at, int *lv, int exact,
     ) noexcept nogil
     void db_levels_wide(
         int nn, int rows, int stride, const int *node_prov, const long long *base,
         int num_runs, const int *runs, const int *recs, const int *item_off,
-        const int *item_at, long long *lv,
+        const int *item_at, long long *lv, int exact,
+    ) noexcept nogil
+    void db_some_levels_narrow(
+        int nn, int rows, int stride, const int *node_prov, const int *base,
+        int num_runs, const int *runs, const int *recs, const int *item_off,
+        const int *item_at, int *lv, int exact, const unsigned long long *dirty, int words,
+        const int *pos_node,
+    ) noexcept nogil
+    void db_some_levels_plain(
+        int nn, int rows, int stride, const int *node_prov, const int *base,
+        int num_runs, const int *runs, const int *recs, const int *item_off,
+        const int *item_at, int *lv, int exact, const unsigned long long *dirty, int words,
+        const int *pos_node,
+    ) noexcept nogil
+    void db_some_levels_wide(
+        int nn, int rows, int stride, const int *node_prov, const long long *base,
+        int num_runs, const int *runs, const int *recs, const int *item_off,
+        const int *item_at, long long *lv, int exact, const unsigned long long *dirty,
+        int words, const int *pos_node,
+    ) noexcept nogil
+    int db_plan(
+        const unsigned long long *balls, int words, const int *changed, int m, bint all,
+        int nn, const unsigned long long *need, unsigned long long *stale,
+        unsigned long long *dirty,
     ) noexcept nogil
     void db_clear(int *p, size_t n) noexcept nogil
     void db_leaders(
@@ -350,6 +507,13 @@ cdef enum:
 
 assert (_PY_MOVE, _PY_SUPPORT_HOLD, _PY_SUPPORT_MOVE) == (MOVE, SUPPORT_HOLD, SUPPORT_MOVE)
 
+# the levels are made again node by node (_compute_some_levels) when the changed base rows
+# are at most SOME_ROWS and the nodes they reach at most this share of the map's (more, and
+# the full kernel is cheaper)
+cdef enum:
+    SOME_SHARE_NUM = 3
+    SOME_SHARE_DEN = 5
+    SOME_ROWS = 8
 cdef int UNIT_COUNT_LIMIT = 1 << 27  # unit counts db_leaders takes (below it)
 
 cdef double SAFE = 2.0 ** 62
@@ -588,9 +752,29 @@ cdef class CMap:
         """Drop the board valued last (benchmarks: every call then values from scratch)."""
         self.shared.valid = False
         self.shared.levels_ready = False
+        self.shared.lv_valid = False
+        self.shared.partial = False
+        memset(self.shared.stale, 0, DEPTH * self.shared.words * sizeof(unsigned long long))
 
     cdef inline int node_of(self, int utype, int loc) noexcept:
         return self.node_of_army[loc] if utype == 0 else self.node_of_fleet[loc]
+
+
+cdef int _fives(long long x, int most):
+    """How many times 5 divides ``x``, at most ``most`` (``most`` for 0)."""
+    cdef int k = 0
+    while k < most and x % 5 == 0:
+        x //= 5
+        k += 1
+    return k
+
+
+cdef object _union(list sets):
+    """The union of bit sets."""
+    cdef object out = 0
+    for x in sets:
+        out |= x
+    return out
 
 
 cdef class CWeights:
@@ -609,6 +793,9 @@ cdef class CWeights:
     cdef long long size_a, size_b, size_c
     cdef dict _fits, _narrow, _plain
     cdef readonly tuple values_key
+    # the proximity levels 1 .. exact are exact fifths of their sums: every base value is a
+    # multiple of 5 ** exact (each is a product with an attack or a defence weight)
+    cdef readonly int exact
 
     def __init__(self, object w):
         cdef int k, n
@@ -641,6 +828,10 @@ cdef class CWeights:
         self._fits = {}
         self._narrow = {}
         self._plain = {}
+        self.exact = min(
+            _fives(x, DEPTH - 1)
+            for x in (w.spring_attack, w.spring_defence, w.fall_attack, w.fall_defence)
+        )
         # the constants the values depend on (not the coin's): one interned tuple per set
         key = tuple(getattr(w, f.name) for f in fields(w) if f.name not in _NOT_IN_VALUES)
         self.values_key = _VALUE_KEYS.setdefault(key, key)
@@ -944,7 +1135,9 @@ cdef class _Shared:
     units, owners), the season and the weights' valuation constants, compared
     in full, so a position changed in place is never taken for the one valued.
     A new board keeps the levels of the last when every base value is the
-    same (the same weights; most often a winter and the spring after it).
+    same (the same weights; most often a winter and the spring after it), and
+    makes them again only where its changed centres' rows reach when few
+    changed (see :func:`_compute_levels`).
     """
 
     cdef int *board
@@ -973,11 +1166,36 @@ cdef class _Shared:
     cdef int *unit_rows
     cdef int num_unit_rows
     cdef int *units  # scratch for _compute_board: the provinces with a unit
+    # Levels made again only where base rows changed (see _compute_levels): the centres'
+    # base rows the levels were computed from (valid with lv_valid), per province and
+    # level the nodes within that many terms of its nodes (bits by record position, words
+    # a level), scratch for the changed provinces and the nodes to compute, and each
+    # record position's node.
+    cdef int *lv_owner  # per centre: the owner, attack and defence value of its base row
+    cdef long long *lv_attack
+    cdef long long *lv_defend
+    cdef unsigned long long *balls
+    cdef unsigned long long *dirty
+    # per node and level n, the nodes whose level n its level DEPTH - 1 reads (through
+    # DEPTH - 1 - n terms: its value needs them); the nodes a retreat phase's choices read,
+    # so, per level (with use_need, the only ones made); the nodes left stale (partial)
+    cdef unsigned long long *cones
+    cdef unsigned long long *need
+    cdef unsigned long long *stale
+    cdef bint use_need, partial
+    cdef int *changed
+    cdef int *pos_node
+    cdef int words
+    cdef bint lv_valid
+    cdef long long weights[2]  # the board's attack and defence weights,
+    cdef long long lv_weights[2]  # and those the levels were computed with
+    cdef bint incremental  # the weights give no unit terms (only the centres' rows change)
     cdef int np, rows, lanes, size
     cdef int season
     cdef object key
     cdef bint valid, narrow, levels_ready
     cdef bint plain  # narrow, and no level below 0 (CWeights.plain)
+    cdef int exact  # CWeights.exact with narrow lanes (else 0)
 
     def __cinit__(self, CMap cm):
         cdef int nw = cm.num_powers
@@ -1002,11 +1220,30 @@ cdef class _Shared:
         self.base = PyMem_Malloc(np * self.lanes * sizeof(long long))
         self.defence = <long long *> PyMem_Malloc((np + 2 * nc) * sizeof(long long))
         self.levels = PyMem_Malloc(DEPTH * self.rows * self.lanes * sizeof(long long))
+        self.words = (nn + 63) // 64
+        self.lv_attack = <long long *> PyMem_Malloc(2 * nc * sizeof(long long))
+        self.balls = <unsigned long long *> PyMem_Malloc(
+            (np + nn + 3) * DEPTH * self.words * sizeof(unsigned long long)
+        )
+        self.changed = <int *> PyMem_Malloc((2 * nc + nn + 1) * sizeof(int))
         if (
             self.board == NULL or self.base == NULL or self.defence == NULL
-            or self.levels == NULL
+            or self.levels == NULL or self.lv_attack == NULL or self.balls == NULL
+            or self.changed == NULL
         ):
             raise MemoryError()
+        self.dirty = self.balls + np * DEPTH * self.words
+        self.need = self.dirty + DEPTH * self.words
+        self.stale = self.need + DEPTH * self.words
+        self.cones = self.stale + DEPTH * self.words
+        memset(self.stale, 0, DEPTH * self.words * sizeof(unsigned long long))
+        self.use_need = False
+        self.partial = False
+        self.pos_node = self.changed + nc
+        self.lv_owner = self.pos_node + nn
+        self.lv_defend = self.lv_attack + nc
+        self.lv_valid = False
+        self.incremental = False
         self.counts = self.board + self.size
         self.top = self.counts + np * self.lanes
         self.leader = self.top + np
@@ -1030,6 +1267,7 @@ cdef class _Shared:
             at += [(nn + j) * row for j in range(cm.grp_off[i], cm.grp_off[i + 1])]
             records.append([i * row, *at])
         records.sort(key=len)  # stable: by node within a run
+        self._balls(cm, [record[0] // row for record in records])
         t = 0
         r = -1
         for record in records:
@@ -1048,11 +1286,57 @@ cdef class _Shared:
             self.touch_at[j] = cm.touch_prov[j] * self.lanes
         self.valid = False
 
+    cdef int _balls(self, CMap cm, list nodes) except -1:
+        """Each record position's node (``nodes``), each province's balls (the nodes whose
+        level n reads, through n proximity terms, a node of that province) and each node's
+        cones (the nodes whose level n its last level reads), as bit sets by position."""
+        cdef int nn = cm.num_nodes, np = cm.num_provinces
+        cdef int i, j, g, n, p
+        bit = [0] * nn
+        for i in range(nn):
+            self.pos_node[i] = nodes[i]
+            bit[nodes[i]] = (<object> 1) << i  # a Python int: any number of bits
+        readers = [[] for _ in range(nn)]  # the nodes that have node j among their terms
+        terms = [[] for _ in range(nn)]  # the nodes node i reads
+        for i in range(nn):
+            for j in range(cm.sum_off[i], cm.sum_off[i + 1]):
+                readers[cm.sum_idx[j]].append(i)
+                terms[i].append(cm.sum_idx[j])
+            for g in range(cm.grp_off[i], cm.grp_off[i + 1]):
+                for j in range(cm.item_off[g], cm.item_off[g + 1]):
+                    readers[cm.item_idx[j]].append(i)
+                    terms[i].append(cm.item_idx[j])
+        memset(self.balls, 0, np * DEPTH * self.words * sizeof(unsigned long long))
+        memset(self.cones, 0, nn * DEPTH * self.words * sizeof(unsigned long long))
+        near = list(bit)  # within n reader steps of each node
+        far = list(bit)  # within n term steps of each node
+        for n in range(DEPTH):
+            if n:
+                near = [
+                    near[i] | _union([near[k] for k in readers[i]]) for i in range(nn)
+                ]
+                far = [far[i] | _union([far[k] for k in terms[i]]) for i in range(nn)]
+            for i in range(nn):
+                self._mark(
+                    self.balls + (cm.node_prov[i] * DEPTH + n) * self.words, near[i]
+                )
+                self._mark(self.cones + (i * DEPTH + DEPTH - 1 - n) * self.words, far[i])
+        return 0
+
+    cdef void _mark(self, unsigned long long *mask, object bits):
+        """The bit set ``bits`` or'ed into ``mask``'s words."""
+        cdef int k
+        for k in range(self.words):
+            mask[k] |= <unsigned long long> ((bits >> (64 * k)) & 0xFFFFFFFFFFFFFFFF)
+
     def __dealloc__(self):
         PyMem_Free(self.board)
         PyMem_Free(self.base)
         PyMem_Free(self.defence)
         PyMem_Free(self.levels)
+        PyMem_Free(self.lv_attack)
+        PyMem_Free(self.balls)
+        PyMem_Free(self.changed)
 
 
 cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season):
@@ -1068,16 +1352,21 @@ cdef _Shared _shared(CMap cm, CWeights w, _Board b, int season):
         if sh.key is not w.values_key:
             sh.narrow = w.narrow(cm)
             sh.plain = w.plain(cm)
+            sh.exact = w.exact if sh.narrow else 0
             sh.key = w.values_key
             sh.levels_ready = False
             memset(sh.base, 0, sh.np * sh.lanes * sizeof(long long))  # lanes' width may differ
+            sh.lv_valid = False
+            sh.incremental = not w.base_unit
+            sh.partial = False
+            memset(sh.stale, 0, DEPTH * sh.words * sizeof(unsigned long long))
             sh.num_unit_rows = 0
         memcpy(sh.board, b.upow, sh.size * sizeof(int))
         sh.season = season
         if _compute_board(cm, w, b, season, sh):
             sh.levels_ready = False
         sh.valid = True
-    if not sh.levels_ready:
+    if not sh.levels_ready or sh.partial:  # partial levels serve only the call they were for
         _compute_levels(cm, sh)
         sh.levels_ready = True
     return sh
@@ -1104,6 +1393,8 @@ cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
         attack_w, defence_w = w.fall_attack, w.fall_defence
     else:
         attack_w, defence_w = w.spring_attack, w.spring_defence
+    sh.weights[0] = attack_w
+    sh.weights[1] = defence_w
     cdef long long sizes[MAX_POWERS]
     cdef size_t width = sizeof(int) if sh.narrow else sizeof(long long)  # a lane's
     cdef long long *row
@@ -1221,22 +1512,85 @@ cdef bint _compute_board(CMap cm, CWeights w, _Board b, int season, _Shared sh) 
 
 cdef void _compute_levels(CMap cm, _Shared sh) noexcept:
     """Every power's proximity levels (see search.dumbbot_values.proximity_levels), in
-    32-bit or 64-bit lanes (see :class:`_Shared`)."""
+    32-bit or 64-bit lanes (see :class:`_Shared`): made again only where the centres' base
+    rows that changed since the levels were last computed reach (the same integers), unless
+    that is most of the map."""
+    cdef int m = 0, k
+    cdef bint differs, every
+    if sh.incremental:
+        # every node (other weights: most often every centre's row changed), or those the
+        # centres whose base rows (set by owner, attack, defence) changed reach
+        every = not (
+            sh.lv_valid
+            and sh.weights[0] == sh.lv_weights[0] and sh.weights[1] == sh.lv_weights[1]
+        )
+        if every:
+            memcpy(sh.lv_owner, sh.owners, cm.num_centres * sizeof(int))
+            memcpy(sh.lv_attack, sh.attack, cm.num_centres * sizeof(long long))
+            memcpy(sh.lv_defend, sh.defend, cm.num_centres * sizeof(long long))
+            sh.lv_weights[0] = sh.weights[0]
+            sh.lv_weights[1] = sh.weights[1]
+            sh.lv_valid = True
+        else:
+            for k in range(cm.num_centres):
+                differs = (
+                    (sh.owners[k] != sh.lv_owner[k]) | (sh.attack[k] != sh.lv_attack[k])
+                    | (sh.defend[k] != sh.lv_defend[k])
+                )
+                sh.lv_owner[k] = sh.owners[k]
+                sh.lv_attack[k] = sh.attack[k]
+                sh.lv_defend[k] = sh.defend[k]
+                sh.changed[m] = cm.centres[k]
+                m += differs
+        if (
+            (sh.use_need or not every and m <= SOME_ROWS)
+            and db_plan(
+                sh.balls, sh.words, sh.changed, m, every, cm.num_nodes,
+                sh.need if sh.use_need else NULL, sh.stale, sh.dirty,
+            ) * SOME_SHARE_DEN <= SOME_SHARE_NUM * (DEPTH - 1) * cm.num_nodes
+        ):
+            _compute_some_levels(cm, sh)
+            sh.partial = sh.use_need
+            return
+        memset(sh.stale, 0, DEPTH * sh.words * sizeof(unsigned long long))
+        sh.partial = False
     if sh.plain:
         db_levels_plain(
             cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <int *> sh.base, sh.num_runs,
-            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels,
+            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels, sh.exact,
         )
     elif sh.narrow:
         db_levels_narrow(
             cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <int *> sh.base, sh.num_runs,
-            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels,
+            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels, sh.exact,
         )
     else:
         db_levels_wide(
             cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <long long *> sh.base,
             sh.num_runs, sh.runs, sh.recs, &cm.item_off[0], sh.item_at,
-            <long long *> sh.levels,
+            <long long *> sh.levels, 0,
+        )
+
+
+cdef void _compute_some_levels(CMap cm, _Shared sh) noexcept:
+    """The levels of the nodes ``sh.dirty`` names, the others' kept (see _compute_levels)."""
+    if sh.plain:
+        db_some_levels_plain(
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <int *> sh.base, sh.num_runs,
+            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels, sh.exact,
+            sh.dirty, sh.words, sh.pos_node,
+        )
+    elif sh.narrow:
+        db_some_levels_narrow(
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <int *> sh.base, sh.num_runs,
+            sh.runs, sh.recs, &cm.item_off[0], sh.item_at, <int *> sh.levels, sh.exact,
+            sh.dirty, sh.words, sh.pos_node,
+        )
+    else:
+        db_some_levels_wide(
+            cm.num_nodes, sh.rows, sh.lanes, &cm.node_prov[0], <long long *> sh.base,
+            sh.num_runs, sh.runs, sh.recs, &cm.item_off[0], sh.item_at,
+            <long long *> sh.levels, 0, sh.dirty, sh.words, sh.pos_node,
         )
 
 
@@ -2698,6 +3052,26 @@ cdef int _play_movement(
     return 0
 
 
+cdef void _retreats_need(CMap cm, _Game g) noexcept:
+    """The nodes whose levels a retreat phase's choices read, per level, into the shared
+    valuation's ``need``: the cones of the options of every dislodged unit that has more
+    than one (the levels elsewhere are left stale, see _compute_levels)."""
+    cdef _Shared sh = cm.shared
+    cdef _Board b = g.b
+    cdef int size = DEPTH * sh.words
+    cdef int p, i, k, utype
+    cdef unsigned long long *cone
+    for k in range(size):
+        sh.need[k] = 0
+    for p in range(cm.num_provinces):
+        if b.dpow[p] >= 0 and g.ropt_n[p] > 1:
+            utype = cm.node_type[b.dnode[p]]
+            for i in range(g.ropt_n[p]):
+                cone = sh.cones + cm.node_of(utype, g.ropt[p * MAX_OPTIONS + i]) * size
+                for k in range(size):
+                    sh.need[k] |= cone[k]
+
+
 cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) except -1:
     """search.simulate.play_phase in a retreat phase: DumbBot.retreat_orders for each power
     in turn (search.heuristics.random_retreats for ``heuristic``, if a power), then
@@ -2766,7 +3140,10 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
                 if pointed:  # the board is the same until every power has chosen
                     _repoint(cm, v)
                 else:
+                    _retreats_need(cm, g)
+                    cm.shared.use_need = True
                     _compute(cm, w, b, g.season, False, v)
+                    cm.shared.use_need = False
                     pointed = True
                 valued = True
             for i in range(n):

@@ -204,6 +204,32 @@ def test_a_board_with_the_last_ones_base_values_keeps_its_levels(compiled: None)
             assert_same_values(board, DEFAULT_WEIGHTS)
 
 
+WEIGHTS_IN_A_ROW = (DEFAULT_WEIGHTS, _attack(7), _attack(250))
+"""Plain levels with two exact fifths; floored levels with none; floored with three."""
+
+
+def test_levels_made_again_where_base_values_changed_match(compiled: None) -> None:
+    """Boards valued in a row that differ by a few units or owners (the levels made again
+    only where the changed base values reach, some levels exact fifths): values as pure
+    Python's, with weights whose levels are plain, floored below 0, or no exact fifths."""
+    assert speedups.COMPILED is not None
+    exact = [speedups.COMPILED.CWeights(weights).exact for weights in WEIGHTS_IN_A_ROW]
+    assert exact == [2, 0, 3] and plain(DEFAULT_WEIGHTS) and narrow(_attack(250))
+    for weights in WEIGHTS_IN_A_ROW:
+        for pos in shaped_positions(3, 10):
+            boards = [pos]
+            for k in range(4):
+                board = boards[-1].copy()
+                if k % 2 and board.units:  # a unit gone (its threats with it)
+                    del board.units[sorted(board.units)[k % len(board.units)]]
+                else:  # a centre changes hands
+                    centre = pos.map.supply_centres[(7 * k) % len(pos.map.supply_centres)]
+                    board.owners[centre] = (board.owners[centre] + 2) % pos.map.num_powers
+                boards.append(board)
+            for board in boards + boards[::-1]:
+                assert_same_values(board, weights)
+
+
 def _orders_and_state(
     bot: DumbBot, pos: Position, me: int, rng: Random
 ) -> tuple[list[tuple[int, EngineOrder]], object]:
