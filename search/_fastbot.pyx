@@ -128,6 +128,18 @@ cdef extern from *:
             }                                                                              \
         } while (0)
 
+    /* Each group's level-(n-1) maximum over its items, stored after the nodes' rows. */
+    #define DB_GROUP_MAXIMA(V, groups, item_off, item_at, cur, nn, row)                    \
+        for (int g = 0; g < (groups); g++) {                                               \
+            V m = *(const V *)((cur) + (item_at)[(item_off)[g]]);                          \
+            for (int j = (item_off)[g] + 1; j < (item_off)[g + 1]; j++) {                  \
+                V x = *(const V *)((cur) + (item_at)[j]);                                  \
+                V more = x > m;                                                            \
+                m = (x & more) | (m & ~more);                                              \
+            }                                                                              \
+            *(V *)((cur) + ((nn) + g) * (row)) = m;                                        \
+        }
+
     /* Levels 1 .. DB_DEPTH - 1 of every lane: lv[(i * DB_DEPTH + n) * stride + lane] for the
        nn nodes i (a row's levels side by side, for the reads of one node's), level 0 copied
        from base[node_prov[i] * stride + lane].  Rows nn .. rows - 1 hold the groups'
@@ -152,15 +164,7 @@ cdef extern from *:
             for (int n = 1; n < DB_DEPTH; n++) {                                           \
                 S *cur = lv + (n - 1) * level + b;                                         \
                 S *nxt = cur + level;                                                      \
-                for (int g = 0; g < rows - nn; g++) {                                    \
-                    V m = *(const V *)(cur + item_at[item_off[g]]);                        \
-                    for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {              \
-                        V x = *(const V *)(cur + item_at[j]);                              \
-                        V more = x > m;                                                    \
-                        m = (x & more) | (m & ~more);                                      \
-                    }                                                                      \
-                    *(V *)(cur + (nn + g) * row) = m;                                      \
-                }                                                                          \
+                DB_GROUP_MAXIMA(V, rows - nn, item_off, item_at, cur, nn, row);            \
                 if (n <= exact)                                                            \
                     DB_RUNS(V, EXACT5, num_runs, runs, recs, cur, nxt);                    \
                 else                                                                       \
@@ -255,15 +259,7 @@ cdef extern from *:
                 S *cur = lv + (n - 1) * level + b;                                         \
                 S *nxt = cur + level;                                                      \
                 const unsigned long long *mask = dirty + (size_t)n * words;                \
-                for (int g = 0; g < rows - nn; g++) {                                      \
-                    V m = *(const V *)(cur + item_at[item_off[g]]);                        \
-                    for (int j = item_off[g] + 1; j < item_off[g + 1]; j++) {              \
-                        V x = *(const V *)(cur + item_at[j]);                              \
-                        V more = x > m;                                                    \
-                        m = (x & more) | (m & ~more);                                      \
-                    }                                                                      \
-                    *(V *)(cur + (nn + g) * row) = m;                                      \
-                }                                                                          \
+                DB_GROUP_MAXIMA(V, rows - nn, item_off, item_at, cur, nn, row);            \
                 if (n <= exact)                                                            \
                     DB_SOME_RUNS(V, EXACT5, num_runs, runs, recs, mask, cur, nxt);         \
                 else                                                                       \
