@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
 from random import Random
@@ -349,6 +350,14 @@ class MctsPlayer:
 
     def adjustment_orders(self, pos: Position, power: int, rng: Random) -> list[EngineOrder]:
         """DumbBot-valued builds or removals."""
+        if os.environ.get("DAIDE_MCTS_WINTER") == "search" and self.budget is not None:
+            from search.winter import searched_adjustments
+
+            deadline = self.clock() + self.budget
+            final = self.final_year if self.final_year is not None else pos.year + 5
+            found = searched_adjustments(pos, power, rng, final, lambda: self.clock() >= deadline)
+            if found is not None:
+                return found
         return self._phases.adjustment_orders(pos, power, rng)
 
     def close(self) -> None:
