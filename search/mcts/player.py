@@ -125,6 +125,22 @@ def search_within(
     # their statistics share one limit and one stop signal.
     if parallel is not None and clock is not time.monotonic:
         raise ValueError("root-parallel search runs on the wall clock")
+    if variant.name.split("/")[0] == "rm":
+        from search.rm import rm_search
+
+        rm_current = _Limit(limit, retimed, clock)
+        rm_stop = _StopSignal(should_stop, rm_current)
+        fy = final_year if final_year is not None else pos.year + 2
+        chosen_rm, rm_stats = rm_search(pos, power, fy, rng, rm_stop, limit.iterations)
+        if chosen_rm is None:
+            chosen_rm = DumbBot().movement_orders(pos, power, rng)
+            rm_stats = {"variant": "rm", "iterations": 0}
+        else:
+            rm_stats["iterations"] = max(1, rm_stats["iterations"])
+        rm_orders = complete_with_holds(pos, power, chosen_rm)
+        if report_final and report is not None:
+            report(rm_orders, rm_stats, True)
+        return rm_orders, rm_stats
     began = time.monotonic()
     seed = rng.randrange(1 << 62)
     helper_seeds = [rng.randrange(1 << 62) for _ in range(parallel.helpers if parallel else 0)]

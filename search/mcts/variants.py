@@ -153,7 +153,9 @@ DM = SearchSettings(
     lookahead_years=2,
 )
 
-VARIANTS: dict[str, SearchSettings] = {v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM)}
+RM = dataclasses.replace(DM, name="rm", description="experiment: regret matching over every power's sampled order sets")
+
+VARIANTS: dict[str, SearchSettings] = {v.name: v for v in (V1, V2, V3, V4, V5, V6, V7, V8, DM, RM)}
 """Every variant by name."""
 
 DEFAULT_VARIANT = "dm"
