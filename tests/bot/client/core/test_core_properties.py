@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.movement import next_position
@@ -66,6 +66,7 @@ class Model:
     joined_since: float | None = None
     ticks: list[float] = field(default_factory=list)
     last_sub: tuple[Order, ...] = ()
+    sent: dict[Turn, set[Order]] = field(default_factory=dict)
     refused: dict[Turn, set[Order]] = field(default_factory=dict)
     job: int | None = None
     searching: Turn | None = None  # the turn of a search started on this connection
@@ -92,6 +93,7 @@ def _check(d: Driver, model: Model, actions: list[Effect]) -> None:
                     hopeless = {u for u in ours if Hold(u) in refused}
                     assert ours - hopeless <= ordered, "an incomplete set was submitted"
                 model.last_sub = message.orders
+                model.sent.setdefault(phase.turn, set()).update(message.orders)
             if isinstance(message, Iam):
                 model.iam_sent = True
             if isinstance(message, Gof) and phase is not None:
@@ -121,6 +123,7 @@ def _step(d: Driver, model: Model, step: Step) -> list[Effect]:
             return []
         model.connected = model.greeted = model.joined = model.iam_sent = False
         model.searching = None
+        model.sent.clear()  # a THX on the next connection answers only what is sent on it
         return d.lose()
     if kind == "open":
         if model.connected:
@@ -163,7 +166,9 @@ def _step(d: Driver, model: Model, step: Step) -> list[Effect]:
     order = model.last_sub[value % len(model.last_sub)]
     if kind == "refuse" and d.core.phase is not None:
         turn = d.core.phase.turn
-        if order not in d.core.phase.book.accepted:
+        # A refusal binds the phase's orders only if they were sent in it on this connection:
+        # a late THX for the last phase's set, or one before our rejoin, says nothing of them.
+        if order in model.sent.get(turn, set()) and order not in d.core.phase.book.accepted:
             model.refused.setdefault(turn, set()).add(order)
         return d.say(Thx(order, "FAR"))
     return d.say(Thx(order, "MBV"))
@@ -178,6 +183,22 @@ PREFIXES: list[list[Step]] = [[], PLAYING, [*PLAYING, ("advance", 10), ("lose", 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PREFIXES), steps)
+@example(  # a late THX refusing the spring's order after the fall is shown, then a rejoin
+    prefix=PREFIXES[2], script=[("now", 1), ("refuse", 0), ("yes_iam", 0), ("now", 1)]
+)
+@example(  # a THX on a new connection before the rejoin, for what the last one sent
+    prefix=PREFIXES[2],
+    script=[
+        ("advance", 35),
+        ("yes_iam", 0),
+        ("now", 0),
+        ("lose", 0),
+        ("open", 0),
+        ("refuse", 0),
+        ("yes_iam", 0),
+        ("now", 0),
+    ],
+)
 def test_the_core_keeps_its_promises_in_any_order_of_events(
     prefix: list[Step], script: list[Step]
 ) -> None:
