@@ -48,7 +48,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport PyObject
 from libc.limits cimport INT_MAX, LLONG_MIN
-from libc.math cimport exp
+from libc.math cimport exp, tanh
 from libc.string cimport memcmp, memcpy, memset
 
 from adjudicator.orders import HOLD_ORDER as _HOLD_ORDER
@@ -2355,6 +2355,7 @@ cdef enum:
     NUM_FEATURES = 16  # len(search.orderpolicy.FEATURES)
     F_DUMBBOT_CHOICE = 1  # the features of DumbBot's choice: added per draw, not in the base
     F_DUMBBOT_CHOICE_STAY = 2
+    MAX_HIDDEN = 64  # units of a learned model's hidden layer
 
 cdef double REACH_SCALE = 3.0  # search.orderpolicy.REACH_SCALE
 cdef double DISTANCE_SCALE = 5.0  # search.orderpolicy.DISTANCE_SCALE
@@ -2374,6 +2375,10 @@ cdef class CPolicy:
     cdef readonly CWeights dumbbot
     cdef double weight[NUM_FEATURES]
     cdef double bonus, bonus_stay
+    cdef int nh  # hidden units (0: the linear model)
+    cdef double hw[NUM_FEATURES * MAX_HIDDEN]  # hw[j * nh + h]
+    cdef double hb[MAX_HIDDEN]
+    cdef double ho[MAX_HIDDEN]
     cdef int np
     cdef unsigned char *reach  # reach[node * np + p]: game_map.reach(type, loc) holds p
     cdef int[::1] reach_off, reach_idx  # the same as lists: reach_idx[reach_off[node]:...]
@@ -2395,7 +2400,9 @@ cdef class CPolicy:
     cdef int *seq  # the orders' provinces, in the order they were given
     cdef int count
 
-    def __cinit__(self, CMap cm, object game_map, object weights, CWeights dumbbot):
+    def __cinit__(
+        self, CMap cm, object game_map, object weights, CWeights dumbbot, object hidden=None
+    ):
         cdef int np = cm.num_provinces
         cdef int nn = cm.num_nodes
         cdef int i, j
@@ -2409,6 +2416,18 @@ cdef class CPolicy:
             self.weight[i] = weights[i]
         self.bonus = self.weight[F_DUMBBOT_CHOICE]
         self.bonus_stay = self.bonus + self.weight[F_DUMBBOT_CHOICE_STAY]
+        self.nh = 0
+        if hidden is not None:
+            w1, b1, w2 = hidden
+            if len(b1) > MAX_HIDDEN or len(w1) != NUM_FEATURES or len(w2) != len(b1):
+                raise ValueError("a hidden layer of another shape")
+            self.nh = len(b1)
+            for i in range(NUM_FEATURES):
+                for j in range(self.nh):
+                    self.hw[i * self.nh + j] = w1[i][j]
+            for j in range(self.nh):
+                self.hb[j] = b1[j]
+                self.ho[j] = w2[j]
         self.reach = <unsigned char *> PyMem_Malloc(nn * np + np)
         self.distance = <int *> PyMem_Malloc(np * np * sizeof(int))
         self.by_distance = <int *> PyMem_Malloc((np * cm.num_centres + 1) * sizeof(int))
@@ -2529,8 +2548,8 @@ cdef int _learned_moves(
     cdef double f[NUM_FEATURES]
     cdef double *w = pol.weight
     cdef int i, j, k, n, p, q, prov, node, loc, d, there, owner, count, waiting, num_later
-    cdef int agree
-    cdef double top, total, r, acc, stay, enemies, fall_take
+    cdef int agree, kdb, h
+    cdef double top, total, r, acc, stay, enemies, fall_take, hsum
     cdef bint is_centre, take
     pol.count = 0
     if not _choose_moves(cm, pol.dumbbot, b, season, power, dr, v, o, valued):
@@ -2559,6 +2578,7 @@ cdef int _learned_moves(
         for j in range(cm.adj_off[node], cm.adj_off[node + 1]):
             opts[n] = cm.adj_loc[j]
             n += 1
+        kdb = _dumbbot_choice(cm, o, prov, opts, n)
         for k in range(n):
             loc = opts[k]
             d = cm.loc_prov[loc]
@@ -2589,12 +2609,23 @@ cdef int _learned_moves(
             f[14] = pol.nearest[d] / DISTANCE_SCALE
             f[15] = stay * enemies
             acc = 0.0
-            for j in range(NUM_FEATURES):
-                if j != F_DUMBBOT_CHOICE and j != F_DUMBBOT_CHOICE_STAY:
+            if pol.nh:
+                f[1] = 1.0 if k == kdb else 0.0
+                f[2] = f[1] * stay
+                for j in range(NUM_FEATURES):
                     acc = acc + f[j] * w[j]
+                for h in range(pol.nh):
+                    hsum = pol.hb[h]
+                    for j in range(NUM_FEATURES):
+                        hsum = hsum + f[j] * pol.hw[j * pol.nh + h]
+                    acc = acc + pol.ho[h] * tanh(hsum)
+            else:
+                for j in range(NUM_FEATURES):
+                    if j != F_DUMBBOT_CHOICE and j != F_DUMBBOT_CHOICE_STAY:
+                        acc = acc + f[j] * w[j]
             scores[k] = acc
-        k = _dumbbot_choice(cm, o, prov, opts, n)
-        scores[k] = scores[k] + (pol.bonus_stay if k == 0 else pol.bonus)
+        if not pol.nh:
+            scores[kdb] = scores[kdb] + (pol.bonus_stay if kdb == 0 else pol.bonus)
         top = scores[0]
         for k in range(1, n):
             if scores[k] > top:

@@ -194,7 +194,9 @@ def step(
 _POLICIES: dict[tuple[int, int, tuple[float, ...]], tuple[object, object, Any]] = {}
 
 
-def learned_policy(tables: MapTables, weights: tuple[float, ...], dumbbot: DumbBotWeights) -> Any:
+def learned_policy(
+    tables: MapTables, weights: tuple[float, ...], dumbbot: DumbBotWeights, hidden: Any = None
+) -> Any:
     """The compiled movement orders of a learned order model, or None to run pure Python.
 
     A ``search._fastbot.CPolicy`` for ``tables``' map: the model's ``weights`` (one per
@@ -207,14 +209,14 @@ def learned_policy(tables: MapTables, weights: tuple[float, ...], dumbbot: DumbB
     fast = kernel(tables, dumbbot)
     if fast is None:
         return None
-    key = (id(tables), id(dumbbot), weights)
+    key = (id(tables), id(dumbbot), weights, hidden)
     found = _POLICIES.get(key)
     if found is not None and found[0] is tables and found[1] is dumbbot:
         return found[2]
     assert COMPILED is not None
     cmap = compiled_map(tables)
     try:
-        made = COMPILED.CPolicy(cmap, tables.map, weights, fast.cweights)
+        made = COMPILED.CPolicy(cmap, tables.map, weights, fast.cweights, hidden)
     except ValueError:
         made = None
     if len(_POLICIES) >= _LIMIT:

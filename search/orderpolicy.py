@@ -101,6 +101,7 @@ class OrderModel:
 
     weights: tuple[float, ...]
     name: str = "untrained"
+    hidden: tuple[Any, ...] | None = None
     provenance: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -120,6 +121,7 @@ class OrderModel:
             "name": self.name,
             "features": list(FEATURES),
             "weights": list(self.weights),
+            **({"hidden": self.hidden} if self.hidden is not None else {}),
             "provenance": self.provenance,
         }
 
@@ -143,8 +145,16 @@ class OrderModel:
         ):
             raise ModelError("an order model's weights must be a list of numbers")
         provenance = data.get("provenance", {})
+        hidden = data.get("hidden")
         return cls(
             tuple(float(w) for w in weights),
+            hidden=None
+            if hidden is None
+            else (
+                tuple(tuple(float(x) for x in row) for row in hidden[0]),
+                tuple(float(x) for x in hidden[1]),
+                tuple(float(x) for x in hidden[2]),
+            ),
             name=str(data.get("name", "untrained")),
             provenance=provenance if isinstance(provenance, dict) else {},
         )
@@ -469,7 +479,7 @@ class LearnedPolicy:
         memo = self._compiled
         if memo[0] is not game_map or memo[1] != switch.generation:
             fast = speedups.learned_policy(
-                tables_for(game_map), self.model.weights, self._dumbbot.weights
+                tables_for(game_map), self.model.weights, self._dumbbot.weights, self.model.hidden
             )
             memo = self._compiled = (game_map, switch.generation, fast)
         return memo[2]
