@@ -59,6 +59,7 @@ from protocol.notation import (
     parse_turn,
     parse_unit_positions,
 )
+from protocol.tokens import TokenTable
 from protocol.values import (
     Order,
     OrderResult,
@@ -190,21 +191,24 @@ def _body(text: str, command: str) -> str:
 
 
 def load_position(now: str, sco: str, game_map: GameMap | None = None) -> Position:
-    """A position from NOW and SCO text (whole messages or their bodies).
+    """A position from NOW and SCO text (whole messages or their bodies), on ``game_map``.
 
-    Raises :class:`NotationError` if the text does not parse or does not fit the map.
+    The text names the map's powers and provinces (the standard map's when no
+    map is given).  Raises :class:`NotationError` if the text does not parse or
+    does not fit the map.
     """
     game_map = game_map or standard_map()
+    table = text_table(game_map)
     try:
-        expression = parse_expression(_body(now, "NOW"))
+        expression = parse_expression(_body(now, "NOW"), table)
         if not expression or not isinstance(expression[0], tuple):
             raise NotationError("NOW must start with the turn, e.g. ( SPR 1901 )")
-        turn = parse_turn(format_expression((expression[0],)))
-        units = parse_unit_positions(format_expression(expression[1:]))
+        turn = parse_turn(format_expression((expression[0],)), table)
+        units = parse_unit_positions(format_expression(expression[1:]), table)
     except ProtocolError as exc:
         raise NotationError(f"NOW: {exc}") from exc
     try:
-        centres = parse_centres(_body(sco, "SCO"))
+        centres = parse_centres(_body(sco, "SCO"), table)
     except ProtocolError as exc:
         raise NotationError(f"SCO: {exc}") from exc
     try:
@@ -213,26 +217,34 @@ def load_position(now: str, sco: str, game_map: GameMap | None = None) -> Positi
         raise NotationError(str(exc)) from exc
 
 
+def text_table(game_map: GameMap) -> TokenTable:
+    """A token table that reads and writes the text of ``game_map``'s powers and provinces."""
+    return TokenTable.of_names(game_map.powers, game_map.provinces)
+
+
 def adjudicate_text(
     now: str, sco: str, orders: Sequence[str], game_map: GameMap | None = None
 ) -> TextOutcome:
     """Adjudicate one phase given in DAIDE text; see the module docstring for an example."""
     position = load_position(now, sco, game_map)
+    table = text_table(position.map)
     parsed = []
     for text in orders:
         try:
-            parsed.append(parse_order(_body(text, "SUB")))
+            parsed.append(parse_order(_body(text, "SUB"), table))
         except ProtocolError as exc:
             raise NotationError(f"order {text!r}: {exc}") from exc
     outcome = adjudicate_phase(position, parsed)
-    thx = [(format_order(order), note) for order, note in outcome.verdicts]
+    thx = [(format_order(order, table), note) for order, note in outcome.verdicts]
+    turn = format_turn(outcome.turn, table)
     ords = [
-        f"ORD ( {format_turn(r.turn)} ) ( {format_order(r.order)} ) ( {' '.join(r.result)} )"
+        f"ORD ( {format_turn(r.turn, table)} ) ( {format_order(r.order, table)} ) "
+        f"( {' '.join(r.result)} )"
         for r in outcome.results
     ]
-    units = " ".join(f"( {format_unit_position(u)} )" for u in outcome.units)
-    now_text = f"NOW ( {format_turn(outcome.turn)} ) {units}".rstrip()
-    sco_text = f"SCO {format_centres(outcome.centres)}"
+    units = " ".join(f"( {format_unit_position(u, table)} )" for u in outcome.units)
+    now_text = f"NOW ( {turn} ) {units}".rstrip()
+    sco_text = f"SCO {format_centres(outcome.centres, table)}"
     slo = None if outcome.winner is None else f"SLO ( {outcome.winner} )"
     return TextOutcome(thx, ords, now_text, sco_text, slo)
 

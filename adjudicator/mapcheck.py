@@ -6,16 +6,22 @@ one-line message naming the first thing wrong.  What it accepts is a map
 every table can be built from, with every index valid:
 
 * powers: at least one, none listed twice;
-* supply centres: each listed once, in one group, owned by a listed power or
-  ``UNO`` (alone); a group may be empty;
-* other provinces: each listed once, and not also as a supply centre; at
-  least one province in all;
+* supply centres: at least one; owned by a listed power or ``UNO`` (alone);
+  a group may be empty; every power has a home centre;
+* other provinces: each listed once, and not also as a supply centre;
 * adjacencies: at most one entry per listed province, at most one list per
   unit type (and per coast) in it, fleet lists either with coasts or
   without, never both; every move leads to a listed province (a listed coast
   of it for a fleet move naming one; an army move names no coast), never to
   the province it starts from; a fleet move names a coast exactly when the
   province it leads to has coasts.
+
+Two things Parlance accepts and plays are played, and each is named once in
+the layout's ``oddities`` for the caller to log: a supply centre listed in
+several groups is a home centre of every power whose group lists it (how
+Parlance writes a centre where several powers may build, ``hundred3``), and a
+move from a province to itself is dropped (``modern`` lists ``ICE`` among its
+own neighbours): no unit can make it.
 
 Where a unit may stand follows from the moves: an army may stand in a
 province with an ``AMY`` list or that an army move leads to; a fleet in a
@@ -52,12 +58,15 @@ class MapLayout:
     homes: dict[str, tuple[str, ...]]
     army_moves: dict[str, tuple[str, ...]]
     fleet_moves: dict[FleetLocation, tuple[FleetLocation, ...]]
+    oddities: tuple[str, ...] = ()
+    """What the map does that a server accepts but the rules do not expect, a line each."""
 
 
 def check_definition(definition: MapDefinition) -> MapLayout:
     """The layout of ``definition``; :class:`MapError` naming the first thing wrong in it."""
+    oddities: list[str] = []
     powers = _check_powers(definition.powers)
-    homes = _check_centres(definition, set(powers))
+    homes = _check_centres(definition, set(powers), oddities)
     provinces = _check_provinces(definition, homes)
     entries = _check_entries(definition.adjacencies, set(provinces))
     coasts: set[FleetLocation] = {
@@ -75,6 +84,9 @@ def check_definition(definition: MapDefinition) -> MapLayout:
         for adj in entry.entries:
             source = (province, adj.coast)
             moves = tuple(dict.fromkeys(adj.destinations))  # repeats count once
+            if any(dest.province == province for dest in moves):
+                oddities.append(f"{Location(*source)} is listed as adjacent to itself: dropped")
+                moves = tuple(dest for dest in moves if dest.province != province)
             for dest in moves:
                 _check_move(adj.kind, source, dest, set(provinces), coasts, split)
             if adj.kind is UnitType.ARMY:
@@ -87,7 +99,7 @@ def check_definition(definition: MapDefinition) -> MapLayout:
         army_moves[province] = ()  # one-sided: armies arrive and cannot move on
     for location in sorted(fleet_into - fleet_moves.keys(), key=_location_key):
         fleet_moves[location] = ()
-    return MapLayout(powers, provinces, homes, army_moves, fleet_moves)
+    return MapLayout(powers, provinces, homes, army_moves, fleet_moves, tuple(oddities))
 
 
 def _check_powers(powers: tuple[str, ...]) -> tuple[str, ...]:
@@ -103,9 +115,11 @@ def _check_powers(powers: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(seen))
 
 
-def _check_centres(definition: MapDefinition, powers: set[str]) -> dict[str, tuple[str, ...]]:
+def _check_centres(
+    definition: MapDefinition, powers: set[str], oddities: list[str]
+) -> dict[str, tuple[str, ...]]:
     """Each supply centre and the powers whose home it is (sorted; none when neutral)."""
-    homes: dict[str, tuple[str, ...]] = {}
+    owners_of: dict[str, set[str]] = {}
     for owners, centres in definition.supply_centres:
         if not owners:
             raise MapError(f"a group of supply centres has no owner: {' '.join(centres)}")
@@ -115,10 +129,19 @@ def _check_centres(definition: MapDefinition, powers: set[str]) -> dict[str, tup
             if owner != UNOWNED and owner not in powers:
                 raise MapError(f"home centres listed for unknown power {owner}")
         for centre in centres:
-            if centre in homes:
-                raise MapError(f"the map lists supply centre {centre} twice")
-            homes[centre] = tuple(sorted({o for o in owners if o != UNOWNED}))
-    return homes
+            owners_of.setdefault(centre, set()).update(o for o in owners if o != UNOWNED)
+    if not owners_of:
+        raise MapError("the map lists no supply centres")
+    shared = sorted(c for c, o in owners_of.items() if len(o) > 1)
+    if shared:
+        oddities.append(f"home centres of several powers: {' '.join(shared)}")
+    listed = sum(len(centres) for _, centres in definition.supply_centres)
+    if listed > len(owners_of):
+        oddities.append(f"{listed - len(owners_of)} supply centres are listed more than once")
+    homeless = sorted(powers - {p for o in owners_of.values() for p in o})
+    if homeless:
+        raise MapError(f"power {homeless[0]} has no home centre")
+    return {centre: tuple(sorted(owners)) for centre, owners in owners_of.items()}
 
 
 def _check_provinces(
@@ -131,8 +154,6 @@ def _check_provinces(
         if province in others:
             raise MapError(f"the map lists province {province} twice")
         others.add(province)
-    if not homes and not others:
-        raise MapError("the map lists no provinces")
     return tuple(sorted(homes.keys() | others))
 
 

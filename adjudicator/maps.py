@@ -61,6 +61,7 @@ class GameMap:
         "num_locations",
         "num_powers",
         "num_provinces",
+        "oddities",
         "power_index",
         "powers",
         "province_index",
@@ -95,6 +96,8 @@ class GameMap:
     distance: tuple[tuple[int, ...], ...]
     fleet_distance: tuple[tuple[int, ...], ...]
     win_centres: int
+    oddities: tuple[str, ...]
+    """What the map does that a server accepts and the rules do not expect (see mapcheck)."""
 
     @classmethod
     def from_definition(cls, definition: MapDefinition, name: str = "standard") -> GameMap:
@@ -110,6 +113,7 @@ class GameMap:
         self = cls.__new__(cls)
         self.name = name
         self.definition = definition
+        self.oddities = layout.oddities
         self.powers = layout.powers
         self.power_index = {p: i for i, p in enumerate(self.powers)}
         self.num_powers = len(self.powers)

@@ -13,9 +13,10 @@ shared by several with the bracketed list, as the syntax document shows.
 
 from __future__ import annotations
 
+from protocol.daide_errors import GrammarError, ProtocolError
 from protocol.notation import write_location
 from protocol.reader import TokenReader
-from protocol.tokens import AMY, BRA, FLT, KET, TokenTable
+from protocol.tokens import AMY, BRA, FLT, KET, LANGUAGE_TOKENS, TokenTable
 from protocol.values import Adjacency, Location, MapDefinition, ProvinceAdjacencies, UnitType
 
 
@@ -109,3 +110,30 @@ def write_map_definition(out: list[int], definition: MapDefinition, table: Token
             out.append(KET)
         out.append(KET)
     out.append(KET)
+
+
+_LANGUAGE_NAMES = frozenset(LANGUAGE_TOKENS.values())
+
+
+def table_from_mdf_text(text: str) -> TokenTable:
+    """The powers and provinces an ``MDF`` message's text names, as a :class:`TokenTable`.
+
+    For a recorded game kept as text without its RM: the first group names the
+    powers, every other name that is not a language token is a province (the
+    numbers are made up: see :meth:`TokenTable.of_names`).  GrammarError if the
+    text is not an MDF or names something that is no token name.
+    """
+    words = text.replace("(", " ( ").replace(")", " ) ").split()
+    if len(words) < 3 or words[0] != "MDF" or words[1] != "(":
+        raise GrammarError("not an MDF message")
+    try:
+        close = words.index(")", 2)
+    except ValueError:
+        raise GrammarError("the MDF's powers are not closed") from None
+    powers = words[2:close]
+    named = set(powers) | _LANGUAGE_NAMES | {"(", ")"}
+    provinces = [w for w in words[close + 1 :] if w not in named]
+    try:
+        return TokenTable.of_names(powers, provinces)
+    except ProtocolError as exc:
+        raise GrammarError(f"the MDF names a bad token: {exc}") from None

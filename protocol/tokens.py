@@ -233,6 +233,13 @@ def _unknown_name(number: int) -> str:
     return f"0x{number:04X}"
 
 
+MAX_CATEGORY_SIZE = 0x100
+"""Tokens in one category (the low octet)."""
+
+MAX_PROVINCES = (CAT_PROVINCE_LAST - CAT_PROVINCE_FIRST + 1) * MAX_CATEGORY_SIZE
+"""Province tokens a table can hold: eight categories of 256."""
+
+
 class TokenTable:
     """The names of every token valid in one game: language tokens, its powers and provinces.
 
@@ -326,6 +333,25 @@ class TokenTable:
         entries = tuple(sorted(entries))
         return STANDARD if not entries or entries == STANDARD.entries else cls(entries)
 
+    @classmethod
+    def of_names(cls, powers: Iterable[str], provinces: Iterable[str]) -> TokenTable:
+        """A table defining ``powers`` and ``provinces`` under numbers of their categories.
+
+        For text that names a game's powers and provinces but whose RM was not
+        kept (a recorded game's text log): the numbers are made up, in order,
+        so the table reads and writes that text, not the server's bytes.
+        EncodeError if a name is defined twice or there are too many.
+        """
+        powers = tuple(dict.fromkeys(powers))
+        provinces = tuple(dict.fromkeys(provinces))
+        if len(powers) > MAX_CATEGORY_SIZE:
+            raise EncodeError(f"{len(powers)} powers: at most {MAX_CATEGORY_SIZE}")
+        if len(provinces) > MAX_PROVINCES:
+            raise EncodeError(f"{len(provinces)} provinces: at most {MAX_PROVINCES}")
+        entries = [((CAT_POWER << 8) + i, name) for i, name in enumerate(powers)]
+        entries += [((CAT_PROVINCE_FIRST << 8) + i, name) for i, name in enumerate(provinces)]
+        return cls(entries)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TokenTable):
             return NotImplemented
@@ -347,3 +373,6 @@ STANDARD_ENTRIES: tuple[tuple[int, str], ...] = tuple(
 
 STANDARD = TokenTable(STANDARD_ENTRIES)
 """The token table of the standard map: language tokens, the 7 powers and 75 provinces."""
+
+NO_MAP = TokenTable(())
+"""The table before a server's RM: the language's own tokens, no power or province."""

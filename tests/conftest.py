@@ -38,11 +38,11 @@ def parlance_install() -> ParlanceInstall:
 def parlance_server(
     parlance_install: ParlanceInstall,
 ) -> Iterator[Callable[..., ParlanceServer]]:
-    """A factory: ``parlance_server(MTL=5, ...)`` starts a server on a fresh port."""
+    """A factory: ``parlance_server(MTL=5, variant="world3")`` starts a server on a fresh port."""
     started: list[ParlanceServer] = []
 
-    def start(games: int = 1, **options: object) -> ParlanceServer:
-        server = ParlanceServer(parlance_install, games=games, options=options)
+    def start(games: int = 1, variant: str = "standard", **options: object) -> ParlanceServer:
+        server = ParlanceServer(parlance_install, games=games, variant=variant, options=options)
         try:
             server.start()
         except ParlanceUnavailableError as exc:

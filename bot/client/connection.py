@@ -26,7 +26,7 @@ from collections import deque
 from protocol.daide_errors import ErrorCode, ProtocolViolation
 from protocol.decoder import Decoder
 from protocol.messages import Message
-from protocol.tokens import STANDARD, TokenTable
+from protocol.tokens import NO_MAP, TokenTable
 from protocol.wire import (
     RepresentationMessage,
     WireMessage,
@@ -120,8 +120,8 @@ class Connection:
 
     @property
     def table(self) -> TokenTable:
-        """The token table in force (the RM's, or the standard one before it)."""
-        return self._decoder.table or STANDARD
+        """The token table in force (the RM's; no power or province before it)."""
+        return self._decoder.table or NO_MAP
 
     async def receive(self) -> WireMessage:
         """The next wire message; :class:`ConnectionLost` when the connection ends.

@@ -17,6 +17,10 @@ from bot.client import telemetry_events as tm
 from bot.client.core import notes
 from bot.client.gamelog import GameLog
 from bot.client.mqtt_publisher import Telemetry, search_fields
+from protocol.daide_errors import EncodeError
+from protocol.notation import format_order
+from protocol.tokens import NO_MAP
+from protocol.values import Order
 
 CONSOLE_TEXT = 300
 """Characters of a bad message shown on the console (the game log keeps all of it)."""
@@ -71,6 +75,8 @@ def console(note: notes.Note) -> None:
             log.warning("not sent before joining", reason=reason)
         case notes.BadMap(map=name, error=error):
             log.error("the server's map is not usable", map=name, error=error)
+        case notes.MapOddities(map=name, oddities=oddities):
+            log.warning("the server's map is odd; playing it", map=name, oddities=list(oddities))
         case notes.HandlerError(error=error, text=text):
             log.error("could not handle message", error=error, text=excerpt(text))
         case notes.MessageIgnored(reason=reason, text=text):
@@ -157,6 +163,8 @@ class GameLogWriter:
                 write("held_back", reason=reason)
             case notes.BadMap(map=name, error=error):
                 write("bad_map", map=name, error=error)
+            case notes.MapOddities(map=name, oddities=oddities):
+                write("map_oddities", map=name, oddities=list(oddities))
             case notes.HandlerError(error=error, text=text):
                 write("handler_error", error=error, text=text)
             case notes.MessageIgnored(reason=reason, text=text):
@@ -202,12 +210,22 @@ class TelemetryWriter:
 
     def __init__(self, telemetry: Telemetry) -> None:
         self.telemetry = telemetry
+        self.table = NO_MAP
+        """The game's token table, from the RM's note: orders are written with it."""
+
+    def _text(self, order: Order) -> str:
+        try:
+            return format_order(order, self.table)
+        except EncodeError:
+            return repr(order)
 
     def __call__(self, note: notes.Note) -> None:
         """Emit the telemetry event for ``note``, if it has one."""
         emit = self.telemetry.emit
         fields: dict[str, Any]
         match note:
+            case notes.RepresentationReceived(table=table):
+                self.table = table
             case notes.Connected(host=host, port=port, rejoin=rejoin):
                 emit(tm.Connected, host=host, port=port, rejoin=rejoin)
             case notes.ConnectionDropped(reason=reason, retry_in=retry_in):
@@ -224,12 +242,13 @@ class TelemetryWriter:
                 phase = tm.phase_of(turn.season)
                 emit(tm.PhaseStarted, turn=turn, phase=phase, deadline_in=deadline_in)
             case notes.OrdersSubmitted(turn=turn, orders=orders, margin=margin):
-                emit(tm.OrdersSubmitted, turn=turn, orders=list(orders), margin=margin)
+                texts = [self._text(o) for o in orders]
+                emit(tm.OrdersSubmitted, turn=turn, orders=texts, margin=margin)
             case notes.SearchReport(turn=turn, final=final, stats=stats):
                 fields = search_fields(stats)
                 emit(tm.SearchStats, turn=turn, final=final, **fields)
             case notes.OrderResulted(turn=turn, order=order, result=result):
-                emit(tm.OrderResult, turn=turn, order=order, result=list(result))
+                emit(tm.OrderResult, turn=turn, order=self._text(order), result=list(result))
             case notes.CentresCounted(counts=counts):
                 emit(tm.Centres, counts=counts)
             case notes.GameFinished(summary=summary):

@@ -28,9 +28,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from adjudicator.position import SEASON_INDEX
-from protocol.expression import format_tokens
-from protocol.notation import write_order
-from protocol.tokens import STANDARD
 from protocol.values import Season
 
 Phase = Literal["movement", "retreat", "adjustment"]
@@ -41,22 +38,6 @@ UNASSIGNED = "unassigned"
 JsonScalar = str | int | float | bool | None
 
 
-def order_text(order: object) -> object:
-    """An order (:mod:`protocol.values`) in DAIDE text, e.g. ``( ENG FLT LON ) MTO NTH``.
-
-    Text is returned as is; anything else that is not an order is left for
-    validation to refuse.
-    """
-    if isinstance(order, str):
-        return order
-    try:
-        tokens: list[int] = []
-        write_order(tokens, order, STANDARD)  # type: ignore[arg-type]
-        return format_tokens(tokens, STANDARD)
-    except Exception:
-        return repr(order)  # a name the standard table lacks (a variant map)
-
-
 def _as_text(value: object) -> object:
     return value if value is None or isinstance(value, str) else str(value)
 
@@ -64,8 +45,8 @@ def _as_text(value: object) -> object:
 TurnText = Annotated[str, BeforeValidator(_as_text)]
 """A turn as text, e.g. ``SPR 1901`` (a :class:`~protocol.values.Turn` is converted)."""
 
-OrderText = Annotated[str, BeforeValidator(order_text)]
-"""An order as DAIDE text (an order value is converted)."""
+OrderText = str
+"""An order as DAIDE text, written by the telemetry writer with the game's token table."""
 
 
 class Event(BaseModel):

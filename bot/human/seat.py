@@ -32,6 +32,7 @@ from bot.toolkit.order_words import format_order_text
 from protocol.daide_errors import ProtocolError
 from protocol.messages import Mis, parse_text
 from protocol.notation import parse_order
+from protocol.tokens import TokenTable
 from protocol.values import Order, Turn
 
 LOOPBACK = "127.0.0.1"
@@ -135,7 +136,7 @@ class PersonSeat:
             case notes.MessageIn(text=text):
                 message = None
                 with contextlib.suppress(ProtocolError, ValueError):
-                    message = parse_text(text)
+                    message = parse_text(text, self.client.core.table)
                 self.desk.heard(message, text)
                 if isinstance(message, Mis):
                     self.desk.lacking(self._turn(), text)
@@ -146,7 +147,8 @@ class PersonSeat:
             case notes.PersonOrdersRefused(turn=turn, reason=reason):
                 self.desk.refused(turn, reason)
             case notes.HintReady(turn=turn, orders=orders):
-                self.desk.hinted(turn, [_usual(o) for o in orders])
+                table = self.client.core.table
+                self.desk.hinted(turn, [_usual(o, table) for o in orders])
             case notes.HintFailed(turn=turn, error=error):
                 self.desk.hinted(turn, None, error)
 
@@ -189,9 +191,9 @@ class PersonSeat:
                 await asyncio.wait_for(serving, GRACEFUL_SHUTDOWN + 2)
 
 
-def _usual(text: str) -> str:
+def _usual(text: str, table: TokenTable) -> str:
     """A hint's order (DAIDE text) in the usual notation; kept as given if it does not parse."""
     try:
-        return format_order_text(parse_order(text))
+        return format_order_text(parse_order(text, table))
     except (ProtocolError, ValueError):
         return text

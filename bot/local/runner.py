@@ -65,10 +65,9 @@ from bot.servers.parlance_install import (
     is_installed,
 )
 from bot.toolkit.jsonfiles import CorruptJSON, json_object, read_json_object
+from bot.toolkit.messagelog import RecordedText
 from bot.toolkit.observer import Observer, ObserverRefusedError
 from bot.toolkit.paths import local_dir
-from protocol.daide_errors import LanguageError
-from protocol.messages import Message, parse_text
 
 SERVER_CHOICES = ("auto", "parlance", "mila")
 """``auto``: Parlance if it can run here, else MILA's server."""
@@ -227,6 +226,7 @@ class _Game:
         self.problems: list[str] = []
         self.observer: Observer | None = None
         self.feed_seat: str | None = None
+        self._texts = RecordedText()
         self._offsets: dict[str, int] = {}
         self._partial: dict[str, str] = {}
 
@@ -363,11 +363,7 @@ class _Game:
             self.recorder.on_bot_power(seat_name, record["power"])
         elif kind == "msg" and seat_name == self.feed_seat:
             text = str(record.get("text", ""))
-            message: Message | None
-            try:
-                message = parse_text(text)
-            except (LanguageError, ValueError):
-                message = None
+            message = self._texts.read(text)
             self.recorder.on_message(seat_name, str(record.get("dir", "in")), text, message)
 
     # --- waiting -----------------------------------------------------------------------------

@@ -26,6 +26,11 @@ from bot.toolkit.paths import local_dir
 
 PARLANCE_VERSION = "1.4.1"
 PARANG_VERSION = "1.4.1"
+PARTERRE_VERSION = "1.4.1"
+"""Parterre: Parlance's variant maps (``hundred3`` ... ``world3``), installed beside it."""
+
+INSTALLED_MARKER = f".installed-{PARLANCE_VERSION}-{PARANG_VERSION}-{PARTERRE_VERSION}"
+"""The file :func:`install` leaves in the package folder once all three are in."""
 
 
 class ParlanceUnavailableError(RuntimeError):
@@ -104,16 +109,16 @@ class ParlanceInstall:
 def is_installed(root: Path | None = None) -> bool:
     """True when :func:`install` has already put Parlance and Parang into ``root``."""
     site = (root or (local_dir() / "parlance")) / "site"
-    marker = site / f".installed-{PARLANCE_VERSION}-{PARANG_VERSION}"
+    marker = site / INSTALLED_MARKER
     return marker.is_file() and (site / "bin" / "parlance-server").is_file()
 
 
 def install(root: Path | None = None, *, quiet: bool = True) -> ParlanceInstall:
-    """Install Parlance and Parang into ``root`` (default ``.local/parlance``); idempotent."""
+    """Install Parlance, Parang and Parterre into ``root`` (``.local/parlance``); idempotent."""
     root = root or (local_dir() / "parlance")
     python2 = find_python2()
     site = root / "site"
-    marker = site / f".installed-{PARLANCE_VERSION}-{PARANG_VERSION}"
+    marker = site / INSTALLED_MARKER
     if marker.is_file() and (site / "bin" / "parlance-server").is_file():
         return ParlanceInstall(python2, site)
     tmp = root / "site.partial"
@@ -130,6 +135,7 @@ def install(root: Path | None = None, *, quiet: bool = True) -> ParlanceInstall:
         str(tmp),
         f"parlance=={PARLANCE_VERSION}",
         f"parang=={PARANG_VERSION}",
+        f"parterre=={PARTERRE_VERSION}",
     ]
     if quiet:
         argv.insert(4, "--quiet")

@@ -11,6 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bot.toolkit.jsonfiles import read_lines
+from protocol.daide_errors import LanguageError
+from protocol.mapdef import table_from_mdf_text
+from protocol.messages import Message, parse_text
+from protocol.tokens import NO_MAP, TokenTable
 
 MESSAGES_FILE = "messages.daide"
 """A run folder's record of every message (the observer's, or one bot's of ours)."""
@@ -64,3 +68,28 @@ def player_from_admin(text: str) -> tuple[str, str] | None:
         return None
     full = match.group(1)
     return POWER_TOKENS.get(full, full[:3].upper()), match.group(2)
+
+
+class RecordedText:
+    """Reads a recorded game's messages, in order, with the names of the game's own map.
+
+    A record keeps text, not the server's RM: the token table is made from the
+    game's MDF when it goes by (see :func:`protocol.mapdef.table_from_mdf_text`),
+    so every later message reads with the map's names; before it, only the
+    language's tokens.
+    """
+
+    def __init__(self) -> None:
+        self.table: TokenTable = NO_MAP
+
+    def read(self, text: str) -> Message | None:
+        """The message ``text`` records, or None if it does not read."""
+        if text.startswith("MDF"):
+            try:
+                self.table = table_from_mdf_text(text)
+            except (LanguageError, ValueError):
+                return None
+        try:
+            return parse_text(text, self.table)
+        except (LanguageError, ValueError):
+            return None

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from bot import __version__
 from bot.client.connection import Connection, ConnectionLost
-from protocol.daide_errors import LanguageError
+from protocol.daide_errors import EncodeError, LanguageError
 from protocol.messages import (
     Adm,
     Hlo,
@@ -29,6 +29,7 @@ from protocol.messages import (
     Yes,
     parse_message,
 )
+from protocol.tokens import NO_MAP
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
 
 MessageHandler = Callable[[str, str, Message | None], None]
@@ -115,10 +116,17 @@ class Observer:
         elif isinstance(message, Hlo):
             self._send(Adm(self.name, POWERS_QUERY))
         elif isinstance(message, Rej) and isinstance(message.message, Obs):
-            raise ObserverRefusedError(message.to_text())
+            raise ObserverRefusedError(self._text(message))
         elif isinstance(message, Off):
             return True
         return False
+
+    def _text(self, message: Message) -> str:
+        table = self._conn.table if self._conn is not None else NO_MAP
+        try:
+            return message.to_text(table)
+        except EncodeError:
+            return repr(message)
 
     def _send(self, message: Message) -> None:
         if self._conn is None:

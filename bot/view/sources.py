@@ -22,11 +22,10 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from bot.toolkit.jsonfiles import UnreadableFile, read_json_model
-from bot.toolkit.messagelog import MESSAGES_FILE, received_texts
+from bot.toolkit.messagelog import MESSAGES_FILE, RecordedText, received_texts
 from bot.toolkit.observer import Observer
 from bot.view.timeline import Timeline
-from protocol.daide_errors import LanguageError
-from protocol.messages import Message, parse_text
+from protocol.messages import Message
 
 SUMMARY_FILE = "summary.json"
 CONNECT_TIMEOUT = 5.0
@@ -49,9 +48,10 @@ def load_run(folder: Path) -> Timeline:
             )
         raise ViewSourceError(f"{folder} holds no {MESSAGES_FILE}: not a run folder of a game")
     timeline = Timeline(source=str(folder))
+    texts = RecordedText()
     try:
         for text in received_texts(path):
-            timeline.feed(_parse(text), text)
+            timeline.feed(texts.read(text), text)
         players = _players(folder / SUMMARY_FILE)
     except UnreadableFile as exc:
         raise ViewSourceError(str(exc)) from None
@@ -60,13 +60,6 @@ def load_run(folder: Path) -> Timeline:
     timeline.players.update(players)
     timeline.over = True
     return timeline
-
-
-def _parse(text: str) -> Message | None:
-    try:
-        return parse_text(text)
-    except (LanguageError, ValueError):
-        return None
 
 
 class _Player(BaseModel):

@@ -10,6 +10,7 @@ read as directed).  The last tests play a phase on the map from the field
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 
 import pytest
@@ -176,9 +177,24 @@ CASES: list[tuple[str, Edit, str | None]] = [
     ("UNO as a power", fields(powers=(*STANDARD.powers, "UNO")), "UNO as a power"),
     ("TUR not among the powers", fields(powers=STANDARD.powers[:3]), "unknown power TUR"),
     # supply centres and provinces
-    ("no provinces", fields(supply_centres=(), non_supply_centres=()), "lists no provinces"),
-    ("a centre group twice", centres(lambda c: (*c, c[0])), "supply centre BER twice"),
-    ("a centre in two groups", centres(lambda c: (*c, (("UNO",), ("LON",)))), "LON twice"),
+    ("no provinces", fields(supply_centres=(), non_supply_centres=()), "lists no supply centres"),
+    (
+        "no supply centres",
+        lambda d: dataclasses.replace(
+            d,
+            supply_centres=(),
+            non_supply_centres=(
+                *d.non_supply_centres,
+                *(p for _, ps in d.supply_centres for p in ps),
+            ),
+        ),
+        "lists no supply centres",
+    ),
+    (
+        "a power with no home centre",
+        centres(lambda c: tuple((("UNO",), ps) if o == ("TUR",) else (o, ps) for o, ps in c)),
+        "power TUR has no home centre",
+    ),
     ("UNO sharing a group", centres(lambda c: (*c, (("UNO", "TUR"), ()))), "UNO shares"),
     ("a group with no owner", centres(lambda c: (*c, ((), ("XXX",)))), "has no owner: XXX"),
     (
@@ -220,12 +236,6 @@ CASES: list[tuple[str, Edit, str | None]] = [
         add_move("PAR", ARMY, Location("XXX")),
         "unknown province XXX",
     ),
-    ("a move to itself", add_move("PAR", ARMY, Location("PAR")), "PAR is adjacent to its own"),
-    (
-        "a coast's move to its own province",
-        add_move("STP", FLEET, Location("STP", "SCS"), coast="NCS"),
-        r"\(STP NCS\) is adjacent to its own province",
-    ),
     (
         "an army move to a coast",
         add_move("FIN", ARMY, Location("STP", "NCS")),
@@ -247,6 +257,48 @@ CASES: list[tuple[str, Edit, str | None]] = [
         r"BAR is adjacent to unknown location \(STP NCS\)",
     ),
 ]
+
+
+ODD_CASES: list[tuple[str, Edit, str]] = [
+    # what Parlance accepts and plays: played, and named once in the map's oddities
+    ("a centre group twice", centres(lambda c: (*c, c[0])), "listed more than once"),
+    (
+        "a centre in two groups (a neutral one too)",
+        centres(lambda c: (*c, (("UNO",), ("LON",)))),
+        "listed more than once",
+    ),
+    (
+        "a home centre of every power, group by group (hundred3)",
+        centres(lambda c: (*c, *((o, ("BEL",)) for o, _ in c if o != ("UNO",)))),
+        "home centres of several powers: BEL",
+    ),
+    ("a move to itself", add_move("PAR", ARMY, Location("PAR")), "PAR is listed as adjacent to"),
+    (
+        "a coast's move to its own province (modern's ICE)",
+        add_move("STP", FLEET, Location("STP", "SCS"), coast="NCS"),
+        r"\(STP NCS\) is listed as adjacent to itself",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("edit", "oddity"), [c[1:] for c in ODD_CASES], ids=[c[0] for c in ODD_CASES]
+)
+def test_an_odd_definition_is_played(edit: Edit, oddity: str) -> None:
+    game_map = GameMap.from_definition(edit(STANDARD))
+    tables_for(game_map)
+    _check_every_index(game_map)
+    assert any(re.search(oddity, line) for line in game_map.oddities), game_map.oddities
+    for loc, dests in enumerate(game_map.army_adjacent):
+        assert loc not in dests
+    assert GameMap.from_definition(STANDARD).oddities == ()
+
+
+def test_a_centre_listed_under_several_powers_is_home_to_each() -> None:
+    edit = centres(lambda c: (*c, *((o, ("BEL",)) for o, _ in c if o != ("UNO",))))
+    game_map = GameMap.from_definition(edit(STANDARD))
+    bel = game_map.province_index["BEL"]
+    assert sorted(game_map.powers[p] for p in game_map.home_powers[bel]) == sorted(STANDARD.powers)
 
 
 @pytest.mark.parametrize(("edit", "error"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])

@@ -95,6 +95,7 @@ from protocol.messages import (
     press_replies,
     reply_to_bad_message,
 )
+from protocol.tokens import TokenTable
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
 
 DEFAULT_MAP = "standard"
@@ -199,6 +200,11 @@ class BotCore:
             Not: self._on_not,
         }
 
+    @property
+    def table(self) -> TokenTable:
+        """The game's token table (the server's RM; no power or province before it)."""
+        return self.out.table
+
     # --- the one entry point -----------------------------------------------------------------
 
     def handle(self, event: ev.Event) -> list[Effect]:
@@ -285,7 +291,8 @@ class BotCore:
         wire = event.wire
         if isinstance(wire, RepresentationMessage):
             # The connection accepts one RM only (we never select another game).
-            self._note(notes.RepresentationReceived(len(wire.entries)))
+            self.out.table = wire.table
+            self._note(notes.RepresentationReceived(len(wire.entries), self.table))
             if self.session is not None:
                 self.session.greeted()
                 self._greet()
@@ -315,6 +322,7 @@ class BotCore:
 
     def _on_dm(self, wire: DiplomacyMessage) -> None:
         text = wire.text
+        self.out.table = wire.table
         self._note(notes.MessageIn(text))
         try:
             message = parse_message(wire.tokens, wire.table)
@@ -394,6 +402,9 @@ class BotCore:
                 self._send(Rej(Map(name)))
                 self.out.act(GiveUp(f"the server's map {name} is not usable: {exc}"))
                 return
+            game_map = self.mirror.game_map
+            if game_map is not None and game_map.oddities:
+                self._note(notes.MapOddities(name, game_map.oddities))
             self.out.act(UseMap(m.definition, name))
         self._send(Yes(Map(name)))
 
@@ -404,13 +415,13 @@ class BotCore:
         self._note(notes.PowerEliminated(m.power))
 
     def _on_result(self, m: Drw | Slo) -> None:
-        self.result = m.to_text()
+        self.result = self.out.text(m)
         self.mirror.on_game_end()
         self._note(notes.GameResult(self.result))
 
     def _on_smr(self, m: Smr) -> None:
         ours = [p.centres for p in m.players if p.power == self.power]
-        self._note(notes.ScoresReceived(m.to_text(), ours[-1] if ours else None))
+        self._note(notes.ScoresReceived(self.out.text(m), ours[-1] if ours else None))
         if self.result is not None:
             self._finish()
 
@@ -431,14 +442,14 @@ class BotCore:
             self._send(Rej(m))
 
     def _on_huh(self, m: Huh | Prn) -> None:
-        self._note(notes.NotUnderstood(m.to_text()))
+        self._note(notes.NotUnderstood(self.out.text(m)))
         self.player.recover()
 
     def _on_adm(self, m: Adm) -> None:
         self._note(notes.ServerNotice(m.text, sender=m.name))
 
     def _on_not(self, m: Not) -> None:
-        self._note(notes.ServerNotice(m.to_text()))
+        self._note(notes.ServerNotice(self.out.text(m)))
 
     def _on_hlo(self, m: Hlo) -> None:
         problem = self._hlo_problem(m)
@@ -503,9 +514,9 @@ class BotCore:
         if not self._answers_ours(m):
             return
         inner = m.message
-        self._note(notes.Refused(inner.to_text()))
+        self._note(notes.Refused(self.out.text(inner)))
         if isinstance(inner, Nme) and not self.ever_joined:
-            self.out.act(GiveUp(f"the server refused to let us join: {m.to_text()}"))
+            self.out.act(GiveUp(f"the server refused to let us join: {self.out.text(m)}"))
             return
         if isinstance(inner, Iam) and not self.joined:
             # The passcode or the power is not accepted: try as a new player.

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.tokens import TokenTable
 from protocol.values import Order, Turn
 
 
@@ -60,9 +61,10 @@ class Stopping(Note):
 
 @dataclass(frozen=True, slots=True)
 class RepresentationReceived(Note):
-    """The server's RM arrived: we may introduce ourselves."""
+    """The server's RM arrived: we may introduce ourselves; ``table`` is the game's token table."""
 
     entries: int
+    table: TokenTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +126,14 @@ class BadMap(Note):
 
     map: str
     error: str
+
+
+@dataclass(frozen=True, slots=True)
+class MapOddities(Note):
+    """The server's map does what servers accept and the rules do not expect; played anyway."""
+
+    map: str
+    oddities: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

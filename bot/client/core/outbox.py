@@ -5,11 +5,16 @@ from __future__ import annotations
 from bot.client.core import notes
 from bot.client.core.effects import Effect, Publish, ScheduleTick, Send
 from bot.client.core.session import NotConnected, Session
+from protocol.daide_errors import EncodeError
 from protocol.messages import Message
+from protocol.tokens import NO_MAP, TokenTable
 
 
 class Outbox:
-    """The actions of the event being handled, its time, and the session that guards sends.
+    """The actions of the event being handled, its time, the session that guards sends.
+
+    ``table`` is the game's token table (the server's RM; no power or province
+    before it): every text the core writes of a message or an order uses it.
 
     ``now`` is the event's time (the core reads no clock); :meth:`send` asks
     the session first, which raises :class:`~bot.client.core.session.SessionNotReady` for a
@@ -21,6 +26,7 @@ class Outbox:
         self.now = 0.0
         self.session: Session | None = None
         self.actions: list[Effect] = []
+        self.table: TokenTable = NO_MAP
 
     def begin(self, now: float) -> None:
         """A new event at ``now``: an empty outbox."""
@@ -53,7 +59,14 @@ class Outbox:
 
     def ignore(self, why: str, message: Message) -> None:
         """Note a message that parsed but does not fit the game as we know it."""
-        self.note(notes.MessageIgnored(why, str(message), kind(message)))
+        self.note(notes.MessageIgnored(why, self.text(message), kind(message)))
+
+    def text(self, message: Message) -> str:
+        """``message`` in DAIDE text, with the game's names (its repr if the table lacks one)."""
+        try:
+            return message.to_text(self.table)
+        except EncodeError:
+            return repr(message)
 
 
 def kind(message: Message) -> str:

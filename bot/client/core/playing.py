@@ -200,9 +200,12 @@ class PhasePlayer:
         book = phase.book
         if pos.is_movement:
             chosen = tuple(
-                [format_order(movement_value(pos, p, o)) for p, o in sorted(book.engine.items())]
+                [
+                    format_order(movement_value(pos, p, o), self.out.table)
+                    for p, o in sorted(book.engine.items())
+                ]
                 if book.engine
-                else map(format_order, book.current)
+                else (format_order(o, self.out.table) for o in book.current)
             )
             self.out.note(notes.OrdersChosen(phase.turn, chosen))
         self.out.send(Gof())
@@ -322,7 +325,8 @@ class PhasePlayer:
             else:
                 picks = heuristics.adjustment_orders(pos, power, self.rng)
                 orders = [adjustment_value(pos, power, o) for o in picks]
-            self.out.note(notes.HintReady(phase.turn, tuple(map(format_order, orders)), {}))
+            texts = tuple(format_order(o, self.out.table) for o in orders)
+            self.out.note(notes.HintReady(phase.turn, texts, {}))
             return
         seconds = min(max(seconds, 0.1), MAX_HINT_SECONDS)
         now = self.out.now
@@ -340,7 +344,10 @@ class PhasePlayer:
         pos = phase.position
         power = phase.book.power_id
         engine = complete_with_holds(pos, power, message.orders)
-        orders = tuple(format_order(movement_value(pos, p, o)) for p, o in sorted(engine.items()))
+        orders = tuple(
+            format_order(movement_value(pos, p, o), self.out.table)
+            for p, o in sorted(engine.items())
+        )
         self.out.note(notes.HintReady(phase.turn, orders, message.stats))
 
     def propose_draw(self) -> None:
@@ -411,7 +418,9 @@ class PhasePlayer:
             if m.count or m.units:
                 self.out.ignore(f"MIS of the wrong form for {pos.turn}", m)
             return
-        listed = tuple(format_unit(u.unit) for u in m.units if u.unit.power == phase.book.power)
+        listed = tuple(
+            format_unit(u.unit, self.out.table) for u in m.units if u.unit.power == phase.book.power
+        )
         self.out.note(notes.MissingListed(phase.turn, listed, m.count))
         if not self.chooser.fills_gaps:
             return

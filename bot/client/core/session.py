@@ -95,10 +95,11 @@ class Session:
         """
         if self.stage is Stage.CLOSED:
             raise NotConnected("not connected")
+        name = type(message).__name__.upper()
         if self.stage is Stage.OPENED:
-            raise SessionNotReady(f"{message.to_text()} before the server's RM")
+            raise SessionNotReady(f"{name} before the server's RM")
         if isinstance(message, GAME_ACTIONS) and not self.joined:
-            raise SessionNotReady(f"{message.to_text()} before the session joined the game")
+            raise SessionNotReady(f"{name} before the session joined the game")
         if not isinstance(message, NOT_ANSWERED):
             self._awaited.append(message)
 
