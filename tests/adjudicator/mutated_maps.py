@@ -148,6 +148,24 @@ def _all(*edits: Callable[[Tree], None]) -> Callable[[Tree], None]:
     return edit
 
 
+def _no_centres(tree: Tree) -> None:
+    """Every supply centre listed among the other provinces instead."""
+    groups = tree[2][0]
+    tree[2][1].extend(p for group in groups for p in group[1:])  # type: ignore[union-attr]
+    groups.clear()  # type: ignore[union-attr]
+
+
+def _homeless(power: str) -> Callable[[Tree], None]:
+    """``power``'s home centres made neutral."""
+
+    def edit(tree: Tree) -> None:
+        for group in tree[2][0]:  # type: ignore[union-attr]
+            if group[0] == _number(power):
+                group[0] = _number("UNO")
+
+    return edit
+
+
 NAMED: dict[str, list[int]] = {
     "ANK's army list dropped": _mdf(_drop_entry_list("ANK", "AMY")),
     "ANK's fleet list dropped": _mdf(_drop_entry_list("ANK", "FLT")),
@@ -178,6 +196,8 @@ NAMED: dict[str, list[int]] = {
         _all(_duplicate_entry("CON"), _drop_entry("SMY"))
     ),
     "an unbalanced bracket": STANDARD_TOKENS[:-1],
+    "no supply centres": _mdf(_no_centres),
+    "TUR with no home centre": _mdf(_homeless("TUR")),
 }
 
 

@@ -75,6 +75,11 @@ def test_the_cases_cover_every_reaction() -> None:
     assert reactions["ANK's army list dropped"] == "play"
     assert reactions["an unbalanced bracket"] == "huh"
     assert reactions["no powers"] == "refuse"
+    # What cannot be played is refused (one line, exit 2); what Parlance plays is played.
+    assert reactions["no supply centres"] == "refuse"
+    assert reactions["TUR with no home centre"] == "refuse"
+    assert reactions["ANK adjacent to itself"] == "play"
+    assert reactions["a centre group given twice"] == "play"
     assert len(CASES) >= 50
 
 
