@@ -124,6 +124,8 @@ def offences(source: str) -> list[str]:
                     found.append(f"line {node.lineno}: imports {alias.name}")
         elif isinstance(node, ast.Attribute) and node.attr in STANDARD_NAMES:
             found.append(f"line {node.lineno}: uses {node.attr}")
+        elif isinstance(node, ast.Name) and node.id in STANDARD_NAMES:
+            found.append(f"line {node.lineno}: names {node.id}")
         elif isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Name) and func.id in imported and func.id in TABLE_FUNCTIONS:
@@ -148,6 +150,7 @@ def test_the_protocol_functions_that_take_a_table_are_found() -> None:
     ("source", "expected"),
     [
         ("from protocol.tokens import STANDARD\n", ["line 1: imports STANDARD"]),
+        ("STANDARD_POWERS = ('AUS', 'ENG')\n", ["line 1: names STANDARD_POWERS"]),
         ("from adjudicator.maps import standard_map\n", ["line 1: imports standard_map"]),
         ("import protocol.tokens\nprotocol.tokens.STANDARD\n", ["line 2: uses STANDARD"]),
         (

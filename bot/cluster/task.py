@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cluster.identity import Build, hostname, this_build
-from bot.local.launch import Deadlines
+from bot.local.launch import FIRST_YEAR, STANDARD_MAP, Deadlines
 from bot.local.lineup import Seat
 from bot.local.runner import GameConfig
 from bot.toolkit.jsonfiles import CorruptJSON, read_json_object
@@ -70,6 +70,8 @@ def config_to_dict(config: GameConfig) -> dict[str, Any]:
         "server": config.server,
         "telemetry": config.telemetry,
         "host": config.host,
+        "map": config.map,
+        "first_year": config.first_year,
     }
 
 
@@ -83,6 +85,8 @@ def config_from_dict(data: dict[str, Any]) -> GameConfig:
         server=str(data["server"]),
         telemetry=data["telemetry"],
         host=str(data["host"]),
+        map=str(data.get("map", STANDARD_MAP)),
+        first_year=int(data.get("first_year", FIRST_YEAR)),
     )
 
 

@@ -52,26 +52,32 @@ from bot.local.launch import (
     FIRST_YEAR,
     PERSON_BOT_TIME,
     PERSON_DEADLINES,
+    STANDARD_MAP,
     Deadlines,
 )
 from bot.local.lineup import (
     DEFAULT_LINEUP,
     HUMAN,
-    SEATS,
     LineupError,
     Seat,
     build_lineup,
     check_players,
 )
 from bot.local.runner import SERVER_CHOICES
+from bot.servers.parlance_maps import ServedMap
 from bot.toolkit.usererror import UserError
 from protocol.messages import Message
 
 ANY_POWER = "any"
 """``--human`` without a power: the server deals it."""
 
-STANDARD_POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
-"""The standard map's powers in Parlance's order (the order unshuffled seats join in)."""
+PLAIN_STANDARD = ServedMap(
+    STANDARD_MAP, FIRST_YEAR, ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
+)
+"""The standard map as a local game needs it when no Parlance is asked for (MILA's server)."""
+
+MAX_YEARS = 200
+"""The longest local game, in years."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -120,10 +126,16 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
         "--fill", default="dumbbot", help="spec filling a lineup shorter than seven (dumbbot)"
     )
     p.add_argument(
+        "--map",
+        metavar="NAME",
+        help="the map Parlance serves: standard (the default) or one of Parterre's variants "
+        "(world3, hundred3, sailho...; docs/variants.md); one seat per power",
+    )
+    p.add_argument(
         "--final-year",
         type=int,
-        default=DEFAULT_FINAL_YEAR,
-        help=f"the game ends at this year's winter (default {DEFAULT_FINAL_YEAR})",
+        help=f"the game ends at this year's winter (default {DEFAULT_FINAL_YEAR}; on a "
+        f"variant, its first year + {DEFAULT_FINAL_YEAR - FIRST_YEAR})",
     )
     p.add_argument(
         "--mtl",
@@ -169,16 +181,43 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
-    """The lineup the flags ask for (default: one MCTS bot and six DumbBots); UserError if unfit.
+def map_from_args(args: argparse.Namespace) -> ServedMap:
+    """The map ``--map`` names (standard by default); UserError if Parlance does not serve it.
 
-    ``--human`` puts a person in the first seat, before the lineup's first six.
+    Also settles ``--final-year`` (its default is the map's fifth year).
     """
+    name = args.map or STANDARD_MAP
+    if name == STANDARD_MAP and args.server == "mila":
+        served = PLAIN_STANDARD
+    else:
+        from bot.servers.parlance_install import ParlanceUnavailableError, install
+        from bot.servers.parlance_maps import MapNotServedError, served_map
+
+        try:
+            served = served_map(install(), name)
+        except ParlanceUnavailableError as exc:
+            if name != STANDARD_MAP:
+                raise UserError(f"--map {name} needs Parlance: {exc}") from exc
+            served = PLAIN_STANDARD
+        except MapNotServedError as exc:
+            raise UserError(f"--map: {exc}") from exc
+    if args.final_year is None:
+        args.final_year = served.year_after(DEFAULT_FINAL_YEAR - FIRST_YEAR + 1)
+    return served
+
+
+def seats_from_args(args: argparse.Namespace, served: ServedMap) -> tuple[Seat, ...]:
+    """The lineup the flags ask for (default: one MCTS bot, DumbBots in the other seats).
+
+    One seat per power of ``served``; ``--human`` puts a person in the first
+    seat, before the lineup's first seats.  UserError if unfit.
+    """
+    count = len(served.powers)
     try:
-        specs = DEFAULT_LINEUP if args.lineup is None else tuple(args.lineup.split(","))
+        specs = DEFAULT_LINEUP[:1] if args.lineup is None else tuple(args.lineup.split(","))
         if getattr(args, "human", None) is not None:
-            specs = (HUMAN, *specs[: SEATS - 1])
-        seats = build_lineup(specs, args.fill)
+            specs = (HUMAN, *specs[: count - 1])
+        seats = build_lineup(specs, args.fill, seats=count)
         check_players(seats)
         return seats
     except LineupError as exc:
@@ -186,7 +225,7 @@ def seats_from_args(args: argparse.Namespace) -> tuple[Seat, ...]:
 
 
 def power_slots_from_args(
-    args: argparse.Namespace, seats: tuple[Seat, ...]
+    args: argparse.Namespace, seats: tuple[Seat, ...], served: ServedMap
 ) -> tuple[int, ...] | None:
     """Which power each seat plays when ``--human POWER`` names one (else the server deals).
 
@@ -197,14 +236,15 @@ def power_slots_from_args(
     if wanted is None or wanted == ANY_POWER:
         return None
     power = wanted.upper()
-    if power not in STANDARD_POWERS:
-        raise UserError(f"--human: unknown power {wanted!r}; one of {', '.join(STANDARD_POWERS)}")
+    powers = served.powers
+    if power not in powers:
+        raise UserError(f"--human: unknown power {wanted!r}; one of {', '.join(powers)}")
     person = next(i for i, s in enumerate(seats) if s.kind == "human")
-    others = [i for i in range(len(STANDARD_POWERS)) if STANDARD_POWERS[i] != power]
+    others = [i for i in range(len(powers)) if powers[i] != power]
     random.Random(args.seed).shuffle(others)
     slots = []
     for i in range(len(seats)):
-        slots.append(STANDARD_POWERS.index(power) if i == person else others.pop())
+        slots.append(powers.index(power) if i == person else others.pop())
     return tuple(slots)
 
 
@@ -257,10 +297,13 @@ def bot_time_from_args(args: argparse.Namespace, person: bool) -> float | None:
     return float(value)
 
 
-def check_common(args: argparse.Namespace) -> None:
-    """Flags every local game shares; UserError if unusable."""
-    if not FIRST_YEAR <= args.final_year <= 2100:
-        raise UserError(f"--final-year must be between {FIRST_YEAR} and 2100")
+def check_common(args: argparse.Namespace, served: ServedMap) -> None:
+    """Flags every local game shares (on ``served``); UserError if unusable."""
+    last = served.first_year + MAX_YEARS - 1
+    if not served.first_year <= args.final_year <= last:
+        raise UserError(
+            f"--final-year must be between {served.first_year} and {last} on {served.name}"
+        )
     if args.telemetry is not None and not args.telemetry.startswith(("mqtt://", "mqtts://")):
         raise UserError("--telemetry must be an mqtt://host:port/prefix URL")
 
@@ -289,11 +332,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from bot.local.runner import GameConfig, GameError, run_game
     from bot.local.terminal_view import make_view
 
-    check_common(args)
-    seats = seats_from_args(args)
+    served = map_from_args(args)
+    check_common(args, served)
+    seats = seats_from_args(args, served)
     person = any(s.kind == "human" for s in seats)
     deadlines = deadlines_from_args(args, person)
-    slots = power_slots_from_args(args, seats)
+    slots = power_slots_from_args(args, seats, served)
     bot_time = bot_time_from_args(args, person)
     bandana = bandana_from_args(args, seats)
     albert = albert_from_args(args, seats, out)
@@ -309,6 +353,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         albert=albert,
         power_slots=slots,
         bot_time=bot_time,
+        map=served.name,
+        first_year=served.first_year,
     )
     view = make_view(out)
     browser_view = _start_browser_view(folder, out) if args.view else None

@@ -38,9 +38,10 @@ from bot.commands.game import (
     check_common,
     deadlines_from_args,
     fresh_folder,
+    map_from_args,
     seats_from_args,
 )
-from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR
+from bot.local.launch import DEFAULT_DEADLINES
 from bot.toolkit.usererror import UserError
 
 if TYPE_CHECKING:
@@ -100,6 +101,7 @@ def _merge_saved(
         "seed": saved.seed,
         "server": saved.server,
         "powers": saved.powers,
+        "map": saved.map,
     }
     for name, value in stored.items():
         given = getattr(args, name)
@@ -116,7 +118,7 @@ def _merge_saved(
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play (or continue) the tournament; exit 0 when every game ended cleanly."""
     out = out or sys.stdout  # looked up now: the default would pin the stream of import time
-    from bot.local.lineup import parse_lineup
+    from bot.local.lineup import build_lineup
     from bot.tournament.reports import focus_lines
     from bot.tournament.saved import TournamentError, TournamentSettings
     from bot.tournament.schedule import run_tournament
@@ -125,7 +127,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     saved_count: int | None = None
     if args.out is not None and args.out.is_dir():
         saved, saved_count = _merge_saved(args, args.out)
-    args.final_year = args.final_year if args.final_year is not None else DEFAULT_FINAL_YEAR
+    args.server = args.server or "auto"
+    served = map_from_args(args)
     args.mtl = args.mtl if args.mtl is not None else DEFAULT_DEADLINES.move
     args.rtl = args.rtl if args.rtl is not None else DEFAULT_DEADLINES.retreat
     args.btl = args.btl if args.btl is not None else DEFAULT_DEADLINES.build
@@ -133,13 +136,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     args.powers = args.powers or "random"
     if args.powers == "rotate" and args.server == "mila":
         raise UserError("--powers rotate needs Parlance: MILA's server deals the powers itself")
-    check_common(args)
+    check_common(args, served)
     deadlines = deadlines_from_args(args)
     if saved is not None:
         settings = saved
         if args.lineup is not None:
             try:
-                asked = parse_lineup(args.lineup, args.fill)
+                asked = build_lineup(args.lineup.split(","), args.fill, len(served.powers))
             except ValueError as exc:
                 raise UserError(f"--lineup: {exc}") from exc
             if asked != settings.seats:
@@ -149,7 +152,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 )
         folder = args.out
     else:
-        seats = seats_from_args(args)
+        seats = seats_from_args(args, served)
         if any(s.kind == "human" for s in seats):
             raise UserError("--lineup: a tournament plays bots only (a person plays with 'game')")
         settings = TournamentSettings(
@@ -159,6 +162,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             seed=args.seed,
             server=args.server,
             powers=args.powers,
+            map=served.name,
+            first_year=served.first_year,
         )
     if args.ray is not None and any(seat.kind == "bandana" for seat in settings.seats):
         raise UserError(

@@ -20,6 +20,9 @@ from bot.servers.parlance_install import ParlanceInstall
 FIRST_YEAR = 1901
 """The first year of a standard game."""
 
+STANDARD_MAP = "standard"
+"""The map a local game is played on unless told otherwise."""
+
 DEFAULT_FINAL_YEAR = 1905
 """The main job plays five years: the game ends at the winter of this year."""
 
@@ -58,13 +61,13 @@ PERSON_BOT_TIME = 10.0
 """Seconds our bots think per phase beside a person (whatever the deadline)."""
 
 
-def years_to_play(final_year: int) -> int:
-    """How many game years end at the winter of ``final_year``."""
-    return final_year - FIRST_YEAR + 1
+def years_to_play(final_year: int, first_year: int = FIRST_YEAR) -> int:
+    """How many game years, from ``first_year`` on, end at the winter of ``final_year``."""
+    return final_year - first_year + 1
 
 
 def parlance_options(
-    deadlines: Deadlines, final_year: int, *, shuffle: bool = True
+    deadlines: Deadlines, final_year: int, *, shuffle: bool = True, first_year: int = FIRST_YEAR
 ) -> dict[str, object]:
     """Parlance's options for a local game.
 
@@ -74,7 +77,8 @@ def parlance_options(
     Without ``shuffle`` the server gives the powers in its token order to the
     players as they join.
     """
-    options: dict[str, object] = {**deadlines.options(), "draw": years_to_play(final_year)}
+    draw = years_to_play(final_year, first_year)
+    options: dict[str, object] = {**deadlines.options(), "draw": draw}
     if not shuffle:
         options["shuffle"] = False
     return options

@@ -181,15 +181,20 @@ def _daide_name(label: str) -> str:
     return name or "bot"
 
 
-def build_lineup(specs: Sequence[str], fill: str | None = "dumbbot") -> tuple[Seat, ...]:
-    """Seven seats from seat specs (filled up with ``fill``); LineupError if unfit."""
+def build_lineup(
+    specs: Sequence[str], fill: str | None = "dumbbot", seats: int = SEATS
+) -> tuple[Seat, ...]:
+    """``seats`` seats (one per power of the map) from seat specs, filled up with ``fill``.
+
+    LineupError if unfit.
+    """
     items = [s for s in (x.strip() for x in specs) if s]
-    if len(items) > SEATS:
-        raise LineupError(f"{len(items)} seats given; a standard game has {SEATS}")
-    if len(items) < SEATS:
+    if len(items) > seats:
+        raise LineupError(f"{len(items)} seats given; the map has {seats} powers")
+    if len(items) < seats:
         if fill is None:
-            raise LineupError(f"give {SEATS} seats, one per power (got {len(items)})")
-        items += [fill] * (SEATS - len(items))
+            raise LineupError(f"give {seats} seats, one per power (got {len(items)})")
+        items += [fill] * (seats - len(items))
     parsed = [parse_seat(item) for item in items]
     kinds = {kind for _, kind, _ in parsed}
     if {"albert", "bandana"} <= kinds:
@@ -198,15 +203,15 @@ def build_lineup(specs: Sequence[str], fill: str | None = "dumbbot") -> tuple[Se
             "some of Albert's ORD messages (see docs/albert.md)"
         )
     labels = [label or _default_label(kind, spec) for label, kind, spec in parsed]
-    seats = []
+    made = []
     seen: dict[str, int] = {}
     for (_, kind, spec), label in zip(parsed, labels, strict=True):
         base = _daide_name(label)
         seen[base] = seen.get(base, 0) + 1
         repeats = sum(1 for other in labels if _daide_name(other) == base) > 1
         name = f"{base}-{seen[base]}" if repeats else base
-        seats.append(Seat(label=label, kind=kind, spec=spec, name=name))
-    return tuple(seats)
+        made.append(Seat(label=label, kind=kind, spec=spec, name=name))
+    return tuple(made)
 
 
 def parse_lineup(text: str, fill: str | None = "dumbbot") -> tuple[Seat, ...]:

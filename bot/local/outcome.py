@@ -13,7 +13,14 @@ from typing import Any
 
 from bot.local.albert_seat import AlbertInstall
 from bot.local.bandana import BandanaInstall
-from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, Deadlines, years_to_play
+from bot.local.launch import (
+    DEFAULT_DEADLINES,
+    DEFAULT_FINAL_YEAR,
+    FIRST_YEAR,
+    STANDARD_MAP,
+    Deadlines,
+    years_to_play,
+)
 from bot.local.lineup import Seat
 from bot.measure.metrics import GameRecord
 
@@ -36,10 +43,15 @@ class GameConfig:
     unshuffled: the seats join in that order); None: the server deals the powers."""
     bot_time: float | None = None
     """Most seconds our bots take per phase whatever the deadline (beside a person)."""
+    map: str = STANDARD_MAP
+    """The map Parlance serves (``standard`` or one of Parterre's variants)."""
+    first_year: int = FIRST_YEAR
+    """The map's first year."""
 
     def time_limit(self) -> float:
         """Seconds after which a game that has not ended is stopped (every deadline, 1.5 times)."""
-        return 120.0 + 1.5 * years_to_play(self.final_year) * self.deadlines.year()
+        years = years_to_play(self.final_year, self.first_year)
+        return 120.0 + 1.5 * years * self.deadlines.year()
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready settings."""
@@ -54,6 +66,8 @@ class GameConfig:
             "lineup": [asdict(s) for s in self.seats],
             "power_slots": None if self.power_slots is None else list(self.power_slots),
             "bot_time": self.bot_time,
+            "map": self.map,
+            "first_year": self.first_year,
         }
 
 

@@ -23,6 +23,8 @@ from protocol.messages import Adm, Drw, Message, Now, Sco, Slo, Smr
 from protocol.values import UNOWNED, Season, Turn
 
 FIRST_YEAR = 1901
+"""The first year of a standard game (a variant's is its own)."""
+
 SEASON_INDEX = {s: i for i, s in enumerate(Season)}
 
 _PLAYER_COUNT = re.compile(r"\bHave (\d+) players?\b")
@@ -58,13 +60,15 @@ class LiveState:
 class GameRecorder:
     """Collects one game's record; ``messages_path`` (if given) receives every message as it comes.
 
-    ``seats`` is the lineup, ``final_year`` the year whose winter ends the game.
+    ``seats`` is the lineup, ``final_year`` the year whose winter ends the game,
+    ``first_year`` the map's first.
     """
 
     seats: Sequence[Seat]
     final_year: int
     messages_path: Path | None = None
     listener: MessageListener | None = None
+    first_year: int = FIRST_YEAR
     turn: Turn | None = None
     centres: dict[str, tuple[str, ...]] = field(default_factory=dict)
     sco_by_year: dict[int, dict[str, tuple[str, ...]]] = field(default_factory=dict)
@@ -133,7 +137,7 @@ class GameRecorder:
             owned.setdefault(power, ())
         self.centres = owned
         if self.turn is None:
-            year = FIRST_YEAR - 1
+            year = self.first_year - 1
         elif self.turn.season in (Season.SPRING, Season.SUMMER):
             year = self.turn.year - 1
         else:
@@ -175,8 +179,9 @@ class GameRecorder:
             return 1.0
         if self.turn is None:
             return 0.0
-        phases = (self.final_year - FIRST_YEAR + 1) * len(SEASON_INDEX) - 1
-        done = (self.turn.year - FIRST_YEAR) * len(SEASON_INDEX) + SEASON_INDEX[self.turn.season]
+        phases = (self.final_year - self.first_year + 1) * len(SEASON_INDEX) - 1
+        years = self.turn.year - self.first_year
+        done = years * len(SEASON_INDEX) + SEASON_INDEX[self.turn.season]
         return max(0.0, min(1.0, done / max(1, phases)))
 
     def assignment(self) -> tuple[dict[str, str], str]:

@@ -45,10 +45,7 @@ from typing import Any, TypeVar
 
 from adjudicator.rules import CivilDisorderRule
 from bot.local.chart import centres_chart
-from bot.local.launch import (
-    parlance_options,
-    seat_argv,
-)
+from bot.local.launch import STANDARD_MAP, parlance_options, seat_argv
 from bot.local.lineup import describe
 from bot.local.outcome import GameConfig, GameOutcome
 from bot.local.record import GameRecorder, MessageListener
@@ -140,8 +137,12 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
             server = ParlanceServer(
                 inst,
                 host=config.host,
+                variant=config.map,
                 options=parlance_options(
-                    config.deadlines, config.final_year, shuffle=config.power_slots is None
+                    config.deadlines,
+                    config.final_year,
+                    shuffle=config.power_slots is None,
+                    first_year=config.first_year,
                 ),
                 log_path=folder / "server.log",
             )
@@ -159,6 +160,11 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
             if config.server == "parlance":
                 raise GameError(str(exc)) from exc
             reason = str(exc).splitlines()[0]
+    if config.map != STANDARD_MAP:
+        raise GameError(
+            f"the map {config.map} needs Parlance (MILA's server plays the standard map only)"
+            f"{': ' + reason if reason else ''}"
+        )
     if config.power_slots is not None:
         raise GameError(
             "giving each seat its power needs Parlance (MILA's server deals the powers itself)"
@@ -218,7 +224,11 @@ class _Game:
         self.index = index
         self.bots_dir = folder / "bots"
         self.recorder = GameRecorder(
-            config.seats, config.final_year, folder / "messages.daide", listener=listener
+            config.seats,
+            config.final_year,
+            folder / "messages.daide",
+            listener=listener,
+            first_year=config.first_year,
         )
         self.procs: dict[str, asyncio.subprocess.Process] = {}
         self.outputs: list[Any] = []

@@ -132,6 +132,8 @@ class SettingsShape(Shape):
     seed: Seed | None = None
     server: str = "auto"
     powers: str = "random"
+    map: str = Field(default="standard", pattern=r"^[A-Za-z0-9_]{1,40}$")
+    first_year: Year = 1901
 
 
 class TournamentShape(Shape):

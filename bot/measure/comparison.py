@@ -88,6 +88,8 @@ class Run:
     lineup: tuple[str, ...]
     seed: int | None
     games: tuple[GameRecord, ...]
+    map: str = "standard"
+    """The map the games were played on: runs compare on one map only."""
 
     def seats_of(self, label: str) -> tuple[int, ...]:
         """The seats ``label`` holds (empty if none)."""
@@ -158,6 +160,10 @@ def _label_focus(runs: Sequence[Run], label: str | None) -> str:
     """``label``, or the focus label the runs agree on; ComparisonError if none fits."""
     if not runs:
         raise ComparisonError("no run to compare")
+    maps = {run.map for run in runs}
+    if len(maps) > 1:
+        played = ", ".join(f"{run.source} on {run.map}" for run in runs)
+        raise ComparisonError(f"the runs were played on different maps ({played}): one at a time")
     chosen = label if label is not None else focus_label(runs[0].lineup)
     for run in runs:
         if not run.seats_of(chosen):

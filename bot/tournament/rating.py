@@ -46,6 +46,8 @@ class RatedGame:
     index: int
     labels: tuple[str, ...]
     ranks: tuple[float, ...]
+    map: str = "standard"
+    """The map the game was played on: ratings pool games of one map only."""
 
 
 @dataclass(frozen=True)
@@ -76,12 +78,23 @@ def tournament_games(folder: Path) -> list[RatedGame]:
     except TournamentError as exc:
         raise RatingsError(str(exc)) from exc
     labels = tuple(seat.label for seat in settings.seats)
-    return [RatedGame(str(folder), e.index, labels, tuple(e.record.ranks)) for e in entries]
+    return [
+        RatedGame(str(folder), e.index, labels, tuple(e.record.ranks), settings.map)
+        for e in entries
+    ]
 
 
 def rate(games: Iterable[RatedGame]) -> list[Rating]:
-    """Rate every label of ``games`` (in that order); the table, best conservative rating first."""
+    """Rate every label of ``games`` (in that order); the table, best conservative rating first.
+
+    RatingsError if the games were played on different maps (a rating is a map's).
+    """
     from openskill.models import PlackettLuce
+
+    games = list(games)
+    maps = sorted({game.map for game in games})
+    if len(maps) > 1:
+        raise RatingsError(f"the games were played on {', '.join(maps)}: rate one map at a time")
 
     model = PlackettLuce(tau=0.0)
     belief: dict[str, tuple[float, float]] = {}

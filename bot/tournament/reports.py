@@ -104,7 +104,7 @@ def write_results(
     (folder / "results.md").write_text(
         markdown_report(settings, table, len(ordered), games, ordered)
     )
-    subtitle = f"{len(ordered)} games to WIN {settings.final_year}"
+    subtitle = f"{len(ordered)} games on {settings.map} to WIN {settings.final_year}"
     standings_chart(table, subtitle, folder / "centres.png")
     return table
 
@@ -141,7 +141,8 @@ def markdown_report(
     lines = [
         "# Tournament results",
         "",
-        f"{finished} of {games} games, each to WIN {settings.final_year}; "
+        f"{finished} of {games} games on the {settings.map} map, each to WIN "
+        f"{settings.final_year}; "
         f"deadlines {settings.deadlines}; {POWER_DEAL_TEXT[settings.powers]}.",
         "",
         f"Lineup: {lineup}.",

@@ -2,7 +2,7 @@
 
 A tournament lives in one folder::
 
-    tournament.json      the settings (lineup, final year, deadlines, seed, server)
+    tournament.json      the settings (lineup, map, final year, deadlines, seed, server)
     games/game-001/      each game's run folder (see :mod:`bot.local.runner`);
                          ``game.json`` in it marks the game as finished
     results.json         every game and the summaries per label, seat and power
@@ -28,7 +28,7 @@ from typing import Any
 
 from bot.local.albert_seat import AlbertInstall
 from bot.local.bandana import BandanaInstall
-from bot.local.launch import Deadlines
+from bot.local.launch import FIRST_YEAR, STANDARD_MAP, Deadlines
 from bot.local.lineup import Seat
 from bot.local.runner import GameConfig, GameOutcome
 from bot.local.schemas import GameEntryShape, TournamentShape
@@ -89,6 +89,10 @@ class TournamentSettings:
     """How the powers are dealt: :data:`POWERS_RANDOM` (by the server) or
     :data:`POWERS_ROTATE` (:func:`rotated_slots`: within each block of seven games
     every seat plays every power once)."""
+    map: str = STANDARD_MAP
+    """The map Parlance serves; one seat per power of it."""
+    first_year: int = FIRST_YEAR
+    """The map's first year."""
 
     def __post_init__(self) -> None:
         if self.powers not in POWER_DEALS:
@@ -105,6 +109,8 @@ class TournamentSettings:
             "seed": self.seed,
             "server": self.server,
             "powers": self.powers,
+            "map": self.map,
+            "first_year": self.first_year,
         }
 
     @classmethod
@@ -118,6 +124,8 @@ class TournamentSettings:
                 seed=None if data.get("seed") is None else int(data["seed"]),
                 server=str(data.get("server", "auto")),
                 powers=str(data.get("powers", POWERS_RANDOM)),
+                map=str(data.get("map", STANDARD_MAP)),
+                first_year=int(data.get("first_year", FIRST_YEAR)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise TournamentError(
@@ -149,6 +157,8 @@ class TournamentSettings:
             bandana=bandana,
             albert=albert,
             power_slots=slots,
+            map=self.map,
+            first_year=self.first_year,
         )
 
 
@@ -319,7 +329,7 @@ def tournament_run(folder: Path) -> Run:
 def as_run(settings: TournamentSettings, entries: Sequence[GameEntry], source: str = "") -> Run:
     """The games of ``entries`` as a comparison run of the settings' lineup."""
     labels = tuple(seat.label for seat in settings.seats)
-    return Run(source, labels, settings.seed, tuple(e.record for e in entries))
+    return Run(source, labels, settings.seed, tuple(e.record for e in entries), settings.map)
 
 
 # --- results ----------------------------------------------------------------------------------

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from bot.cli import UserError, main
-from bot.commands.game import seats_from_args
+from bot.commands.game import PLAIN_STANDARD, seats_from_args
 from bot.measure.metrics import POINTS_BY_SURVIVORS
+from bot.servers.parlance_maps import ServedMap
 from bot.view.colours import POWER_COLOURS
 from tests.bot.local.pngread import png_size_and_colours
 
@@ -212,8 +213,44 @@ def test_a_used_run_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_the_default_lineup_is_one_mcts_bot_and_six_dumbbots() -> None:
-    seats = seats_from_args(Namespace(lineup=None, fill="dumbbot"))
+    seats = seats_from_args(Namespace(lineup=None, fill="dumbbot"), PLAIN_STANDARD)
     assert [s.label for s in seats] == ["mcts"] + ["dumbbot"] * 6
     assert all(s.kind == "ours" for s in seats)
     with pytest.raises(UserError, match="no MCTS variant"):
-        seats_from_args(Namespace(lineup="mcts:v99", fill="dumbbot"))
+        seats_from_args(Namespace(lineup="mcts:v99", fill="dumbbot"), PLAIN_STANDARD)
+
+
+def test_a_variant_has_one_seat_per_power() -> None:
+    world = ServedMap("world3", 1901, tuple(f"P{i:02d}" for i in range(17)))
+    seats = seats_from_args(Namespace(lineup="mcts,random", fill="dumbbot"), world)
+    assert [s.spec for s in seats] == ["mcts", "random"] + ["dumbbot"] * 15
+    three = ServedMap("hundred3", 1425, ("BUR", "ENG", "FRA"))
+    with pytest.raises(UserError, match="4 seats given; the map has 3 powers"):
+        seats_from_args(Namespace(lineup="mcts,mcts,mcts,mcts", fill="dumbbot"), three)
+
+
+def test_an_unknown_map_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["game", "--map", "atlantis", "--lineup", "dumbbot"]) == 2
+    err = capsys.readouterr().err
+    assert "no map called 'atlantis'" in err and "world3" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_a_local_game_on_a_variant(tmp_path: Path) -> None:
+    """``--map hundred3``: three seats (ours, random and a Parang bot), the map's own years."""
+    out = tmp_path / "run"
+    proc = run_cli(
+        "game", "--map", "hundred3", "--lineup", "mcts,random,parang",
+        "--mtl", "2", "--rtl", "1", "--btl", "1", "--final-year", "1426", "--seed", "3",
+        "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Result: DRW at WIN 1426" in proc.stdout or "Result: SLO" in proc.stdout, proc.stdout
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["ended_cleanly"] is True
+    players = {p["seat"]: p for p in summary["players"]}
+    assert set(players) == {"mcts", "random", "parang"}
+    assert {p["power"] for p in players.values()} == {"BUR", "ENG", "FRA"}
+    assert summary["record"]["years"][0] == 1424
+    assert summary["bots"]["mcts"]["ended_cleanly"] is True

@@ -10,7 +10,7 @@ import pytest
 
 from bot.cli import UserError, main
 from bot.commands.game import (
-    STANDARD_POWERS,
+    PLAIN_STANDARD,
     bot_time_from_args,
     deadlines_from_args,
     power_slots_from_args,
@@ -19,6 +19,10 @@ from bot.commands.game import (
 from bot.local.launch import DEFAULT_DEADLINES, PERSON_BOT_TIME, PERSON_DEADLINES, seat_argv
 from bot.local.lineup import parse_lineup
 from bot.local.runner import page_address
+from bot.servers.parlance_maps import ServedMap
+
+STANDARD_POWERS = PLAIN_STANDARD.powers
+SAILHO = ServedMap("sailho", 1901, ("EST", "NTH", "STH", "WST"))
 
 
 def _args(**kw: object) -> Namespace:
@@ -35,18 +39,18 @@ def test_human_seats_in_a_lineup_more_than_one_allowed() -> None:
 
 
 def test_dash_dash_human_puts_a_person_first_before_the_lineup() -> None:
-    seats = seats_from_args(_args(human="any"))
+    seats = seats_from_args(_args(human="any"), PLAIN_STANDARD)
     assert [s.kind for s in seats] == ["human", "ours", *["ours"] * 5]
     assert seats[1].spec == "mcts"
-    seats = seats_from_args(_args(human="any", lineup="mcts,mcts,dumbbot"))
+    seats = seats_from_args(_args(human="any", lineup="mcts,mcts,dumbbot"), PLAIN_STANDARD)
     assert [s.spec for s in seats][:4] == ["human", "mcts", "mcts", "dumbbot"]
 
 
 @pytest.mark.parametrize("power", STANDARD_POWERS)
 def test_the_person_gets_the_power_asked_for_and_every_power_is_dealt_once(power: str) -> None:
     args = _args(human=power.lower())
-    seats = seats_from_args(args)
-    slots = power_slots_from_args(args, seats)
+    seats = seats_from_args(args, PLAIN_STANDARD)
+    slots = power_slots_from_args(args, seats, PLAIN_STANDARD)
     assert slots is not None and sorted(slots) == list(range(7))
     person = next(i for i, s in enumerate(seats) if s.kind == "human")
     assert STANDARD_POWERS[slots[person]] == power
@@ -54,9 +58,24 @@ def test_the_person_gets_the_power_asked_for_and_every_power_is_dealt_once(power
 
 def test_no_power_asked_for_means_the_server_deals() -> None:
     args = _args(human="any")
-    assert power_slots_from_args(args, seats_from_args(args)) is None
+    assert (
+        power_slots_from_args(args, seats_from_args(args, PLAIN_STANDARD), PLAIN_STANDARD) is None
+    )
+    xyz = _args(human="XYZ")
     with pytest.raises(UserError, match="unknown power"):
-        power_slots_from_args(_args(human="XYZ"), seats_from_args(_args(human="XYZ")))
+        power_slots_from_args(xyz, seats_from_args(xyz, PLAIN_STANDARD), PLAIN_STANDARD)
+
+
+@pytest.mark.parametrize("power", SAILHO.powers)
+def test_on_a_variant_the_person_gets_a_power_of_its_map(power: str) -> None:
+    args = _args(human=power)
+    seats = seats_from_args(args, SAILHO)
+    assert [s.kind for s in seats] == ["human", "ours", "ours", "ours"]
+    slots = power_slots_from_args(args, seats, SAILHO)
+    assert slots is not None and sorted(slots) == [0, 1, 2, 3]
+    assert SAILHO.powers[slots[0]] == power
+    with pytest.raises(UserError, match="one of EST, NTH, STH, WST"):
+        power_slots_from_args(_args(human="FRA"), seats, SAILHO)
 
 
 def test_a_persons_deadlines_and_the_bots_cap_by_default_the_flags_win() -> None:
