@@ -21,7 +21,7 @@ def test_the_install_serves_the_standard_map_and_parterres_variants(
     parlance_install: ParlanceInstall,
 ) -> None:
     maps = served_maps(parlance_install)
-    assert list(maps)[0] == "standard"
+    assert next(iter(maps)) == "standard"
     assert {name: (m.first_year, len(m.powers)) for name, m in maps.items()} == VARIANTS
     assert maps["standard"].powers == ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
     assert maps["fleet_rome"].powers == maps["standard"].powers  # from its base map
