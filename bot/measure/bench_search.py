@@ -31,11 +31,13 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from pathlib import Path
 from random import Random
 
 from adjudicator import compiled_rules as speedups
 from adjudicator.position import Position
 from bot.measure.bench_heuristics import sample_positions
+from bot.measure.recorded_positions import RecordedGameError, recorded_positions
 from search.compiled_search import COMPILED as fastbot
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.parallel import RootParallel, collector_paused
@@ -44,6 +46,10 @@ from search.mcts.tree import horizon
 from search.mcts.variants import VARIANTS, VariantError, get_variant
 
 FINAL_YEAR = 1905
+"""The standard game's last year; on a recorded game's map, its first year + 4."""
+
+YEARS_SEARCHED = FINAL_YEAR - 1901
+"""Years from the first one to the final year the search looks ahead to."""
 
 
 def rollouts_per_second(
@@ -52,6 +58,7 @@ def rollouts_per_second(
     variant: str,
     seconds: float,
     clock: Callable[[], float] = time.monotonic,
+    final_year: int = FINAL_YEAR,
 ) -> float:
     """How many of ``variant``'s rollouts from ``pos`` run in a second of ``clock``.
 
@@ -59,7 +66,7 @@ def rollouts_per_second(
     <search.mcts.player.search_within>`).
     """
     v = get_variant(variant)
-    domain = DiplomacyDomain(v, power, horizon(pos, v, FINAL_YEAR), pos.map.num_powers)
+    domain = DiplomacyDomain(v, power, horizon(pos, v, final_year), pos.map.num_powers)
     rng = Random(0)
     count = 0
     with collector_paused():
@@ -78,6 +85,7 @@ def search_rates(
     seconds: float,
     parallel: RootParallel | None,
     clock: Callable[[], float] = time.monotonic,
+    final_year: int = FINAL_YEAR,
 ) -> tuple[float, float]:
     """Iterations and simulations per second of ``clock``.
 
@@ -89,7 +97,7 @@ def search_rates(
         pos,
         power,
         get_variant(variant),
-        FINAL_YEAR,
+        final_year,
         Random(1),
         deadline=began + seconds,
         parallel=parallel,
@@ -137,6 +145,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="time the one-worker figures in CPU seconds of this process (not wall seconds)",
     )
+    parser.add_argument(
+        "--game",
+        type=Path,
+        metavar="RUN_FOLDER",
+        help="search from a recorded game's opening and fourth spring, on its map "
+        "(e.g. a game played with --map world3); default: the standard map",
+    )
+    parser.add_argument(
+        "--power", help="the searching power (default FRA, or the game's first power)"
+    )
     args = parser.parse_args(argv)
     variants = [v.strip().lower() for v in args.variants.split(",") if v.strip()]
     unknown = [v for v in variants if not _known(v)]
@@ -146,13 +164,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             "seconds > 0; repeats >= 1"
         )
     width = max(VARIANT_COLUMN, *(len(v) for v in variants))
-    positions = sample_positions(0)
-    power = next(iter(positions.values())).map.power_index["FRA"]
+    if args.game is None:
+        positions = sample_positions(0)
+    else:
+        try:
+            positions = recorded_positions(args.game)
+        except RecordedGameError as exc:
+            parser.error(str(exc))
+    start = next(iter(positions.values()))
+    game_map = start.map
+    name = (args.power or ("FRA" if args.game is None else game_map.powers[0])).upper()
+    if name not in game_map.power_index:
+        parser.error(f"--power: {name} is not a power of the map ({', '.join(game_map.powers)})")
+    power = game_map.power_index[name]
+    final_year = start.year + YEARS_SEARCHED
     clock = time.process_time if args.cpu_clock else time.monotonic
     unit = "CPU s" if args.cpu_clock else "s"
     compiled = speedups.enabled() and speedups.MOVEMENT is not None and fastbot is not None
     print(
-        f"{args.seconds:g} {unit} per run, median of {args.repeats}; France searching; "
+        f"{args.seconds:g} {unit} per run, median of {args.repeats}; {name} searching on "
+        f"{args.game or 'the standard map'} ({game_map.num_powers} powers, "
+        f"{len(game_map.supply_centres)} centres); "
         f"hot paths {'compiled' if compiled else 'in pure Python'}"
         + ("; 1w figures per CPU second, 2w per wall second" if args.cpu_clock else "")
     )
@@ -165,9 +197,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         for variant in variants:
             for label, pos in positions.items():
                 given = (pos, power, variant, args.seconds)
-                rollouts = _median(partial(rollouts_per_second, *given, clock), args.repeats)
-                one, sims = _medians(partial(search_rates, *given, None, clock), args.repeats)
-                two, _ = _medians(partial(search_rates, *given, parallel), args.repeats)
+                rollouts = _median(
+                    partial(rollouts_per_second, *given, clock, final_year), args.repeats
+                )
+                one, sims = _medians(
+                    partial(search_rates, *given, None, clock, final_year), args.repeats
+                )
+                two, _ = _medians(
+                    partial(search_rates, *given, parallel, final_year=final_year), args.repeats
+                )
                 print(
                     f"{variant:{width}} {label:22} {rollouts:11.1f} {one:10.1f}"
                     f" {sims:10.1f} {two:10.1f}"
