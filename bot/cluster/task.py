@@ -72,6 +72,7 @@ def config_to_dict(config: GameConfig) -> dict[str, Any]:
         "host": config.host,
         "map": config.map,
         "first_year": config.first_year,
+        "press_level": config.press_level,
     }
 
 
@@ -87,6 +88,7 @@ def config_from_dict(data: dict[str, Any]) -> GameConfig:
         host=str(data["host"]),
         map=str(data.get("map", STANDARD_MAP)),
         first_year=int(data.get("first_year", FIRST_YEAR)),
+        press_level=int(data.get("press_level", 0)),
     )
 
 

@@ -52,6 +52,7 @@ from bot.local.launch import (
     FIRST_YEAR,
     PERSON_BOT_TIME,
     PERSON_DEADLINES,
+    PRESS_LEVELS,
     STANDARD_MAP,
     Deadlines,
 )
@@ -130,6 +131,14 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="the map Parlance serves: standard (the default) or one of Parterre's variants "
         "(world3, hundred3, sailho...; docs/variants.md); one seat per power",
+    )
+    p.add_argument(
+        "--level",
+        type=int,
+        choices=PRESS_LEVELS,
+        metavar="LEVEL",
+        help="the press level the server allows: 0 no press (the default), 10 peace, "
+        "alliances and draws, 20 orders and DMZs, 30 AND/OR ... (Parlance's LVL)",
     )
     p.add_argument(
         "--final-year",
@@ -355,6 +364,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         bot_time=bot_time,
         map=served.name,
         first_year=served.first_year,
+        press_level=args.level or 0,
     )
     view = make_view(out)
     browser_view = _start_browser_view(folder, out) if args.view else None

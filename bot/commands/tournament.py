@@ -102,6 +102,7 @@ def _merge_saved(
         "server": saved.server,
         "powers": saved.powers,
         "map": saved.map,
+        "level": saved.press_level,
     }
     for name, value in stored.items():
         given = getattr(args, name)
@@ -164,6 +165,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             powers=args.powers,
             map=served.name,
             first_year=served.first_year,
+            press_level=args.level or 0,
         )
     if args.ray is not None and any(seat.kind == "bandana" for seat in settings.seats):
         raise UserError(

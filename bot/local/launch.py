@@ -20,6 +20,10 @@ from bot.servers.parlance_install import ParlanceInstall
 FIRST_YEAR = 1901
 """The first year of a standard game."""
 
+PRESS_LEVELS = (0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 8000)
+"""DAIDE's press levels: 0 no press, 10 peace and alliances, 20 orders and DMZs, 30 AND/OR...,
+8000 free text."""
+
 STANDARD_MAP = "standard"
 """The map a local game is played on unless told otherwise."""
 
@@ -67,7 +71,12 @@ def years_to_play(final_year: int, first_year: int = FIRST_YEAR) -> int:
 
 
 def parlance_options(
-    deadlines: Deadlines, final_year: int, *, shuffle: bool = True, first_year: int = FIRST_YEAR
+    deadlines: Deadlines,
+    final_year: int,
+    *,
+    shuffle: bool = True,
+    first_year: int = FIRST_YEAR,
+    press_level: int = 0,
 ) -> dict[str, object]:
     """Parlance's options for a local game.
 
@@ -78,7 +87,7 @@ def parlance_options(
     players as they join.
     """
     draw = years_to_play(final_year, first_year)
-    options: dict[str, object] = {**deadlines.options(), "draw": draw}
+    options: dict[str, object] = {**deadlines.options(), "draw": draw, "LVL": press_level}
     if not shuffle:
         options["shuffle"] = False
     return options

@@ -47,6 +47,8 @@ class GameConfig:
     """The map Parlance serves (``standard`` or one of Parterre's variants)."""
     first_year: int = FIRST_YEAR
     """The map's first year."""
+    press_level: int = 0
+    """The press level the server allows (DAIDE's ``LVL``: 0 is no press)."""
 
     def time_limit(self) -> float:
         """Seconds after which a game that has not ended is stopped (every deadline, 1.5 times)."""
@@ -68,6 +70,7 @@ class GameConfig:
             "bot_time": self.bot_time,
             "map": self.map,
             "first_year": self.first_year,
+            "press_level": self.press_level,
         }
 
 

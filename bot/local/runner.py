@@ -66,6 +66,9 @@ from bot.toolkit.messagelog import RecordedText
 from bot.toolkit.observer import Observer, ObserverRefusedError
 from bot.toolkit.paths import local_dir
 
+MILA_PRESS_LEVEL = 30
+"""The press level MILA's DAIDE server announces."""
+
 SERVER_CHOICES = ("auto", "parlance", "mila")
 """``auto``: Parlance if it can run here, else MILA's server."""
 
@@ -143,6 +146,7 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
                     config.final_year,
                     shuffle=config.power_slots is None,
                     first_year=config.first_year,
+                    press_level=config.press_level,
                 ),
                 log_path=folder / "server.log",
             )
@@ -160,6 +164,11 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
             if config.server == "parlance":
                 raise GameError(str(exc)) from exc
             reason = str(exc).splitlines()[0]
+    if config.press_level not in (0, MILA_PRESS_LEVEL):
+        raise GameError(
+            f"press level {config.press_level} needs Parlance (MILA's server allows level "
+            f"{MILA_PRESS_LEVEL} or none){': ' + reason if reason else ''}"
+        )
     if config.map != STANDARD_MAP:
         raise GameError(
             f"the map {config.map} needs Parlance (MILA's server plays the standard map only)"

@@ -134,6 +134,7 @@ class SettingsShape(Shape):
     powers: str = "random"
     map: str = Field(default="standard", pattern=r"^[A-Za-z0-9_]{1,40}$")
     first_year: Year = 1901
+    press_level: Count = 0
 
 
 class TournamentShape(Shape):

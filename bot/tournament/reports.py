@@ -143,7 +143,8 @@ def markdown_report(
         "",
         f"{finished} of {games} games on the {settings.map} map, each to WIN "
         f"{settings.final_year}; "
-        f"deadlines {settings.deadlines}; {POWER_DEAL_TEXT[settings.powers]}.",
+        f"deadlines {settings.deadlines}; {POWER_DEAL_TEXT[settings.powers]}"
+        f"{f'; press level {settings.press_level}' if settings.press_level else ''}.",
         "",
         f"Lineup: {lineup}.",
         "",

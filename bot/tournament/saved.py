@@ -93,6 +93,8 @@ class TournamentSettings:
     """The map Parlance serves; one seat per power of it."""
     first_year: int = FIRST_YEAR
     """The map's first year."""
+    press_level: int = 0
+    """The press level the server allows (0: no press)."""
 
     def __post_init__(self) -> None:
         if self.powers not in POWER_DEALS:
@@ -111,6 +113,7 @@ class TournamentSettings:
             "powers": self.powers,
             "map": self.map,
             "first_year": self.first_year,
+            "press_level": self.press_level,
         }
 
     @classmethod
@@ -126,6 +129,7 @@ class TournamentSettings:
                 powers=str(data.get("powers", POWERS_RANDOM)),
                 map=str(data.get("map", STANDARD_MAP)),
                 first_year=int(data.get("first_year", FIRST_YEAR)),
+                press_level=int(data.get("press_level", 0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise TournamentError(
@@ -159,6 +163,7 @@ class TournamentSettings:
             power_slots=slots,
             map=self.map,
             first_year=self.first_year,
+            press_level=self.press_level,
         )
 
 

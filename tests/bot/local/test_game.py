@@ -254,3 +254,31 @@ def test_a_local_game_on_a_variant(tmp_path: Path) -> None:
     assert {p["power"] for p in players.values()} == {"BUR", "ENG", "FRA"}
     assert summary["record"]["years"][0] == 1424
     assert summary["bots"]["mcts"]["ended_cleanly"] is True
+
+
+@pytest.mark.slow
+def test_a_local_game_with_press(tmp_path: Path) -> None:
+    """``--level 10``: Parlance allows press, PeaceBots propose peace, every message is kept."""
+    out = tmp_path / "run"
+    lineup = ",".join(["mcts", *["parang:peacebot"] * 6])
+    proc = run_cli(
+        "game", "--level", "10", "--lineup", lineup, "--final-year", "1901",
+        "--mtl", "2", "--rtl", "1", "--btl", "1", "--seed", "3", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    logs = list((out / "bots" / "mcts").glob("*.jsonl"))
+    assert len(logs) == 1, logs
+    records = [json.loads(line) for line in logs[0].read_text().splitlines()]
+    texts = [(r["dir"], r["text"]) for r in records if r["kind"] == "msg"]
+    assert any(d == "in" and t.startswith("HLO") and "( LVL 10 )" in t for d, t in texts)
+    assert any(d == "in" and t.startswith("FRM") and "PCE" in t for d, t in texts), texts
+    assert any(d == "out" and t.startswith("SND") for d, t in texts)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["bots"]["mcts"]["ended_cleanly"] is True
+
+
+def test_a_press_level_is_one_daide_knows(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["game", "--level", "15"])
+    assert exited.value.code == 2
+    assert "--level" in capsys.readouterr().err
