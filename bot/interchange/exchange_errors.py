@@ -1,9 +1,11 @@
 """What can go wrong taking a game to or from another tool's format; each a one-line message.
 
-    ExchangeError                 any of these (a ValueError)
-    ├── NotStandardMapError       the game is on a map other than the standard one
-    ├── NotAMilaGameError         a file that is not a MILA saved game (or not one we read)
-    └── ReplayMismatchError       MILA's engine, replaying the record, gets a different position
+::
+
+    ExchangeError               any of these (a ValueError)
+    ├── NotStandardMapError     the game is on a map other than the standard one
+    ├── NotAMilaGameError       a file that is not a MILA saved game (or not one we read)
+    └── ReplayMismatchError     MILA's engine, replaying the record, reaches another position
 """
 
 from __future__ import annotations

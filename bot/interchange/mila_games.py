@@ -274,11 +274,11 @@ def read_saved_games(path: Path) -> list[MilaGame]:
     """
     try:
         text = read_text(path, MAX_JSON_BYTES)
+        if not text.strip():
+            raise NotAMilaGameError(f"{path}: empty, not a MILA saved game")
         values = list(_json_values(text))
     except UnreadableFile as exc:
         raise NotAMilaGameError(str(exc) if str(path) in str(exc) else f"{path}: {exc}") from None
-    if not values:
-        raise NotAMilaGameError(f"{path}: empty, not a MILA saved game")
     games = []
     for number, value in enumerate(values, 1):
         where = f"{path}" if len(values) == 1 else f"{path}: game {number}"
@@ -351,8 +351,8 @@ def _phase_values(phase: _Phase) -> MilaPhase:
         if owned
     }
     convoys: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for texts in phase.orders.values():
-        for text in texts or ():
+    for given in phase.orders.values():
+        for text in given or ():
             words = text.split()
             if len(words) == 7 and words[2] == "C" and words[5] == "-":
                 army = daide_location(words[4]).province
@@ -360,9 +360,9 @@ def _phase_values(phase: _Phase) -> MilaPhase:
                 convoys[(army, to)].append(daide_location(words[1]).province)
     paths = {key: tuple(fleets) for key, fleets in convoys.items()}
     orders = []
-    for name, texts in sorted(phase.orders.items()):
+    for name, given in sorted(phase.orders.items()):
         power = daide_power(name)
-        for text in texts or ():
+        for text in given or ():
             order = daide_order(text, power, turn.season, board, paths)
             key = "" if order_power(order) == power and text == "WAIVE" else _unit_key(text)
             orders.append(OrderResult(turn, order, daide_results(phase.results.get(key, []))))

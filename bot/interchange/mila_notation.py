@@ -103,6 +103,9 @@ SUCCESS = "SUC"
 MOVE_FAILURES = {"BNC", "CUT", "NSO", "DSR"}
 """DAIDE's results that take the place of SUC."""
 
+DISLODGED = "RET"
+"""DAIDE's result of a dislodged unit (after BNC or CUT, or alone for one that held)."""
+
 
 # --- DAIDE -> MILA --------------------------------------------------------------------------
 
@@ -269,10 +272,10 @@ def daide_order(
         if verb == "S" and tail in ([], ["H"]):
             return SupportHold(unit, other)
         if len(tail) == 2 and tail[0] == "-":
-            destination = daide_location(tail[1]).province
+            target = daide_location(tail[1]).province
             if verb == "S":
-                return SupportMove(unit, other, destination)
-            return Convoy(unit, other, destination)
+                return SupportMove(unit, other, target)
+            return Convoy(unit, other, target)
     if verb == "R" and len(rest) == 1:
         return Retreat(unit, daide_location(rest[0]))
     if verb == "B" and not rest:
@@ -296,21 +299,23 @@ def _reach(unit: Unit) -> set[str]:
 
 def _board_unit(text: str, board: Mapping[str, Unit], order: str) -> Unit:
     """The unit MILA names in a support or convoy, with its power from the board."""
-    letter, _, where = text.partition(" ")
+    where = text.partition(" ")[2]
     location = daide_location(where)
     standing = board.get(location.province)
-    power = standing.power if standing is not None else ""
     if standing is None:
         raise NotAMilaGameError(f"{order!r}: no unit stands in {where}")
-    found = daide_unit(text, power)
+    found = daide_unit(text, standing.power)
     if found.kind is standing.kind and location.coast is None:
         return standing  # MILA may leave out the coast of a supported fleet
     return found
 
 
 def daide_results(words: Iterable[str]) -> tuple[str, ...]:
-    """MILA's results of one order as DAIDE's result tokens (``[]`` → ``SUC``)."""
+    """MILA's results of one order as DAIDE's result tokens (``[]`` → ``SUC``).
+
+    A unit dislodged while holding has ``RET`` alone, as DAIDE's servers say.
+    """
     tokens = [MILA_RESULTS[w] for w in words if w in MILA_RESULTS]
-    if not MOVE_FAILURES & set(tokens):
+    if not (MOVE_FAILURES | {DISLODGED}) & set(tokens):  # a dislodged unit that held: RET alone
         tokens.insert(0, SUCCESS)
     return tuple(dict.fromkeys(tokens))
