@@ -105,18 +105,19 @@ def mila_game(timeline: Timeline, game_id: str) -> Game:
     if not timeline.phases:
         raise ReplayMismatchError("the record holds no phase to export")
     game = Game(game_id=game_id, map_name=MILA_MAP, rules=list(MILA_RULES))
+    last = timeline.phases[-1]
     for phase in timeline.phases:
         if game.get_current_phase() != mila_phase(phase.turn) and _has_no_choice(phase):
             continue  # MILA disbands such units itself and has no such phase
         trapped = _trapped(phase)
         units = [u for u in phase.units if u.unit not in trapped]
         _check_position(game, phase.turn, units, phase.centres)
-        if not phase.orders:
-            break  # the last phase the record reached, not played
+        if phase is last and not phase.orders:
+            break  # the phase the game ended in, not played
         _set_orders(game, phase, trapped)
         _quietly(game.process, phase.turn)
-    if timeline.phases[-1].orders:  # the record ends with an adjudicated phase: check its outcome
-        _check_centres(game, mila_name=game.get_current_phase(), centres=timeline.centres)
+    if last.orders:  # the record ends with an adjudicated phase: check its outcome
+        _check_centres(game, turn_of_phase(game.get_current_phase()), timeline.centres)
     return game
 
 
@@ -200,15 +201,15 @@ def _check_position(
                 f"at {turn}: MILA's engine has {power} with {', '.join(extra) or 'no more'} "
                 f"where the record has {', '.join(missing) or 'no more'}"
             )
-    _check_centres(game, name, centres)
+    _check_centres(game, turn, centres)
 
 
-def _check_centres(game: Game, mila_name: str, centres: dict[str, tuple[str, ...]]) -> None:
+def _check_centres(game: Game, turn: Turn, centres: dict[str, tuple[str, ...]]) -> None:
     for power, found in sorted(game.get_centers().items()):
         recorded = {mila_province(c) for c in centres.get(daide_power(power), ())}
         if set(found) != recorded:
             raise ReplayMismatchError(
-                f"at {mila_name}: MILA's engine gives {power} the centres "
+                f"at {turn}: MILA's engine gives {power} the centres "
                 f"{' '.join(sorted(found)) or 'none'} where the record has "
                 f"{' '.join(sorted(recorded)) or 'none'}"
             )

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 
 from adjudicator.maps import ARMY, FLEET, standard_map
 from adjudicator.rules import JUDGE_NAMES
-from bot.interchange.exchange_errors import NotAMilaGameError
+from bot.interchange.exchange_errors import NotAMilaGameError, NotStandardMapError
 from protocol.values import (
     Build,
     Convoy,
@@ -111,8 +111,13 @@ DISLODGED = "RET"
 
 
 def mila_power(power: str) -> str:
-    """A DAIDE power token as MILA's name (``FRA`` → ``FRANCE``)."""
-    return MILA_POWERS[power]
+    """A DAIDE power token as MILA's name (``FRA`` → ``FRANCE``); NotStandardMapError if none."""
+    try:
+        return MILA_POWERS[power]
+    except KeyError:
+        raise NotStandardMapError(
+            f"{power} is not a power of the standard map, the only one MILA's engine exports"
+        ) from None
 
 
 def mila_province(province: str) -> str:

@@ -77,6 +77,12 @@ BROKEN_FOLDERS: list[tuple[str, Callable[[Path], None], str]] = [
         _edit_messages("( ENG AMY YOR ) ( ENG FLT NTH )", "( ENG AMY WAL ) ( ENG FLT NTH )"),
         "at FAL 1901: MILA's engine has ENGLAND with A YOR where the record has A WAL",
     ),
+    (
+        "centres-mila-does-not-give",
+        _edit_messages("( ENG EDI LON LVP NWY )", "( ENG EDI LON LVP )"),
+        "at WIN 1901: MILA's engine gives ENGLAND the centres EDI LON LVP NWY "
+        "where the record has EDI LON LVP",
+    ),
 ]  # fmt: skip
 
 

@@ -222,11 +222,11 @@ def test_a_real_game_on_parlance_exports_replays_and_reads_back(tmp_path: Path) 
     assert proc.returncode == 0, proc.stdout + proc.stderr
     saved = check_export(folder)
     assert saved["phases"][0]["name"] == "S1901M"
-    assert any(p["name"].startswith("W1901") for p in saved["phases"])
     check_read_back(folder, folder / "exported.json")
     listing = cli("export", "--read", str(folder / "exported.json"))
     assert listing.returncode == 0, listing.stderr
-    assert listing.stdout.splitlines()[0] == f"game, {len(saved['phases'])} phases"
-    assert (
-        "S1901M  SPR 1901   22 orders  AUS 3 ENG 3 FRA 3 GER 3 ITA 3 RUS 4 TUR 3" in listing.stdout
-    )
+    lines = listing.stdout.splitlines()
+    assert lines[0] == f"game, {len(saved['phases'])} phases"
+    assert len(lines) == len(saved["phases"]) + 1
+    assert lines[1].startswith("  S1901M  SPR 1901 ")
+    assert lines[1].endswith(" orders  AUS 3 ENG 3 FRA 3 GER 3 ITA 3 RUS 4 TUR 3")
