@@ -106,14 +106,27 @@ def mila_game(timeline: Timeline, game_id: str) -> Game:
         raise ReplayMismatchError("the record holds no phase to export")
     game = Game(game_id=game_id, map_name=MILA_MAP, rules=list(MILA_RULES))
     last = timeline.phases[-1]
+    unheard: set[str] = set()
     for phase in timeline.phases:
         if game.get_current_phase() != mila_phase(phase.turn) and _has_no_choice(phase):
             continue  # MILA disbands such units itself and has no such phase
         trapped = _trapped(phase)
         units = [u for u in phase.units if u.unit not in trapped]
-        _check_position(game, phase.turn, units, phase.centres)
+        try:
+            _check_position(game, phase.turn, units, phase.centres)
+        except ReplayMismatchError as exc:
+            if not unheard:
+                raise
+            raise ReplayMismatchError(
+                f"{exc}; the record lacks the orders of {', '.join(sorted(unheard))} "
+                "(a game on MILA's DAIDE server records only one player's)"
+            ) from None
         if phase is last and not phase.orders:
             break  # the phase the game ended in, not played
+        if phase.turn.season.is_movement:
+            unheard |= {u.unit.power for u in units} - {
+                order_power(entry.order) for entry, _text in phase.orders
+            }
         _set_orders(game, phase, trapped)
         _quietly(game.process, phase.turn)
     if last.orders:  # the record ends with an adjudicated phase: check its outcome

@@ -42,6 +42,14 @@ def _fifo(folder: Path) -> None:
     os.mkfifo(folder / "messages.daide")
 
 
+def _without_englands_orders(folder: Path) -> None:
+    """As on MILA's DAIDE server, which tells each player only its own ORD lines."""
+    lines = (folder / "messages.daide").read_text().splitlines()
+    kept = [x for x in lines if " ORD ( SPR 1901 ) ( ( ENG " not in x]
+    assert len(kept) == len(lines) - 3
+    (folder / "messages.daide").write_text("\n".join(kept) + "\n")
+
+
 def _corrupt_summary(folder: Path) -> None:
     (folder / "summary.json").write_text("[1")
 
@@ -76,6 +84,12 @@ BROKEN_FOLDERS: list[tuple[str, Callable[[Path], None], str]] = [
         "a-position-mila-does-not-reach",
         _edit_messages("( ENG AMY YOR ) ( ENG FLT NTH )", "( ENG AMY WAL ) ( ENG FLT NTH )"),
         "at FAL 1901: MILA's engine has ENGLAND with A YOR where the record has A WAL",
+    ),
+    (
+        "orders-missing",
+        _without_englands_orders,
+        "at FAL 1901: MILA's engine has ENGLAND with A LVP, F EDI, F LON where the record has "
+        "A YOR, F NTH, F NWG; the record lacks the orders of ENG (a game on MILA's DAIDE server",
     ),
     (
         "centres-mila-does-not-give",
