@@ -21,7 +21,13 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.interchange.exchange_errors import ExchangeError
-from bot.interchange.mila_games import MilaGame, game_values, mila_game, read_saved_games
+from bot.interchange.mila_games import (
+    MilaGame,
+    game_values,
+    mila_game,
+    read_saved_games,
+    saved_game,
+)
 from bot.toolkit.jsonfiles import write_json_object
 from bot.toolkit.usererror import UserError
 from bot.view.sources import ViewSourceError, load_run
@@ -59,10 +65,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _export(folder: Path, target: Path, out: TextIO) -> int:
-    try:
-        from bot.interchange.mila_games import saved_game
-    except ImportError as exc:  # pragma: no cover - the module imports MILA lazily
-        raise UserError(str(exc)) from exc
     try:
         timeline = load_run(folder)
         game = mila_game(timeline, folder.resolve().name)

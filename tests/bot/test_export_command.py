@@ -239,3 +239,49 @@ def test_the_command_as_a_user_runs_it_says_one_line(tmp_path: Path) -> None:
         f"daide-mcts export: error: {path}: not a MILA saved game: "
         "phases: Input should be a valid list\n"
     )
+
+
+WITHOUT_MILA = (
+    "import runpy, sys; "
+    "sys.modules['diplomacy'] = None; "  # what Python does for a package that is not installed
+    "runpy.run_module('bot.cli', run_name='__main__')"
+)
+
+
+def test_without_the_mila_extra_export_names_it_and_read_needs_none(tmp_path: Path) -> None:
+    folder = tmp_path / "game"
+    write_run_folder(folder)
+    assert main(["export", str(folder), "--out", str(tmp_path / "saved.json")]) == 0
+
+    def without_mila(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", WITHOUT_MILA, "export", *args],
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=CLI_TIMEOUT,
+        )
+
+    proc = without_mila(str(folder))
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "daide-mcts export: error: exporting needs MILA's package, the 'mila' extra "
+        "(diplomacy is missing): pip install 'daide-mcts[mila]'\n"
+    )
+    proc = without_mila("--read", str(tmp_path / "saved.json"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("game, 5 phases\n")
+
+
+def test_a_missing_file_or_a_folder_to_read_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "--read", str(tmp_path / "absent.json"))
+    assert code == 2
+    assert (
+        err == f"daide-mcts export: error: {tmp_path / 'absent.json'}: No such file or directory\n"
+    )
+    code, _, err = run(capsys, "--read", str(tmp_path))
+    assert code == 2
+    assert err == f"daide-mcts export: error: {tmp_path} is a folder, not a regular file\n"
