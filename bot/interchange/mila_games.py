@@ -60,7 +60,6 @@ from bot.toolkit.jsonfiles import (
 )
 from bot.view.timeline import Phase, Timeline
 from protocol.values import (
-    UNOWNED,
     Disband,
     OrderResult,
     Turn,
@@ -81,6 +80,9 @@ MILA_RULES = ("NO_PRESS",)
 
 DISLODGED = "*"
 """MILA's mark of a dislodged unit in a retreat phase's units (``*A BUL``)."""
+
+CONVOY_WORDS = 7
+"""The words of a convoy order in MILA's notation: ``F NTH C A YOR - NWY``."""
 
 PHASES_NOT_PLAYED = ("FORMING", "COMPLETED")
 """MILA's names of a phase before the game and after it: no position of their own."""
@@ -368,7 +370,7 @@ def _phase_values(phase: _Phase) -> MilaPhase:
     for given in phase.orders.values():
         for text in given or ():
             words = text.split()
-            if len(words) == 7 and words[2] == "C" and words[5] == "-":
+            if len(words) == CONVOY_WORDS and words[2] == "C" and words[5] == "-":
                 army = daide_location(words[4]).province
                 to = daide_location(words[6]).province
                 convoys[(army, to)].append(daide_location(words[1]).province)
@@ -378,7 +380,7 @@ def _phase_values(phase: _Phase) -> MilaPhase:
         power = daide_power(name)
         for text in given or ():
             order = daide_order(text, power, turn.season, board, paths)
-            key = "" if order_power(order) == power and text == "WAIVE" else _unit_key(text)
+            key = "" if isinstance(order, Waive) else _unit_key(text)
             orders.append(OrderResult(turn, order, daide_results(phase.results.get(key, []))))
     return MilaPhase(phase.name, turn, tuple(units), centres, tuple(orders))
 
@@ -386,8 +388,3 @@ def _phase_values(phase: _Phase) -> MilaPhase:
 def _unit_key(text: str) -> str:
     """The unit an order is for, as MILA keys its results (``A PAR``)."""
     return " ".join(text.split()[:2])
-
-
-def centres_without_neutral(centres: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
-    """Supply centres per power, sorted, without the neutral ones and without empty powers."""
-    return {p: tuple(sorted(cs)) for p, cs in centres.items() if p != UNOWNED and cs}
