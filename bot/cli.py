@@ -35,6 +35,7 @@ COMMANDS = (
     "bot.commands.compare",
     "bot.commands.watch",
     "bot.commands.view",
+    "bot.commands.export",
     "bot.commands.human",
     "bot.commands.stress",
     "bot.commands.train",
