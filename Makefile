@@ -19,7 +19,8 @@ ALL_EXTRAS := test,view,charts,mapgen,cluster,ratings,mila
 SOURCES := pyproject.toml setup.py adjudicator/compiled_sources.py adjudicator/_fastmove.pyx \
 	adjudicator/_fastmove.pxd adjudicator/_fastlegal.pyx search/_maptables.pyx \
 	search/_maptables.pxd search/_draws.pyx search/_draws.pxd search/_valuation.pyx \
-	search/_valuation.pxd search/_fastbot.pyx search/_fasttree.pyx search/db_lanes.h \
+	search/_valuation.pxd search/_dumbbot.pyx search/_dumbbot.pxd search/_policy.pyx \
+	search/_policy.pxd search/_fastbot.pyx search/_fasttree.pyx search/db_lanes.h \
 	search/db_levels.h search/db_mt.h
 
 .PHONY: help setup docker-engine test game lint bench clean compose

@@ -8,11 +8,12 @@ The hot paths have compiled twins (Cython), built by ``pip install -e .``
   (every rollout's adjudication, and the server's);
 * ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
   (every legal order of a unit, convoys included);
-* ``search/_fastbot.pyx`` — DumbBot's movement orders, the learned policy, and the
+* ``search/_fastbot.pyx`` — DumbBot's and the learned policy's movement orders, and the
   whole ``dm`` rollout and tree step (see :mod:`search.compiled_search`), on its rooms
   ``search/_maptables.pyx`` (the map's tables and DumbBot's weights),
-  ``search/_draws.pyx`` (the random generator) and ``search/_valuation.pyx``
-  (DumbBot's valuation);
+  ``search/_draws.pyx`` (the random generator), ``search/_valuation.pyx``
+  (DumbBot's valuation), ``search/_dumbbot.pyx`` (DumbBot's choice) and
+  ``search/_policy.pyx`` (the learned policy);
 * ``search/_fasttree.pyx`` — the ``dm`` search tree's iterations (see
   :mod:`search.mcts.compiled_tree`).
 
@@ -50,10 +51,12 @@ EXTENSIONS = (
     "search._maptables",
     "search._draws",
     "search._valuation",
+    "search._dumbbot",
+    "search._policy",
     "search._fastbot",
     "search._fasttree",
 )
-"""The compiled modules, by import name (``search._fastbot`` cimports the three before it)."""
+"""The compiled modules, by import name (``search._fastbot`` cimports the five before it)."""
 
 
 class StaleExtensionWarning(UserWarning):

@@ -20,10 +20,25 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
     "search._maptables": ("search/_maptables.pxd",),
     "search._draws": ("search/_draws.pxd", "search/_maptables.pxd"),
     "search._valuation": ("search/_maptables.pxd", "search/_valuation.pxd"),
+    "search._dumbbot": (
+        "search/_draws.pxd",
+        "search/_dumbbot.pxd",
+        "search/_maptables.pxd",
+        "search/_valuation.pxd",
+    ),
+    "search._policy": (
+        "search/_draws.pxd",
+        "search/_dumbbot.pxd",
+        "search/_maptables.pxd",
+        "search/_policy.pxd",
+        "search/_valuation.pxd",
+    ),
     "search._fastbot": (
         "adjudicator/_fastmove.pxd",
         "search/_draws.pxd",
+        "search/_dumbbot.pxd",
         "search/_maptables.pxd",
+        "search/_policy.pxd",
         "search/_valuation.pxd",
     ),
     "search._fasttree": (),
@@ -34,6 +49,8 @@ in path order.  A module is built after the ones whose ``.pxd`` it cimports (thi
 HEADERS: dict[str, tuple[str, ...]] = {
     "search._draws": ("search/db_mt.h",),
     "search._valuation": ("search/db_lanes.h", "search/db_levels.h"),
+    "search._dumbbot": ("search/db_lanes.h", "search/db_mt.h"),
+    "search._policy": ("search/db_lanes.h", "search/db_mt.h"),
     "search._fastbot": ("search/db_lanes.h", "search/db_mt.h"),
 }
 """The C headers each compiled module includes (through its ``.pyx`` or a ``.pxd`` it

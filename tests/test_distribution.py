@@ -38,6 +38,8 @@ EXTENSIONS = (
     "search._maptables",
     "search._draws",
     "search._valuation",
+    "search._dumbbot",
+    "search._policy",
     "search._fastbot",
     "search._fasttree",
 )
