@@ -12,8 +12,9 @@ The hot paths have compiled twins (Cython), built by ``pip install -e .``
   whole ``dm`` rollout and tree step (see :mod:`search.compiled_search`), on its rooms
   ``search/_maptables.pyx`` (the map's tables and DumbBot's weights),
   ``search/_draws.pyx`` (the random generator), ``search/_valuation.pyx``
-  (DumbBot's valuation), ``search/_dumbbot.pyx`` (DumbBot's choice) and
-  ``search/_policy.pyx`` (the learned policy);
+  (DumbBot's valuation), ``search/_dumbbot.pyx`` (DumbBot's choice),
+  ``search/_policy.pyx`` (the learned policy) and ``search/_rollout.pyx`` (the
+  rollout's phases);
 * ``search/_fasttree.pyx`` — the ``dm`` search tree's iterations (see
   :mod:`search.mcts.compiled_tree`).
 
@@ -53,10 +54,11 @@ EXTENSIONS = (
     "search._valuation",
     "search._dumbbot",
     "search._policy",
+    "search._rollout",
     "search._fastbot",
     "search._fasttree",
 )
-"""The compiled modules, by import name (``search._fastbot`` cimports the five before it)."""
+"""The compiled modules, by import name (``search._fastbot`` cimports the six before it)."""
 
 
 class StaleExtensionWarning(UserWarning):

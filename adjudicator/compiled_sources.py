@@ -33,12 +33,22 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
         "search/_policy.pxd",
         "search/_valuation.pxd",
     ),
+    "search._rollout": (
+        "adjudicator/_fastmove.pxd",
+        "search/_draws.pxd",
+        "search/_dumbbot.pxd",
+        "search/_maptables.pxd",
+        "search/_policy.pxd",
+        "search/_rollout.pxd",
+        "search/_valuation.pxd",
+    ),
     "search._fastbot": (
         "adjudicator/_fastmove.pxd",
         "search/_draws.pxd",
         "search/_dumbbot.pxd",
         "search/_maptables.pxd",
         "search/_policy.pxd",
+        "search/_rollout.pxd",
         "search/_valuation.pxd",
     ),
     "search._fasttree": (),
@@ -51,6 +61,7 @@ HEADERS: dict[str, tuple[str, ...]] = {
     "search._valuation": ("search/db_lanes.h", "search/db_levels.h"),
     "search._dumbbot": ("search/db_lanes.h", "search/db_mt.h"),
     "search._policy": ("search/db_lanes.h", "search/db_mt.h"),
+    "search._rollout": ("search/db_lanes.h", "search/db_mt.h"),
     "search._fastbot": ("search/db_lanes.h", "search/db_mt.h"),
 }
 """The C headers each compiled module includes (through its ``.pyx`` or a ``.pxd`` it

@@ -40,6 +40,7 @@ EXTENSIONS = (
     "search._valuation",
     "search._dumbbot",
     "search._policy",
+    "search._rollout",
     "search._fastbot",
     "search._fasttree",
 )

@@ -1,6 +1,6 @@
 """The compiled search's rooms: ``search._maptables``, ``search._draws``, ``search._valuation``,
-``search._dumbbot``, ``search._policy``, and ``search._fastbot`` on them (cimported through
-their ``.pxd`` files).
+``search._dumbbot``, ``search._policy``, ``search._rollout``, and ``search._fastbot`` on them
+(cimported through their ``.pxd`` files).
 
 The one per-map cache (``PerMap``), the rooms' names as ``search._fastbot`` offers them,
 the C kept in headers (not in Cython strings), and a stale room keeping the compiled
@@ -31,6 +31,7 @@ ROOMS = (
     "search._valuation",
     "search._dumbbot",
     "search._policy",
+    "search._rollout",
 )
 SMALL_LIMIT = 3
 _EXTERN_BLOCK = re.compile(r"^cdef extern from \*:\n((?:    .*\n|\n)*)", re.MULTILINE)
@@ -83,6 +84,7 @@ def test_the_rooms_names_are_offered_by_the_compiled_search(compiled: None) -> N
     assert fastbot.values is _room("search._valuation").values
     assert fastbot.C_DRAWS is _room("search._draws").C_DRAWS
     assert fastbot.CPolicy is _room("search._policy").CPolicy
+    assert fastbot.NodeValues is _room("search._rollout").NodeValues
 
 
 def test_a_forgotten_valuation_is_made_again_the_same(compiled: None) -> None:
