@@ -9,8 +9,8 @@ What a power says inside ``SND``/``FRM`` is a *press message* (``PRP``,
               PCE (powers)  ALY (powers) VSS (powers)  DRW [(powers)]  SLO (power)
               NOT (arr)  NAR (arr)
     level 20  XDO (order)  DMZ (powers) (provinces)
-    level 30  AND (arr) (arr) ...  ORR (arr) (arr) ...   (at least two parts; not nested,
-              and at most one AND or ORR in a message: more needs level 50)
+    level 30  AND (arr) (arr) ...  ORR (arr) (arr) ...   (at least two parts, and only
+              as the offer itself, PRP (AND ...): inside another arrangement, level 50)
 
 as the DAIDE message syntax gives them (Parlance's ``syntax.html``, and the
 later DAIDE document for ``CCL``, ``FCT`` and ``NAR`` at level 10).  Every form
@@ -364,38 +364,39 @@ def _children(form: Form) -> tuple[Form, ...]:
     return ()
 
 
-def _walk(form: Form) -> tuple[int, int, int, int]:
-    """(level of the forms, AND/ORR count, deepest nesting, arrangement count), iteratively."""
+def _walk(form: Form) -> tuple[int, int, int]:
+    """(level of the forms, deepest nesting, arrangement count), iteratively."""
     level = NO_PRESS
-    multiparts = deepest = arrangements = 0
-    stack: list[tuple[Form, int]] = [(form, 1)]
+    deepest = arrangements = 0
+    stack: list[tuple[Form, int, bool]] = [(form, 1, False)]
     while stack:
-        item, depth = stack.pop()
+        item, depth, offer = stack.pop()
         level = max(level, item.needs)
         deepest = max(deepest, depth)
         if isinstance(item, AllOf | AnyOf):
-            multiparts += 1
+            if not offer:  # level 30 has AND/ORR only as the offer of a PRP or FCT
+                level = max(level, NESTED_MULTIPART_LEVEL)
             if len(item.arrangements) > MAX_PARTS:
                 deepest = max(deepest, MAX_PRESS_DEPTH + 1)  # reported as over the caps
         if not isinstance(item, PressMessage | Reply):
             arrangements += 1
         if depth <= MAX_PRESS_DEPTH:  # a value deeper than the cap is refused anyway
-            stack.extend((child, depth + 1) for child in _children(item))
-    return level, multiparts, deepest, arrangements
+            carries = isinstance(item, Proposal | Fact)
+            stack.extend((child, depth + 1, carries) for child in _children(item))
+    return level, deepest, arrangements
 
 
 def press_level(form: Form) -> int:
     """The lowest syntax level at which ``form`` may be sent.
 
-    The largest level of its parts; 50 when it holds more than one AND/ORR
-    (level 30 allows one, not nested).
+    The largest level of its parts; 50 for an AND/ORR that is not the offer
+    of a PRP or FCT itself (level 30 has them only as ``PRP (AND ...)``).
     """
-    level, multiparts, _, _ = _walk(form)
-    return max(level, NESTED_MULTIPART_LEVEL) if multiparts > 1 else level
+    return _walk(form)[0]
 
 
 def _check_caps(form: Form) -> None:
-    _, _, deepest, arrangements = _walk(form)
+    _, deepest, arrangements = _walk(form)
     if deepest > MAX_PRESS_DEPTH:
         raise EncodeError(
             f"press nested deeper than {MAX_PRESS_DEPTH} levels or an AND/ORR of more "

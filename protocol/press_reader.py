@@ -114,14 +114,15 @@ from protocol.tokens import (
 
 
 class _Context:
-    """What one parse counts: the game's level, arrangements and AND/ORR seen so far."""
+    """What one parse knows: the game's level, the arrangements so far, where an offer starts."""
 
-    __slots__ = ("arrangements", "level", "multiparts")
+    __slots__ = ("arrangements", "level", "offer")
 
     def __init__(self, level: int) -> None:
         self.level = level
         self.arrangements = 0
-        self.multiparts = 0
+        self.offer = -1
+        """Index of the arrangement a PRP or FCT carries (where a level-30 AND/ORR may stand)."""
 
 
 def _token_name(r: TokenReader, number: int) -> str:
@@ -154,11 +155,27 @@ def _depth(r: TokenReader, depth: int) -> None:
         raise PressLimitError(f"press nested deeper than {MAX_PRESS_DEPTH} levels", r.pos)
 
 
-def _powers(r: TokenReader, at_least: int = 1) -> tuple[str, ...]:
+def _powers(r: TokenReader) -> tuple[str, ...]:
+    """``(power power ...)``: one power at least."""
     r.open()
     powers = r.powers_until_close()
-    if len(powers) < at_least:
-        r.fail(f"expected at least {at_least} power{'s' if at_least > 1 else ''}")
+    if not powers:
+        r.fail("expected a power")
+    r.close()
+    return powers
+
+
+def _draw_powers(r: TokenReader) -> tuple[str, ...]:
+    """A draw's ``(power power power ...)``: too few, and ERR goes before the ``(``.
+
+    ``DRW`` alone is a whole offer, so what cannot follow it is the list
+    itself (where Parlance's checker puts ERR too).
+    """
+    start = r.pos
+    r.open()
+    powers = r.powers_until_close()
+    if len(powers) < MIN_DRAW_POWERS:
+        r.fail(f"expected at least {MIN_DRAW_POWERS} powers in a draw", start)
     r.close()
     return powers
 
@@ -180,7 +197,10 @@ def _arrangement(r: TokenReader, ctx: _Context, depth: int) -> Arrangement:
     number = r.peek()
     if number not in _ARRANGEMENT_TOKENS:
         _unspoken(r, ctx, "an arrangement")
-    _require(ctx, _ARRANGEMENT_TOKENS[number], _token_name(r, number), index)
+    needed = _ARRANGEMENT_TOKENS[number]
+    if number in (AND, ORR) and index != ctx.offer:  # below 50, AND/ORR only as the offer
+        needed = NESTED_MULTIPART_LEVEL
+    _require(ctx, needed, _token_name(r, number), index)
     ctx.arrangements += 1
     if ctx.arrangements > MAX_ARRANGEMENTS:
         raise PressLimitError(f"press of more than {MAX_ARRANGEMENTS} arrangements", index)
@@ -192,7 +212,7 @@ def _arrangement(r: TokenReader, ctx: _Context, depth: int) -> Arrangement:
         r.expect(VSS, "VSS")
         return Alliance(allies, _powers(r))
     if number == DRW:
-        return Draw(_powers(r, MIN_DRAW_POWERS) if r.peek() == BRA else None)
+        return Draw(_draw_powers(r) if r.peek() == BRA else None)
     if number == SLO:
         r.open()
         power = r.power()
@@ -214,14 +234,16 @@ def _arrangement(r: TokenReader, ctx: _Context, depth: int) -> Arrangement:
     if number in (NOT, NAR):
         inner = _group(r, _arrangement, ctx, depth + 1)
         return Negation(inner) if number == NOT else NoArrangement(inner)  # type: ignore[arg-type]
-    return _multipart(r, ctx, depth, number, index)
+    return _multipart(r, ctx, depth, number)
 
 
-def _multipart(r: TokenReader, ctx: _Context, depth: int, number: int, index: int) -> Arrangement:
-    """``AND``/``ORR`` (just read, at ``index``) and its parts."""
-    ctx.multiparts += 1
-    if ctx.multiparts > 1:
-        _require(ctx, NESTED_MULTIPART_LEVEL, "a second or nested AND/ORR", index)
+def _multipart(r: TokenReader, ctx: _Context, depth: int, number: int) -> Arrangement:
+    """``AND``/``ORR`` (``number``, just read) and its parts.
+
+    Below level 50 it must be the offer itself (``PRP (AND ...)``, Parlance's
+    ``multipart_offer``); inside another arrangement it needs 50 (checked by
+    the caller, before the token is taken).
+    """
     parts: list[Arrangement] = []
     while r.more():
         if len(parts) == MAX_PARTS:
@@ -248,6 +270,7 @@ def _press_message(r: TokenReader, ctx: _Context, depth: int) -> PressMessage:
         inner = _accept(r, ctx, depth + 1) if r.peek() == YES else _press_message(r, ctx, depth + 1)
         r.close()
         return Cancel(inner)
+    ctx.offer = r.pos + 1
     arrangement: Arrangement = _group(r, _arrangement, ctx, depth + 1)  # type: ignore[assignment]
     return Proposal(arrangement) if number == PRP else Fact(arrangement)
 

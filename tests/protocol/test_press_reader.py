@@ -117,7 +117,7 @@ FORMS: list[tuple[str, str, int]] = [
         "PRP ( !AND ( PCE ( ENG FRA ) ) ( DRW ) ( SLO ( ENG ) ) )",
         30,
     ),
-    ("NOT (AND ...)", "PRP ( NOT ( !AND ( PCE ( ENG FRA ) ) ( PCE ( ENG GER ) ) ) )", 30),
+    ("NOT (AND ...): level 50 (AND not as the offer)", "PRP ( NOT ( !AND ( DRW ) ( DRW ) ) )", 50),
     ("YES of an ORR", "YES ( PRP ( !ORR ( DRW ) ( PCE ( ENG FRA ) ) ) )", 30),
 ]
 
@@ -220,7 +220,8 @@ MALFORMED: list[tuple[str, type[LanguageError], int | None]] = [
     ("PRP ( PCE ( ENG LON ) )", GrammarError, 5),
     ("PRP ( ALY ( ENG ) ( GER ) )", GrammarError, 6),
     ("PRP ( ALY ( ENG ) VSS ( ) )", GrammarError, 8),
-    ("PRP ( DRW ( ENG ) )", GrammarError, 5),
+    ("PRP ( DRW ( ENG ) )", GrammarError, 3),
+    ("PRP ( DRW ( ) )", GrammarError, 3),
     ("PRP ( DRW ENG )", GrammarError, 3),
     ("PRP ( SLO ( ENG FRA ) )", GrammarError, 5),
     ("PRP ( PCE ( ENG ) ) ( DRW )", GrammarError, 7),
