@@ -265,9 +265,12 @@ def mutated_press(draw: st.DrawFn) -> tuple[int, ...]:
     tokens = list(draw(press).to_tokens(T))
     for _ in range(draw(st.integers(1, 4))):
         where = draw(st.integers(0, max(0, len(tokens) - 1)))
-        action = draw(st.sampled_from(["delete", "insert", "replace"]))
+        action = draw(st.sampled_from(["delete", "insert", "replace", "drop a name"]))
+        names = [i for i, number in enumerate(tokens) if 0x41 <= number >> 8 <= 0x57]
         if action == "insert" or not tokens:
             tokens.insert(where, draw(tokens_))
+        elif action == "drop a name" and names:  # a list one name short: (ENG) for a draw
+            del tokens[draw(st.sampled_from(names))]
         elif action == "delete":
             del tokens[where]
         else:
@@ -275,11 +278,25 @@ def mutated_press(draw: st.DrawFn) -> tuple[int, ...]:
     return tuple(tokens)
 
 
-fuzz = st.one_of(st.lists(tokens_, max_size=80).map(tuple), mutated_press())
+def _grouped(parts: list[tuple[int, ...]]) -> tuple[int, ...]:
+    return (0x4000, *(number for part in parts for number in part), 0x4001)
+
+
+groups = st.recursive(
+    st.sampled_from(VOCABULARY).map(lambda number: (number,)),
+    lambda inner: st.lists(inner, max_size=4).map(_grouped),
+    max_leaves=16,
+)
+"""Balanced brackets around press words: shapes like ``DRW ( ENG )`` in any arrangement."""
+structured = st.lists(groups, min_size=1, max_size=4).map(
+    lambda parts: tuple(number for part in parts for number in part)
+)
+
+fuzz = st.one_of(st.lists(tokens_, max_size=80).map(tuple), mutated_press(), structured)
 
 
 @settings(PROPERTY, max_examples=600)
-@given(fuzz, st.sampled_from([0, 10, 20, 30, 50, 200]))
+@given(fuzz, st.sampled_from([10, 20, 30, 50, 200]))  # level 0 refuses all at once
 def test_the_reader_raises_only_typed_errors(tokens: tuple[int, ...], level: int) -> None:
     try:
         value = parse_press(tokens, level, T)
