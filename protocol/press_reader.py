@@ -300,7 +300,7 @@ def _press(r: TokenReader, ctx: _Context) -> Press:
         raise PressLevelError("press", r.pos, needed=PEACE_LEVEL, level=ctx.level)
     if number in (YES, REJ, BWX):
         r.take()
-        inner = _group(r, _press_message, ctx, 2)
+        inner = _group(r, _press_message, ctx, _TOP + 1)
         if number == YES:
             return Accept(inner)  # type: ignore[arg-type]
         return Reject(inner) if number == REJ else Decline(inner)  # type: ignore[arg-type]
@@ -310,9 +310,11 @@ def _press(r: TokenReader, ctx: _Context) -> Press:
         body = tuple(r.tokens[r.pos + 1 : stop])
         r.pos = stop + 1
         return Puzzled(body)
-    return _press_message(r, ctx, 1)
+    return _press_message(r, ctx, _TOP)
 
 
+_TOP = 1
+"""The nesting depth of the whole press (a reply's press message is one deeper)."""
 _ARRANGEMENT_TOKENS: dict[int, int] = {
     **dict.fromkeys((PCE, ALY, DRW, SLO, NOT, NAR), PEACE_LEVEL),
     **dict.fromkeys((XDO, DMZ), ORDERS_LEVEL),
