@@ -19,7 +19,8 @@ fault                  what the server sends                           the bot m
 ``out-of-order``       a stale NOW; THX, MIS nobody asked for          ignore them
 ``tme-flood``          thousands of TME messages                       ignore them, stay small
 ``partial-frame``      half a FRM, a long pause, the other half        answer once it is whole
-``oversized-length``   a DM header claiming 65534 octets               EM 0x08, rejoin with IAM
+``oversized-length``   a DM header claiming 65535 octets (odd: one     EM 0x09, rejoin with IAM
+                       more than the longest DM)
 ``reserved-token``     a DM holding a reserved-category token          EM 0x0E, rejoin with IAM
 ``rm-mid-game``        a second RM on the open connection              EM 0x0C, rejoin with IAM
 =====================  ==============================================  ========================
@@ -135,7 +136,7 @@ RECONNECTING_FAULTS = frozenset({Fault.OVERSIZED_LENGTH, Fault.RESERVED_TOKEN, F
 """Faults that are protocol violations: the bot must send EM, close, and rejoin."""
 
 _EXPECTED_EM = {
-    Fault.OVERSIZED_LENGTH: ErrorCode.UNKNOWN_MESSAGE,
+    Fault.OVERSIZED_LENGTH: ErrorCode.MESSAGE_TOO_SHORT,
     Fault.RESERVED_TOKEN: ErrorCode.INVALID_TOKEN,
     Fault.RM_MID_GAME: ErrorCode.RM_UNEXPECTED,
 }
@@ -424,7 +425,7 @@ class HostileServer(ScriptedPeer):
             return self._expect_silence(start)
         # The wire-level violations: the bot must answer with EM, close, and rejoin.
         if fault is Fault.OVERSIZED_LENGTH:
-            self._write(bytes((2, 0, 0xFF, 0xFE)))
+            self._write(bytes((2, 0, 0xFF, 0xFF)))  # any even length up to 65534 is a DM
         elif fault is Fault.RESERVED_TOKEN:
             self._write(encode_tokens((TME, BRA, RESERVED_TOKEN, KET)))
         else:
