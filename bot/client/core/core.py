@@ -92,9 +92,10 @@ from protocol.messages import (
     Tme,
     Yes,
     parse_message,
-    press_replies,
     reply_to_bad_message,
 )
+from protocol.press import Proposal, Reject, press_snd
+from protocol.press_reader import parse_frm_press, press_answer
 from protocol.tokens import TokenTable
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
 
@@ -199,6 +200,12 @@ class BotCore:
             Adm: self._on_adm,
             Not: self._on_not,
         }
+
+    @property
+    def press_level(self) -> int:
+        """The game's press level from HLO (0, no press, before it or when it names none)."""
+        level = None if self.hlo is None else self.hlo.variant.level
+        return level or 0
 
     @property
     def table(self) -> TokenTable:
@@ -429,8 +436,14 @@ class BotCore:
         self._finish()
 
     def _on_frm(self, m: Frm) -> None:
-        for reply in press_replies(m):
+        replies = press_answer(m, self.press_level, self.table)
+        for reply in replies:
             self._send(reply)
+        if replies:
+            return
+        press = parse_frm_press(m, self.press_level, self.table)
+        if isinstance(press, Proposal):  # understood; no negotiator yet: we agree to nothing
+            self._send(press_snd((m.sender,), Reject(press), self.table))
 
     def _on_sve(self, m: Sve) -> None:
         self._send(Yes(m))
