@@ -27,8 +27,17 @@ from adjudicator.legal import adjustment_options, movement_orders, retreat_order
 from adjudicator.orders import BUILD, REMOVE, WAIVE
 from adjudicator.position import Position
 from adjudicator.validation import geometric_routes
-from bot.client.core.chooser import Seat, WithoutSearch
-from bot.client.core.phasestate import PhaseState
+from bot.client.core import notes
+from bot.client.core.chooser import Advisor, WithoutSearch
+from bot.client.core.decisions import (
+    Decision,
+    HoldBack,
+    Note,
+    OrdersIn,
+    PhaseView,
+    Ready,
+    SubmitOrders,
+)
 from protocol.values import Build, MoveByConvoy, Order, Remove, Waive, order_power
 
 WAIVE_KEY = "WVE"
@@ -129,34 +138,38 @@ def check_person_orders(pos: Position, power: str, orders: Sequence[Order]) -> N
             raise PersonOrderError(f"{removals} removals where {-due} are due")
 
 
-class PersonChooser(WithoutSearch):
+class PersonChooser(WithoutSearch, Advisor):
     """A person's seat: their orders from events, checked; nothing chosen for them (hints apart)."""
 
     fills_gaps = False
     needs_worker = True  # the hints
 
-    def play(self, phase: PhaseState, seat: Seat) -> None:
+    def play(self, view: PhaseView) -> list[Decision]:
         """The phase waits for the person (the server waits for the deadline or their GOF)."""
-        phase.active = True
-        if phase.position.is_movement and not phase.ready:
-            seat.hold_back(phase)
+        if view.position.is_movement and not view.ready:
+            return [HoldBack()]
+        return []
 
-    def orders(self, phase: PhaseState, seat: Seat, orders: Sequence[Order]) -> None:
+    def person_orders(self, view: PhaseView, orders: Sequence[Order]) -> list[Decision]:
         """The person's complete set for the phase: checked, then submitted as one SUB.
 
-        Raises :class:`PersonOrderError` (and sends nothing) if it may not be.
+        A set that may not be submitted is refused with a note saying why
+        (:class:`PersonOrderError`), and nothing is sent.
         """
-        check_person_orders(phase.position, phase.book.power, orders)
-        if orders:
-            seat.submit(phase, list(orders))
-        seat.complete(phase)
-        phase.active = True  # still the person's until the phase ends
+        try:
+            check_person_orders(view.position, view.power, orders)
+        except PersonOrderError as exc:
+            return [Note(notes.PersonOrdersRefused(view.turn, str(exc)))]
+        submit: list[Decision] = [SubmitOrders(tuple(orders))] if orders else []
+        return [*submit, OrdersIn()]
 
-    def ready(self, phase: PhaseState, seat: Seat, ready: bool) -> None:
-        """The person is done (``GOF``), or not yet (``NOT (GOF)``)."""
-        if not phase.position.is_movement:
-            return  # outside movement a GOF leaks into the next phase on MILA's server
-        if ready:
-            seat.go(phase)
-        else:
-            seat.hold_back(phase)
+    def person_ready(self, view: PhaseView, ready: bool) -> list[Decision]:
+        """The person is done (``GOF``), or not yet (``NOT (GOF)``); noted either way.
+
+        Outside movement nothing is sent: a GOF there leaks into the next phase
+        on MILA's server.
+        """
+        if not view.position.is_movement:
+            return [Note(notes.PersonReadySet(view.turn, view.ready))]
+        word: Decision = Ready() if ready else HoldBack()
+        return [word, Note(notes.PersonReadySet(view.turn, ready))]
