@@ -309,3 +309,48 @@ def test_no_module_asks_which_chooser_it_has() -> None:
         if (hits := _class_checks(path.read_text(), classes))
     }
     assert offenders == {}
+
+
+# --- the person's seat asks the core's public API only --------------------------------------
+
+SEAT = "bot.human"
+CORE_API_FOR_SEAT = {"bot.client.core.events", "bot.client.core.notes", "bot.client.core.person"}
+"""What of the core a person's seat may import: its events, its notes and the person's API."""
+
+CORE_INSIDES = {"player", "clock", "mirror", "budget", "out", "chooser"}
+"""The core's parts, which the seat must not reach into (``core.phase`` neither)."""
+
+
+def _reaches_in(source: str) -> list[str]:
+    """Where ``source`` reads a part of the core (``x.player``, ``x.core.phase``...)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute):
+            continue
+        inner = node.value
+        under_core = (isinstance(inner, ast.Attribute) and inner.attr == "core") or (
+            isinstance(inner, ast.Name) and inner.id == "core"
+        )
+        if node.attr in CORE_INSIDES or (under_core and node.attr == "phase"):
+            found.append(f"line {node.lineno}: .{node.attr}")
+    return found
+
+
+def test_the_seat_imports_only_the_cores_public_api() -> None:
+    seat = [n for n in MODULES if _in(n, SEAT)]
+    assert {"bot.human.seat", "bot.human.webapp"} <= set(seat)
+    offenders = {
+        n: sorted(t for t in GRAPH[n] if _in(t, CLIENT_CORE) and t not in CORE_API_FOR_SEAT)
+        for n in seat
+    }
+    assert {n: t for n, t in offenders.items() if t} == {}
+
+
+def test_the_seat_does_not_reach_into_the_core() -> None:
+    assert _reaches_in("self.client.core.phase.clock") == ["line 1: .clock", "line 1: .phase"]
+    assert _reaches_in("core = x.core\nphase = core.phase") == ["line 2: .phase"]
+    assert _reaches_in("core.phase_in_play().turn") == []
+    offenders = {
+        n: hits for n in MODULES if _in(n, SEAT) if (hits := _reaches_in(MODULES[n].read_text()))
+    }
+    assert offenders == {}
