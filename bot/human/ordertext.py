@@ -21,7 +21,7 @@ notation, so ``parse(format(o)) == o`` for every legal order.  The grammar
 
 The unit's kind letter may be left out (``PAR - BUR``); when given it must be
 the unit's.  Whether the order is *legal* is not decided here but by
-:mod:`bot.human.choices`; a text that is not an order at all, or names a unit
+:mod:`bot.client.core.person`; a text that is not an order at all, or names a unit
 that is not there or not the seat's, is an :class:`OrderTextError` with a
 one-line reason.
 """

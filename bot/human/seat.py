@@ -76,17 +76,15 @@ class PersonSeat:
     def current(self) -> tuple[Position, str] | None:
         """The phase being played and the seat's power; None before the game or after it."""
         core = self.client.core
-        phase = core.phase
-        if phase is None or core.power is None or core.game_over:
+        phase = core.phase_in_play()
+        if phase is None or phase.power is None or core.game_over:
             return None
-        return phase.position, core.power
+        return phase.position, phase.power
 
     def seconds_left(self) -> float | None:
         """Seconds to the deadline as the core reckons it."""
-        phase = self.client.core.phase
-        if phase is None:
-            return None
-        return phase.clock.margin_at(time.monotonic())
+        phase = self.client.core.phase_in_play()
+        return None if phase is None else phase.seconds_left(time.monotonic())
 
     def info(self) -> dict[str, Any]:
         """The power, the server, the time limits, the result."""
@@ -128,7 +126,7 @@ class PersonSeat:
     # --- what the core notes ----------------------------------------------------------------
 
     def _turn(self) -> Turn | None:
-        phase = self.client.core.phase
+        phase = self.client.core.phase_in_play()
         return None if phase is None else phase.turn
 
     def _on_note(self, note: notes.Note) -> None:

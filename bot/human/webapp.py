@@ -37,14 +37,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from adjudicator.position import Position
-from bot.human.choices import (
-    Choices,
-    IllegalOrder,
-    check_order_set,
-    legal_choices,
-    order_key,
-    resolve,
-)
+from bot.client.core.person import PersonChoices, PersonOrderError, legal_choices, order_subject
 from bot.human.desk import SeatDesk
 from bot.human.ordertext import OrderTextError, parse_order_text
 from bot.toolkit.order_words import format_order_text
@@ -105,7 +98,7 @@ def new_secret() -> str:
     return secrets.token_urlsafe(18)
 
 
-def choices_json(choices: Choices, pos: Position) -> dict[str, Any]:
+def choices_json(choices: PersonChoices, pos: Position) -> dict[str, Any]:
     """The legal orders per unit (or site) as the page offers them: text and drawing."""
     units = {u.unit.location.province: u for u in pos.unit_positions()}
     options = []
@@ -130,7 +123,6 @@ class SeatApp:
         self.control = control
         self.desk = desk
         self.secret = secret
-        self._choices: tuple[object, Choices] | None = None
         self.app = Starlette(
             routes=[
                 Route("/", self._page),
@@ -175,7 +167,7 @@ class SeatApp:
             raise BadRequest("the request is not a JSON object")
         return body
 
-    def _phase(self, body: dict[str, Any]) -> tuple[Position, str, Choices]:
+    def _phase(self, body: dict[str, Any]) -> tuple[Position, str, PersonChoices]:
         """The phase the request is for, which must be the one being played."""
         current = self.control.current()
         asked = body.get("turn")
@@ -186,15 +178,9 @@ class SeatApp:
         pos, power = current
         if str(pos.turn) != asked:
             raise BadRequest(f"the phase {asked} is not the one being played ({pos.turn})")
-        return pos, power, self._choices_for(pos, power)
+        return pos, power, legal_choices(pos, power)
 
-    def _choices_for(self, pos: Position, power: str) -> Choices:
-        key = (pos.key(), power)
-        if self._choices is None or self._choices[0] != key:
-            self._choices = (key, legal_choices(pos, power))
-        return self._choices[1]
-
-    def _orders(self, body: dict[str, Any], pos: Position, power: str) -> list[Order]:
+    def _orders(self, body: dict[str, Any], choices: PersonChoices) -> list[Order]:
         texts = body.get("orders")
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
             raise BadRequest("'orders' must be a list of order texts")
@@ -203,12 +189,12 @@ class SeatApp:
         orders = []
         for text in texts:
             try:
-                orders.append(parse_order_text(text, pos, power))
+                orders.append(parse_order_text(text, choices.position, choices.power))
             except OrderTextError as exc:
                 raise BadRequest(f"{_quote(text)}: {exc}") from None
         try:
-            return check_order_set(orders, pos, power)
-        except IllegalOrder as exc:
+            return choices.accept(orders)
+        except PersonOrderError as exc:
             raise BadRequest(str(exc)) from None
 
     # --- the routes -----------------------------------------------------------------------
@@ -243,24 +229,22 @@ class SeatApp:
                 "turn": str(turn),
                 "power": power,
                 "units": [unit_json(u) for u in pos.unit_positions()],
-                "choices": choices_json(self._choices_for(pos, power), pos),
+                "choices": choices_json(legal_choices(pos, power), pos),
                 **self.desk.phase_json(turn),
             }
             hint = out["phase"]["hint"]
             if hint is not None:
-                choices = self._choices_for(pos, power)
-                read = [self._canonical(t, pos, power, choices) for t in hint["orders"]]
+                choices = legal_choices(pos, power)
+                read = [self._canonical(t, choices) for t in hint["orders"]]
                 hint["orders"] = [text for text, _ in read]
                 hint["draw"] = [draw for _, draw in read]
         return out
 
-    def _canonical(
-        self, text: str, pos: Position, power: str, choices: Choices
-    ) -> tuple[str, dict[str, Any] | None]:
+    def _canonical(self, text: str, choices: PersonChoices) -> tuple[str, dict[str, Any] | None]:
         """A hint's order as the page's menus spell it, and its drawing (None if unreadable)."""
         try:
-            order = resolve(parse_order_text(text, pos, power), choices)
-        except (OrderTextError, IllegalOrder):
+            order = choices.resolve(parse_order_text(text, choices.position, choices.power))
+        except (OrderTextError, PersonOrderError):
             return text, None
         return format_order_text(order), order_json(order)
 
@@ -271,24 +255,28 @@ class SeatApp:
         if not isinstance(text, str):
             raise BadRequest("'text' must be an order text")
         try:
-            order = resolve(parse_order_text(text, pos, power), choices)
-        except (OrderTextError, IllegalOrder) as exc:
+            order = choices.resolve(parse_order_text(text, pos, power))
+        except (OrderTextError, PersonOrderError) as exc:
             raise BadRequest(f"{_quote(text)}: {exc}") from None
         return JSONResponse(
-            {"key": order_key(order), "text": format_order_text(order), "draw": order_json(order)}
+            {
+                "key": order_subject(order),
+                "text": format_order_text(order),
+                "draw": order_json(order),
+            }
         )
 
     async def _draft(self, request: Request) -> Response:
         body = await self._body(request)
-        pos, power, _ = self._phase(body)
-        orders = self._orders(body, pos, power)
+        pos, _, choices = self._phase(body)
+        orders = self._orders(body, choices)
         self.desk.draft(pos.turn, [format_order_text(o) for o in orders])
         return JSONResponse({"ok": True})
 
     async def _submit(self, request: Request) -> Response:
         body = await self._body(request)
-        pos, power, _ = self._phase(body)
-        orders = self._orders(body, pos, power)
+        pos, _, choices = self._phase(body)
+        orders = self._orders(body, choices)
         self.desk.submit(pos.turn, [format_order_text(o) for o in orders])
         self.control.submit(pos.turn, orders)
         return JSONResponse({"ok": True, "orders": [format_order_text(o) for o in orders]})

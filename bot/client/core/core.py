@@ -57,7 +57,7 @@ from bot.client.core.effects import (
 )
 from bot.client.core.mirror import GameMirror, ShadowReport
 from bot.client.core.outbox import Outbox, kind
-from bot.client.core.person import PersonChooser
+from bot.client.core.person import PersonChooser, PhaseInPlay
 from bot.client.core.phasestate import PhaseState
 from bot.client.core.playing import PhasePlayer
 from bot.client.core.session import NotConnected, Session, SessionNotReady
@@ -255,6 +255,13 @@ class BotCore:
     def phase(self) -> PhaseState | None:
         """The phase in play (the player's)."""
         return self.player.phase
+
+    def phase_in_play(self) -> PhaseInPlay | None:
+        """The phase in play, read only, as a person's seat shows it (None before the first)."""
+        phase = self.player.phase
+        if phase is None:
+            return None
+        return PhaseInPlay(phase.turn, phase.position, self.power, phase.clock.deadline)
 
     @property
     def joined(self) -> bool:
