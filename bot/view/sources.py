@@ -3,6 +3,8 @@
 * :func:`load_run` reads a run folder written by ``daide-mcts game`` (or a
   tournament's ``games/game-NNN``): the server's messages in
   ``messages.daide``, and who played which power from ``summary.json``;
+  the messages after a recorded ``MDF`` are read with the names that map
+  defines (:func:`table_from_mdf_text`), so a game on any map is shown;
 * :func:`check_reachable` and :func:`watch` join a running DAIDE server as an
   observer (:class:`bot.toolkit.observer.Observer`) and feed every message to
   a :class:`~bot.view.timeline.Timeline` as it arrives.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,10 +28,20 @@ from bot.toolkit.jsonfiles import UnreadableFile, read_json_model
 from bot.toolkit.messagelog import MESSAGES_FILE, received_texts
 from bot.toolkit.observer import Observer
 from bot.view.timeline import Timeline
-from protocol.daide_errors import LanguageError
+from protocol.daide_errors import EncodeError, LanguageError
 from protocol.messages import Message, parse_text
+from protocol.tokens import LANGUAGE_TOKENS, STANDARD, TokenTable
 
 SUMMARY_FILE = "summary.json"
+
+POWER_BASE = 0x4100
+"""The first power token number of a table made from an MDF's text."""
+
+PROVINCE_BASE = 0x5000
+"""The first province token number of a table made from an MDF's text."""
+
+MAX_TOKENS = 0x100
+"""The most powers, or provinces, such a table may define (one token category's room)."""
 CONNECT_TIMEOUT = 5.0
 """Seconds a first connection to a server may take before it counts as unreachable."""
 
@@ -49,9 +62,12 @@ def load_run(folder: Path) -> Timeline:
             )
         raise ViewSourceError(f"{folder} holds no {MESSAGES_FILE}: not a run folder of a game")
     timeline = Timeline(source=str(folder))
+    table = STANDARD
     try:
         for text in received_texts(path):
-            timeline.feed(_parse(text), text)
+            if text.startswith(MDF_PREFIX):
+                table = table_from_mdf_text(text) or table
+            timeline.feed(_parse(text, table), text)
         players = _players(folder / SUMMARY_FILE)
     except UnreadableFile as exc:
         raise ViewSourceError(str(exc)) from None
@@ -62,10 +78,40 @@ def load_run(folder: Path) -> Timeline:
     return timeline
 
 
-def _parse(text: str) -> Message | None:
+def _parse(text: str, table: TokenTable = STANDARD) -> Message | None:
     try:
-        return parse_text(text)
+        return parse_text(text, table)
     except (LanguageError, ValueError):
+        return None
+
+
+MDF_PREFIX = "MDF "
+_NAME = re.compile(r"\b[A-Z0-9]{3}\b")
+_FIRST_GROUP = re.compile(r"^MDF\s*\(([^()]*)\)")
+
+
+def table_from_mdf_text(text: str) -> TokenTable | None:
+    """A token table defining the powers and provinces an ``MDF``'s text names (None if none).
+
+    A run folder records messages as text; a map other than the standard one
+    names powers and provinces the standard table does not know.  The MDF's
+    first list is its powers; every other name that is not a language token
+    is a province.  Token numbers are made up (the text never shows them).
+    """
+    first = _FIRST_GROUP.match(text.upper())
+    if first is None:
+        return None
+    language = set(LANGUAGE_TOKENS.values())
+    powers = [n for n in dict.fromkeys(_NAME.findall(first.group(1))) if n not in language]
+    named = dict.fromkeys(_NAME.findall(text.upper()[first.end() :]))
+    provinces = [n for n in named if n not in language and n not in powers]
+    if len(powers) > MAX_TOKENS or len(provinces) > MAX_TOKENS:
+        return None
+    entries = {POWER_BASE + i: p for i, p in enumerate(powers)}
+    entries.update({PROVINCE_BASE + i: p for i, p in enumerate(provinces)})
+    try:
+        return TokenTable(entries)
+    except EncodeError:
         return None
 
 
