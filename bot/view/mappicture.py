@@ -34,7 +34,9 @@ MDF's adjacencies alone (:func:`computed_picture`), deterministically:
    its unit stands on the point, its name above, its centre's mark beside,
    and each coast of a split province towards the seas it reaches.
 
-Pictures are cached per map (:func:`picture_json` keeps the last few).
+Pictures are cached per map: in memory (:func:`picture_json` keeps the last
+few) and, for computed ones, on disk in the project-local folder
+(``map-pictures/KEY-vN.json``), so a map is laid out once per machine.
 networkx, numpy and shapely are needed (the ``view`` extra).
 """
 
@@ -42,6 +44,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -54,6 +57,7 @@ from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from bot.toolkit.paths import local_dir
 from bot.view.mapfacts import MapFacts, key_of, same_geography, standard_facts
 from protocol.values import MapDefinition
 
@@ -69,7 +73,7 @@ SEED = 47
 REWEIGHTS = 5
 """Rounds of reweighting the barycentric embedding by edge length."""
 
-LLOYD_ROUNDS = 40
+LLOYD_ROUNDS = 25
 """Rounds of spreading a planar map's points towards the middles of their cells."""
 
 LOOSE_ROUNDS = 4
@@ -111,6 +115,12 @@ PRECISION = 1
 CACHED_MAPS = 8
 """Pictures kept in memory."""
 
+CACHE_FOLDER = "map-pictures"
+"""Where computed pictures are kept between runs, in the project-local folder."""
+
+LAYOUT_VERSION = 1
+"""Bumped when the layout changes, so that pictures kept on disk are computed again."""
+
 Point2 = tuple[float, float]
 
 
@@ -131,12 +141,46 @@ def picture_json(definition: MapDefinition | None) -> str:
 
 @lru_cache(maxsize=CACHED_MAPS)
 def _picture_text(facts: MapFacts) -> str:
+    key = key_of(facts)
     if same_geography(facts, standard_facts()):
         drawn = geographic_picture(facts)
     else:
+        stored = _stored(key)
+        if stored is not None:
+            return stored
         drawn = computed_picture(facts)
-    drawn["name"] = key_of(facts)
-    return json.dumps(drawn, separators=(",", ":"))
+    drawn["name"] = key
+    text = json.dumps(drawn, separators=(",", ":"))
+    if drawn["layout"] == COMPUTED:
+        _store(key, text)
+    return text
+
+
+def _cache_file(key: str) -> Path:
+    return local_dir() / CACHE_FOLDER / f"{key}-v{LAYOUT_VERSION}.json"
+
+
+def _stored(key: str) -> str | None:
+    """A computed picture kept on disk by an earlier run (None if none, or unreadable)."""
+    path = _cache_file(key)
+    try:
+        text = path.read_text()
+        drawn = json.loads(text)
+    except (OSError, ValueError):
+        return None
+    return text if isinstance(drawn, dict) and drawn.get("name") == key else None
+
+
+def _store(key: str, text: str) -> None:
+    """Keep a computed picture on disk for the next run (silently not, if the disk refuses)."""
+    path = _cache_file(key)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.partial")
+        partial.write_text(text)
+        partial.replace(path)
+    except OSError:
+        return
 
 
 # --- the standard map's geometry ------------------------------------------------------------
