@@ -18,6 +18,7 @@ import re
 import subprocess
 import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from shapely.geometry import Polygon as ShapelyPolygon
 from shapely.geometry.base import BaseGeometry
 
 from adjudicator.standard import standard_definition
+from bot.view import mappicture
 from bot.view.mapfacts import MapFacts, PictureError, map_key
 from bot.view.mappicture import (
     COMPUTED,
@@ -233,3 +235,22 @@ def test_the_key_names_the_map(variant_starts: dict[str, VariantStart]) -> None:
         assert picture(start.definition)["name"] == map_key(start.definition)
     tiny = parse_text("MDF ( ENG ) ( ( ( ENG LON ) ) ( ) ) ( ( LON ( AMY ) ) )")
     assert map_key(tiny.definition) not in keys  # type: ignore[attr-defined]
+
+
+def test_a_computed_picture_is_kept_on_disk_and_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variant_starts: dict[str, VariantStart]
+) -> None:
+    definition = variant_starts["sailho"].definition
+    monkeypatch.setenv("DAIDE_MCTS_LOCAL", str(tmp_path))
+    mappicture._picture_text.cache_clear()
+    first = picture(definition)
+    (kept,) = (tmp_path / mappicture.CACHE_FOLDER).glob(f"{first['name']}-*.json")
+    assert json.loads(kept.read_text()) == first
+    # The next run reads it back rather than laying the map out again.
+    kept.write_text(json.dumps({**first, "width": 1.0}))
+    mappicture._picture_text.cache_clear()
+    assert picture(definition)["width"] == 1.0
+    kept.write_text("not json")
+    mappicture._picture_text.cache_clear()
+    assert picture(definition) == first
+    mappicture._picture_text.cache_clear()
