@@ -61,6 +61,7 @@ function buildMap() {
 function drawMine(unit, key, dislodged) {
   const classes = ["mine", key === state.selected ? "selected" : ""];
   const g = state.drawing.drawUnit(unit, { dislodged, classes, ring: true });
+  if (!g) return;
   g.addEventListener("click", (e) => { e.stopPropagation(); openMenu(key, e); });
 }
 
@@ -99,7 +100,7 @@ function drawBoard() {
     } else {
       drawing.drawUnit(u, { dislodged });
     }
-    if (dislodged) {
+    if (dislodged && drawing.anchor(u.province, u.coast)) {
       const [x, y] = drawing.anchor(u.province, u.coast);
       positions[u.province + "*"] = [x + DISLODGED_OFFSET, y + DISLODGED_OFFSET * 0.7];
       drawing.drawRetreatOptions(u, positions);
@@ -107,7 +108,7 @@ function drawBoard() {
   }
   if (!phase) return;
   for (const option of phase.choices.options) {
-    if (option.unit || option.key === "WVE") continue;
+    if (option.unit || option.key === "WVE" || !drawing.anchor(option.key)) continue;
     const [x, y] = drawing.anchor(option.key);
     const cls = "site" + (state.selected === option.key ? " selected" : "");
     const site = el("circle", { cx: x, cy: y, r: UNIT_RADIUS + 3, "data-site": option.key, class: cls },

@@ -128,8 +128,11 @@ export class MapDrawing {
   }
 
   // A unit's glyph; ``classes`` are added to it, ``ring`` draws a ring around it.  Returns the glyph.
+  // None if the map has no such province (a game heard before its map).
   drawUnit(unit, { dislodged = false, ghost = false, classes = [], ring = false } = {}) {
-    let [x, y] = this.anchor(unit.province, unit.coast);
+    const at = this.anchor(unit.province, unit.coast);
+    if (!at) return null;
+    let [x, y] = at;
     if (dislodged) { x += DISLODGED_OFFSET; y += DISLODGED_OFFSET * 0.7; }
     const cls = ["unit", dislodged ? "dislodged" : "", ghost ? "ghost" : "", ...classes].filter(Boolean).join(" ");
     const g = el("g", { class: cls, "data-power": unit.power, "data-province": unit.province,
@@ -154,7 +157,8 @@ export class MapDrawing {
     const positions = {};
     for (const unit of units) {
       const dislodged = unit.retreats !== null;
-      positions[unit.province + (dislodged ? "*" : "")] = this.drawUnit(unit, { dislodged }).position;
+      const glyph = this.drawUnit(unit, { dislodged });
+      if (glyph) positions[unit.province + (dislodged ? "*" : "")] = glyph.position;
     }
     return positions;
   }
@@ -182,7 +186,9 @@ export class MapDrawing {
     const isRetreat = order.type === "retreat" || order.type === "disband";
     let from = isRetreat ? positions[order.unit.province + "*"] : this.unitPos(order.unit, positions);
     if (!from) {
-      const [x, y] = this.anchor(order.unit.province, order.unit.coast);
+      const at = this.anchor(order.unit.province, order.unit.coast);
+      if (!at) return;  // a province the map does not have
+      const [x, y] = at;
       from = isRetreat ? [x + DISLODGED_OFFSET, y + DISLODGED_OFFSET * 0.7] : [x, y];
     }
     const ok = result === null || result.includes("SUC");
@@ -194,6 +200,7 @@ export class MapDrawing {
     } else if (order.type === "move" || order.type === "retreat") {
       const to = this.anchor(order.to.province, order.to.coast);
       const stops = [from, ...(order.via || []).map((p) => this.anchor(p)), to];
+      if (stops.some((stop) => !stop)) return;
       const [a] = shorten(stops[0], stops[1], ARROW_GAP, 0);
       const [, b] = shorten(stops[stops.length - 2], stops[stops.length - 1], 0, ARROW_GAP);
       const kind = order.type === "retreat" ? "retreat" : "move";
@@ -206,6 +213,7 @@ export class MapDrawing {
       if (!ok) this.cross(from, 6);
     } else if (order.type === "support") {
       const target = this.unitPos(order.supported, positions);
+      if (!target || (order.to && !this.anchor(order.to))) return;
       let end = target;
       if (order.to) {
         const dest = this.anchor(order.to);
@@ -227,8 +235,11 @@ export class MapDrawing {
   // A dislodged unit's retreat options, dashed (a cross where it has none).
   drawRetreatOptions(unit, positions) {
     const from = positions[unit.province + "*"];
+    if (!from) return;
     for (const option of unit.retreats) {
-      const [a, b] = shorten(from, this.anchor(option.province, option.coast), ARROW_GAP, ARROW_GAP);
+      const to = this.anchor(option.province, option.coast);
+      if (!to) continue;
+      const [a, b] = shorten(from, to, ARROW_GAP, ARROW_GAP);
       this.line([a, b], "option", "option");
     }
     if (unit.retreats.length === 0) this.cross(from, 9);
