@@ -6,7 +6,8 @@ missing one is 403):
 
 ``GET /``                   the page (``static/human.html``)
 ``GET /static/...``         its script and style
-``GET /view/...``           the viewer's map, its drawing (``mapdraw.js``) and style
+``GET /view/...``           the viewer's drawing (``mapdraw.js``) and style
+``GET /api/map``            the picture of the game's map (:mod:`bot.view.mappicture`)
 ``GET /api/state?since=V``  the seat's state (204 if nothing changed after version V)
 ``POST /api/check``         ``{"turn", "text"}``: one typed order read and checked
 ``POST /api/draft``         ``{"turn", "orders": [text...]}``: the draft kept for a reload
@@ -23,6 +24,7 @@ the one being played is a 400 with one line, and nothing is sent.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import Awaitable, Callable
@@ -41,10 +43,12 @@ from bot.client.core.person import PersonChoices, PersonOrderError, legal_choice
 from bot.human.desk import SeatDesk
 from bot.human.ordertext import OrderTextError, parse_order_text
 from bot.toolkit.order_words import format_order_text
+from bot.view.mapfacts import PictureError, map_key
+from bot.view.mappicture import picture_json
 from bot.view.server import STATIC as VIEW_STATIC
 from bot.view.server import HostCheck, allowed_hosts
 from bot.view.timeline import order_json, unit_json
-from protocol.values import Order, Turn
+from protocol.values import MapDefinition, Order, Turn
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -127,6 +131,7 @@ class SeatApp:
             routes=[
                 Route("/", self._page),
                 Route("/api/state", self._guard(self._state)),
+                Route("/api/map", self._guard(self._map)),
                 Route("/api/check", self._guard(self._check), methods=["POST"]),
                 Route("/api/draft", self._guard(self._draft), methods=["POST"]),
                 Route("/api/submit", self._guard(self._submit), methods=["POST"]),
@@ -202,6 +207,20 @@ class SeatApp:
     async def _page(self, request: Request) -> Response:
         return FileResponse(STATIC / "human.html", headers=NO_STORE)
 
+    def _definition(self) -> MapDefinition | None:
+        """The game's map: the MDF heard, else the map of the phase played (None: standard)."""
+        if self.desk.timeline.definition is not None:
+            return self.desk.timeline.definition
+        current = self.control.current()
+        return None if current is None else current[0].map.definition
+
+    async def _map(self, request: Request) -> Response:
+        try:
+            text = await asyncio.to_thread(picture_json, self._definition())
+        except PictureError as exc:
+            raise BadRequest(f"the map cannot be drawn: {exc}") from None
+        return Response(text, media_type="application/json", headers=NO_STORE)
+
     async def _state(self, request: Request) -> Response:
         since = request.query_params.get("since", "")
         if since.isdigit() and len(since) < 19 and int(since) == self._version():
@@ -216,6 +235,7 @@ class SeatApp:
         current = self.control.current()
         out: dict[str, Any] = {
             "version": self._version(),
+            "map": map_key(self._definition()),
             "info": self.control.info(),
             "seconds_left": self.control.seconds_left(),
             "game": self.desk.timeline.to_json(),

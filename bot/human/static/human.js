@@ -1,7 +1,9 @@
 // daide-mcts human: one person's seat in a game.  The seat's state comes from /api/state
 // (polled); orders go to /api/draft and /api/submit; every request carries the seat's key
-// (from the page's address).  The map and its drawing are the viewer's (/view/mapdraw.js,
-// /view/standard-map.json).  No build step: a plain ES module.
+// (from the page's address).  The map is the picture of the game's map (/api/map: the
+// standard map's geometry or a layout computed from the MDF, fetched again when the
+// seat's "map" changes), drawn by the viewer's /view/mapdraw.js.  No build step: a plain
+// ES module.
 
 import { DISLODGED_OFFSET, MapDrawing, UNIT_RADIUS, el } from "/view/mapdraw.js";
 
@@ -53,13 +55,13 @@ function buildMap() {
   for (const [code, path] of Object.entries(state.drawing.provinces)) {
     path.addEventListener("click", (e) => openMenu(code, e));
   }
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
 }
 
 // One of the seat's units (or a build site), which opens its menu of legal orders on a click.
 function drawMine(unit, key, dislodged) {
   const classes = ["mine", key === state.selected ? "selected" : ""];
   const g = state.drawing.drawUnit(unit, { dislodged, classes, ring: true });
+  if (!g) return;
   g.addEventListener("click", (e) => { e.stopPropagation(); openMenu(key, e); });
 }
 
@@ -98,7 +100,7 @@ function drawBoard() {
     } else {
       drawing.drawUnit(u, { dislodged });
     }
-    if (dislodged) {
+    if (dislodged && drawing.anchor(u.province, u.coast)) {
       const [x, y] = drawing.anchor(u.province, u.coast);
       positions[u.province + "*"] = [x + DISLODGED_OFFSET, y + DISLODGED_OFFSET * 0.7];
       drawing.drawRetreatOptions(u, positions);
@@ -106,7 +108,7 @@ function drawBoard() {
   }
   if (!phase) return;
   for (const option of phase.choices.options) {
-    if (option.unit || option.key === "WVE") continue;
+    if (option.unit || option.key === "WVE" || !drawing.anchor(option.key)) continue;
     const [x, y] = drawing.anchor(option.key);
     const cls = "site" + (state.selected === option.key ? " selected" : "");
     const site = el("circle", { cx: x, cy: y, r: UNIT_RADIUS + 3, "data-site": option.key, class: cls },
@@ -425,10 +427,19 @@ function adopt(seat) {
   state.version = seat.version;
 }
 
+// The game's map changed (the server's MDF was heard): fetch its picture and draw it instead.
+async function followMap(seat) {
+  if (!seat || !seat.map || (state.map && state.map.name === seat.map)) return;
+  state.map = await api("/api/map");
+  closeMenu();
+  buildMap();
+}
+
 async function poll(force = false) {
   try {
     const seat = await api(`/api/state${force ? "" : `?since=${state.version}`}`);
     $("connection").textContent = "";
+    await followMap(seat);
     if (seat) { adopt(seat); render(); }
   } catch (err) {
     $("connection").textContent = `the seat does not answer: ${err.message}`;
@@ -436,8 +447,9 @@ async function poll(force = false) {
 }
 
 async function main() {
-  state.map = await fetch("/view/standard-map.json").then((r) => r.json());
+  state.map = await api("/api/map");
   buildMap();
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
   $("typed").addEventListener("submit", typed);
   $("submit").addEventListener("click", submit);
   $("ready").addEventListener("change", (e) => simple("/api/ready", { turn: state.turn, ready: e.target.checked }));
