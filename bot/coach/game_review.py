@@ -22,7 +22,7 @@ from typing import Any
 
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.position import PhaseKind, Position
-from adjudicator.validation import MBV, OrderBook
+from adjudicator.validation import OrderBook
 from bot.coach.recorded_game import RecordedGame
 from bot.toolkit.order_words import format_order_text
 from protocol.values import Order
@@ -161,8 +161,7 @@ def engine_orders(pos: Position, power: str, orders: tuple[Order, ...]) -> Phase
     """``power``'s recorded orders in engine form; any the rules refuse here are left out."""
     book = OrderBook(pos)
     for order in orders:
-        if book.submit(power, order) != MBV:
-            continue  # the server took it; a unit left without an order holds or disbands
+        book.submit(power, order)  # one refused is left out: its unit holds or disbands
     if pos.kind is PhaseKind.ADJUSTMENT:
         return book.adjustment_orders().get(pos.map.power_index[power], [])
     return book.unit_orders()
