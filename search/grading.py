@@ -105,7 +105,7 @@ BLUNDER_LOSS = 1.25
 """Expected centres lost from which a set is a blunder."""
 
 DEFAULT_ROLLOUTS = 512
-"""Rollout pairs per grade unless told otherwise (a few hundredths of a second, compiled)."""
+"""Rollout pairs per grade unless told otherwise (about a tenth of a second, compiled)."""
 
 MIN_ROLLOUTS = 2
 """The fewest rollout pairs a grade takes: one gives no interval."""
