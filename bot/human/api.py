@@ -22,14 +22,16 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from bot.human.ordertext import MAX_TEXT
+
 MAX_BODY = 16_384
 """The largest request body read (a full set of orders is well under 2 kB)."""
 
 MAX_ORDERS = 40
 """The most orders one request may carry (a power has at most 17 units on the standard map)."""
 
-MAX_ORDER_TEXT = 120
-"""The longest order text taken (:data:`bot.human.ordertext.MAX_TEXT`; a real order is shorter)."""
+MAX_ORDER_TEXT = MAX_TEXT
+"""The longest order text taken (as :mod:`bot.human.ordertext` reads; a real order is shorter)."""
 
 MAX_TURN_TEXT = 16
 """The longest phase name taken (``SPR 1901`` is 8 characters)."""
