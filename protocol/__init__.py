@@ -8,6 +8,8 @@ Bytes in, typed messages out, and back; no sockets, no event loop, no rules.
 * :mod:`protocol.expression`: tokens <-> nested expressions <-> text;
 * :mod:`protocol.notation`: units, orders, turns... as DAIDE text and tokens;
 * :mod:`protocol.messages`: one typed class per message (``Hlo``, ``Now``, ``Sub``...);
+* :mod:`protocol.press`: the press language of levels 10-30 (``Proposal``, ``Peace``...),
+  and :mod:`protocol.press_reader`: reading it at a game's level, and answering press refused;
 * :mod:`protocol.data`: the recorded standard MDF and sample game;
 * :mod:`protocol.daide_errors`: the error hierarchy and the EM codes;
 * :mod:`protocol.values`: the plain values shared with the adjudicator.
@@ -35,6 +37,9 @@ __all__ = [
     "NestingError",
     "UnknownTokenError",
     "GrammarError",
+    "PressLevelError",
+    "UnsupportedPressError",
+    "PressLimitError",
     "TextError",
     "EncodeError",
     # tokens
@@ -108,6 +113,33 @@ __all__ = [
     "parse_text",
     "reply_to_bad_message",
     "press_replies",
+    # press (levels 10-30)
+    "Peace",
+    "Alliance",
+    "Draw",
+    "Solo",
+    "Negation",
+    "NoArrangement",
+    "DoOrder",
+    "Demilitarise",
+    "AllOf",
+    "AnyOf",
+    "Proposal",
+    "Cancel",
+    "Fact",
+    "Try",
+    "Accept",
+    "Reject",
+    "Decline",
+    "Puzzled",
+    "press_level",
+    "check_level",
+    "press_snd",
+    "parse_press",
+    "parse_frm_press",
+    "parse_press_text",
+    "press_answer",
+    "spoken_tokens",
     # wire and decoder
     "InitialMessage",
     "RepresentationMessage",
@@ -134,6 +166,8 @@ _SUBMODULES = (
     "protocol.notation",
     "protocol.variant",
     "protocol.messages",
+    "protocol.press",
+    "protocol.press_reader",
     "protocol.wire",
     "protocol.decoder",
 )

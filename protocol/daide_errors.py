@@ -15,6 +15,9 @@ anything but one of these::
     │   ├── NestingError          brackets nested deeper than the parser's limit
     │   │                         (:data:`protocol.expression.MAX_NESTING_DEPTH`)
     │   ├── GrammarError          known tokens in the wrong shape
+    │   │   ├── PressLevelError   press above the game's syntax level (``.needed``)
+    │   │   └── UnsupportedPressError  press of the game's level that we do not speak
+    │   ├── PressLimitError       press nested too deep, or with too many parts
     │   └── TextError             a text form that cannot be read as tokens
     │                             (``.position`` is a character offset)
     └── EncodeError               a value that cannot be written as DAIDE (a name
@@ -123,6 +126,31 @@ class NestingError(LanguageError):
 
 class GrammarError(LanguageError):
     """Known tokens in an order the message syntax does not allow."""
+
+
+class PressLevelError(GrammarError):
+    """Press that needs a higher syntax level than the game's (``LVL``).
+
+    ``needed`` is the lowest level that allows the form, ``level`` the game's;
+    ``index`` is the token that needs it (where ``ERR`` goes in the ``HUH``).
+    """
+
+    def __init__(self, reason: str, index: int | None, *, needed: int, level: int) -> None:
+        super().__init__(f"{reason} needs press level {needed}, the game is at {level}", index)
+        self.needed = needed
+        self.level = level
+
+
+class UnsupportedPressError(GrammarError):
+    """Press the game's level allows but this client does not speak (e.g. ``SCD`` at 40)."""
+
+
+class PressLimitError(LanguageError):
+    """Press nested deeper, or with more parts, than :mod:`protocol.press` reads.
+
+    The caps (:data:`protocol.press.MAX_PRESS_DEPTH` and its neighbours) are far
+    above any real negotiation; ``index`` is the token that goes over.
+    """
 
 
 class TextError(LanguageError):

@@ -28,6 +28,7 @@ from typing import NoReturn
 from construct import ConstructError
 
 from protocol.daide_errors import EncodeError, ErrorCode, ProtocolViolation
+from protocol.expression import MAX_MESSAGE_OCTETS
 from protocol.tokens import STANDARD, TokenTable
 from protocol.wire import (
     ERROR_BODY,
@@ -47,8 +48,12 @@ from protocol.wire import (
     unpack_tokens,
 )
 
-DEFAULT_MAX_LENGTH = 32768
-"""Default cap on a message body, in octets: 16384 tokens, far above any real map's MDF."""
+DEFAULT_MAX_LENGTH = MAX_MESSAGE_OCTETS
+"""Default cap on a message body, in octets: the protocol's own limit (65,535, the 16-bit length).
+
+Any message a peer can send is read: a long one (an ``AND`` of thousands of
+peace offers, 49 KB) is the press layer's to refuse, not a wire violation.
+"""
 
 _RESERVED_HIGH_OCTET = re.compile(rb"[\x58-\x5f]")
 _RM_NAME = re.compile(rb"[A-Z0-9]{3}\Z")

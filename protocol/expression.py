@@ -20,7 +20,7 @@ carries one); folding into an expression needs balanced brackets.
 Nesting depth
 -------------
 Nothing in this module recurses: folding, flattening and formatting work at
-any depth a message of the wire's length cap can reach (16384 tokens, 8192
+any depth a message of the wire's length cap can reach (32767 tokens, 16383
 levels).  The typed parser (:func:`protocol.messages.parse_message`) does
 recurse, though, for a message inside a message (``YES``, ``REJ``, ``NOT``),
 and CPython compares, hashes and prints nested tuples by recursion.  So a
@@ -74,6 +74,11 @@ Expression = tuple[Item, ...]
 
 MAX_NESTING_DEPTH = 64
 """The deepest bracket nesting a message may have to be parsed (see the module docstring)."""
+
+MAX_MESSAGE_OCTETS = 0xFFFF
+"""The longest message body the wire's 16-bit length field can announce (65,535 octets)."""
+MAX_MESSAGE_TOKENS = MAX_MESSAGE_OCTETS // 2
+"""The most tokens one message can carry (32,767): a reply longer than this cannot be sent."""
 
 _SCANNER = re.compile(
     r"""

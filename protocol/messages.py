@@ -37,6 +37,7 @@ from typing import ClassVar, TypeVar
 
 from protocol.daide_errors import BracketError, EncodeError, LanguageError
 from protocol.expression import (
+    MAX_MESSAGE_TOKENS,
     Expression,
     check_nesting,
     flatten,
@@ -939,6 +940,12 @@ def to_text(message: Message, table: TokenTable = STANDARD) -> str:
 # --- answering ----------------------------------------------------------------------
 
 
+SND_TO_ONE_TOKENS = 6
+"""Tokens ``SND ( power ) ( ... )`` adds around the press it sends to one power."""
+QUOTE_TOKENS = 4
+"""Tokens a HUH or PRN adds to the message it quotes: ``HUH ( ... ERR ... )``."""
+
+
 def huh_for(tokens: Sequence[int], index: int | None, table: TokenTable = STANDARD) -> Huh:
     """``HUH (message)`` with ``ERR`` inserted before token ``index`` (at the start if None).
 
@@ -963,17 +970,21 @@ def reply_to_bad_message(
       ``HUH (message)`` with ``ERR`` inserted before the first bad token
       (``error.index``; at the start when it is unknown);
     * a bad message that is itself a ``HUH`` or ``PRN``: ``None``, as the
-      syntax forbids answering those.
+      syntax forbids answering those;
+    * a message within :data:`QUOTE_TOKENS` tokens of the longest message
+      (:data:`~protocol.expression.MAX_MESSAGE_TOKENS`): ``None``, as no reply
+      quoting it in full fits in one message.
 
     (A wire-level violation, e.g. a reserved token or a body over the length
     cap, never gets here: the decoder raises ProtocolViolation, answered with
     the EM code it carries, and the connection closes.)  Works at any length
     and depth, without recursion; the reply quotes the message in full, so it
-    is up to four tokens longer than the message (8 octets: a reply to a message
-    at the 32 KB cap is still far under the 64 KB the wire's length field allows).
+    is up to :data:`QUOTE_TOKENS` tokens longer than the message.
     """
     if tokens and tokens[0] in (HUH, PRN):
         return None
+    if len(tokens) + QUOTE_TOKENS > MAX_MESSAGE_TOKENS:
+        return None  # a quote of it cannot be sent: no message is that long
     if isinstance(error, BracketError):
         return Prn(tuple(tokens))
     return huh_for(tokens, error.index, table)
@@ -982,7 +993,10 @@ def reply_to_bad_message(
 def press_replies(message: Frm) -> tuple[Snd, ...]:
     """The level-0 answer to press: ``SND (sender) (HUH (ERR press))``, ``SND (sender) (TRY ())``.
 
-    Empty when the press is itself a HUH or TRY (which must not be answered).
+    Empty when the press is itself a HUH or TRY (which must not be answered);
+    the HUH is left out when its quote would not fit in one message.  This is
+    :func:`protocol.press_reader.press_answer` at level 0, which needs no token
+    table; at a press level, use that.
     """
     press = message.press
     if press and isinstance(press[0], Token) and press[0].number in (HUH, TRY):
@@ -990,7 +1004,8 @@ def press_replies(message: Frm) -> tuple[Snd, ...]:
     err = Token(ERR, "ERR")
     huh = Token(HUH, "HUH")
     try_ = Token(TRY, "TRY")
-    return (
-        Snd((message.sender,), (huh, (err, *press))),
-        Snd((message.sender,), (try_, ())),
-    )
+    refused = Snd((message.sender,), (huh, (err, *press)))
+    spoken = Snd((message.sender,), (try_, ()))
+    if len(flatten(press)) + QUOTE_TOKENS + SND_TO_ONE_TOKENS > MAX_MESSAGE_TOKENS:
+        return (spoken,)
+    return (refused, spoken)

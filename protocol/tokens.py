@@ -11,9 +11,10 @@ powers and provinces; a table built from a Representation Message replaces
 *all* of them with the RM's.
 
 Numbers follow the Parlance Client-Server Protocol document (revision 14 plus
-SMR, CHO, BCC, UNT), plus the tokens Parlance itself knows: the Parlance
-extras in category 0x4E and the names of removed tokens (NST, WRT, IOU, PPT,
-UOM), so that a message containing them still prints readably.
+SMR, CHO, BCC, UNT; and NAR, CCL of the later DAIDE syntax, 0x4A25-0x4A26),
+plus the tokens Parlance itself knows: the Parlance extras in category 0x4E
+and the names of removed tokens (NST, WRT, IOU, PPT, UOM), so that a message
+containing them still prints readably.
 """
 
 from __future__ import annotations
@@ -82,7 +83,13 @@ SUB, SVE, THX, TME, YES, ADM, SMR = (0x4818 + i for i in range(7))
 AOA, BTL, ERR, LVL, MRT, MTL, NPB, NPR = (0x4900 + i for i in range(8))
 PDA, PTL, RTL, UNO = 0x4908, 0x4909, 0x490A, 0x490B
 DSD = 0x490D
-TRY = 0x4A1A
+ALY, AND, BWX, DMZ = 0x4A00, 0x4A01, 0x4A02, 0x4A03
+FCT, ORR, PCE, PRP = 0x4A07, 0x4A0F, 0x4A10, 0x4A13
+TRY, VSS, XDO, NAR, CCL = 0x4A1A, 0x4A1C, 0x4A1F, 0x4A25, 0x4A26
+
+YIELDING_TOKENS = frozenset({NAR, CCL})
+"""Press tokens of the later syntax that Parlance's table lacks, so a map may use their names
+(``sailho`` has a province NAR): a table whose RM names one gives the name to the map."""
 
 LANGUAGE_TOKENS: dict[int, str] = {
     BRA: "BRA", KET: "KET",
@@ -114,7 +121,7 @@ LANGUAGE_TOKENS: dict[int, str] = {
         "ALY", "AND", "BWX", "DMZ", "ELS", "EXP", "FWD", "FCT", "FOR", "HOW", "IDK", "IFF",
         "INS", "IOU", "OCC", "ORR", "PCE", "POB", "PPT", "PRP", "QRY", "SCD", "SRY", "SUG",
         "THK", "THN", "TRY", "UOM", "VSS", "WHT", "WHY", "XDO", "XOY", "YDO", "CHO", "BCC",
-        "UNT"
+        "UNT", "NAR", "CCL"
     ]),
     **_numbered(0x4E01, [
         "SET", "LST", "SEL", "PNG", "PRB", "PRF", "VAR"
@@ -266,7 +273,9 @@ class TokenTable:
                 raise EncodeError(f"0x{number:04X} ({name}) is neither a power nor a province")
             if len(name) != 3 or not name.isascii() or not name.isalnum():
                 raise EncodeError(f"{name!r} is not a three-character A-Z/0-9 token name")
-            if number in names or name in numbers:
+            if numbers.get(name) in YIELDING_TOKENS and number not in names:
+                del names[numbers[name]]  # the map's province (sailho's NAR) wins
+            elif number in names or name in numbers:
                 raise EncodeError(f"{name} (0x{number:04X}) is defined twice")
             names[number] = name
             numbers[name] = number

@@ -226,3 +226,131 @@ def test_every_module_name_is_used_once() -> None:
             if path.suffix in (".py", ".pyx") and path.name != "__init__.py":
                 seen.setdefault(path.stem, []).append(str(path.relative_to(ROOT)))
     assert {stem: paths for stem, paths in seen.items() if len(paths) > 1} == {}
+
+
+# --- the chooser is one door: nobody asks which chooser it is ----------------------------------
+
+CHECKS = {"isinstance", "issubclass"}
+
+
+def _chooser_classes() -> set[str]:
+    """The product's chooser classes (named ``...Chooser``) and every class they build on."""
+    bases: dict[str, set[str]] = {}
+    for path in MODULES.values():
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.ClassDef):
+                names = {
+                    b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases
+                }
+                bases.setdefault(node.name, set()).update(names)
+    found = {name for name in bases if name.endswith("Chooser")}
+    todo = list(found)
+    while todo:
+        for base in bases.get(todo.pop(), set()) & set(bases):
+            if base not in found and base != "Protocol":
+                found.add(base)
+                todo.append(base)
+    return found
+
+
+def _names_in(node: ast.AST) -> set[str]:
+    """Every name a type expression mentions (``A``, ``m.A``, ``(A, B)``, ``A | B``)."""
+    out: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name):
+            out.add(sub.id)
+        elif isinstance(sub, ast.Attribute):
+            out.add(sub.attr)
+    return out
+
+
+def _class_checks(source: str, classes: set[str]) -> list[str]:
+    """Where ``source`` asks whether a value is one of ``classes``: an isinstance or
+    issubclass call, or a ``case`` class pattern."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in CHECKS and len(node.args) == 2:
+                hit = _names_in(node.args[1]) & classes
+                found += [f"line {node.lineno}: {node.func.id} {sorted(hit)}"] if hit else []
+        elif isinstance(node, ast.MatchClass) and _names_in(node.cls) & classes:
+            found.append(f"line {node.lineno}: case {sorted(_names_in(node.cls) & classes)}")
+    return found
+
+
+def test_the_chooser_classes_are_found() -> None:
+    classes = _chooser_classes()
+    assert {"PhaseChooser", "SearchChooser", "HeuristicChooser", "PersonChooser"} <= classes
+    assert "WithoutSearch" in classes  # a base of the person's chooser and the heuristic one
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("isinstance(c, PersonChooser)", 1),
+        ("if not isinstance(x, (int, core.SearchChooser)): pass", 1),
+        ("issubclass(type(c), A | HeuristicChooser)", 1),
+        ("match c:\n    case PersonChooser(): pass", 1),
+        ("isinstance(event, PersonOrders)", 0),
+        ("chooser.play(view)", 0),
+    ],
+)
+def test_the_chooser_check_finder_finds_checks(source: str, found: int) -> None:
+    classes = {"PersonChooser", "SearchChooser", "HeuristicChooser"}
+    assert len(_class_checks(source, classes)) == found
+
+
+def test_no_module_asks_which_chooser_it_has() -> None:
+    """A seat's chooser is used only through the chooser interface, never told apart."""
+    classes = _chooser_classes()
+    offenders = {
+        name: hits
+        for name, path in MODULES.items()
+        if (hits := _class_checks(path.read_text(), classes))
+    }
+    assert offenders == {}
+
+
+# --- the person's seat asks the core's public API only --------------------------------------
+
+SEAT = "bot.human"
+CORE_API_FOR_SEAT = {"bot.client.core.events", "bot.client.core.notes", "bot.client.core.person"}
+"""What of the core a person's seat may import: its events, its notes and the person's API."""
+
+CORE_INSIDES = {"player", "clock", "mirror", "budget", "out", "chooser"}
+"""The core's parts, which the seat must not reach into (``core.phase`` neither)."""
+
+
+def _reaches_in(source: str) -> list[str]:
+    """Where ``source`` reads a part of the core (``x.player``, ``x.core.phase``...)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute):
+            continue
+        inner = node.value
+        under_core = (isinstance(inner, ast.Attribute) and inner.attr == "core") or (
+            isinstance(inner, ast.Name) and inner.id == "core"
+        )
+        if node.attr in CORE_INSIDES or (under_core and node.attr == "phase"):
+            found.append(f"line {node.lineno}: .{node.attr}")
+    return found
+
+
+def test_the_seat_imports_only_the_cores_public_api() -> None:
+    seat = [n for n in MODULES if _in(n, SEAT)]
+    assert {"bot.human.seat", "bot.human.webapp"} <= set(seat)
+    offenders = {
+        n: sorted(t for t in GRAPH[n] if _in(t, CLIENT_CORE) and t not in CORE_API_FOR_SEAT)
+        for n in seat
+    }
+    assert {n: t for n, t in offenders.items() if t} == {}
+
+
+def test_the_seat_does_not_reach_into_the_core() -> None:
+    assert _reaches_in("self.client.core.phase.clock") == ["line 1: .clock", "line 1: .phase"]
+    assert _reaches_in("core = x.core\nphase = core.phase") == ["line 2: .phase"]
+    assert _reaches_in("core.phase_in_play().turn") == []
+    offenders = {
+        n: hits for n in MODULES if _in(n, SEAT) if (hits := _reaches_in(MODULES[n].read_text()))
+    }
+    assert offenders == {}

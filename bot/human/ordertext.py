@@ -21,7 +21,7 @@ notation, so ``parse(format(o)) == o`` for every legal order.  The grammar
 
 The unit's kind letter may be left out (``PAR - BUR``); when given it must be
 the unit's.  Whether the order is *legal* is not decided here but by
-:mod:`bot.human.choices`; a text that is not an order at all, or names a unit
+:mod:`bot.client.core.person`; a text that is not an order at all, or names a unit
 that is not there or not the seat's, is an :class:`OrderTextError` with a
 one-line reason.
 """
@@ -68,7 +68,6 @@ _WORDS = {
     "BUILD": "B",
     "REMOVE": "REMOVE",
     "WAIVE": "WAIVE",
-    "->": "-",
     "TO": "-",
 }
 _TOKEN = re.compile(r"^[A-Z]{3}(?:/(?:[A-Z]{2}|[A-Z]{3}))?$")
@@ -91,7 +90,7 @@ def _tokens(text: str) -> list[str]:
     if not text.isascii() or not text.isprintable():
         raise OrderTextError("an order is plain letters, '-', '/' and spaces")
     flat = re.sub(r"\(\s*([A-Za-z]{2,3})\s*\)", r"/\1", text.upper())
-    flat = flat.replace("->", " - ").replace("-", " - ").replace(" - >", " - ")
+    flat = flat.replace("->", " - ").replace("-", " - ")
     return [_WORDS.get(t, t) for t in flat.split()]
 
 

@@ -34,8 +34,9 @@ POWER_TOKENS = {
 
 
 MAX_MESSAGE_LINE = 256 * 1024
-"""The longest line of ``messages.daide`` read back: a DAIDE message is at most 32 KiB of
-tokens (:data:`protocol.decoder.DEFAULT_MAX_LENGTH`), a few times that as text."""
+"""The longest line of ``messages.daide`` read back: a DAIDE message is at most 32,767
+tokens (:data:`protocol.decoder.DEFAULT_MAX_LENGTH`, the wire's 64 KiB), at most seven
+characters a token as text (``0xNNNN`` and a space): 229,369, and the line's prefix."""
 
 MAX_MESSAGES_BYTES = 256 * 1024 * 1024
 """The largest ``messages.daide`` read back (a century-long game records a few megabytes)."""

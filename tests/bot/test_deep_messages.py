@@ -4,11 +4,13 @@ Our bot (``daide-mcts play``, MCTS) plays a live Parlance with six Parang
 dumbbots through our proxy (:mod:`bot.stress.netproxy`).  At the bot's second,
 third and fourth ``NOW`` the proxy injects hostile messages as if Parlance had
 sent them: ``YES ( YES ( ... ) )`` 600 deep (3.6 KB), press 600 deep, a ``HUH``
-600 deep, a bad message and a good one at the 16384-token length cap, and a
-``YES`` chain 5461 deep filling the cap.  The bot must answer each as DAIDE
-says (HUH with ERR before the first bad token; nothing to a HUH; nothing to
-the good one), which the proxy keeps from Parlance, as Parlance never sent
-those messages, and play every phase to the end without missing an order.
+600 deep, a bad message of the longest length a HUH can still quote, a good
+one at the 32767-token length cap (the wire's own limit), and a ``YES`` chain
+10922 deep filling the cap.  The bot must answer each as DAIDE says (HUH with
+ERR before the first bad token; nothing to a HUH; nothing to the good one;
+nothing to a bad one too long to quote back in one message), which the proxy
+keeps from Parlance, as Parlance never sent those messages, and play every
+phase to the end without missing an order.
 """
 
 from __future__ import annotations
@@ -18,23 +20,25 @@ import pytest
 from bot.stress.netproxy import Direction, NetProxy
 from protocol.decoder import DEFAULT_MAX_LENGTH
 from protocol.expression import MAX_NESTING_DEPTH, format_tokens, tokenize
-from protocol.messages import Ccd, Hlo, Now, parse_message
+from protocol.messages import QUOTE_TOKENS, Ccd, Hlo, Now, parse_message
 from protocol.tokens import ERR, HUH, PRN, SND, TEXT_BASE
 from protocol.wire import DiplomacyMessage, encode_tokens
 
 pytestmark = [pytest.mark.slow, pytest.mark.parlance]
 
 CAP = DEFAULT_MAX_LENGTH // 2
-"""Tokens in the longest DM a client accepts."""
+"""Tokens in the longest DM a client accepts (the longest one the wire can carry)."""
+QUOTABLE = CAP - QUOTE_TOKENS
+"""Tokens in the longest bad message a HUH can quote back."""
 
 
 def _chain(command: str, levels: int, inner: str = "GOF") -> tuple[int, ...]:
     return tokenize(f"{command} ( " * levels + inner + " )" * levels)
 
 
-def _adm_at_cap(tail: str) -> tuple[int, ...]:
+def _adm_at_cap(tail: str, length: int = CAP) -> tuple[int, ...]:
     head, end = tokenize('ADM ( "server" ) ('), tokenize(") " + tail)
-    text = tuple(TEXT_BASE | ord("x") for _ in range(CAP - len(head) - len(end)))
+    text = tuple(TEXT_BASE | ord("x") for _ in range(length - len(head) - len(end)))
     return (*head, *text, *end)
 
 
@@ -42,21 +46,24 @@ FRM_HEAD = tokenize("FRM ( ENG ) ( FRA )")
 YES_600 = _chain("YES", 600)
 FRM_600 = (*FRM_HEAD, *tokenize("( " * 600 + "PRP ( PCE ( ENG FRA ) )" + " )" * 600))
 HUH_600 = _chain("HUH", 600, "ERR GOF")
-BAD_AT_CAP = _adm_at_cap("ERR")  # one token too many after a valid ADM
+BAD_QUOTABLE = _adm_at_cap("ERR", QUOTABLE)  # one token too many after a valid ADM
 ADM_AT_CAP = _adm_at_cap("")
 YES_AT_CAP = _chain("YES", (CAP - 1) // 3)
 TOO_DEEP = 2 * MAX_NESTING_DEPTH + 1  # in a YES chain: the ( that opens level 65
 
-INJECTIONS = [[YES_600, HUH_600], [FRM_600, BAD_AT_CAP], [ADM_AT_CAP, YES_AT_CAP]]
+INJECTIONS = [[YES_600, HUH_600], [FRM_600, BAD_QUOTABLE], [ADM_AT_CAP, YES_AT_CAP]]
 """What the proxy injects at the bot's 2nd, 3rd and 4th NOW."""
 
 ANSWERS = {
     YES_600: TOO_DEEP,
     FRM_600: len(FRM_HEAD) + MAX_NESTING_DEPTH,  # FRM's group is level 1
-    BAD_AT_CAP: CAP - 1,
-    YES_AT_CAP: TOO_DEEP,
+    BAD_QUOTABLE: QUOTABLE - 1,
 }
-"""Each bad message the bot must answer, and where ERR goes (HUH_600 gets no answer)."""
+"""Each bad message the bot must answer, and where ERR goes.
+
+HUH_600 gets no answer (a HUH is never answered), nor YES_AT_CAP (no HUH
+quoting it could be sent: it would be longer than any message).
+"""
 
 
 def _huh(tokens: tuple[int, ...], at: int) -> tuple[int, ...]:
@@ -64,7 +71,8 @@ def _huh(tokens: tuple[int, ...], at: int) -> tuple[int, ...]:
 
 
 async def test_bot_answers_deep_messages_and_plays_on(parlance_server, parang_bots, run_bot):
-    assert len(YES_600) * 2 + 4 == 3606 and len(BAD_AT_CAP) == len(YES_AT_CAP) == CAP
+    assert len(YES_600) * 2 + 4 == 3606 and len(ADM_AT_CAP) == len(YES_AT_CAP) == CAP
+    assert len(BAD_QUOTABLE) == QUOTABLE
     server = parlance_server(MTL=4, RTL=2, BTL=2, draw=2)
     seen: dict[str, list] = {"power": [], "nows": [], "late": [], "injected_at": []}
     answers: list[tuple[int, ...]] = []
@@ -108,7 +116,7 @@ async def test_bot_answers_deep_messages_and_plays_on(parlance_server, parang_bo
     assert summary["result"].startswith(("DRW", "SLO")), summary
     assert summary["missed_deadlines"] == 0, summary
     assert seen["late"] == [], f"the server reported missed orders for us: {seen['late']}"
-    assert summary["bad_messages"] == len(ANSWERS) + 1, summary  # + the deep HUH
+    assert summary["bad_messages"] == len(ANSWERS) + 2, summary  # + the deep HUH, YES_AT_CAP
     assert summary["refused_orders"] == 0 and summary["shadow_mismatches"] == 0, summary
     assert summary["reconnections"] == 0, summary
     # Its game log holds what came in and what it answered; orders went out after it all.

@@ -18,6 +18,19 @@ ROOT = Path(__file__).resolve().parents[2]
 CLI_TIMEOUT = 60.0
 
 VARIANT_MDF = "MDF ( ENG ) ( ( ( ENG LON ) ) ( ) ) ( ( LON ( AMY ) ) )"
+"""A one-province variant: a record of a game on it names only its own powers and provinces."""
+
+
+def _variant_game(folder: Path) -> None:
+    lines = [
+        'MAP ( "tiny" )',
+        VARIANT_MDF,
+        "HLO ( UNO ) ( 0 ) ( ( LVL 0 ) ( MTL 5 ) )",
+        "SCO ( ENG LON )",
+        "NOW ( SPR 1901 ) ( ENG AMY LON )",
+    ]
+    text = "".join(f"{1.0 + i:.3f} observer in {line}\n" for i, line in enumerate(lines))
+    (folder / "messages.daide").write_text(text)
 
 
 def _edit_messages(old: str, new: str) -> Callable[[Path], None]:
@@ -72,7 +85,7 @@ BROKEN_FOLDERS: list[tuple[str, Callable[[Path], None], str]] = [
     ("corrupt-summary", _corrupt_summary, "summary.json: not JSON"),
     (
         "variant-map",
-        _edit_messages("observer in HLO", f"observer in {VARIANT_MDF}\n1.0 observer in HLO"),
+        _variant_game,
         "the game is not on the standard map: MILA's engine plays only its own maps",
     ),
     (

@@ -13,7 +13,10 @@ and every reply must be exactly the one DAIDE prescribes:
 * any other bad message (unknown token, grammar, nesting deeper than the
   limit): ``HUH (message)`` with ``ERR`` just before the first bad token;
 * a bad ``HUH`` or ``PRN``: no answer;
-* press (``FRM``): ``SND (sender) (HUH (ERR press))`` and ``SND (sender) (TRY ())``.
+* a bad message too long to quote in one reply (within 4 tokens of the
+  protocol's 32,767): no answer;
+* press (``FRM``): ``SND (sender) (HUH (ERR press))`` and ``SND (sender) (TRY ())``
+  (only the TRY when the HUH would be too long to send).
 """
 
 from __future__ import annotations
@@ -22,8 +25,14 @@ from dataclasses import dataclass
 
 from protocol.daide_errors import BracketError, LanguageError, ProtocolViolation
 from protocol.decoder import DEFAULT_MAX_LENGTH, Decoder, Role
-from protocol.expression import MAX_NESTING_DEPTH, check_brackets, flatten, tokenize
-from protocol.messages import Frm, Huh, Message, Prn, parse_message, press_replies
+from protocol.expression import (
+    MAX_MESSAGE_TOKENS,
+    MAX_NESTING_DEPTH,
+    check_brackets,
+    flatten,
+    tokenize,
+)
+from protocol.messages import QUOTE_TOKENS, Frm, Huh, Message, Prn, parse_message, press_replies
 from protocol.messages import reply_to_bad_message as reply_to
 from protocol.tokens import BRA, ERR, HUH, KET, PRN, SND, TRY, TokenTable
 from protocol.wire import (
@@ -114,17 +123,22 @@ def check_press_replies(message: Frm, replies: tuple[Message, ...], table: Token
         assert replies == ()
         return
     sender = (SND, BRA, table.number(message.sender), KET)
-    assert [reply.to_tokens(table) for reply in replies] == [
-        (*sender, BRA, HUH, BRA, ERR, *press, KET, KET),
-        (*sender, BRA, TRY, BRA, KET, KET),
-    ]
+    refused = (*sender, BRA, HUH, BRA, ERR, *press, KET, KET)
+    spoken = (*sender, BRA, TRY, BRA, KET, KET)
+    expected = [refused, spoken] if len(refused) <= MAX_MESSAGE_TOKENS else [spoken]
+    assert [reply.to_tokens(table) for reply in replies] == expected
     for reply in replies:
         check_sendable(reply)
 
 
 def expected_reply(tokens: tuple[int, ...], error: LanguageError) -> tuple[int, ...] | None:
-    """The tokens of the answer DAIDE prescribes to ``tokens``, which failed with ``error``."""
+    """The tokens of the answer DAIDE prescribes to ``tokens``, which failed with ``error``.
+
+    None for a HUH or PRN, and for a message too long to be quoted in one reply.
+    """
     if tokens and tokens[0] in (HUH, PRN):
+        return None
+    if len(tokens) + QUOTE_TOKENS > MAX_MESSAGE_TOKENS:
         return None
     if isinstance(error, BracketError):
         return (PRN, BRA, *tokens, KET)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.daide_errors import ErrorCode, ProtocolViolation
-from protocol.decoder import TRANSITIONS, Decoder, Role, State
+from protocol.decoder import DEFAULT_MAX_LENGTH, TRANSITIONS, Decoder, Role, State
 from protocol.messages import Now, Tme
 from protocol.tokens import STANDARD, TokenTable
 from protocol.wire import (
@@ -83,7 +83,10 @@ CASES: list[tuple[Role, State, bytes, list[WireMessage] | ErrorCode, State]] = [
     (C, OPEN, hx("01 00 0006 4100 414243 01"), ErrorCode.INVALID_TOKEN, CLOSED),  # no NUL
     (C, OPEN, hx("01 00 000C 4100 414243 00 4101 414243 00"), ErrorCode.INVALID_TOKEN, CLOSED),
     (C, OPEN, hx("01 00 0006 4100 4D544F 00"), ErrorCode.INVALID_TOKEN, CLOSED),  # "MTO"
-    (C, OPEN, hx("02 00 8002") + bytes(0x8002), ErrorCode.UNKNOWN_MESSAGE, CLOSED),  # over cap
+    # the protocol's own limit is the cap: the longest DM (65,534 octets) and a 49 KB one are read
+    (C, OPEN, hx("02 00 FFFE") + bytes(0xFFFE), [DiplomacyMessage((0,) * 0x7FFF)], OPEN),
+    (C, OPEN, hx("02 00 BF8E") + bytes(0xBF8E), [DiplomacyMessage((0,) * 0x5FC7)], OPEN),
+    (C, OPEN, hx("02 00 FFFF") + bytes(0xFFFF), ErrorCode.MESSAGE_TOO_SHORT, CLOSED),  # odd
     (C, OPEN, hx("02 00"), [], OPEN),  # half a header: wait
     (C, OPEN, TME[:-1], [], OPEN),  # all but one octet: wait
     (C, CLOSED, TME + IM + hx("FF"), [], CLOSED),  # closed: ignore everything
@@ -193,6 +196,10 @@ def test_eof_between_messages_is_fine() -> None:
     list(decoder.feed(TME))
     decoder.feed_eof()
     assert decoder.state is State.CLOSED
+
+
+def test_the_default_cap_is_the_length_field_s_limit() -> None:
+    assert DEFAULT_MAX_LENGTH == 0xFFFF == Decoder().max_length
 
 
 def test_length_cap_is_configurable() -> None:

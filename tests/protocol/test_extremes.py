@@ -15,6 +15,7 @@ import pytest
 
 from protocol.daide_errors import (
     BracketError,
+    EncodeError,
     ErrorCode,
     GrammarError,
     LanguageError,
@@ -33,6 +34,8 @@ from protocol.expression import (
 )
 from protocol.messages import (
     MESSAGE_TYPES,
+    QUOTE_TOKENS,
+    SND_TO_ONE_TOKENS,
     Adm,
     Frm,
     Huh,
@@ -44,10 +47,13 @@ from protocol.messages import (
     parse_message,
 )
 from protocol.tokens import BRA, ERR, HUH, KET, STANDARD, TEXT_BASE, TRY
+from protocol.wire import encode_tokens
 from tests.protocol.answers import depth, receive, receive_all
 
 CAP = DEFAULT_MAX_LENGTH // 2
-"""Tokens in the longest DM the client accepts (16384)."""
+"""Tokens in the longest DM the client accepts (32767): the longest any peer can send."""
+QUOTABLE = CAP - QUOTE_TOKENS
+"""Tokens in the longest bad message whose HUH or PRN (which quotes it) can still be sent."""
 LIMIT = MAX_NESTING_DEPTH
 
 
@@ -103,20 +109,27 @@ def fails(error: type[LanguageError], index: int | None, answered: bool = True) 
 YES_600 = chain("YES", 600)
 FRM_HEAD = t("FRM ( ENG ) ( FRA )")
 FRM_600 = (*FRM_HEAD, *t("( " * 600 + "PRP" + " )" * 600))
-FRM_AT_CAP = (*FRM_HEAD, *(BRA,) * 8188, STANDARD.number("PRP"), *(KET,) * 8188)
-HUH_AT_CAP = t("HUH " + "( " * 8191 + "ERR" + " )" * 8191)
+FRM_DEPTH = (CAP - len(FRM_HEAD) - 1) // 2
+FRM_AT_CAP = (*FRM_HEAD, *(BRA,) * FRM_DEPTH, STANDARD.number("PRP"), *(KET,) * FRM_DEPTH)
+HUH_AT_CAP = t("HUH " + "( " * (CAP // 2 - 1) + "ERR" + " )" * (CAP // 2 - 1))
 ORD_600 = t("ORD ( SPR 1901 ) " + "( " * 600 + "( ENG AMY LVP ) HLD" + " )" * 600 + " ( SUC )")
 BARE_AT_CAP = (BRA,) * (CAP // 2) + (KET,) * (CAP // 2)
-YES_AT_CAP = chain("YES", (CAP - 1) // 3)  # YES ( x 5461, GOF, ) x 5461: 16384 tokens
+BARE_QUOTABLE = (BRA,) * (QUOTABLE // 2) + (KET,) * (QUOTABLE // 2)
+YES_AT_CAP = chain("YES", (CAP - 1) // 3)  # YES ( x 10922, GOF, ) x 10922: 32767 tokens
+YES_QUOTABLE = chain("YES", (QUOTABLE - 1) // 3)
 UNCLOSED_600 = chain("YES", 600)[:-1]  # the outermost ( is never closed
 EXTRA_CLOSE_600 = (*chain("YES", 600), KET)
 DEEP_BUT_UNBALANCED_INSIDE = t("YES ( " * 600 + "GOF" + " )" * 300 + " ( ( )" + " )" * 300)
 ADM_AT_CAP = to_cap(t('ADM ( "server" ) ('), (KET,))
 ADM_AT_CAP_THEN_JUNK = to_cap(t('ADM ( "server" ) ('), (KET, ERR))
 FRM_LONG_PRESS = to_cap((*FRM_HEAD, BRA), (KET,))
-NOW_AT_CAP = (*t("NOW ( SPR 1901 )"), *t("( AUS AMY VIE )") * 3275, *t("( ENG AMY )"))
+NOW_UNITS = (QUOTABLE - 5 - 4) // 5
+NOW_QUOTABLE = (*t("NOW ( SPR 1901 )"), *t("( AUS AMY VIE )") * NOW_UNITS, *t("( ENG AMY )"))
 UNKNOWN_AT_CAP = (0x4F00,) * CAP
+UNKNOWN_QUOTABLE = (0x4F00,) * QUOTABLE
 PAIRS_AT_CAP = (BRA, KET) * (CAP // 2)
+PAIRS_QUOTABLE = (BRA, KET) * (QUOTABLE // 2)
+ADM_QUOTABLE_THEN_JUNK = (*ADM_AT_CAP[: QUOTABLE - 2], KET, ERR)
 PRN_AT_CAP = (*t("PRN ("), *(BRA,) * (CAP - 3), KET)
 
 CASES = {
@@ -124,37 +137,54 @@ CASES = {
     "YES 64 deep (the limit)": (chain("YES", LIMIT), parses(Yes)),
     "YES 65 deep": (chain("YES", LIMIT + 1), fails(NestingError, 2 * LIMIT + 1)),
     "YES 600 deep (3.6 KB)": (YES_600, fails(NestingError, 2 * LIMIT + 1)),
-    "YES 5461 deep (at the cap)": (YES_AT_CAP, fails(NestingError, 2 * LIMIT + 1)),
+    "YES 10922 deep (at the cap, too long to quote)": (
+        YES_AT_CAP,
+        fails(NestingError, 2 * LIMIT + 1, False),
+    ),
+    "YES 10921 deep (the longest quotable)": (YES_QUOTABLE, fails(NestingError, 2 * LIMIT + 1)),
     "REJ 600 deep": (chain("REJ", 600), fails(NestingError, 2 * LIMIT + 1)),
     "NOT 600 deep": (chain("NOT", 600), fails(NestingError, 2 * LIMIT + 1)),
     "HUH 600 deep": (chain("HUH", 600, "ERR"), fails(NestingError, 2 * LIMIT + 1, False)),
-    "HUH 8191 deep (at the cap)": (HUH_AT_CAP, fails(NestingError, LIMIT + 1, False)),
+    "HUH 16382 deep (at the cap)": (HUH_AT_CAP, fails(NestingError, LIMIT + 1, False)),
     "HUH 63 deep": (t("HUH " + "( " * 63 + "ERR" + " )" * 63), parses(Huh)),
     "FRM, press 600 deep": (FRM_600, fails(NestingError, opening(FRM_600, LIMIT + 1))),
-    "FRM, press 8188 deep (at the cap)": (FRM_AT_CAP, fails(NestingError, len(FRM_HEAD) + LIMIT)),
+    "FRM, press 16379 deep (at the cap)": (
+        FRM_AT_CAP,
+        fails(NestingError, len(FRM_HEAD) + LIMIT, False),
+    ),
     "FRM, press 63 deep": (
         (*FRM_HEAD, *t("( " * 63 + "PRP" + " )" * 63)),
         parses(Frm),
     ),
     "ORD 600 deep": (ORD_600, fails(NestingError, opening(ORD_600, LIMIT + 1))),
-    "bare brackets 8192 deep": (BARE_AT_CAP, fails(NestingError, LIMIT)),
+    "bare brackets 16383 deep (at the cap)": (BARE_AT_CAP, fails(NestingError, LIMIT, False)),
+    "bare brackets 16381 deep (quotable)": (BARE_QUOTABLE, fails(NestingError, LIMIT)),
     "SND, 600 deep": (chain("SND", 600), fails(NestingError, 2 * LIMIT + 1)),
-    "PRN quoting 16381 open brackets": (PRN_AT_CAP, parses(Prn)),
+    "PRN quoting 32764 open brackets": (PRN_AT_CAP, parses(Prn)),
     # unbalanced brackets at depth: PRN, even when also too deep
     "YES 600, outer ( never closed": (UNCLOSED_600, fails(BracketError, 1)),
     "YES 600, one ) too many": (EXTRA_CLOSE_600, fails(BracketError, len(EXTRA_CLOSE_600) - 1)),
     "YES 600, unbalanced deep inside": (DEEP_BUT_UNBALANCED_INSIDE, fails(BracketError, 1)),
     "HUH 600, unbalanced": (chain("HUH", 600, "ERR")[:-1], fails(BracketError, 1, False)),
-    # the longest messages: 16384 tokens, 32768 octets
+    # the longest messages: 32767 tokens, 65534 octets (a bad one is too long to quote back)
     "ADM at the cap": (ADM_AT_CAP, parses(Adm)),
     "ADM at the cap, one token too many": (
         ADM_AT_CAP_THEN_JUNK,
-        fails(GrammarError, CAP - 1),
+        fails(GrammarError, CAP - 1, False),
+    ),
+    "ADM, one token too many, the longest quotable": (
+        ADM_QUOTABLE_THEN_JUNK,
+        fails(GrammarError, QUOTABLE - 1),
     ),
     "FRM with the longest press": (FRM_LONG_PRESS, parses(Frm)),
-    "NOW of 3276 units, the last without a province": (NOW_AT_CAP, fails(GrammarError, CAP - 1)),
-    "16384 unknown tokens": (UNKNOWN_AT_CAP, fails(UnknownTokenError, 0)),
-    "8192 empty groups": (PAIRS_AT_CAP, fails(GrammarError, 0)),
+    "NOW of 6549 units, the last without a province": (
+        NOW_QUOTABLE,
+        fails(GrammarError, len(NOW_QUOTABLE) - 1),
+    ),
+    "32767 unknown tokens": (UNKNOWN_AT_CAP, fails(UnknownTokenError, 0, False)),
+    "32763 unknown tokens": (UNKNOWN_QUOTABLE, fails(UnknownTokenError, 0)),
+    "16383 empty groups": (PAIRS_AT_CAP, fails(GrammarError, 0, False)),
+    "16381 empty groups": (PAIRS_QUOTABLE, fails(GrammarError, 0)),
 }
 
 
@@ -179,11 +209,24 @@ def test_the_brief_case_is_what_the_issue_says() -> None:
     assert len(YES_600) * 2 == 3602 and depth(YES_600) == 600
 
 
-def test_one_token_over_the_cap_is_a_wire_violation() -> None:
-    received = receive((*ADM_AT_CAP, KET))
+def test_the_cap_is_the_wire_s_own_limit() -> None:
+    """One token more than the cap cannot be sent at all: any message a peer can send is read."""
+    assert len(ADM_AT_CAP) * 2 == 0xFFFE
+    with pytest.raises(EncodeError):
+        encode_tokens((*ADM_AT_CAP, KET))
+    received = receive(ADM_AT_CAP, max_length=2 * CAP - 2)  # a smaller cap still holds
     assert received.violation is not None
     assert received.violation.code is ErrorCode.UNKNOWN_MESSAGE  # what the decoder sends for it
     assert received.message is None and received.replies == ()
+
+
+def test_a_49_kb_proposal_is_read() -> None:
+    """The issue's case: an AND of 3,500 peace offers (49 KB) is a message, not a violation."""
+    offers = " ".join("( PCE ( ENG FRA ) )" for _ in range(3500))
+    tokens = t(f"FRM ( ENG ) ( FRA ) ( PRP ( AND {offers} ) )")
+    assert 49_000 < len(tokens) * 2 < 0xFFFF
+    received = receive(tokens)
+    assert received.violation is None and isinstance(received.message, Frm)
 
 
 def test_the_answer_to_a_deep_message_quotes_it_whole_with_err_at_the_culprit() -> None:
@@ -193,9 +236,10 @@ def test_the_answer_to_a_deep_message_quotes_it_whole_with_err_at_the_culprit() 
     assert quoted == (*YES_600[:at], ERR, *YES_600[at:])
 
 
-def test_the_answer_to_the_longest_bad_message_still_fits_the_wire() -> None:
-    (reply,) = receive(UNKNOWN_AT_CAP).replies
-    assert len(reply.to_tokens()) == CAP + 4  # HUH ( ERR ... ): over our cap, under the wire's
+def test_the_answer_to_the_longest_quotable_bad_message_fits_the_wire() -> None:
+    (reply,) = receive(UNKNOWN_QUOTABLE).replies
+    assert len(reply.to_tokens()) == CAP  # HUH ( ERR ... ): exactly the longest message
+    assert receive(UNKNOWN_AT_CAP).replies == ()  # one token longer could not be quoted
 
 
 # --- every token value -----------------------------------------------------------------
@@ -236,7 +280,8 @@ def test_every_token_value_but_brackets_as_press_at_the_cap() -> None:
         press = tuple(usable[start : start + room])
         received = receive((*FRM_HEAD, BRA, *press, KET))
         assert isinstance(received.message, Frm) and flatten(received.message.press) == press
-        assert len(received.replies) == (0 if press[0] in (HUH, TRY) else 2)
+        huh_fits = len(press) + QUOTE_TOKENS + SND_TO_ONE_TOKENS <= CAP
+        assert len(received.replies) == (0 if press[0] in (HUH, TRY) else 1 + huh_fits)
 
 
 # --- the pure functions, at any depth ----------------------------------------------------

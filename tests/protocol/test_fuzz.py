@@ -102,7 +102,7 @@ def test_fold_raises_only_language_errors(tokens: tuple[int, ...]) -> None:
 #
 # The strategies above stay under ~60 tokens and so never nest deeper than a few
 # levels; these reach the limits a server's DM can reach: brackets thousands
-# deep, messages at the 16384-token cap, every 16-bit value.  Each example goes
+# deep, messages at the 32767-token cap, every 16-bit value.  Each example goes
 # the whole way a DM goes in the client (tests/protocol/answers.py: decoder,
 # text, parse_message, the reply, the bytes sent back): only typed errors may
 # escape, and the reply must be the one DAIDE prescribes, or none.
@@ -154,7 +154,7 @@ def deep_message(draw: st.DrawFn) -> tuple[int, ...]:
 
 @st.composite
 def long_message(draw: st.DrawFn) -> tuple[int, ...]:
-    """A message of up to 16384 tokens: a real head, a pattern repeated to the length, noise."""
+    """A message of up to 32767 tokens: a real head, a pattern repeated to the length, noise."""
     head = draw(st.sampled_from([*HEADS, *SAMPLE_TOKENS[:40]]))
     pattern = draw(st.lists(token, min_size=1, max_size=12))
     length = draw(st.one_of(st.just(CAP), st.integers(CAP - 64, CAP), st.integers(1, CAP)))
@@ -185,7 +185,7 @@ def test_deep_nesting_gets_typed_errors_and_valid_answers(tokens: tuple[int, ...
     _check_extreme(tokens)
 
 
-@settings(EXTREMES, max_examples=40)  # each example is up to 32 KB through the whole pipeline
+@settings(EXTREMES, max_examples=40)  # each example is up to 64 KB through the whole pipeline
 @given(long_message())
 def test_long_messages_get_typed_errors_and_valid_answers(tokens: tuple[int, ...]) -> None:
     _check_extreme(tokens)

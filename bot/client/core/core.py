@@ -57,7 +57,7 @@ from bot.client.core.effects import (
 )
 from bot.client.core.mirror import GameMirror, ShadowReport
 from bot.client.core.outbox import Outbox, kind
-from bot.client.core.person import PersonChooser
+from bot.client.core.person import PersonChooser, PhaseInPlay
 from bot.client.core.phasestate import PhaseState
 from bot.client.core.playing import PhasePlayer
 from bot.client.core.session import NotConnected, Session, SessionNotReady
@@ -92,9 +92,10 @@ from protocol.messages import (
     Tme,
     Yes,
     parse_message,
-    press_replies,
     reply_to_bad_message,
 )
+from protocol.press import Proposal, Reject, press_snd
+from protocol.press_reader import parse_frm_press, press_answer
 from protocol.tokens import TokenTable
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
 
@@ -201,6 +202,12 @@ class BotCore:
         }
 
     @property
+    def press_level(self) -> int:
+        """The game's press level from HLO (0, no press, before it or when it names none)."""
+        level = None if self.hlo is None else self.hlo.variant.level
+        return level or 0
+
+    @property
     def table(self) -> TokenTable:
         """The game's token table (the server's RM; no power or province before it)."""
         return self.out.table
@@ -248,6 +255,13 @@ class BotCore:
     def phase(self) -> PhaseState | None:
         """The phase in play (the player's)."""
         return self.player.phase
+
+    def phase_in_play(self) -> PhaseInPlay | None:
+        """The phase in play, read only, as a person's seat shows it (None before the first)."""
+        phase = self.player.phase
+        if phase is None:
+            return None
+        return PhaseInPlay(phase.turn, phase.position, self.power, phase.clock.deadline)
 
     @property
     def joined(self) -> bool:
@@ -429,8 +443,14 @@ class BotCore:
         self._finish()
 
     def _on_frm(self, m: Frm) -> None:
-        for reply in press_replies(m):
+        replies = press_answer(m, self.press_level, self.table)
+        for reply in replies:
             self._send(reply)
+        if replies:
+            return
+        press = parse_frm_press(m, self.press_level, self.table)
+        if isinstance(press, Proposal):  # understood; no negotiator yet: we agree to nothing
+            self._send(press_snd((m.sender,), Reject(press), self.table))
 
     def _on_sve(self, m: Sve) -> None:
         self._send(Yes(m))

@@ -54,7 +54,9 @@ class OrderBook:
 
     ``engine`` is the engine form of the last movement or retreat set we
     chose; ``current`` the complete set last submitted; ``sent`` every order
-    sent this phase; ``accepted`` and ``refused`` the server's verdicts.
+    sent this phase; ``accepted`` and ``refused`` the server's verdicts;
+    ``ready`` whether our last word to the server on them was ``GOF`` (else
+    none yet, or ``NOT (GOF)``).
     """
 
     power: str
@@ -67,6 +69,7 @@ class OrderBook:
     refused: set[Order] = field(default_factory=set)
     mis_answered: bool = False
     recovered: bool = False
+    ready: bool = False
 
     @property
     def power_id(self) -> int:

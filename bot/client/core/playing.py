@@ -14,9 +14,13 @@ a ``MIS`` or our own error is answered with safe orders when the chooser lets
 the core fill gaps; the draw is offered from the final year on; after a rejoin
 a phase whose orders were final has them resent.
 
-A person may ask for a hint in any phase: the search (a movement phase) or the
-heuristics (retreats and adjustments) choose for their power, and the answer
-is noted (:class:`~bot.client.core.notes.HintReady`), never submitted.
+The chooser answers each question with :mod:`~bot.client.core.decisions`,
+which the player carries out in order; the player alone moves the phase's
+stage (:mod:`~bot.client.core.phasestate`'s table).  A person's input and a
+request for a hint go to the chooser the same way, whoever it is: a bot's
+seat refuses a person's orders, and every seat may be asked for a hint, which
+the chooser answers (a search the player runs, or a set at once) and which is
+noted (:class:`~bot.client.core.notes.HintReady`), never submitted.
 """
 
 from __future__ import annotations
@@ -24,41 +28,33 @@ from __future__ import annotations
 import contextlib
 from random import Random
 
-from adjudicator.convert import adjustment_value, movement_value, retreat_value
-from adjudicator.legal import complete_with_disbands, complete_with_holds
+from adjudicator.convert import movement_value
 from adjudicator.orders import Orders
 from adjudicator.position import Position
 from adjudicator.rules import CivilDisorderRule
+from bot.client.core import decisions as do
 from bot.client.core import events as ev
 from bot.client.core import notes
 from bot.client.core.chooser import PhaseChooser, has_orders_to_give, safe_set
-from bot.client.core.effects import CancelSearch, StartSearch
+from bot.client.core.effects import CancelSearch, RetimeSearch, StartSearch
 from bot.client.core.orderbook import OrderBook
 from bot.client.core.outbox import Outbox
-from bot.client.core.person import PersonChooser, PersonOrderError
-from bot.client.core.phasestate import PhaseState, SearchState
+from bot.client.core.phasestate import PhaseStage, PhaseState, PhaseStep, SearchState
 from bot.client.core.session import NotConnected, SessionNotReady
 from bot.client.core.timebudget import PhaseClock, TimeBudget
 from protocol.messages import Drw, Gof, Mis, Not, Sub, Thx
 from protocol.notation import format_order, format_unit
 from protocol.values import Order, Turn
-from search.heuristics import PhaseHeuristics
 from search.mcts.worker_protocol import Answer, Failed, Progress
 from search.policy import SearchLimit
-
-HINT_COLLECT = 0.5
-"""Seconds after a hint's stop time that its root-parallel helpers are waited for."""
-
-MAX_HINT_SECONDS = 30.0
-"""The longest a hint may search."""
 
 
 class PhasePlayer:
     """Plays each phase the server shows us: ``chooser``'s orders, in time, by the rules.
 
     ``final_year`` is BANDANA's ``-fy`` (a draw is offered from its end on);
-    ``iterations`` caps every search (tests).  The player is the chooser's
-    :class:`~bot.client.core.chooser.Seat`.
+    ``iterations`` caps every search (tests).  The player owns the phase's
+    stage and carries out its chooser's decisions.
     """
 
     def __init__(
@@ -82,6 +78,7 @@ class PhasePlayer:
         self.replaying = False
         self._next_job = 0
         self._cancelled: dict[int, float] = {}  # job id -> its stop time, answer still due
+        self._counted = False  # the phase in play (however restated) was noted as played
 
     # --- the phases -------------------------------------------------------------------------
 
@@ -94,10 +91,10 @@ class PhasePlayer:
         """
         phase = self.phase
         if phase is not None and phase.turn == turn and phase.position == pos:
-            if phase.active or not self.replaying:
+            if phase.playing or not self.replaying:
                 return  # a duplicate
             phase.book.position = pos
-            if phase.complete:
+            if phase.stage is PhaseStage.FINAL:
                 self._resend_orders(phase)
             else:
                 self._play(phase)
@@ -106,12 +103,12 @@ class PhasePlayer:
             self._end_phase(phase, restated=True)
             earlier = phase
             phase = self.phase = self._new_phase(turn, pos, power, clock=earlier.clock)
-            phase.counted = earlier.counted
             phase.book.carry_over(earlier.book)
             self._play(phase)
         else:
             if phase is not None:
                 self._end_phase(phase)
+            self._counted = False
             phase = self.phase = self._new_phase(turn, pos, power)
             self._play(phase)
         # Played (a game action held back before the rejoin raised past this line).
@@ -132,7 +129,7 @@ class PhasePlayer:
     def _end_phase(self, phase: PhaseState, restated: bool = False) -> None:
         """The phase is over: stop playing it and note its last margin."""
         self._stop_jobs(phase)
-        phase.active = False
+        phase.step(PhaseStep.END)
         self.out.note(notes.PhaseEnded(phase.turn, phase.last_margin, restated))
 
     def end(self) -> None:
@@ -144,8 +141,7 @@ class PhasePlayer:
     def abandon(self) -> None:
         """The connection is gone: stop playing; the phase is played again after the rejoin."""
         if self.phase is not None:
-            self._stop_jobs(self.phase)
-            self.phase.active = False
+            self._stop(self.phase)
 
     def failed(self, exc: Exception) -> None:
         """Playing raised (a bug of ours): note it, stop the search, submit safe orders."""
@@ -153,8 +149,7 @@ class PhasePlayer:
         if phase is None:
             return
         self.out.note(notes.PhaseFailed(phase.turn, repr(exc)))
-        self._stop_jobs(phase)
-        phase.active = False
+        self._stop(phase)
         # Nothing can be sent without a session; the phase is played again after a rejoin.
         with contextlib.suppress(SessionNotReady, NotConnected):
             self.recover()
@@ -166,33 +161,75 @@ class PhasePlayer:
             if self.final_year is not None and pos.ended_by(self.final_year):
                 # The final year has been played out (BANDANA's -fy): offer the draw.
                 self.out.send(Drw())
+            phase.step(PhaseStep.PLAY)
             if has_orders_to_give(pos, phase.book.power_id):
-                self.chooser.play(phase, self)
+                self._apply(phase, self.chooser.play(self._view(phase)))
+                self._advance(phase)
             else:
                 # No GOF outside movement: on MILA a GOF that completes a phase leaks into
                 # the next one (docs/servers.md), and Parlance needs none there.
-                self.complete(phase)
+                self._settle(phase, PhaseStep.FINISH)
         except (SessionNotReady, NotConnected):
-            self._stop_jobs(phase)
-            phase.active = False  # played again when the session can take it
+            self._stop(phase)  # played again when the session can take it
             raise
         except Exception as exc:  # a bug in our own play must not cost the phase
             self.failed(exc)
 
-    # --- the seat: what a chooser may do ----------------------------------------------------
+    def _stop(self, phase: PhaseState) -> None:
+        """The phase stops being played (connection lost, our bug): its jobs are cancelled."""
+        self._stop_jobs(phase)
+        phase.step(PhaseStep.STOP)
 
-    def complete(self, phase: PhaseState) -> None:
-        """Our orders for ``phase`` are final: a rejoin only resends them."""
-        phase.complete = True
-        phase.active = False
-        if not phase.counted:
-            phase.counted = True
+    # --- the chooser's decisions --------------------------------------------------------------
+
+    def _view(self, phase: PhaseState) -> do.PhaseView:
+        """What the chooser sees of ``phase`` now."""
+        return do.PhaseView(phase, self.out.now, self.rng, self.out.table, self.iterations)
+
+    def _apply(self, phase: PhaseState, decisions: list[do.Decision]) -> None:
+        """Carry out the chooser's ``decisions`` for ``phase``, in order."""
+        for decision in decisions:
+            match decision:
+                case do.Submit(orders=orders):
+                    self.submit_engine(phase, orders)
+                case do.SubmitOrders(orders=orders):
+                    self.submit(phase, list(orders))
+                case do.HoldBack():
+                    self.hold_back(phase)
+                case do.Ready():
+                    self.go(phase)
+                case do.Final():
+                    self._settle(phase, PhaseStep.FINISH)
+                case do.OrdersIn():
+                    self._settle(phase, PhaseStep.SET_IN)
+                case do.Search(limit=limit):
+                    self.start_search(phase, limit)
+                case do.Retime(limit=limit):
+                    self._retime(phase, limit)
+                case do.StopSearch():
+                    self.stop_search(phase)
+                case do.WakeAt(at=at):
+                    self.out.tick(at)
+                case do.HintSearch(limit=limit):
+                    self._cancel(phase.hint)
+                    phase.hint = self._start_job(phase, limit)
+                case do.Note(note=note):
+                    self.out.note(note)
+
+    def _settle(self, phase: PhaseState, step: PhaseStep) -> None:
+        """Our orders for ``phase`` are final (``FINISH``) or a person's set is in (``SET_IN``).
+
+        A rejoin then only resends them; the phase is noted as played once.
+        """
+        phase.step(step)
+        if not self._counted:
+            self._counted = True
             self.out.note(notes.PhasePlayed(phase.turn))
 
     def hold_back(self, phase: PhaseState) -> None:
         """Ask the server to wait for the deadline (``NOT (GOF)``)."""
         self.out.send(Not(Gof()))
-        phase.ready = False
+        phase.book.ready = False
 
     def go(self, phase: PhaseState) -> None:
         """Tell the server our orders are final (``GOF``), noting the final set of a movement."""
@@ -209,12 +246,7 @@ class PhasePlayer:
             )
             self.out.note(notes.OrdersChosen(phase.turn, chosen))
         self.out.send(Gof())
-        phase.ready = True
-
-    def search_limit(self, phase: PhaseState) -> SearchLimit:
-        """The phase clock's current limit for a search."""
-        clock = phase.clock
-        return SearchLimit(clock.stop_search_at(), clock.collect_helpers_by(), self.iterations)
+        phase.book.ready = True
 
     def start_search(self, phase: PhaseState, limit: SearchLimit) -> SearchState:
         """Start the phase's search job for our power within ``limit``."""
@@ -224,9 +256,18 @@ class PhasePlayer:
 
     def _start_job(self, phase: PhaseState, limit: SearchLimit) -> SearchState:
         self._next_job += 1
-        job = SearchState(self._next_job, limit, last_sent=self.out.now)
+        job = SearchState(self._next_job, limit)
         self.out.act(StartSearch(job.job_id, phase.position, phase.book.power_id, limit))
         return job
+
+    def _retime(self, phase: PhaseState, limit: SearchLimit) -> None:
+        """Give the phase's search job a new ``limit``."""
+        search = phase.search
+        if search is None:
+            return
+        search.limit = limit
+        self.out.act(RetimeSearch(search.job_id, limit))
+        self.out.note(notes.SearchRetimed(phase.turn, search.job_id, limit.stop_at))
 
     def stop_search(self, phase: PhaseState) -> None:
         """Cancel the phase's search job, if one is running."""
@@ -251,23 +292,47 @@ class PhasePlayer:
         if phase is None:
             return
         if phase.hint is not None and phase.hint.job_id == event.job_id:
-            phase.hint = None
-            self.out.note(notes.HintFailed(phase.turn, event.error))
+            self._hint_report(phase, Failed(event.job_id, event.error))
         elif phase.search is not None and phase.search.job_id == event.job_id:
-            self.chooser.search_unavailable(phase, self, event)
+            self.out.note(notes.SearchUnavailable(phase.turn, event.job_id, event.error))
+            phase.search = None
+            self._advance(phase)
 
     def search_message(self, message: Progress | Answer | Failed) -> None:
         """The search worker's improvement, final answer or failure, for the job it is about."""
         phase = self.phase
         if phase is not None and phase.hint is not None and message.job_id == phase.hint.job_id:
-            self._hint_message(phase, message)
+            if not isinstance(message, Progress):
+                self._hint_report(phase, message)
         elif phase is not None and phase.search is not None:
             if message.job_id == phase.search.job_id:
-                self.chooser.search_message(phase, self, message)
+                self._search_report(phase, phase.search, message)
             else:
                 self._stale(message)
         else:
             self._stale(message)
+
+    def _search_report(
+        self, phase: PhaseState, search: SearchState, message: Progress | Answer | Failed
+    ) -> None:
+        """Keep what the phase's job reported, tell the chooser, and move the phase on."""
+        if isinstance(message, Failed):
+            search.failed = True
+            self.out.note(notes.SearchFailed(phase.turn, message.error))
+        else:
+            search.best = message
+            final = isinstance(message, Answer)
+            self.out.note(notes.SearchReport(phase.turn, message.job_id, final, message.stats))
+            if isinstance(message, Answer):
+                search.answer = message
+                self.budget.handover.add(self.out.now - search.limit.stop_at)
+        self._apply(phase, self.chooser.search_report(self._view(phase), message))
+        self._advance(phase)
+
+    def _hint_report(self, phase: PhaseState, message: Answer | Failed) -> None:
+        """The hint's job is over: the chooser says what it was."""
+        phase.hint = None
+        self._apply(phase, self.chooser.hint_report(self._view(phase), message))
 
     def _stale(self, message: Progress | Answer | Failed) -> None:
         """A message about a job we no longer wait for: dropped, its lateness still measured."""
@@ -280,75 +345,30 @@ class PhasePlayer:
 
     def advance(self) -> None:
         """Time passed or the server answered: the chooser moves the phase on."""
-        phase = self.phase
-        if phase is not None and phase.active:
-            self.chooser.advance(phase, self)
+        if self.phase is not None:
+            self._advance(self.phase)
+
+    def _advance(self, phase: PhaseState) -> None:
+        if phase.playing:
+            self._apply(phase, self.chooser.advance(self._view(phase)))
 
     # --- a person's input ---------------------------------------------------------------------
 
     def person_input(self, event: ev.PersonOrders | ev.PersonReady | ev.HintRequested) -> None:
         """A person's orders, readiness or request for a hint, for the phase ``event.turn``."""
         phase = self.phase
-        chooser = self.chooser
         if phase is None or phase.turn != event.turn:
             now = "no phase" if phase is None else str(phase.turn)
             self.out.note(notes.PersonOrdersRefused(event.turn, f"the phase in play is {now}"))
             return
+        view = self._view(phase)
         if isinstance(event, ev.HintRequested):
-            self._hint(phase, event.seconds)
-            return
-        if not isinstance(chooser, PersonChooser):
-            self.out.note(notes.PersonOrdersRefused(event.turn, "this seat is not a person's"))
-            return
-        if isinstance(event, ev.PersonReady):
-            chooser.ready(phase, self, event.ready)
-            self.out.note(notes.PersonReadySet(phase.turn, phase.ready))
-            return
-        try:
-            chooser.orders(phase, self, event.orders)
-        except PersonOrderError as exc:
-            self.out.note(notes.PersonOrdersRefused(phase.turn, str(exc)))
-
-    def _hint(self, phase: PhaseState, seconds: float) -> None:
-        """Search (movement) or ask the heuristics (other phases) for our power's orders."""
-        pos = phase.position
-        power = phase.book.power_id
-        if not has_orders_to_give(pos, power):
-            self.out.note(notes.HintFailed(phase.turn, "nothing to order in this phase"))
-            return
-        if not pos.is_movement:
-            heuristics = PhaseHeuristics()
-            if pos.is_retreat:
-                chosen = heuristics.retreat_orders(pos, power, self.rng)
-                retreats = complete_with_disbands(pos, power, chosen)
-                orders = [retreat_value(pos, p, o) for p, o in sorted(retreats.items())]
-            else:
-                picks = heuristics.adjustment_orders(pos, power, self.rng)
-                orders = [adjustment_value(pos, power, o) for o in picks]
-            texts = tuple(format_order(o, self.out.table) for o in orders)
-            self.out.note(notes.HintReady(phase.turn, texts, {}))
-            return
-        seconds = min(max(seconds, 0.1), MAX_HINT_SECONDS)
-        now = self.out.now
-        limit = SearchLimit(now + seconds, now + seconds + HINT_COLLECT, self.iterations)
-        self._cancel(phase.hint)
-        phase.hint = self._start_job(phase, limit)
-
-    def _hint_message(self, phase: PhaseState, message: Progress | Answer | Failed) -> None:
-        if isinstance(message, Progress):
-            return
-        phase.hint = None
-        if isinstance(message, Failed):
-            self.out.note(notes.HintFailed(phase.turn, message.error))
-            return
-        pos = phase.position
-        power = phase.book.power_id
-        engine = complete_with_holds(pos, power, message.orders)
-        orders = tuple(
-            format_order(movement_value(pos, p, o), self.out.table)
-            for p, o in sorted(engine.items())
-        )
-        self.out.note(notes.HintReady(phase.turn, orders, message.stats))
+            decisions = self.chooser.hint(view, event.seconds)
+        elif isinstance(event, ev.PersonReady):
+            decisions = self.chooser.person_ready(view, event.ready)
+        else:
+            decisions = self.chooser.person_orders(view, event.orders)
+        self._apply(phase, decisions)
 
     def propose_draw(self) -> None:
         """A person proposes a draw."""
@@ -463,4 +483,4 @@ class PhasePlayer:
         if phase.book.current:
             self.submit(phase, list(phase.book.current))
         if phase.position.is_movement:
-            self.out.send(Gof() if phase.ready else Not(Gof()))
+            self.out.send(Gof() if phase.book.ready else Not(Gof()))

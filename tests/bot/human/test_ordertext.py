@@ -6,12 +6,7 @@ import pytest
 
 from adjudicator.maps import standard_map
 from adjudicator.position import Position, initial_position
-from bot.human.choices import (
-    IllegalOrder,
-    check_order_set,
-    legal_choices,
-    resolve,
-)
+from bot.client.core.person import PersonOrderError, legal_choices
 from bot.human.ordertext import OrderTextError, parse_order_text
 from bot.toolkit.order_words import format_order_text
 from protocol.notation import parse_centres, parse_order, parse_turn, parse_unit_positions
@@ -64,7 +59,7 @@ def test_every_legal_order_round_trips(name: str) -> None:
     assert orders
     for order in orders:
         text = format_order_text(order)
-        assert resolve(parse_order_text(text, pos, power), legal_choices(pos, power)) == order
+        assert legal_choices(pos, power).resolve(parse_order_text(text, pos, power)) == order
 
 
 TYPED = [
@@ -97,7 +92,7 @@ TYPED = [
 @pytest.mark.parametrize(("name", "text", "daide"), TYPED)
 def test_typed_orders(name: str, text: str, daide: str) -> None:
     pos, power = POSITIONS[name]
-    order = resolve(parse_order_text(text, pos, power), legal_choices(pos, power))
+    order = legal_choices(pos, power).resolve(parse_order_text(text, pos, power))
     assert order == parse_order(daide)
 
 
@@ -111,6 +106,7 @@ MALFORMED = [
     ("start", "F PAR - BUR", "is A PAR"),
     ("start", "A BER - KIE", "GER's, not yours"),
     ("start", "A PAR - BUR MAR", "unexpected"),
+    ("start", "A PAR - > BUR", "'>' is not a province"),  # only '->' together is an arrow
     ("start", "A MAR S A PAR - ", "expected the form"),
     ("start", "BUILD A PAR", "winter order"),
     ("start", "A PAR - BUR\x00", "plain letters"),
@@ -148,8 +144,8 @@ ILLEGAL = [
 @pytest.mark.parametrize(("name", "texts", "reason"), ILLEGAL)
 def test_illegal_orders_and_sets(name: str, texts: list[str], reason: str) -> None:
     pos, power = POSITIONS[name]
-    with pytest.raises(IllegalOrder, match=reason):
-        check_order_set([parse_order_text(t, pos, power) for t in texts], pos, power)
+    with pytest.raises(PersonOrderError, match=reason):
+        legal_choices(pos, power).accept([parse_order_text(t, pos, power) for t in texts])
 
 
 def test_choices_per_phase() -> None:
@@ -170,7 +166,7 @@ def test_a_move_by_convoy_goes_with_its_route_and_the_core_accepts_it() -> None:
     orders = [
         parse_order_text(t, CONVOY_SPRING, "ENG") for t in ("A YOR - NWY", "F NTH C A YOR - NWY")
     ]
-    assert check_order_set(orders, CONVOY_SPRING, "ENG") == [
+    assert legal_choices(CONVOY_SPRING, "ENG").accept(orders) == [
         parse_order("(ENG AMY YOR) CTO NWY VIA (NTH)"),
         parse_order("(ENG FLT NTH) CVY (ENG AMY YOR) CTO NWY"),
     ]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from adjudicator.daide import adjudicate_text
 from adjudicator.standard import standard_start
+from protocol.data import standard_mdf_text
 from protocol.messages import Sco, parse_text
 from protocol.notation import format_centres, format_turn, format_unit_position
 
@@ -130,6 +131,8 @@ def write_run_folder(folder: Path) -> list[ScriptedPhase]:
         clock += 0.01
         lines.append(f"{clock:.3f} observer in {text}")
 
+    hear('MAP ( "standard" )')
+    hear(standard_mdf_text())  # a record names its map: its texts read with the map's names
     hear("HLO ( UNO ) ( 0 ) ( ( LVL 0 ) ( MTL 5 ) )")
     last_sco = None
     for phase in phases:

@@ -25,6 +25,7 @@ from adjudicator.orders import HOLD_ORDER
 from adjudicator.standard import standard_definition
 from bot.client.core import events as ev
 from bot.client.core.effects import Effect, ScheduleTick, Send, StartSearch
+from bot.client.core.phasestate import PhaseStage
 from protocol.messages import Drw, Gof, Hlo, Iam, Map, Mdf, Mis, Nme, Not, Sub, Thx, Tme, Yes
 from protocol.values import Hold, Order, Turn, UnitPosition
 from protocol.variant import Variant
@@ -100,7 +101,7 @@ def _check(d: Driver, model: Model, actions: list[Effect]) -> None:
                 model.gof_turns.add(phase.turn)
         elif isinstance(action, ScheduleTick):
             model.ticks.append(action.at)
-            if phase is not None and phase.active:
+            if phase is not None and phase.playing:
                 assert action.at <= phase.clock.submit_by() + 1e-9, "slept past the deadline"
         elif isinstance(action, StartSearch):
             model.job = action.job_id
@@ -233,4 +234,4 @@ def test_a_joined_movement_phase_always_ends_with_its_orders(script: list[Step])
             break
         _check(d, model, _step(d, model, ("tick", 0)))
     assert SPRING.turn in model.gof_turns
-    assert d.core.phase is not None and d.core.phase.complete
+    assert d.core.phase is not None and d.core.phase.stage is PhaseStage.FINAL

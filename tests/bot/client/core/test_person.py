@@ -12,7 +12,7 @@ from bot.client.core.core import BotCore, CoreSettings
 from bot.client.core.effects import CancelSearch, StartSearch
 from bot.client.core.person import PersonOrderError, check_person_orders, legal_choices
 from protocol.messages import Drw, Gof, Mis, Not, Sub, Thx
-from protocol.notation import parse_order
+from protocol.notation import format_order, parse_order
 from protocol.values import Hold, UnitPosition
 from protocol.variant import Variant
 from tests.bot.client.core.driver import Driver, job_of, noted, of, opening, sent
@@ -105,13 +105,28 @@ def test_mis_and_refusals_are_shown_not_answered_for_a_person() -> None:
     assert not sent(out)
     (listed,) = noted(out, notes.MissingListed)
     assert listed.units == ("FRA FLT BRE", "FRA AMY MAR")  # DAIDE text, brackets left out
-    out = d.say(Thx(_orders(PAR_BUR)[0], "FAR"))
+    par_bur = _orders(PAR_BUR)[0]
+    out = d.say(Thx(par_bur, "FAR"))
+    assert not sent(out)  # no hold put in its place: the person decides
+    assert noted(out, notes.OrderRefused) == [notes.OrderRefused(par_bur, "FAR")]
+    out = d.say(Thx(par_bur, "FAR"))
     assert not sent(out)
-    assert noted(out, notes.OrderRefused)
-    out = d.say(Thx(_orders(PAR_BUR)[0], "FAR"))
-    assert not noted(out, notes.OrderAccepted)
+    assert not noted(out, notes.OrderRefused)  # the same refusal again: shown once
     out = d.say(Thx(_orders(MAR_S)[0], "MBV"))
-    assert not noted(out, notes.OrderAccepted)  # never sent: ignored
+    (ignored,) = noted(out, notes.MessageIgnored)  # never sent: ignored, not shown accepted
+    assert "did not send" in ignored.reason
+    assert not noted(out, notes.OrderAccepted)
+
+
+def test_an_order_the_server_accepts_is_shown_accepted() -> None:
+    d = _person()
+    d.show(SPRING)
+    d.feed(ev.PersonOrders(d.now, SPRING.turn, _orders(PAR_BUR, MAR_S)))
+    mar_s = _orders(MAR_S)[0]
+    out = d.say(Thx(mar_s, "MBV"))
+    assert not sent(out)
+    assert noted(out, notes.OrderAccepted) == [notes.OrderAccepted(mar_s)]
+    assert not noted(out, notes.OrderRefused) and not noted(out, notes.MessageIgnored)
 
 
 def test_a_hint_searches_for_the_persons_power_and_submits_nothing() -> None:
@@ -216,3 +231,124 @@ def test_unknown_powers_and_duplicates_are_refused() -> None:
     hold = Hold(_orders(PAR_BUR)[0].unit)
     with pytest.raises(PersonOrderError, match="two orders"):
         check_person_orders(SPRING, "FRA", (hold, hold))
+
+
+def _bot(strategy: str = "mcts") -> Driver:
+    core = BotCore(CoreSettings(name="bot", version="1", seed=3, strategy=strategy))
+    d = Driver(core=core)
+    d.join(Variant.of(move_time_limit=60))
+    return d
+
+
+@pytest.mark.parametrize("strategy", ["mcts", "dumbbot"])
+def test_a_bots_seat_refuses_a_persons_orders_and_readiness(strategy: str) -> None:
+    d = _bot(strategy)
+    d.show(SPRING)
+    for event in (
+        ev.PersonOrders(d.now, SPRING.turn, _orders(PAR_BUR)),
+        ev.PersonReady(d.now, SPRING.turn, True),
+    ):
+        out = d.feed(event)
+        assert not sent(out)
+        (refused,) = noted(out, notes.PersonOrdersRefused)
+        assert refused.reason == "this seat is not a person's"
+
+
+def test_a_hint_outside_movement_is_the_bots_own_set_at_once() -> None:
+    """A winter hint is what a bot's seat submits there: one piece of code chooses both."""
+    winter = _winter_with_builds()
+    bot = _bot()
+    (sub,) = sent(bot.show(winter), Sub)
+    d = _person()
+    d.show(winter)
+    out = d.feed(ev.HintRequested(d.now, winter.turn, 3.0))
+    assert not sent(out) and not of(out, StartSearch)
+    (hint,) = noted(out, notes.HintReady)
+    assert hint.orders == tuple(map(format_order, sub.orders))
+    assert len(hint.orders) == 2
+
+
+@pytest.mark.parametrize("how", ["failed", "unavailable"])
+def test_a_hint_that_fails_is_noted_and_nothing_is_sent(how: str) -> None:
+    from search.mcts.worker_protocol import Failed
+
+    d = _person()
+    d.show(SPRING)
+    job = job_of(d.feed(ev.HintRequested(d.now, SPRING.turn, 3.0))).job_id
+    if how == "failed":
+        out = d.feed(ev.SearchMessage(d.now, Failed(job, "boom")))
+    else:
+        out = d.feed(ev.SearchUnavailable(d.now, job, "no worker"))
+    assert not sent(out)
+    (failed,) = noted(out, notes.HintFailed)
+    assert failed.error in ("boom", "no worker")
+    # The job is over: its late answer is stale, not a second hint.
+    assert not noted(d.answer(job, {}), notes.HintReady)
+
+
+# --- the person's choices: one list, built once, the page's and the core's -------------------
+
+
+def _convoy_spring():
+    """England has a fleet in the North Sea and one in the English Channel: two routes to NWY."""
+    from adjudicator.position import Position
+    from protocol.notation import parse_centres, parse_turn, parse_unit_positions
+
+    return Position.from_values(
+        SPRING.map,
+        parse_turn("SPR 1901"),
+        parse_unit_positions("(ENG FLT NTH) (ENG FLT NWG) (ENG AMY YOR) (FRA AMY PAR)"),
+        parse_centres("(ENG EDI LON LVP) (FRA BRE MAR PAR)"),
+    )
+
+
+CONVOYS = [
+    # (the move by convoy, the core's check lets it through, the page's menu resolves it to)
+    ("(ENG AMY YOR) CTO NWY", True, "(ENG AMY YOR) CTO NWY VIA (NTH)"),
+    ("(ENG AMY YOR) CTO NWY VIA (NTH)", True, "(ENG AMY YOR) CTO NWY VIA (NTH)"),
+    ("(ENG AMY YOR) CTO NWY VIA (NTH NWG)", True, None),  # a real route, not the page's
+    ("(ENG AMY YOR) CTO NWY VIA (NWG)", False, None),
+    ("(ENG AMY YOR) CTO SWE", False, None),
+]
+
+
+@pytest.mark.parametrize(("text", "checked", "resolved"), CONVOYS)
+def test_a_move_by_convoy_is_listed_with_its_shortest_route(
+    text: str, checked: bool, resolved: str | None
+) -> None:
+    pos = _convoy_spring()
+    choices = legal_choices(pos, "ENG")
+    order = parse_order(text)
+    if checked:
+        check_person_orders(pos, "ENG", [order])
+    else:
+        with pytest.raises(PersonOrderError, match="not a legal order"):
+            check_person_orders(pos, "ENG", [order])
+    if resolved is None:
+        with pytest.raises(PersonOrderError, match="not legal here"):
+            choices.resolve(order)
+    else:
+        assert choices.resolve(order) == parse_order(resolved)
+        assert choices.accept([order]) == [parse_order(resolved)]
+
+
+def test_the_choices_are_built_once_for_the_page_and_the_core() -> None:
+    legal_choices.cache_clear()
+    pos = next_position(SPRING, {})
+    choices = legal_choices(pos, "FRA")
+    assert (choices.kind, choices.due, choices.power) == ("movement", 0, "FRA")
+    sent = choices.accept(_orders(PAR_BUR, MAR_S))
+    check_person_orders(pos, "FRA", sent)  # what the core checks again on the event
+    assert legal_choices(pos, "FRA") is choices
+    assert legal_choices.cache_info().misses == 1
+
+
+def test_the_phase_in_play_as_the_seat_sees_it() -> None:
+    d = _person()
+    assert d.core.phase_in_play() is None
+    d.show(SPRING)
+    phase = d.core.phase_in_play()
+    assert phase is not None
+    assert (phase.turn, phase.position.key(), phase.power) == (SPRING.turn, SPRING.key(), "FRA")
+    assert phase.seconds_left(d.now + 15) == pytest.approx(45.0)
+    assert sorted(phase.choices()) == ["BRE", "MAR", "PAR"]
