@@ -2,7 +2,7 @@
 
 Each extension is optional: without a C compiler the install goes on and the
 pure-Python code runs instead (slower; see adjudicator/compiled_rules.py).  Each is
-built with the SHA-256 of its .pyx and the .pxd files it is built with
+built with the SHA-256 of its .pyx and the .pxd files and C headers it is built with
 (adjudicator/compiled_sources.py), so that a stale build can be told from a
 current one (``make setup`` rebuilds after a change).
 """
@@ -32,18 +32,18 @@ SOURCES = _compiled_sources()
 
 
 def extension(name: str) -> Extension:
-    """One optional extension, told the hash of its .pyx and .pxd files (``SOURCE_SHA256``).
+    """One optional extension, told the hash of its files (``SOURCE_SHA256``).
 
     ``-ffp-contract=off``: no fused multiply-add, so floating point gives what
     Python gives for the same operations.
     """
     source = SOURCES.pyx(name)
-    declarations = list(SOURCES.DECLARATIONS[name])
-    digest = SOURCES.digest(ROOT / path for path in [source, *declarations])
+    built_with = SOURCES.built_with(name)
+    digest = SOURCES.digest(ROOT / path for path in [source, *built_with])
     return Extension(
         name,
         [source],
-        depends=declarations,
+        depends=built_with,
         define_macros=[("SOURCE_SHA256", f'"{digest}"')],
         extra_compile_args=["-O2", "-ffp-contract=off"],
         optional=True,

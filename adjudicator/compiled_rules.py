@@ -8,8 +8,13 @@ The hot paths have compiled twins (Cython), built by ``pip install -e .``
   (every rollout's adjudication, and the server's);
 * ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
   (every legal order of a unit, convoys included);
-* ``search/_fastbot.pyx`` — DumbBot's valuation and movement orders, and the
-  whole ``dm`` rollout and tree step (see :mod:`search.compiled_search`);
+* ``search/_fastbot.pyx`` — DumbBot's and the learned policy's movement orders, and the
+  whole ``dm`` rollout and tree step (see :mod:`search.compiled_search`), on its rooms
+  ``search/_maptables.pyx`` (the map's tables and DumbBot's weights),
+  ``search/_draws.pyx`` (the random generator), ``search/_valuation.pyx``
+  (DumbBot's valuation), ``search/_dumbbot.pyx`` (DumbBot's choice),
+  ``search/_policy.pyx`` (the learned policy) and ``search/_rollout.pyx`` (the
+  rollout's phases);
 * ``search/_fasttree.pyx`` — the ``dm`` search tree's iterations (see
   :mod:`search.mcts.compiled_tree`).
 
@@ -44,10 +49,16 @@ ENV_PURE_PYTHON = "DAIDE_MCTS_PURE_PYTHON"
 EXTENSIONS = (
     "adjudicator._fastmove",
     "adjudicator._fastlegal",
+    "search._maptables",
+    "search._draws",
+    "search._valuation",
+    "search._dumbbot",
+    "search._policy",
+    "search._rollout",
     "search._fastbot",
     "search._fasttree",
 )
-"""The compiled modules, by import name."""
+"""The compiled modules, by import name (``search._fastbot`` cimports the six before it)."""
 
 
 class StaleExtensionWarning(UserWarning):
@@ -68,14 +79,15 @@ def source_of(module: ModuleType) -> Path:
 
 
 def built_from(module: ModuleType) -> list[Path]:
-    """The files ``module`` is built from: its ``.pyx``, then its ``.pxd`` files.
+    """The files ``module`` is built from: its ``.pyx``, then its ``.pxd`` files and C headers.
 
     See :mod:`adjudicator.compiled_sources`.
     """
     assert module.__file__ is not None
     root = Path(module.__file__).parents[module.__name__.count(".")]
-    declarations = compiled_sources.DECLARATIONS.get(module.__name__, ())
-    return [source_of(module), *(root / path for path in declarations)]
+    name = module.__name__
+    built_with = compiled_sources.built_with(name) if name in compiled_sources.DECLARATIONS else []
+    return [source_of(module), *(root / path for path in built_with)]
 
 
 def is_current(module: ModuleType) -> bool:
@@ -95,8 +107,8 @@ def load(name: str) -> ModuleType | None:
 
     None when it was not built (a :class:`NotCompiledWarning`, once per
     process, unless pure Python was asked for), or (with a
-    :class:`StaleExtensionWarning`) when it was built from an older source:
-    pure Python runs then.
+    :class:`StaleExtensionWarning`) when it, or a compiled module it cimports
+    (:func:`cimported`), was built from an older source: pure Python runs then.
     """
     global _told_not_compiled
     try:
@@ -111,16 +123,31 @@ def load(name: str) -> ModuleType | None:
                 stacklevel=2,
             )
         return None
-    if not is_current(module):
-        warnings.warn(
-            f"{name} was built from older sources than "
-            f"{', '.join(path.name for path in built_from(module))}; running pure Python "
-            "until it is rebuilt (make setup)",
-            StaleExtensionWarning,
-            stacklevel=2,
-        )
-        return None
+    for built in (module, *map(importlib.import_module, cimported(name))):
+        if not is_current(built):
+            warnings.warn(
+                f"{built.__name__} was built from older sources than "
+                f"{', '.join(path.name for path in built_from(built))}; running pure Python "
+                "until it is rebuilt (make setup)",
+                StaleExtensionWarning,
+                stacklevel=2,
+            )
+            return None
     return module
+
+
+def cimported(name: str) -> list[str]:
+    """The project's compiled modules ``name`` cimports: the compiled code it runs.
+
+    Their ``.pxd`` files are among its own (see :mod:`adjudicator.compiled_sources`);
+    :func:`load` takes ``name`` only when they are current too.
+    """
+    own = compiled_sources.pyx(name).removesuffix(".pyx") + ".pxd"
+    return [
+        path.removesuffix(".pxd").replace("/", ".")
+        for path in compiled_sources.DECLARATIONS.get(name, ())
+        if path != own and path.removesuffix(".pxd").replace("/", ".") in EXTENSIONS
+    ]
 
 
 _enabled = os.environ.get(ENV_PURE_PYTHON, "") in ("", "0")

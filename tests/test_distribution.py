@@ -33,7 +33,18 @@ ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 NAME, VERSION = PROJECT["name"].replace("-", "_"), PROJECT["version"]
 TYPED_PACKAGES = ("protocol", "adjudicator", "search")
-EXTENSIONS = ("adjudicator._fastmove", "search._fastbot", "search._fasttree")
+EXTENSIONS = (
+    "adjudicator._fastmove",
+    "search._maptables",
+    "search._draws",
+    "search._valuation",
+    "search._dumbbot",
+    "search._policy",
+    "search._rollout",
+    "search._fastbot",
+    "search._fasttree",
+)
+C_HEADERS = ("search/db_lanes.h", "search/db_levels.h", "search/db_mt.h")
 BUILD_TIMEOUT = 600
 GAME_TIMEOUT = 300
 
@@ -122,7 +133,8 @@ def test_the_sdist_holds_what_the_wheel_is_built_from(sdist: Path) -> None:
         assert metadata is not None
         info = Parser().parsestr(metadata.read().decode())
     assert {"setup.py", "pyproject.toml", "README.md", "LICENSE"} <= names
-    assert {"adjudicator/_fastmove.pyx", "search/_fastbot.pyx"} <= names
+    assert {"adjudicator/_fastmove.pyx", "search/_fastbot.pyx", "search/_valuation.pxd"} <= names
+    assert set(C_HEADERS) <= names, "the C headers the extensions include"
     assert {f"{p}/py.typed" for p in TYPED_PACKAGES} <= names
     assert not [n for n in names if n.endswith((".c", ".so"))], "generated files went in"
     assert info["License-Expression"] == "MIT"
@@ -140,7 +152,7 @@ def test_the_wheel_is_compiled_typed_and_licensed(wheel: Path) -> None:
         assert [n for n in names if n.startswith(path) and n.endswith(".so")], module
     assert {f"{p}/py.typed" for p in TYPED_PACKAGES} <= names
     assert f"{NAME}-{VERSION}.dist-info/licenses/LICENSE" in names
-    assert not [n for n in names if n.endswith((".pyx", ".c"))], "sources went into the wheel"
+    assert not [n for n in names if n.endswith((".pyx", ".pxd", ".c", ".h"))], "sources went in"
 
 
 def test_the_installed_command_plays_a_game(

@@ -27,8 +27,8 @@ import bot
 PACKAGES = ("protocol", "adjudicator", "search", "bot")
 """The packages whose source makes up the bots."""
 
-SOURCE_SUFFIXES = (".py", ".pyx", ".pxd")
-"""The source files of the packages: Python, and Cython's sources and declarations."""
+SOURCE_SUFFIXES = (".py", ".pyx", ".pxd", ".h")
+"""The source files of the packages: Python, Cython's sources and declarations, C headers."""
 
 DISTRIBUTION = "daide-mcts"
 """The project's distribution name, whose metadata lists its dependencies."""

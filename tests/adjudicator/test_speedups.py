@@ -478,9 +478,10 @@ def test_a_changed_pxd_makes_the_builds_with_it_stale(
 
 
 _CIMPORT = re.compile(r"^(?:from\s+([\w.]+)\s+cimport|cimport\s+([\w.]+))", re.MULTILINE)
+_INCLUDE = re.compile(r'^cdef extern from "([\w.]+\.h)"', re.MULTILINE)
 
 
-SHIPPED_SOURCES = (".pyx", ".pxd", ".c")
+SHIPPED_SOURCES = (".pyx", ".pxd", ".c", ".h")
 """Suffixes of the files a build is made from: none of them is in an installed wheel."""
 
 
@@ -538,8 +539,9 @@ def _sources_root(name: str) -> Path:
 
 @pytest.mark.parametrize("name", speedups.EXTENSIONS)
 def test_each_build_is_hashed_with_its_pxd_files(name: str) -> None:
-    """Its own .pxd and those of the project's modules it cimports; the build is of the
-    sources as they are (in a checkout, the files it says it is built from)."""
+    """Its own .pxd and those of the project's modules it cimports, then the C headers they
+    include (beside the .pyx); the build is of the sources as they are (in a checkout, the
+    files it says it is built from)."""
     root = _sources_root(name)
     text = (root / compiled_sources.pyx(name)).read_text()
     cimported = {first or second for first, second in _CIMPORT.findall(text)}
@@ -549,8 +551,20 @@ def test_each_build_is_hashed_with_its_pxd_files(name: str) -> None:
         if (root / path).exists()
     }
     assert set(compiled_sources.DECLARATIONS[name]) == wanted
+    folder = Path(compiled_sources.pyx(name)).parent
+    headers = {
+        (folder / header).as_posix()
+        for path in [compiled_sources.pyx(name), *wanted]
+        for header in _INCLUDE.findall((root / path).read_text())
+        if (root / folder / header).exists()  # the project's own, not Python.h
+    }
+    assert set(compiled_sources.HEADERS.get(name, ())) == headers
     module = importlib.import_module(name)
-    files = [root / compiled_sources.pyx(name), *(root / p for p in sorted(wanted))]
+    files = [
+        root / compiled_sources.pyx(name),
+        *(root / p for p in sorted(wanted)),
+        *(root / p for p in sorted(headers)),
+    ]
     if not _installed(module):
         assert speedups.built_from(module) == files
     assert compiled_sources.digest(files) == module.SOURCE_HASH

@@ -25,6 +25,8 @@ COMPILED_SOURCES = (
     "adjudicator/_fastmove.pxd",
     "adjudicator/_fastlegal.pyx",
     "search/_fastbot.pyx",
+    "search/_valuation.pxd",
+    "search/db_levels.h",
 )
 
 

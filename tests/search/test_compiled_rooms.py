@@ -1,0 +1,142 @@
+"""The compiled search's rooms: ``search._maptables``, ``search._draws``, ``search._valuation``,
+``search._dumbbot``, ``search._policy``, ``search._rollout``, and ``search._fastbot`` on them
+(cimported through their ``.pxd`` files).
+
+The one per-map cache (``PerMap``), the rooms' names as ``search._fastbot`` offers them,
+the C kept in headers (not in Cython strings), and a stale room keeping the compiled
+search from running.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from adjudicator import compiled_rules as switch
+from adjudicator import compiled_sources
+from adjudicator.maps import standard_map
+from adjudicator.position import initial_position
+from search import compiled_search
+from search.tables import DEFAULT_WEIGHTS, tables_for
+
+ROOT = Path(__file__).resolve().parents[2]
+ROOMS = (
+    "search._maptables",
+    "search._draws",
+    "search._valuation",
+    "search._dumbbot",
+    "search._policy",
+    "search._rollout",
+)
+SMALL_LIMIT = 3
+_EXTERN_BLOCK = re.compile(r"^cdef extern from \*:\n((?:    .*\n|\n)*)", re.MULTILINE)
+
+
+def _room(name: str) -> Any:
+    return importlib.import_module(name)
+
+
+class Key:
+    """A key equal to every other (the cache must tell keys by identity, not equality)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Key)
+
+    def __hash__(self) -> int:
+        return 0
+
+
+def test_the_per_map_cache_tells_keys_by_identity(compiled: None) -> None:
+    cache = _room("search._maptables").PerMap()
+    first, second = Key(), Key()
+    assert cache.get(first) is None
+    assert cache.put(first, "a") == "a"
+    assert cache.get(first) == "a"
+    assert cache.get(second) is None
+    cache.put(second, "b")
+    assert (cache.get(first), cache.get(second), len(cache)) == ("a", "b", 2)
+
+
+def test_the_per_map_cache_holds_its_keys_and_drops_all_when_full(compiled: None) -> None:
+    cache = _room("search._maptables").PerMap(SMALL_LIMIT)
+    for i in range(SMALL_LIMIT):
+        cache.put(Key(), i)  # no other reference: the cache holds the key, its id stays its own
+    assert len(cache) == SMALL_LIMIT
+    kept = Key()
+    cache.put(kept, "new")
+    assert len(cache) == 1
+    assert cache.get(kept) == "new"
+    cache.put(kept, "again")  # a key kept already is replaced, nothing dropped
+    assert (len(cache), cache.get(kept)) == (1, "again")
+
+
+def test_the_rooms_names_are_offered_by_the_compiled_search(compiled: None) -> None:
+    fastbot = compiled_search.COMPILED
+    assert fastbot is not None
+    assert fastbot.CMap is _room("search._maptables").CMap
+    assert fastbot.CWeights is _room("search._maptables").CWeights
+    assert fastbot.CValues is _room("search._valuation").CValues
+    assert fastbot.values is _room("search._valuation").values
+    assert fastbot.C_DRAWS is _room("search._draws").C_DRAWS
+    assert fastbot.CPolicy is _room("search._policy").CPolicy
+    assert fastbot.NodeValues is _room("search._rollout").NodeValues
+
+
+def test_a_forgotten_valuation_is_made_again_the_same(compiled: None) -> None:
+    fastbot = compiled_search.COMPILED
+    assert fastbot is not None
+    tables = tables_for(standard_map())
+    cmap = compiled_search.compiled_map(tables)
+    weights = fastbot.CWeights(DEFAULT_WEIGHTS)
+    pos = initial_position(standard_map())
+    before = [fastbot.values(cmap, weights, pos, power).node_value(0) for power in range(7)]
+    fastbot.forget(cmap)
+    after = [fastbot.values(cmap, weights, pos, power).node_value(0) for power in range(7)]
+    assert before == after
+
+
+def test_each_map_has_its_own_bounds_in_the_weights(compiled: None) -> None:
+    """CWeights keeps fits, narrow and plain per map: a map made alike is asked afresh."""
+    fastbot = compiled_search.COMPILED
+    assert fastbot is not None
+    tables = tables_for(standard_map())
+    weights = fastbot.CWeights(DEFAULT_WEIGHTS)
+    maps = [fastbot.CMap(standard_map(), tables) for _ in range(2)]
+    answers = [(weights.fits(m), weights.narrow(m), weights.plain(m)) for m in maps]
+    fresh = fastbot.CWeights(DEFAULT_WEIGHTS)
+    assert answers == [(fresh.fits(m), fresh.narrow(m), fresh.plain(m)) for m in maps]
+
+
+@pytest.mark.parametrize("name", [*ROOMS, "search._fastbot"])
+def test_no_c_is_written_in_cython_strings(name: str) -> None:
+    """C lives in the search's headers (search/db_*.h), where C tools see it: an inline
+    extern block only declares the hash setup.py defines."""
+    text = (ROOT / compiled_sources.pyx(name)).read_text()
+    blocks = _EXTERN_BLOCK.findall(text)
+    assert blocks, "the module declares SOURCE_SHA256"
+    for block in blocks:
+        assert '"""' not in block
+        assert block.strip() == "const char *SOURCE_SHA256  # defined by setup.py"
+
+
+def test_the_compiled_search_cimports_its_rooms() -> None:
+    assert set(switch.cimported("search._fastbot")) == {"adjudicator._fastmove", *ROOMS}
+    assert switch.cimported("search._maptables") == []
+
+
+@pytest.mark.parametrize("stale", ROOMS)
+def test_a_stale_room_keeps_the_compiled_search_from_running(
+    compiled: None, monkeypatch: pytest.MonkeyPatch, stale: str
+) -> None:
+    def current(module: ModuleType) -> bool:
+        return module.__name__ != stale
+
+    monkeypatch.setattr(switch, "is_current", current)
+    with pytest.warns(switch.StaleExtensionWarning, match=re.escape(stale)):
+        assert switch.load("search._fastbot") is None
+    assert switch.load("search._fasttree") is not None  # it cimports no room
