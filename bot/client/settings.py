@@ -78,10 +78,10 @@ class BotSettings(BaseSettings):
     chooser: Literal["bot", "person"] = Field(
         "bot", description="who chooses the orders: bot (the strategy) or person (a page)"
     )
-    press: Literal["on", "off"] = Field(
+    press: Literal["on", "off", "unbound"] = Field(
         "on",
         description="negotiate in press games (on), or refuse every proposal (off: "
-        "REJ, as before the negotiator)",
+        "REJ, as before the negotiator), or negotiate without binding the search (unbound)",
     )
     rejoin_power: str | None = Field(None, description="rejoin as this power (IAM)")
     rejoin_passcode: int | None = Field(None, description="passcode for IAM")

@@ -408,5 +408,5 @@ def core_settings(settings: BotSettings) -> CoreSettings:
         rejoin_passcode=settings.rejoin_passcode,
         strategy=settings.strategy,
         chooser=settings.chooser,
-        press=settings.press == "on",
+        press=settings.press,
     )

@@ -98,9 +98,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="random seed")
     p.add_argument(
         "--press",
-        choices=("on", "off"),
-        help="in a press game, negotiate (on, the default) or refuse every proposal (off); "
-        "docs/press.md",
+        choices=("on", "off", "unbound"),
+        help="in a press game, negotiate (on, the default), refuse every proposal (off), or "
+        "negotiate without binding our orders (unbound); docs/press.md",
     )
     p.add_argument(
         "--telemetry",

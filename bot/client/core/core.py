@@ -115,8 +115,10 @@ class CoreSettings:
     ``final_year`` is BANDANA's ``-fy`` (a draw is offered from its end on);
     ``chooser`` is who chooses the orders: ``bot`` (the ``strategy``) or
     ``person`` (a person at a page; the strategy then gives the hints);
-    ``press`` lets the negotiator answer and propose in a press game (off: every
-    proposal understood is refused).
+    ``press`` is the negotiator's mode in a press game: ``on`` (it answers,
+    proposes, and its agreements bind the search), ``off`` (every proposal
+    understood is refused) or ``unbound`` (it talks as with ``on``, but its
+    agreements do not bind our orders: a measured alternative, docs/press.md).
     """
 
     name: str
@@ -132,7 +134,7 @@ class CoreSettings:
     iterations: int | None = None
     strategy: str = "mcts"
     chooser: str = "bot"
-    press: bool = True
+    press: str = "on"
 
 
 CHOOSERS = ("bot", "person")
@@ -454,7 +456,7 @@ class BotCore:
     @property
     def negotiating(self) -> bool:
         """True when the negotiator speaks: press is on and the game allows it."""
-        return self.settings.press and self.press_level >= PEACE_LEVEL
+        return self.settings.press != "off" and self.press_level >= PEACE_LEVEL
 
     def _on_frm(self, m: Frm) -> None:
         replies = press_answer(m, self.press_level, self.table)
@@ -513,7 +515,8 @@ class BotCore:
                     self.negotiator.trust_in(agreement.partner),
                 )
             )
-        self.player.constraints = self.negotiator.constraints()
+        if self.settings.press == "on":
+            self.player.constraints = self.negotiator.constraints()
 
     def _on_sve(self, m: Sve) -> None:
         self._send(Yes(m))

@@ -291,7 +291,7 @@ def test_the_core_accepts_peace_notes_it_and_binds_the_next_search() -> None:
 def test_with_press_off_every_proposal_is_refused() -> None:
     from bot.client.core.core import BotCore, CoreSettings
 
-    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press=False)))
+    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press="off")))
     d.join(Variant.of(10, move_time_limit=10))
     out = d.show(opening())
     assert not sent(out, Snd)  # we propose nothing
@@ -344,3 +344,15 @@ def test_a_flood_of_proposals_in_the_last_second_and_the_orders_still_go() -> No
     out = d.answer(job.job_id, {})
     assert sent(out, Gof)  # the final answer is in, and said
     assert sent(d.log, Sub)
+
+
+def test_unbound_press_talks_alike_but_binds_nothing() -> None:
+    from bot.client.core.core import BotCore, CoreSettings
+
+    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press="unbound")))
+    d.join(Variant.of(10, move_time_limit=10))
+    d.show(opening())
+    out = d.say(_frm("TUR", _peace("FRA", "TUR")))
+    assert Accept(_peace("FRA", "TUR")) in _replies(out)
+    assert d.core.negotiator.partners() == ("TUR",)
+    assert not d.core.player.constraints
