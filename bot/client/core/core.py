@@ -64,6 +64,7 @@ from bot.client.core.playing import PhasePlayer
 from bot.client.core.session import NotConnected, Session, SessionNotReady
 from bot.client.core.timebudget import DEFAULT_MIN_MARGIN, DEFAULT_THINK_TIME, TimeBudget
 from protocol.daide_errors import LanguageError, ProtocolError
+from protocol.expression import flatten
 from protocol.messages import (
     Adm,
     Ccd,
@@ -97,7 +98,7 @@ from protocol.messages import (
 )
 from protocol.press import PEACE_LEVEL, Proposal, Reject, check_level, press_snd
 from protocol.press_reader import parse_frm_press, press_answer
-from protocol.tokens import TokenTable
+from protocol.tokens import SND, TokenTable
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
 
 DEFAULT_MAP = "standard"
@@ -529,6 +530,10 @@ class BotCore:
 
     def _on_huh(self, m: Huh | Prn) -> None:
         self._note(notes.NotUnderstood(self.out.text(m)))
+        if isinstance(m, Huh) and flatten(m.body)[:1] == (SND,):
+            # Press the server would not relay (its syntax at this level): not our orders.
+            self.negotiator.counts["press_refused_by_server"] += 1
+            return
         self.player.recover()
 
     def _on_adm(self, m: Adm) -> None:

@@ -21,7 +21,8 @@ seeded): a proposal is accepted when the agreement's value is at least that
 without it, less :data:`ACCEPT_TOLERANCE` (a refusal costs what the rollouts do
 not model: the proposer's hostility); peace is proposed, at the start of each
 movement phase, to the powers where it gains most; an agreement is broken when
-its value falls below :data:`BREAK_BELOW`.  The agreements in force bind the
+its value falls below :data:`BREAK_BELOW` (in silence: ``FCT`` is not in
+Parlance's level 10, which answers it with ``HUH``).  The agreements in force bind the
 search (:meth:`Negotiator.constraints`).
 
 Hostile press gets counted reactions (:attr:`Negotiator.counts`), never more
@@ -42,8 +43,6 @@ from protocol.press import (
     Arrangement,
     Cancel,
     Demilitarise,
-    Fact,
-    Negation,
     Peace,
     Press,
     Proposal,
@@ -423,10 +422,9 @@ class Negotiator:
                 seed=self.seed * 7919 + self._evaluated,
                 budget=self.budget,
             )
-            if gain < BREAK_BELOW:
+            if gain < BREAK_BELOW:  # ended in silence: Parlance's level 10 has no FCT to say it
                 self.counts["broken_by_us"] += 1
                 self._end(agreement, "ended_by_us", f"worth {gain:+.2f} centres", out)
-                self._reply(agreement.partner, Fact(Negation(agreement.arrangement)), out)
 
     def _regain_trust(self) -> None:
         for power, trust in self.trust.items():

@@ -24,7 +24,7 @@ from bot.client.core.negotiator import (
     Outcome,
 )
 from protocol.expression import flatten, fold
-from protocol.messages import Frm, Gof, Snd, Sub
+from protocol.messages import Frm, Gof, Huh, Snd, Sub
 from protocol.press import (
     Accept,
     Alliance,
@@ -40,7 +40,7 @@ from protocol.press import (
     Reject,
 )
 from protocol.press_reader import parse_press
-from protocol.tokens import AND, BRA, HUH, KET, PCE, PRP, STANDARD, TRY
+from protocol.tokens import AND, BRA, ERR, HUH, KET, PCE, PRP, STANDARD, TRY
 from protocol.values import Location, Move, SupportMove, Unit, UnitType
 from protocol.variant import Variant
 from search.negotiation import Budget
@@ -227,7 +227,7 @@ def test_an_agreement_worth_less_than_breaking_it_is_ended_by_us() -> None:
     out = neg.on_phase("FRA", later.map, later.turn, later, None)
     assert "GER" not in neg.partners()
     assert [c.change for c in out.changes] == ["ended_by_us"]
-    assert any(isinstance(s.press, Fact) and s.recipients == ("GER",) for s in out.said)
+    assert not [s for s in out.said if s.recipients == ("GER",)]  # ended in silence
 
 
 # --- hostile press: counted reactions ------------------------------------------------------------
@@ -356,3 +356,13 @@ def test_unbound_press_talks_alike_but_binds_nothing() -> None:
     assert Accept(_peace("FRA", "TUR")) in _replies(out)
     assert d.core.negotiator.partners() == ("TUR",)
     assert not d.core.player.constraints
+
+
+def test_a_huh_to_our_press_is_counted_and_our_orders_stay() -> None:
+    d = _press_game()
+    snd = Snd(("GER",), fold(Fact(Negation(Peace(("FRA", "GER")))).to_tokens(STANDARD), STANDARD))
+    tokens = snd.to_tokens(STANDARD)
+    body = (*tokens[:5], ERR, *tokens[5:])
+    out = d.say(Huh(fold(body, STANDARD)))
+    assert not sent(out, Sub)  # not taken for a problem with our orders
+    assert d.core.negotiator.counts["press_refused_by_server"] == 1
