@@ -110,7 +110,11 @@ class Agreement:
 
 @dataclass(frozen=True, slots=True)
 class AgreementNote:
-    """An agreement made or ended (``change``: made, cancelled, broken, ended_by_us)."""
+    """An agreement made or ended, and why.
+
+    ``change`` is ``made``, ``cancelled``, ``broken`` (by the partner), ``broken_by_us``
+    or ``ended_by_us`` (by its value).
+    """
 
     change: str
     agreement: Agreement
@@ -232,6 +236,9 @@ class Negotiator:
         province = m.province_index[target]
         moved = isinstance(order, Move | MoveByConvoy)
         power = order.unit.power
+        if power == us:
+            self._ours_broken(pos, province, moved, f"{_text(order)} at {target}", out)
+            return out
         for agreement in list(self.agreements):
             if agreement.partner != power:
                 continue
@@ -245,6 +252,23 @@ class Negotiator:
             ):
                 self._broken(agreement, f"{_text(order)} enters the zone at {target}", out)
         return out
+
+    def _ours_broken(
+        self, pos: Position, province: int, moved: bool, what: str, out: Outcome
+    ) -> None:
+        """Our own order broke an agreement (unbound press, a fallback set): the record says so."""
+        m = self.game_map
+        assert m is not None
+        for agreement in list(self.agreements):
+            partner = m.power_index[agreement.partner]
+            if agreement.kind == "peace" and _ours(pos, partner, province):
+                hit = True
+            else:
+                zone = _zone(m, agreement.arrangement) if agreement.kind == "dmz" else None
+                hit = zone is not None and moved and province in zone.provinces
+            if hit:
+                self.counts["broken_by_us"] += 1
+                self._end(agreement, "broken_by_us", what, out)
 
     # --- answering ---------------------------------------------------------------------------
 
@@ -423,7 +447,7 @@ class Negotiator:
                 budget=self.budget,
             )
             if gain < BREAK_BELOW:  # ended in silence: Parlance's level 10 has no FCT to say it
-                self.counts["broken_by_us"] += 1
+                self.counts["ended_by_us"] += 1
                 self._end(agreement, "ended_by_us", f"worth {gain:+.2f} centres", out)
 
     def _regain_trust(self) -> None:

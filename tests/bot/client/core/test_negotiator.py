@@ -366,3 +366,19 @@ def test_a_huh_to_our_press_is_counted_and_our_orders_stay() -> None:
     out = d.say(Huh(fold(body, STANDARD)))
     assert not sent(out, Sub)  # not taken for a problem with our orders
     assert d.core.negotiator.counts["press_refused_by_server"] == 1
+
+
+@pytest.mark.parametrize(
+    ("order", "broken"),
+    [
+        (Move(_army("FRA", "PAR"), Location("BUR")), False),
+        (Move(_army("FRA", "BUR"), Location("MUN")), True),  # on the partner's unit and centre
+    ],
+)
+def test_our_own_broken_promise_is_in_the_record(order: Move, broken: bool) -> None:
+    neg, _ = _negotiator()
+    neg.on_press("GER", _peace("FRA", "GER"), None)
+    out = neg.on_result(opening().turn, order)
+    assert [c.change for c in out.changes] == (["broken_by_us"] if broken else [])
+    assert ("GER" in neg.partners()) != broken
+    assert neg.trust_in("GER") == 1.0  # our break is not the partner's
