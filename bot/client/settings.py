@@ -79,9 +79,10 @@ class BotSettings(BaseSettings):
         "bot", description="who chooses the orders: bot (the strategy) or person (a page)"
     )
     press: Literal["on", "off", "unbound"] = Field(
-        "on",
-        description="negotiate in press games (on), or refuse every proposal (off: "
-        "REJ, as before the negotiator), or negotiate without binding the search (unbound)",
+        "unbound",
+        description="in press games: negotiate by value without binding our orders (unbound, "
+        "the default), negotiate and keep the agreements in the search (on), or refuse every "
+        "proposal (off: REJ, as before the negotiator); docs/press.md",
     )
     rejoin_power: str | None = Field(None, description="rejoin as this power (IAM)")
     rejoin_passcode: int | None = Field(None, description="passcode for IAM")

@@ -99,8 +99,8 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--press",
         choices=("on", "off", "unbound"),
-        help="in a press game, negotiate (on, the default), refuse every proposal (off), or "
-        "negotiate without binding our orders (unbound); docs/press.md",
+        help="in a press game: negotiate without binding our orders (unbound, the default), "
+        "negotiate and keep the agreements (on), or refuse every proposal (off); docs/press.md",
     )
     p.add_argument(
         "--telemetry",

@@ -116,10 +116,11 @@ class CoreSettings:
     ``final_year`` is BANDANA's ``-fy`` (a draw is offered from its end on);
     ``chooser`` is who chooses the orders: ``bot`` (the ``strategy``) or
     ``person`` (a person at a page; the strategy then gives the hints);
-    ``press`` is the negotiator's mode in a press game: ``on`` (it answers,
-    proposes, and its agreements bind the search), ``off`` (every proposal
-    understood is refused) or ``unbound`` (it talks as with ``on``, but its
-    agreements do not bind our orders: a measured alternative, docs/press.md).
+    ``press`` is the negotiator's mode in a press game: ``unbound`` (the
+    default: it answers and proposes by value, but its agreements do not bind
+    our orders — what won at a table of PeaceBots, docs/research.md), ``on``
+    (the same words, and its agreements bind the search) or ``off`` (every
+    proposal understood is refused).
     """
 
     name: str
@@ -135,7 +136,7 @@ class CoreSettings:
     iterations: int | None = None
     strategy: str = "mcts"
     chooser: str = "bot"
-    press: str = "on"
+    press: str = "unbound"
 
 
 CHOOSERS = ("bot", "person")

@@ -13,6 +13,7 @@ import pytest
 from adjudicator.maps import standard_map
 from adjudicator.position import Position, initial_position
 from bot.client.core import notes
+from bot.client.core.core import BotCore, CoreSettings
 from bot.client.core.effects import Effect
 from bot.client.core.negotiator import (
     ACCEPT_TOLERANCE,
@@ -23,6 +24,7 @@ from bot.client.core.negotiator import (
     Negotiator,
     Outcome,
 )
+from bot.client.settings import load_settings
 from protocol.expression import flatten, fold
 from protocol.messages import Frm, Gof, Huh, Snd, Sub
 from protocol.press import (
@@ -266,8 +268,8 @@ def _frm(sender: str, press: Proposal) -> Frm:
     return Frm(sender, ("FRA",), fold(press.to_tokens(STANDARD), STANDARD))
 
 
-def _press_game(level: int = 10) -> Driver:
-    d = Driver()
+def _press_game(level: int = 10, press: str = "on") -> Driver:
+    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press=press)))
     d.join(Variant.of(level, move_time_limit=10))
     d.show(opening())
     return d
@@ -289,8 +291,6 @@ def test_the_core_accepts_peace_notes_it_and_binds_the_next_search() -> None:
 
 
 def test_with_press_off_every_proposal_is_refused() -> None:
-    from bot.client.core.core import BotCore, CoreSettings
-
     d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press="off")))
     d.join(Variant.of(10, move_time_limit=10))
     out = d.show(opening())
@@ -346,12 +346,10 @@ def test_a_flood_of_proposals_in_the_last_second_and_the_orders_still_go() -> No
     assert sent(d.log, Sub)
 
 
-def test_unbound_press_talks_alike_but_binds_nothing() -> None:
-    from bot.client.core.core import BotCore, CoreSettings
-
-    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press="unbound")))
-    d.join(Variant.of(10, move_time_limit=10))
-    d.show(opening())
+def test_unbound_press_is_the_default_and_talks_alike_but_binds_nothing() -> None:
+    assert CoreSettings(name="test", version="1").press == "unbound"
+    assert load_settings().press == "unbound"
+    d = _press_game(press="unbound")
     out = d.say(_frm("TUR", _peace("FRA", "TUR")))
     assert Accept(_peace("FRA", "TUR")) in _replies(out)
     assert d.core.negotiator.partners() == ("TUR",)
