@@ -27,7 +27,8 @@ search (:meth:`Negotiator.constraints`).
 
 Hostile press gets counted reactions (:attr:`Negotiator.counts`), never more
 work than the budget: at most :data:`MAX_EVALUATIONS_PER_PHASE` evaluations and
-:data:`MAX_REPLIES_PER_PHASE` replies per phase; a proposal in the phase's last
+:data:`MAX_REPLIES_PER_PHASE` replies per phase (a proposal past them is neither
+answered nor recorded, so the record stays bounded); a proposal in the phase's last
 :data:`LATE_SECONDS` is refused without an evaluation.
 """
 
@@ -283,6 +284,9 @@ class Negotiator:
     def _answer(
         self, sender: str, proposal: Proposal, seconds_left: float | None, out: Outcome
     ) -> None:
+        if self._replies >= MAX_REPLIES_PER_PHASE:  # a flood: no answer, no record, no work
+            self.counts["unanswered_flood"] += 1
+            return
         wanted = self._wanted(sender, proposal.arrangement)
         gain: float | None = None
         if wanted is None:

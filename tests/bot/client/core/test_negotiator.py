@@ -244,6 +244,7 @@ def test_a_flood_of_proposals_costs_at_most_the_budget() -> None:
     assert neg._evaluations - start >= 1
     assert neg.counts["refused_flood"] + neg.counts["accepted_by_value"] >= 1
     assert neg.counts["unanswered_flood"] > 0
+    assert len(neg.record) <= MAX_REPLIES_PER_PHASE  # the record stays bounded
 
 
 def test_a_proposal_in_the_last_second_is_refused_at_once() -> None:
@@ -337,7 +338,8 @@ def test_a_flood_of_proposals_in_the_last_second_and_the_orders_still_go() -> No
     for _ in range(100):
         flood += d.say(_frm("TUR", _peace("FRA", "TUR")))
     counts = d.core.negotiator.counts
-    assert counts["refused_late"] == 100  # no evaluation in the last second
+    assert counts["refused_late"] > 0  # no evaluation in the last second
+    assert counts["refused_late"] + counts["unanswered_flood"] == 100
     assert counts["accepted_by_value"] == 0
     assert counts["unanswered_flood"] > 0  # and no more than the phase's replies
     assert 0 < len(sent(flood, Snd)) <= MAX_REPLIES_PER_PHASE
