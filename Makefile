@@ -20,7 +20,7 @@ SOURCES := pyproject.toml setup.py adjudicator/compiled_sources.py adjudicator/_
 	adjudicator/_fastmove.pxd adjudicator/_fastlegal.pyx search/_fastbot.pyx \
 	search/_fasttree.pyx
 
-.PHONY: help setup docker-engine test game lint bench clean compose
+.PHONY: help setup docker-engine test game lint bench clean compose pythons
 
 setup: $(FULL_STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP) docker-engine ## the venv with every extra, Parlance, mosquitto, Chromium and a Docker engine
 
@@ -85,6 +85,13 @@ bench: setup ## run every benchmark once with short settings
 	$(BIN)/daide-mcts bench heuristics --calls 50
 	$(BIN)/daide-mcts bench telemetry --events 1000 --repeat 2
 	$(BIN)/daide-mcts bench cluster --games 2 --runs 1 --big 100
+
+# The package installed (not editable, compiled) on each of Python 3.11, 3.12 and 3.13 found
+# (pyenv's or on PATH), one after another, each in its venv in .local/pythons/3.X; the compiled
+# paths checked in use and the pure layers' tests that need no server run against it from a copy
+# of tests/ outside the source tree (tests/pythons.py).  Some only: make pythons VERSIONS=3.13
+pythons: ## install the package and test protocol, adjudicator, search on Python 3.11-3.13
+	$(PYTHON) tests/pythons.py $(VERSIONS)
 
 clean: ## remove the venv, the local servers and the caches
 	rm -rf $(VENV) .local .pytest_cache .ruff_cache

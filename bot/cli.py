@@ -36,6 +36,7 @@ COMMANDS = (
     "bot.commands.watch",
     "bot.commands.view",
     "bot.commands.export",
+    "bot.commands.review",
     "bot.commands.human",
     "bot.commands.stress",
     "bot.commands.train",

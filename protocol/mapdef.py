@@ -16,7 +16,7 @@ from __future__ import annotations
 from protocol.daide_errors import GrammarError, ProtocolError
 from protocol.notation import write_location
 from protocol.reader import TokenReader
-from protocol.tokens import AMY, BRA, FLT, KET, LANGUAGE_TOKENS, TokenTable
+from protocol.tokens import AMY, BRA, FLT, KET, LANGUAGE_TOKENS, YIELDING_TOKENS, TokenTable
 from protocol.values import Adjacency, Location, MapDefinition, ProvinceAdjacencies, UnitType
 
 
@@ -112,7 +112,10 @@ def write_map_definition(out: list[int], definition: MapDefinition, table: Token
     out.append(KET)
 
 
-_LANGUAGE_NAMES = frozenset(LANGUAGE_TOKENS.values())
+_LANGUAGE_NAMES = frozenset(LANGUAGE_TOKENS.values()) - {
+    LANGUAGE_TOKENS[number] for number in YIELDING_TOKENS
+}
+"""Names that are never a province: a map may take the yielding press tokens' names."""
 
 
 def table_from_mdf_text(text: str) -> TokenTable:

@@ -87,6 +87,10 @@ ALY, AND, BWX, DMZ = 0x4A00, 0x4A01, 0x4A02, 0x4A03
 FCT, ORR, PCE, PRP = 0x4A07, 0x4A0F, 0x4A10, 0x4A13
 TRY, VSS, XDO, NAR, CCL = 0x4A1A, 0x4A1C, 0x4A1F, 0x4A25, 0x4A26
 
+YIELDING_TOKENS = frozenset({NAR, CCL})
+"""Press tokens of the later syntax that Parlance's table lacks, so a map may use their names
+(``sailho`` has a province NAR): a table whose RM names one gives the name to the map."""
+
 LANGUAGE_TOKENS: dict[int, str] = {
     BRA: "BRA", KET: "KET",
     AMY: "AMY", FLT: "FLT",
@@ -269,7 +273,9 @@ class TokenTable:
                 raise EncodeError(f"0x{number:04X} ({name}) is neither a power nor a province")
             if len(name) != 3 or not name.isascii() or not name.isalnum():
                 raise EncodeError(f"{name!r} is not a three-character A-Z/0-9 token name")
-            if number in names or name in numbers:
+            if numbers.get(name) in YIELDING_TOKENS and number not in names:
+                del names[numbers[name]]  # the map's province (sailho's NAR) wins
+            elif number in names or name in numbers:
                 raise EncodeError(f"{name} (0x{number:04X}) is defined twice")
             names[number] = name
             numbers[name] = number

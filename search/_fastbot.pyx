@@ -1711,8 +1711,8 @@ def region_weights(
 
     ``level_weights`` are the season's proximity weights.  Floating point as
     Python computes it: the same operations in the same order (a neighbour
-    sum added left to right from zero, as ``sum`` does before Python 3.12; the
-    caller checks the version), and no fused multiply-add (``-ffp-contract=off``).
+    sum added left to right from zero, as search.compiled_search.plain_sum adds),
+    and no fused multiply-add (``-ffp-contract=off``).
     """
     if not 0 <= power < cm.num_powers:
         raise ValueError(f"no power {power} on this map")
@@ -3715,8 +3715,8 @@ def weighted_options(Board board, int power, tuple level_weights, int foreign_co
     of search.mcts.thesis_rules.possible_orders (without ``two_step``) and the weight of
     the region each ends in (search.mcts.weights.RegionWeights.order_value); ``mean`` the
     regions' mean weight.  ``level_weights`` are the season's proximity weights.  The
-    weights are :func:`region_weights`' and the mean adds them left to right, as ``sum``
-    does before Python 3.12 (the caller checks the version).
+    weights are :func:`region_weights`' and the mean adds them left to right, as
+    search.compiled_search.plain_sum does.
     """
     cdef CMap cm = board.cm
     if not 0 <= power < cm.num_powers:

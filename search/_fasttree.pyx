@@ -199,7 +199,7 @@ cdef class Core:
     cdef object fastbot_step_board
     cdef object fastbot_play_out
     cdef object fastbot_play_out_board
-    cdef object fastbot_weighted_options  # or None: Weighted values from the position
+    cdef object fastbot_weighted_options  # Weighted's values from a board
     cdef object node_values
     cdef object cmap
     cdef object enemy_weights
@@ -268,8 +268,7 @@ cdef class Core:
         self.fastbot_step_board = fastbot.step_board
         self.fastbot_play_out = fastbot.play_out_reward
         self.fastbot_play_out_board = fastbot.play_out_reward_board
-        from search.compiled_search import EXACT_FLOAT_SUMS
-        self.fastbot_weighted_options = fastbot.weighted_options if EXACT_FLOAT_SUMS else None
+        self.fastbot_weighted_options = fastbot.weighted_options
         self.node_values = fastbot.NodeValues
         self.cmap = cmap
         self.enemy_weights = enemy_weights
@@ -545,7 +544,7 @@ cdef class Core:
             if ours
             else []
         )
-        if node.board is not None and self.fastbot_weighted_options is not None:
+        if node.board is not None:
             weighted = Weighted(node.board, us, self.weighted_cap, self.fastbot_weighted_options)
         else:
             weighted = Weighted(

@@ -15,9 +15,9 @@ that could pass 2**62) also run in pure Python.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterable
-from functools import partial
+from functools import partial, reduce
+from operator import add
 from random import Random
 from types import ModuleType
 from typing import Any, Protocol
@@ -31,9 +31,18 @@ from search.tables import DumbBotWeights, MapTables, tables_for
 COMPILED: ModuleType | None = switch.load("search._fastbot")
 """The compiled extension (``search._fastbot``), or None when it was not built."""
 
-EXACT_FLOAT_SUMS = sys.version_info < (3, 12)
-"""Whether ``sum`` of floats adds left to right (Python 3.12 compensates rounding errors):
-the compiled region weights repeat the plain order, so they run only then."""
+
+def plain_sum(values: Iterable[float]) -> float:
+    """``values`` added left to right from ``0.0``, as the compiled code adds them.
+
+    ``sum`` of floats did the same up to Python 3.11; from 3.12 it compensates
+    rounding errors (Neumaier's sum), which gives other floats.  The pure-Python
+    oracles of compiled sums (the region weights, their mean, a combination's
+    summed weight, the learned policy's softmax) add with this, so both paths
+    give the same floats, and the same orders for the same seed, on every version.
+    """
+    return reduce(add, values, 0.0)
+
 
 Pairs = Iterable[tuple[int, EngineOrder]]
 """Orders as ``(province, order)`` pairs (a tree's action)."""
@@ -269,8 +278,6 @@ def region_weights(
     foreign_constant: int,
 ) -> list[float] | None:
     """The thesis's region weights compiled (see :mod:`search.mcts.weights`), or None."""
-    if not EXACT_FLOAT_SUMS:
-        return None
     cmap = compiled_map(tables)
     if cmap is None:
         return None

@@ -496,10 +496,7 @@ class LearnedPolicy:
             scores[k] += bonus_stay if k == 0 else bonus
             top = max(scores)
             weights = [math.exp(x - top) for x in scores]
-            total = 0.0
-            for x in weights:  # left to right, as the compiled policy adds (not math.fsum)
-                total += x
-            r = rng.random() * total
+            r = rng.random() * speedups.plain_sum(weights)  # as the compiled policy adds
             k = 0
             acc = weights[0]
             while acc < r and k + 1 < len(unit):

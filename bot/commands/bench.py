@@ -26,6 +26,10 @@ BENCHMARKS = {
         "bot.measure.bench_heuristics",
         "DumbBot's and RandomBot's milliseconds per call",
     ),
+    "grades": (
+        "bot.measure.bench_grades",
+        "the coach's grades against replays: centres lost by label, grading time",
+    ),
     "telemetry": ("bot.measure.bench_telemetry", "emit cost, MQTT publishing rate, event-loop lag"),
     "cluster": ("bot.cluster.bench_cluster", "games per hour: --parallel against --ray, locally"),
 }

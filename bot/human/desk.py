@@ -4,14 +4,16 @@
 messages it hears and what the core notes (an order's THX, a refusal, a hint,
 MIS), the web app records the person's drafts and submissions in it, and the
 page reads it back, so a reload of the page loses nothing.  Every change
-bumps :attr:`SeatDesk.version`, which the page polls.
+bumps :attr:`SeatDesk.version` and calls its :attr:`~SeatDesk.listeners` (the
+web app's event stream wakes on them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+from bot.human.api import DeskView, HintView, ResultRow
 from bot.measure.metrics import game_points, game_ranks
 from bot.view.timeline import Timeline
 from protocol.messages import Message, Slo, Smr
@@ -40,13 +42,16 @@ class SeatDesk:
     refusals: dict[str, str] = field(default_factory=dict)
     ready: dict[str, bool] = field(default_factory=dict)
     hints: dict[str, Hint] = field(default_factory=dict)
-    summary: list[dict[str, Any]] = field(default_factory=list)
+    summary: list[ResultRow] = field(default_factory=list)
     solo_power: str | None = None
     draw_offered: set[str] = field(default_factory=set)
     version: int = 0
+    listeners: list[Callable[[], None]] = field(default_factory=list)
 
     def _bump(self) -> None:
         self.version += 1
+        for listener in self.listeners:
+            listener()
 
     # --- the game ---------------------------------------------------------------------------
 
@@ -118,25 +123,25 @@ class SeatDesk:
 
     # --- the page ---------------------------------------------------------------------------
 
-    def phase_json(self, turn: Turn | None) -> dict[str, Any]:
+    def phase_view(self, turn: Turn | None) -> DeskView:
         """What the page shows of the person's orders for ``turn``."""
         key = str(turn)
         hint = self.hints.get(key)
-        return {
-            "draft": self.drafts.get(key, []),
-            "submitted": self.submitted.get(key),
-            "answers": self.answers.get(key, {}),
-            "missing": self.missing.get(key),
-            "refused": self.refusals.get(key),
-            "ready": self.ready.get(key, False),
-            "draw": key in self.draw_offered,
-            "hint": None
+        return DeskView(
+            draft=list(self.drafts.get(key, [])),
+            submitted=self.submitted.get(key),
+            answers=dict(self.answers.get(key, {})),
+            missing=self.missing.get(key),
+            refused=self.refusals.get(key),
+            ready=self.ready.get(key, False),
+            draw=key in self.draw_offered,
+            hint=None
             if hint is None
-            else {"orders": hint.orders, "error": hint.error, "pending": hint.pending},
-        }
+            else HintView(orders=list(hint.orders), error=hint.error, pending=hint.pending),
+        )
 
 
-def result_rows(smr: Smr, solo_power: str | None) -> list[dict[str, Any]]:
+def result_rows(smr: Smr, solo_power: str | None) -> list[ResultRow]:
     """SMR as the rows of ``daide-mcts game``'s result table, best first.
 
     Player, power, centres, solo, BANDANA's points and the rank, scored as every
@@ -149,16 +154,16 @@ def result_rows(smr: Smr, solo_power: str | None) -> list[dict[str, Any]]:
     points = game_points(centres, solo)
     ranks = game_ranks(centres, eliminated)
     rows = [
-        {
-            "power": p.power,
-            "name": p.name,
-            "version": p.version,
-            "centres": p.centres,
-            "eliminated": p.eliminated,
-            "solo": i == solo,
-            "points": points[i],
-            "rank": ranks[i],
-        }
+        ResultRow(
+            power=p.power,
+            name=p.name,
+            version=p.version,
+            centres=p.centres,
+            eliminated=p.eliminated,
+            solo=i == solo,
+            points=points[i],
+            rank=ranks[i],
+        )
         for i, p in enumerate(players)
     ]
-    return sorted(rows, key=lambda row: (row["rank"], row["power"]))
+    return sorted(rows, key=lambda row: (row.rank, row.power))

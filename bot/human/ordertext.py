@@ -68,7 +68,6 @@ _WORDS = {
     "BUILD": "B",
     "REMOVE": "REMOVE",
     "WAIVE": "WAIVE",
-    "->": "-",
     "TO": "-",
 }
 _TOKEN = re.compile(r"^[A-Z]{3}(?:/(?:[A-Z]{2}|[A-Z]{3}))?$")
@@ -91,7 +90,7 @@ def _tokens(text: str) -> list[str]:
     if not text.isascii() or not text.isprintable():
         raise OrderTextError("an order is plain letters, '-', '/' and spaces")
     flat = re.sub(r"\(\s*([A-Za-z]{2,3})\s*\)", r"/\1", text.upper())
-    flat = flat.replace("->", " - ").replace("-", " - ").replace(" - >", " - ")
+    flat = flat.replace("->", " - ").replace("-", " - ")
     return [_WORDS.get(t, t) for t in flat.split()]
 
 

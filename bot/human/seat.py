@@ -17,7 +17,6 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import uvicorn
 
@@ -26,6 +25,7 @@ from bot.client.core import events as ev
 from bot.client.core import notes
 from bot.client.settings import BotSettings
 from bot.client.shell import DaideClient, GameSummary
+from bot.human.api import Limits, SeatInfo
 from bot.human.desk import SeatDesk
 from bot.human.webapp import SeatApp, new_secret
 from bot.toolkit.order_words import format_order_text
@@ -86,26 +86,26 @@ class PersonSeat:
         phase = self.client.core.phase_in_play()
         return None if phase is None else phase.seconds_left(time.monotonic())
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> SeatInfo:
         """The power, the server, the time limits, the result."""
         core = self.client.core
         hlo = core.hlo
         s = self.client.settings
-        return {
-            "power": core.power,
-            "name": s.name,
-            "server": f"{s.host}:{s.port}",
-            "joined": core.joined,
-            "over": core.game_over,
-            "result": core.result,
-            "limits": None
+        return SeatInfo(
+            power=core.power,
+            name=s.name,
+            server=f"{s.host}:{s.port}",
+            joined=core.joined,
+            over=core.game_over,
+            result=core.result,
+            limits=None
             if hlo is None
-            else {
-                "move": hlo.variant.move_time_limit,
-                "retreat": hlo.variant.retreat_time_limit,
-                "build": hlo.variant.build_time_limit,
-            },
-        }
+            else Limits(
+                move=hlo.variant.move_time_limit,
+                retreat=hlo.variant.retreat_time_limit,
+                build=hlo.variant.build_time_limit,
+            ),
+        )
 
     def submit(self, turn: Turn, orders: list[Order]) -> None:
         """Send the person's set for ``turn`` (the core sends one SUB)."""
@@ -149,6 +149,8 @@ class PersonSeat:
                 self.desk.hinted(turn, [_usual(o, table) for o in orders])
             case notes.HintFailed(turn=turn, error=error):
                 self.desk.hinted(turn, None, error)
+        # The core's own state (the phase, the game's end) may have moved with the note.
+        self.web.changed()
 
     # --- running ----------------------------------------------------------------------------
 

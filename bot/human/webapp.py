@@ -6,54 +6,90 @@ missing one is 403):
 
 ``GET /``                   the page (``static/human.html``)
 ``GET /static/...``         its script and style
-``GET /view/...``           the viewer's map, its drawing (``mapdraw.js``) and style
-``GET /api/state?since=V``  the seat's state (204 if nothing changed after version V)
-``POST /api/check``         ``{"turn", "text"}``: one typed order read and checked
-``POST /api/draft``         ``{"turn", "orders": [text...]}``: the draft kept for a reload
-``POST /api/submit``        ``{"turn", "orders": [text...]}``: the set sent (SUB)
-``POST /api/ready``         ``{"turn", "ready": bool}``: GOF or NOT (GOF)
-``POST /api/hint``          ``{"turn"}``: ask what the bot would play
-``POST /api/draw``          ``{}``: propose a draw (DRW)
+``GET /view/...``           the viewer's drawing (``mapdraw.js``) and style
+``GET /api/map``            the picture of the game's map (:mod:`bot.view.mappicture`)
+``GET /api/state?since=V``  the seat's state, a :class:`~bot.human.api.SeatState`
+                            (204 if nothing changed after version V)
+``GET /api/events``         the state as server-sent events: a ``state`` event (the
+                            whole :class:`~bot.human.api.SeatState`) first, then a
+                            ``change`` event (:class:`~bot.human.api.SeatChange`: the
+                            parts that changed) each time the state changes
+``POST /api/check``         :class:`~bot.human.api.CheckRequest`: one typed order read and checked
+``POST /api/draft``         :class:`~bot.human.api.OrdersRequest`: the draft kept for a reload
+``POST /api/submit``        :class:`~bot.human.api.OrdersRequest`: the set sent (SUB)
+``POST /api/ready``         :class:`~bot.human.api.ReadyRequest`: GOF or NOT (GOF)
+``POST /api/hint``          :class:`~bot.human.api.TurnRequest`: ask what the bot would play
+``POST /api/draw``          :class:`~bot.human.api.DrawRequest` (``{}``): propose a draw (DRW)
 
-Requests whose ``Host`` is not this server's loopback address are refused by
-the viewer's :class:`~bot.view.server.HostCheck` (400/421).  An order that
-does not parse, is not the seat's, is illegal, or is for a phase other than
-the one being played is a 400 with one line, and nothing is sent.
+Every request body is read as its model (:func:`bot.human.api.read_request`):
+bad JSON, a wrong type, an unknown field, a list or string over its bound is
+a 400 with one line (a body over the limit, 413).  Requests whose ``Host`` is
+not this server's loopback address are refused by the viewer's
+:class:`~bot.view.server.HostCheck` (400/421).  An order that does not parse,
+is not the seat's, is illegal, or is for a phase other than the one being
+played is a 400 with one line, and nothing is sent.
+
+The state's version counts the changes the web app has seen: it grows when
+what the page shows (all but the clock) differs from what it was.  The
+stream wakes when the seat's desk changes or the seat says something changed
+(:meth:`SeatApp.changed`), and every :data:`KEEPALIVE` seconds besides.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
+import contextlib
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from adjudicator.position import Position
 from bot.client.core.person import PersonChoices, PersonOrderError, legal_choices, order_subject
+from bot.human.api import (
+    MAX_BODY,
+    BadRequest,
+    CheckAnswer,
+    CheckRequest,
+    ChoicesView,
+    ChoiceView,
+    Done,
+    DrawRequest,
+    GameChange,
+    OptionView,
+    OrdersRequest,
+    PhaseView,
+    R,
+    ReadyRequest,
+    SeatChange,
+    SeatInfo,
+    SeatState,
+    Sent,
+    TooLarge,
+    TurnRequest,
+    read_request,
+)
 from bot.human.desk import SeatDesk
 from bot.human.ordertext import OrderTextError, parse_order_text
 from bot.toolkit.order_words import format_order_text
+from bot.view.mapfacts import PictureError, map_key
+from bot.view.mappicture import picture_json
 from bot.view.server import STATIC as VIEW_STATIC
-from bot.view.server import HostCheck, allowed_hosts
+from bot.view.server import BadParameter, HostCheck, allowed_hosts, version_parameter
 from bot.view.timeline import order_json, unit_json
-from protocol.values import Order, Turn
+from protocol.values import MapDefinition, Order, Turn
 
 STATIC = Path(__file__).resolve().parent / "static"
 
 KEY_HEADER = "x-seat-key"
-MAX_BODY = 16_384
-"""The largest request body read (a full set of orders is well under 2 kB)."""
-
-MAX_ORDERS = 40
-"""The most orders one request may carry (a power has at most 17 units on the standard map)."""
 
 HINT_SECONDS = 3.0
 """How long the search thinks for a hint."""
@@ -61,11 +97,19 @@ HINT_SECONDS = 3.0
 QUOTED = 40
 """Characters of a refused order text quoted in the answer."""
 
+KEEPALIVE = 15.0
+"""Seconds between two looks at the state (and keep-alive comments) on an idle stream."""
+
+SETTLE = 0.05
+"""Seconds a woken stream waits for a burst of changes to end before it looks."""
+
+VOLATILE = frozenset({"version", "seconds_left"})
+"""Parts of the state that are not a change of it (the clock runs on by itself)."""
+
 NO_STORE = {"Cache-Control": "no-store"}
 
-
-class BadRequest(ValueError):
-    """A request the seat refuses (400), with a one-line reason."""
+Snapshot = dict[str, Any]
+"""A state dumped to JSON values, as the page receives it."""
 
 
 class SeatControl(Protocol):
@@ -77,7 +121,7 @@ class SeatControl(Protocol):
     def seconds_left(self) -> float | None:
         """Seconds to the phase's deadline, if the server set one."""
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> SeatInfo:
         """What else the page shows: the power, the server, the deadlines, the connection."""
 
     def submit(self, turn: Turn, orders: list[Order]) -> None:
@@ -98,20 +142,61 @@ def new_secret() -> str:
     return secrets.token_urlsafe(18)
 
 
-def choices_json(choices: PersonChoices, pos: Position) -> dict[str, Any]:
+def choices_view(choices: PersonChoices, pos: Position) -> ChoicesView:
     """The legal orders per unit (or site) as the page offers them: text and drawing."""
     units = {u.unit.location.province: u for u in pos.unit_positions()}
     options = []
     for key, orders in choices.options.items():
         unit = units.get(key)
         options.append(
-            {
-                "key": key,
-                "unit": None if unit is None else unit_json(unit),
-                "orders": [{"text": format_order_text(o), "draw": order_json(o)} for o in orders],
-            }
+            OptionView(
+                key=key,
+                unit=None if unit is None else unit_json(unit),
+                orders=[ChoiceView(text=format_order_text(o), draw=order_json(o)) for o in orders],
+            )
         )
-    return {"kind": choices.kind, "due": choices.due, "options": options}
+    return ChoicesView(kind=choices.kind, due=choices.due, options=options)
+
+
+def change_between(old: Snapshot, new: Snapshot) -> SeatChange:
+    """What the page holding ``old`` needs to hold ``new``: the parts that differ.
+
+    The game is given as its phases that differ (with its count and meta),
+    the other parts whole.
+    """
+    parts: dict[str, Any] = {"version": new["version"], "seconds_left": new["seconds_left"]}
+    for name, value in new.items():
+        if name in VOLATILE or old.get(name) == value:
+            continue
+        if name == "game":
+            before = old["game"]["phases"]
+            value = GameChange(
+                version=value["version"],
+                count=value["count"],
+                phases={i: p for i, p in value["phases"].items() if before.get(i) != p},
+                meta=value["meta"],
+            )
+        parts[name] = value
+    return SeatChange.model_validate(parts)
+
+
+async def read_body(request: Request) -> bytes:
+    """The request's body, read no further than :data:`~bot.human.api.MAX_BODY` bytes."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise TooLarge(f"the request is larger than {MAX_BODY} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise TooLarge(f"the request is larger than {MAX_BODY} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _json(answer: SeatState | CheckAnswer | Done) -> Response:
+    return Response(answer.model_dump_json(), media_type="application/json", headers=NO_STORE)
 
 
 class SeatApp:
@@ -123,10 +208,18 @@ class SeatApp:
         self.control = control
         self.desk = desk
         self.secret = secret
+        self.version = 0
+        """The state's version: how many changes of it the app has seen."""
+        self._seen: Snapshot | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
+        desk.listeners.append(self.changed)
         self.app = Starlette(
             routes=[
                 Route("/", self._page),
                 Route("/api/state", self._guard(self._state)),
+                Route("/api/events", self._guard(self._events)),
+                Route("/api/map", self._guard(self._map)),
                 Route("/api/check", self._guard(self._check), methods=["POST"]),
                 Route("/api/draft", self._guard(self._draft), methods=["POST"]),
                 Route("/api/submit", self._guard(self._submit), methods=["POST"]),
@@ -151,41 +244,24 @@ class SeatApp:
             try:
                 return await handler(request)
             except BadRequest as exc:
-                return PlainTextResponse(f"{exc}\n", status_code=400)
+                return PlainTextResponse(f"{exc}\n", status_code=exc.status)
 
         return guarded
 
-    async def _body(self, request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise BadRequest(f"the request is larger than {MAX_BODY} bytes")
-        try:
-            body = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError):
-            raise BadRequest("the request is not JSON") from None
-        if not isinstance(body, dict):
-            raise BadRequest("the request is not a JSON object")
-        return body
+    async def _body(self, request: Request, model: type[R]) -> R:
+        return read_request(await read_body(request), model)
 
-    def _phase(self, body: dict[str, Any]) -> tuple[Position, str, PersonChoices]:
-        """The phase the request is for, which must be the one being played."""
+    def _phase(self, asked: str) -> tuple[Position, str, PersonChoices]:
+        """The phase a request is for, which must be the one being played."""
         current = self.control.current()
-        asked = body.get("turn")
-        if not isinstance(asked, str):
-            raise BadRequest("the request names no phase ('turn')")
         if current is None:
-            raise BadRequest(f"no phase is being played (the request is for {asked})")
+            raise BadRequest(f"no phase is being played (the request is for {_quote(asked)})")
         pos, power = current
         if str(pos.turn) != asked:
-            raise BadRequest(f"the phase {asked} is not the one being played ({pos.turn})")
+            raise BadRequest(f"the phase {_quote(asked)} is not the one being played ({pos.turn})")
         return pos, power, legal_choices(pos, power)
 
-    def _orders(self, body: dict[str, Any], choices: PersonChoices) -> list[Order]:
-        texts = body.get("orders")
-        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-            raise BadRequest("'orders' must be a list of order texts")
-        if len(texts) > MAX_ORDERS:
-            raise BadRequest(f"at most {MAX_ORDERS} orders")
+    def _orders(self, texts: list[str], choices: PersonChoices) -> list[Order]:
         orders = []
         for text in texts:
             try:
@@ -197,48 +273,59 @@ class SeatApp:
         except PersonOrderError as exc:
             raise BadRequest(str(exc)) from None
 
-    # --- the routes -----------------------------------------------------------------------
+    # --- the state and its changes --------------------------------------------------------
 
-    async def _page(self, request: Request) -> Response:
-        return FileResponse(STATIC / "human.html", headers=NO_STORE)
-
-    async def _state(self, request: Request) -> Response:
-        since = request.query_params.get("since", "")
-        if since.isdigit() and len(since) < 19 and int(since) == self._version():
-            return Response(status_code=204, headers=NO_STORE)
-        return JSONResponse(self.state_json(), headers=NO_STORE)
-
-    def _version(self) -> int:
-        return self.desk.version
-
-    def state_json(self) -> dict[str, Any]:
-        """Everything the page shows."""
+    def _definition(self) -> MapDefinition | None:
+        """The game's map: the MDF heard, else the map of the phase played (None: standard)."""
+        if self.desk.timeline.definition is not None:
+            return self.desk.timeline.definition
         current = self.control.current()
-        out: dict[str, Any] = {
-            "version": self._version(),
-            "info": self.control.info(),
-            "seconds_left": self.control.seconds_left(),
-            "game": self.desk.timeline.to_json(),
-            "summary": self.desk.summary,
-            "phase": None,
-        }
-        if current is not None:
-            pos, power = current
-            turn = pos.turn
-            out["phase"] = {
-                "turn": str(turn),
-                "power": power,
-                "units": [unit_json(u) for u in pos.unit_positions()],
-                "choices": choices_json(legal_choices(pos, power), pos),
-                **self.desk.phase_json(turn),
-            }
-            hint = out["phase"]["hint"]
-            if hint is not None:
-                choices = legal_choices(pos, power)
-                read = [self._canonical(t, choices) for t in hint["orders"]]
-                hint["orders"] = [text for text, _ in read]
-                hint["draw"] = [draw for _, draw in read]
-        return out
+        return None if current is None else current[0].map.definition
+
+    def state(self) -> SeatState:
+        """Everything the page shows now, with the version of what it shows."""
+        return self.snapshot()[0]
+
+    def snapshot(self) -> tuple[SeatState, Snapshot]:
+        """The state now and its JSON values; the version grows if it changed since last seen."""
+        state = SeatState(
+            version=self.version,
+            map=map_key(self._definition()),
+            info=self.control.info(),
+            seconds_left=self.control.seconds_left(),
+            game=self.desk.timeline.to_json(),
+            summary=list(self.desk.summary),
+            phase=self._phase_view(),
+        )
+        values = state.model_dump(mode="json")
+        seen = {k: v for k, v in values.items() if k not in VOLATILE}
+        if seen != self._seen:
+            self._seen = seen
+            self.version += 1
+            state = state.model_copy(update={"version": self.version})
+            values["version"] = self.version
+        return state, values
+
+    def _phase_view(self) -> PhaseView | None:
+        current = self.control.current()
+        if current is None:
+            return None
+        pos, power = current
+        choices = legal_choices(pos, power)
+        desk = self.desk.phase_view(pos.turn)
+        hint = desk.hint
+        if hint is not None:
+            read = [self._canonical(t, choices) for t in hint.orders]
+            hint = hint.model_copy(
+                update={"orders": [text for text, _ in read], "draw": [d for _, d in read]}
+            )
+        return PhaseView(
+            turn=str(pos.turn),
+            power=power,
+            units=[unit_json(u) for u in pos.unit_positions()],
+            choices=choices_view(choices, pos),
+            **{**dict(desk), "hint": hint},
+        )
 
     def _canonical(self, text: str, choices: PersonChoices) -> tuple[str, dict[str, Any] | None]:
         """A hint's order as the page's menus spell it, and its drawing (None if unreadable)."""
@@ -248,66 +335,119 @@ class SeatApp:
             return text, None
         return format_order_text(order), order_json(order)
 
-    async def _check(self, request: Request) -> Response:
-        body = await self._body(request)
-        pos, power, choices = self._phase(body)
-        text = body.get("text")
-        if not isinstance(text, str):
-            raise BadRequest("'text' must be an order text")
+    def changed(self) -> None:
+        """Something the page shows may have changed: wake the open streams (from any thread)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(self._ring)
+
+    def _ring(self) -> None:
+        wake, self._wake = self._wake, asyncio.Event()
+        if wake is not None:
+            wake.set()
+
+    def _event(self) -> asyncio.Event:
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        return self._wake
+
+    # --- the routes -----------------------------------------------------------------------
+
+    async def _page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "human.html", headers=NO_STORE)
+
+    async def _map(self, request: Request) -> Response:
         try:
-            order = choices.resolve(parse_order_text(text, pos, power))
+            text = await asyncio.to_thread(picture_json, self._definition())
+        except PictureError as exc:
+            raise BadRequest(f"the map cannot be drawn: {exc}") from None
+        return Response(text, media_type="application/json", headers=NO_STORE)
+
+    async def _state(self, request: Request) -> Response:
+        try:
+            since = version_parameter(request, "since")
+        except BadParameter as exc:
+            raise BadRequest(str(exc)) from None
+        state = self.state()
+        if state.version == since:
+            return Response(status_code=204, headers=NO_STORE)
+        return _json(state)
+
+    async def _events(self, request: Request) -> Response:
+        self._loop = asyncio.get_running_loop()
+        return EventSourceResponse(self._stream(request), ping=KEEPALIVE, headers=NO_STORE)
+
+    async def _stream(self, request: Request) -> AsyncIterator[dict[str, str]]:
+        """The whole state first, then each change (the parts that changed) as it happens."""
+        sent: Snapshot | None = None
+        while True:
+            wake = self._event()
+            state, values = self.snapshot()
+            if sent is None:
+                yield {"event": "state", "data": state.model_dump_json()}
+                sent = values
+            elif values["version"] != sent["version"]:
+                change = change_between(sent, values)
+                yield {"event": "change", "data": change.model_dump_json(exclude_unset=True)}
+                sent = values
+            if await request.is_disconnected():
+                return
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(KEEPALIVE):
+                    await wake.wait()
+            await asyncio.sleep(SETTLE)
+
+    async def _check(self, request: Request) -> Response:
+        body = await self._body(request, CheckRequest)
+        pos, power, choices = self._phase(body.turn)
+        try:
+            order = choices.resolve(parse_order_text(body.text, pos, power))
         except (OrderTextError, PersonOrderError) as exc:
-            raise BadRequest(f"{_quote(text)}: {exc}") from None
-        return JSONResponse(
-            {
-                "key": order_subject(order),
-                "text": format_order_text(order),
-                "draw": order_json(order),
-            }
-        )
+            raise BadRequest(f"{_quote(body.text)}: {exc}") from None
+        text = format_order_text(order)
+        return _json(CheckAnswer(key=order_subject(order), text=text, draw=order_json(order)))
 
     async def _draft(self, request: Request) -> Response:
-        body = await self._body(request)
-        pos, _, choices = self._phase(body)
-        orders = self._orders(body, choices)
+        body = await self._body(request, OrdersRequest)
+        pos, _, choices = self._phase(body.turn)
+        orders = self._orders(body.orders, choices)
         self.desk.draft(pos.turn, [format_order_text(o) for o in orders])
-        return JSONResponse({"ok": True})
+        return _json(Done())
 
     async def _submit(self, request: Request) -> Response:
-        body = await self._body(request)
-        pos, _, choices = self._phase(body)
-        orders = self._orders(body, choices)
-        self.desk.submit(pos.turn, [format_order_text(o) for o in orders])
+        body = await self._body(request, OrdersRequest)
+        pos, _, choices = self._phase(body.turn)
+        orders = self._orders(body.orders, choices)
+        texts = [format_order_text(o) for o in orders]
+        self.desk.submit(pos.turn, texts)
         self.control.submit(pos.turn, orders)
-        return JSONResponse({"ok": True, "orders": [format_order_text(o) for o in orders]})
+        return _json(Sent(orders=texts))
 
     async def _ready(self, request: Request) -> Response:
-        body = await self._body(request)
-        pos, _, _ = self._phase(body)
-        ready = body.get("ready")
-        if not isinstance(ready, bool):
-            raise BadRequest("'ready' must be true or false")
+        body = await self._body(request, ReadyRequest)
+        pos, _, _ = self._phase(body.turn)
         if not pos.is_movement:
             raise BadRequest("ready (GOF) is for movement phases")
-        self.desk.set_ready(pos.turn, ready)
-        self.control.ready(pos.turn, ready)
-        return JSONResponse({"ok": True})
+        self.desk.set_ready(pos.turn, body.ready)
+        self.control.ready(pos.turn, body.ready)
+        return _json(Done())
 
     async def _hint(self, request: Request) -> Response:
-        body = await self._body(request)
-        pos, _, _ = self._phase(body)
+        body = await self._body(request, TurnRequest)
+        pos, _, _ = self._phase(body.turn)
         self.desk.asked_hint(pos.turn)
         self.control.hint(pos.turn, HINT_SECONDS)
-        return JSONResponse({"ok": True})
+        return _json(Done())
 
     async def _draw(self, request: Request) -> Response:
-        await self._body(request)
+        await self._body(request, DrawRequest)
         current = self.control.current()
         if current is None:
             raise BadRequest("no phase is being played")
         self.desk.offered_draw(current[0].turn)
         self.control.draw()
-        return JSONResponse({"ok": True})
+        return _json(Done())
 
 
 def _quote(text: str) -> str:

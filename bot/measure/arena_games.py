@@ -21,6 +21,7 @@ from random import Random
 from typing import TypeVar
 
 from adjudicator.maps import GameMap, standard_map
+from adjudicator.orders import Orders
 from adjudicator.phases import solo_winner
 from adjudicator.position import SEASONS, WINTER, Position, initial_position
 from bot.measure.metrics import (
@@ -82,10 +83,13 @@ def play_game(
     index: int = 0,
     game_map: GameMap | None = None,
     on_phase: Callable[[str], None] | None = None,
+    on_orders: Callable[[Position, Orders], None] | None = None,
 ) -> GameRecord:
     """Play one game from the opening; seat ``i`` (``seat_policies[i]``) plays ``seat_powers[i]``.
 
-    ``on_phase`` hears the name of each phase once it is played (for progress bars).
+    ``on_phase`` hears the name of each phase once it is played (for progress bars);
+    ``on_orders`` each movement phase's position and every order played in it
+    (the games the coach's grades are measured on, :mod:`bot.measure.bench_grades`).
     """
     m = game_map or standard_map()
     began = time.perf_counter()
@@ -96,7 +100,11 @@ def play_game(
     tally = _Tally(tuple(seat_powers), pos)
     while not pos.ended_by(final_year):
         year, season = pos.year, pos.season
-        pos = play_phase(pos, policies, rng)
+        played: Orders | None = {} if on_orders is not None and pos.is_movement else None
+        before = pos
+        pos = play_phase(pos, policies, rng, played)
+        if on_orders is not None and played is not None:
+            on_orders(before, played)
         if on_phase is not None:
             on_phase(f"{SEASONS[season].value} {year}")
         year_over = season != WINTER and (pos.season == WINTER or pos.year != year)

@@ -19,6 +19,10 @@ fault                  what the server sends                           the bot m
 ``out-of-order``       a stale NOW; THX, MIS nobody asked for          ignore them
 ``tme-flood``          thousands of TME messages                       ignore them, stay small
 ``partial-frame``      half a FRM, a long pause, the other half        answer once it is whole
+``press-bomb``         a 49 KB proposal: an AND of 3,500 peace offers  read it (within the wire's
+                                                                       limit) and answer it
+``press-deep``         a proposal nested 1,000 brackets deep           answer HUH, ERR at the cap
+``press-flood``        300 proposals in the phase's last second        answer them, orders in
 ``oversized-length``   a DM header claiming 65535 octets (odd: one     EM 0x09, rejoin with IAM
                        more than the longest DM)
 ``reserved-token``     a DM holding a reserved-category token          EM 0x0E, rejoin with IAM
@@ -85,7 +89,7 @@ from protocol.messages import (
     parse_text,
     reply_to_bad_message,
 )
-from protocol.tokens import BRA, ERR, KET, SCO, SPR, STANDARD, TME
+from protocol.tokens import BRA, ERR, FRM, HUH, KET, NOT, PCE, PRP, SCO, SPR, STANDARD, TME
 from protocol.values import (
     Hold,
     Location,
@@ -113,6 +117,19 @@ RESERVED_TOKEN = 0x5800
 """A token in the reserved categories (0x58-0x5F), which must never be sent."""
 
 
+BOMB_OFFERS = 3500
+"""Peace offers in the press bomb: about 49 KB, within the wire's 65,535-octet limit."""
+
+DEEP_PRESS = 1000
+"""Brackets of the deep proposal (the language caps nesting far below)."""
+
+FLOOD_PROPOSALS = 300
+"""Proposals in the flood."""
+
+FLOOD_LEAD = 1.0
+"""Seconds before the deadline the flood arrives."""
+
+
 class Fault(StrEnum):
     """The misbehaviours the server can commit, one per movement phase."""
 
@@ -124,6 +141,9 @@ class Fault(StrEnum):
     OUT_OF_ORDER = "out-of-order"
     TME_FLOOD = "tme-flood"
     PARTIAL_FRAME = "partial-frame"
+    PRESS_BOMB = "press-bomb"
+    PRESS_DEEP = "press-deep"
+    PRESS_FLOOD = "press-flood"
     OVERSIZED_LENGTH = "oversized-length"
     RESERVED_TOKEN = "reserved-token"
     RM_MID_GAME = "rm-mid-game"
@@ -206,6 +226,8 @@ class _Event:
     kind: str  # "msg", "bad", "em", "connect", "close"
     message: Message | None = None
     detail: Any = None
+    command: int | None = None
+    """The first token of a message that did not parse here (a reply deeper than we read)."""
 
 
 class HostileServer(ScriptedPeer):
@@ -407,6 +429,17 @@ class HostileServer(ScriptedPeer):
             if link is not None:
                 link.release(data[half:])
             return self._expect_press_replies(start)
+        if fault is Fault.PRESS_BOMB:
+            self._send(_press(self.power, offers=BOMB_OFFERS))
+            return self._expect_press_replies(start)
+        if fault is Fault.PRESS_DEEP:
+            self._write(encode_tokens(_deep_press(self.power)))
+            return self._expect_quoted_huh(start)
+        if fault is Fault.PRESS_FLOOD:
+            await asyncio.sleep(max(0.0, self._phase_deadline - time.monotonic() - FLOOD_LEAD))
+            flood = encode_message(_press(self.power))
+            self._write(flood * FLOOD_PROPOSALS)
+            return self._expect_answers(start, FLOOD_PROPOSALS)
         if fault is Fault.FOREIGN_ORD:
             self._send(Ord(OrderResult(pos.turn, Hold(self._absent_unit()), ("SUC",))))
             return self._expect_silence(start)
@@ -467,6 +500,36 @@ class HostileServer(ScriptedPeer):
 
         return check
 
+    def _expect_quoted_huh(self, start: int) -> Callable[[FaultOutcome], bool]:
+        """A HUH quoting the message back: as deep as it, so it may not parse here either."""
+
+        def check(outcome: FaultOutcome) -> bool:
+            for event in self._after(start):
+                if isinstance(event.message, Huh) or (event.kind == "bad" and event.command == HUH):
+                    outcome.passed, outcome.detail = True, "answered HUH"
+                    return True
+            return False
+
+        return check
+
+    def _expect_answers(self, start: int, count: int) -> Callable[[FaultOutcome], bool]:
+        """Every one of ``count`` proposals answered (a TRY each), the connection kept."""
+
+        def check(outcome: FaultOutcome) -> bool:
+            events = self._after(start)
+            dropped = [e for e in events if e.kind in ("em", "close")]
+            if dropped:
+                outcome.passed, outcome.detail = False, f"the bot reacted: {dropped[0].kind}"
+                return True
+            sent = [e.message for e in events if isinstance(e.message, Snd)]
+            tried = sum(1 for m in sent if m.press and str(m.press[0]) == "TRY")
+            if tried >= count:
+                outcome.passed, outcome.detail = True, f"answered all {count} proposals"
+                return True
+            return False
+
+        return check
+
     def _expect_silence(self, start: int) -> Callable[[FaultOutcome], bool]:
         """Nothing to answer: it passes unless the bot complained or dropped the connection."""
 
@@ -520,8 +583,14 @@ class HostileServer(ScriptedPeer):
         if self.link is not None:
             self.link.write(data)
 
-    def _event(self, kind: str, message: Message | None = None, detail: Any = None) -> None:
-        self._events.append(_Event(time.monotonic(), kind, message, detail))
+    def _event(
+        self,
+        kind: str,
+        message: Message | None = None,
+        detail: Any = None,
+        command: int | None = None,
+    ) -> None:
+        self._events.append(_Event(time.monotonic(), kind, message, detail, command))
         self._changed.set()
 
     # --- the connection ------------------------------------------------------------------
@@ -544,7 +613,7 @@ class HostileServer(ScriptedPeer):
         try:
             message = parse_message(wire.tokens, wire.table)
         except LanguageError as exc:
-            self._event("bad", detail=str(exc))
+            self._event("bad", detail=str(exc), command=wire.tokens[0] if wire.tokens else None)
             reply = reply_to_bad_message(wire.tokens, exc, wire.table)
             if reply is not None:
                 link.send(reply)
@@ -637,11 +706,28 @@ class HostileServer(ScriptedPeer):
         return replies
 
 
-def _press(power: str) -> Frm:
-    """A peace proposal from France (or England, if we are France) to our power."""
-    sender = "FRA" if power != "FRA" else "ENG"
-    body = parse_text(f"SND ( {power} ) ( PRP ( PCE ( {power} {sender} ) ) )")
+def _sender(power: str) -> str:
+    return "FRA" if power != "FRA" else "ENG"
+
+
+def _press(power: str, offers: int = 1) -> Frm:
+    """A peace proposal from France (or England, if we are France) to our power.
+
+    With ``offers`` > 1, an ``AND`` of that many copies of the offer (a bomb).
+    """
+    sender = _sender(power)
+    offer = f"( PCE ( {power} {sender} ) )"
+    arrangement = offer if offers == 1 else "( AND " + " ".join([offer] * offers) + " )"
+    body = parse_text(f"SND ( {power} ) ( PRP {arrangement} )")
     return Frm(sender, (power,), body.press)  # type: ignore[attr-defined]
+
+
+def _deep_press(power: str) -> tuple[int, ...]:
+    """``FRM (sender) (power) (PRP (NOT (NOT ... (PCE ...))))``, ``DEEP_PRESS`` brackets deep."""
+    sender, us = STANDARD.number(_sender(power)), STANDARD.number(power)
+    inner = (BRA, PCE, BRA, us, sender, KET, KET)
+    nested = (BRA, NOT) * DEEP_PRESS + inner + (KET,) * DEEP_PRESS
+    return (FRM, BRA, sender, KET, BRA, us, KET, BRA, PRP, *nested, KET)
 
 
 def _province(unit: Unit) -> int:

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.maps import standard_map
 from bot.toolkit.messagelog import player_from_admin
 from bot.toolkit.order_words import format_order_text
-from bot.view.colours import NEUTRAL, colour_of
+from bot.view.colours import NEUTRAL, colours_for
+from bot.view.mapfacts import PictureError, map_key
 from protocol.messages import Adm, Drw, Mdf, Message, Now, Ord, Sco, Slo, Smr
 from protocol.values import (
     UNOWNED,
@@ -29,6 +29,7 @@ from protocol.values import (
     Disband,
     Hold,
     Location,
+    MapDefinition,
     Move,
     MoveByConvoy,
     Order,
@@ -154,6 +155,10 @@ class Timeline:
     problem: str | None = None
     version: int = 0
     meta_version: int = 0
+    definition: MapDefinition | None = None
+    """The game's map (its MDF), None until the server sends it (the standard map is drawn)."""
+    map_name: str = "standard"
+    """The key of the map's picture (:func:`bot.view.mapfacts.map_key`)."""
 
     # --- hearing the game ---------------------------------------------------------------
 
@@ -181,12 +186,15 @@ class Timeline:
                 self.players[found[0]] = found[1]
                 return self._meta_changed()
         if isinstance(message, Mdf) and message.definition is not None:
-            known = set(standard_map().provinces)
-            given = {p for _, ps in message.definition.supply_centres for p in ps}
-            given |= set(message.definition.non_supply_centres)
-            if given != known:
-                self.problem = "the game is not on the standard map: the viewer draws only that"
+            if message.definition == self.definition:
+                return False
+            try:
+                self.map_name = map_key(message.definition)
+            except PictureError as exc:
+                self.problem = f"the map cannot be drawn: {exc}"
                 return self._meta_changed()
+            self.definition = message.definition
+            return self._meta_changed()
         return False
 
     def _bump(self) -> int:
@@ -239,9 +247,11 @@ class Timeline:
         """Everything but the phases: players, result, centres per year, the source."""
         powers = sorted({p for counts in self.sco_by_year.values() for p in counts})
         years = sorted(self.sco_by_year)
-        colours = {p: colour_of(p, i) for i, p in enumerate(powers)}
+        named = self.definition.powers if self.definition is not None else ()
+        colours = colours_for([*powers, *named])
         return {
             "source": self.source,
+            "map": self.map_name,
             "colours": {**colours, UNOWNED: NEUTRAL},
             "live": self.live,
             "players": dict(sorted(self.players.items())),

@@ -37,6 +37,7 @@ from typing import Protocol
 from adjudicator.legal import complete_with_holds
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
+from search.compiled_search import plain_sum
 from search.constraints import Constraints
 from search.mcts.thesis_rules import UnitOptions, possible_orders
 from search.mcts.weights import RegionWeights
@@ -117,7 +118,7 @@ class BestFirstCombinations:
         self.cap = cap
         self.handed = 0
         start = tuple(0 for _ in self.provs)
-        total = sum(opts[0][1] for opts in self.sorted_options)
+        total = plain_sum(opts[0][1] for opts in self.sorted_options)  # as the compiled tree
         self.heap: list[tuple[float, tuple[int, ...], int]] = [(-total, start, 0)]
 
     def next(self, rng: Random) -> Action | None:

@@ -50,7 +50,7 @@ class RegionWeights:
         self.power = power
         self.tables = tables_for(pos.map)
         self.node_weight = _weights(pos, power, self.tables)
-        self.mean = sum(self.node_weight) / len(self.node_weight)
+        self.mean = speedups.plain_sum(self.node_weight) / len(self.node_weight)
 
     def location_weight(self, unit_type: int, loc: int) -> float:
         """The weight of the region a ``unit_type`` unit at ``loc`` stands in."""
@@ -94,7 +94,10 @@ def _weights(pos: Position, power: int, tables: MapTables) -> list[float]:
     getters = tables.adjacency_getters  # each node's neighbours' entries, in adjacency order
     current = [base[p] * weights[0] for p in tables.node_prov]
     total = current
+    plain_sum = speedups.plain_sum  # left to right, as the compiled weights add
     for w in weights[1:]:
-        current = [(sum(g(current)) / 5 + c) * w for g, c in zip(getters, current, strict=True)]
+        current = [
+            (plain_sum(g(current)) / 5 + c) * w for g, c in zip(getters, current, strict=True)
+        ]
         total = [a + b for a, b in zip(total, current, strict=True)]
     return total

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 import re
+import sysconfig
 import warnings
+from importlib.machinery import ExtensionFileLoader
 from pathlib import Path
 from random import Random
 from types import ModuleType
@@ -477,10 +480,67 @@ def test_a_changed_pxd_makes_the_builds_with_it_stale(
 _CIMPORT = re.compile(r"^(?:from\s+([\w.]+)\s+cimport|cimport\s+([\w.]+))", re.MULTILINE)
 
 
+SHIPPED_SOURCES = (".pyx", ".pxd", ".c")
+"""Suffixes of the files a build is made from: none of them is in an installed wheel."""
+
+
+def _installed(module: ModuleType) -> bool:
+    """Whether ``module`` was imported from an installed package (site-packages), not a
+    checkout (an editable install or ``build_ext --inplace`` builds beside the sources)."""
+    assert module.__file__ is not None
+    where = Path(module.__file__).resolve()
+    folders = {Path(sysconfig.get_path(kind)).resolve() for kind in ("platlib", "purelib")}
+    return any(where.is_relative_to(folder) for folder in folders)
+
+
+@pytest.mark.parametrize("name", speedups.EXTENSIONS)
+def test_each_build_is_compiled_current_and_used(name: str) -> None:
+    """In a checkout and in an installed package alike: a compiled module that loads."""
+    module = importlib.import_module(name)
+    assert isinstance(module.__loader__, ExtensionFileLoader), module.__file__
+    assert re.fullmatch(r"[0-9a-f]{64}", module.SOURCE_HASH)
+    assert speedups.is_current(module)
+    assert speedups.load(name) is module
+
+
+@pytest.mark.parametrize("name", speedups.EXTENSIONS)
+def test_an_installed_build_ships_no_sources(name: str) -> None:
+    """A wheel holds the compiled module, not what it was built from (pyproject.toml's
+    exclude-package-data); in a checkout the sources are beside it."""
+    module = importlib.import_module(name)
+    assert module.__file__ is not None
+    beside = sorted(p.name for p in Path(module.__file__).parent.iterdir())
+    sources = [n for n in beside if n.endswith(SHIPPED_SOURCES)]
+    if _installed(module):
+        assert sources == []
+        assert not any(path.exists() for path in speedups.built_from(module))
+    else:
+        assert Path(compiled_sources.pyx(name)).name in sources
+
+
+SOURCES_ENV = "DAIDE_MCTS_SOURCES"
+"""The checkout an installed package was built from, when the tests run from a copy
+(``make pythons`` sets it): the sources its builds' hashes are checked against."""
+
+
+def _sources_root(name: str) -> Path:
+    """The root of the sources ``name`` was built from: beside the module (a checkout),
+    beside the tests, or :data:`SOURCES_ENV`."""
+    module = importlib.import_module(name)
+    assert module.__file__ is not None
+    beside = Path(module.__file__).parents[name.count(".")]
+    given = os.environ.get(SOURCES_ENV)
+    for root in (beside, Path(__file__).resolve().parents[2], *([Path(given)] if given else [])):
+        if (root / compiled_sources.pyx(name)).is_file():
+            return root
+    pytest.fail(f"no sources of {name} beside it or the tests: set {SOURCES_ENV} to its checkout")
+
+
 @pytest.mark.parametrize("name", speedups.EXTENSIONS)
 def test_each_build_is_hashed_with_its_pxd_files(name: str) -> None:
-    """Its own .pxd and those of the project's modules it cimports; the build is current."""
-    root = Path(speedups.__file__).parents[1]
+    """Its own .pxd and those of the project's modules it cimports; the build is of the
+    sources as they are (in a checkout, the files it says it is built from)."""
+    root = _sources_root(name)
     text = (root / compiled_sources.pyx(name)).read_text()
     cimported = {first or second for first, second in _CIMPORT.findall(text)}
     wanted = {
@@ -490,8 +550,9 @@ def test_each_build_is_hashed_with_its_pxd_files(name: str) -> None:
     }
     assert set(compiled_sources.DECLARATIONS[name]) == wanted
     module = importlib.import_module(name)
-    files = speedups.built_from(module)
-    assert files == [root / compiled_sources.pyx(name), *(root / p for p in sorted(wanted))]
+    files = [root / compiled_sources.pyx(name), *(root / p for p in sorted(wanted))]
+    if not _installed(module):
+        assert speedups.built_from(module) == files
     assert compiled_sources.digest(files) == module.SOURCE_HASH
 
 

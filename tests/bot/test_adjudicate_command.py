@@ -13,8 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.daide import adjudicate_text
+from adjudicator.rule_errors import AdjudicatorError
 from bot.cli import main
 from bot.commands.adjudicate import MAX_LINE_BYTES, adjudicate_line, input_lines
+from bot.toolkit.jsonfiles import CorruptJSON, json_value
+from protocol.daide_errors import EncodeError
 from protocol.tokens import STANDARD
 
 NOW = "NOW ( SPR 1901 ) ( ENG FLT LON ) ( FRA FLT BRE )"
@@ -137,11 +140,76 @@ soup = st.lists(st.sampled_from(WORDS), max_size=25).map(" ".join)
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+def expected_answer(line: str | bytes) -> dict[str, object]:
+    """What the command must answer for ``line``, worked out from the documented rules.
+
+    Undecodable bytes are an EncodingError, text the strict JSON reader refuses a
+    JSONError, JSON of another shape a RequestError; a request is answered as the
+    entry point (``adjudicate_text``) answers it: its adjudication, or the typed error
+    it raises (an adjudicator error by its class name, a year DAIDE cannot write a
+    RangeError).  Any other exception is a bug: it propagates and fails the test.
+    """
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError:
+            return {"error_type": "EncodingError"}
+    try:
+        request = json_value(line)
+    except CorruptJSON:
+        return {"error_type": "JSONError"}
+    if not isinstance(request, dict):
+        return {"error_type": "RequestError"}
+    now, sco, orders = request.get("now"), request.get("sco"), request.get("orders", [])
+    if not isinstance(now, str) or not isinstance(sco, str):
+        return {"error_type": "RequestError"}
+    if not isinstance(orders, list) or not all(isinstance(o, str) for o in orders):
+        return {"error_type": "RequestError"}
+    try:
+        return adjudicate_text(now, sco, orders).as_dict()
+    except AdjudicatorError as exc:
+        return {"error_type": type(exc).__name__, "error": str(exc)}
+    except EncodeError:
+        return {"error_type": "RangeError"}
+
+
+def assert_answer(answer: dict[str, object], expected: dict[str, object]) -> None:
+    """``answer`` is ``expected``: the same adjudication, or the same typed error."""
+    if "error_type" not in expected:
+        assert answer == expected
+        return
+    assert set(answer) == {"error", "error_type"}, answer
+    assert answer["error_type"] == expected["error_type"], (answer, expected)
+    assert answer["error_type"] in ERROR_TYPES
+    assert isinstance(answer["error"], str) and answer["error"], answer
+    if "error" in expected:
+        assert answer["error"] == expected["error"]
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        (b"\xc3\x28", "EncodingError"),
+        (b"{", "JSONError"),
+        (b"NaN", "JSONError"),
+        (b"12", "RequestError"),
+        (b'"now"', "RequestError"),
+        (b"{}", "RequestError"),
+        (GOOD.encode(), None),
+        (json.dumps({"now": NOW, "sco": SCO, "orders": ["( ENG FLT LON ) MTO"]}), "NotationError"),
+    ],
+)
+def test_the_oracle_of_the_fuzz_tests_tells_each_kind(line: str | bytes, kind: str | None) -> None:
+    """The worked-out answers the fuzz tests compare with are the right kind for each line."""
+    expected = expected_answer(line)
+    assert expected.get("error_type") == kind
+    assert_answer(adjudicate_line(line), expected)
+
+
 @FUZZ
-@given(st.binary(max_size=200))
-def test_any_bytes_get_an_answer(line: bytes) -> None:
-    answer = adjudicate_line(line)
-    assert "error_type" in answer or "now" in answer
+@given(st.one_of(st.binary(max_size=200), st.text(max_size=60).map(str.encode)))
+def test_any_bytes_get_the_answer_their_kind_calls_for(line: bytes) -> None:
+    assert_answer(adjudicate_line(line), expected_answer(line))
 
 
 @FUZZ
@@ -150,14 +218,15 @@ def test_any_bytes_get_an_answer(line: bytes) -> None:
     st.lists(soup, max_size=6),
     soup,
 )
-def test_token_soup_gets_an_answer(season: str, orders: list[str], extra: str) -> None:
+def test_token_soup_gets_its_adjudication_or_its_typed_error(
+    season: str, orders: list[str], extra: str
+) -> None:
     now = f"NOW ( {season} 1901 ) ( ENG FLT LON ) ( FRA AMY PAR ) ( RUS FLT ( STP SCS ) )"
     for line in (
         json.dumps({"now": now, "sco": "SCO ( ENG LON ) ( RUS STP )", "orders": orders}),
         json.dumps({"now": f"NOW {extra}", "sco": f"SCO {extra}", "orders": orders}),
     ):
-        answer = adjudicate_line(line)
-        assert "error_type" in answer or "now" in answer
+        assert_answer(adjudicate_line(line), expected_answer(line))
 
 
 def test_an_in_memory_run_writes_json_lines() -> None:

@@ -121,3 +121,15 @@ def test_empty_representation_is_the_standard_table() -> None:
 def test_bad_representations_are_refused(entries: list[tuple[int, str]]) -> None:
     with pytest.raises(EncodeError):
         TokenTable(entries)
+
+
+def test_a_maps_province_takes_the_name_of_a_press_token_parlance_lacks() -> None:
+    """``sailho`` has a province NAR; NAR and CCL (the later press syntax) yield to the map."""
+    from protocol.tokens import CCL, NAR, TokenTable
+
+    table = TokenTable([(0x4100, "AAA"), (0x5211, "NAR"), (0x5212, "CCL")])
+    assert table.number("NAR") == 0x5211 and table.number("CCL") == 0x5212
+    assert table.name(NAR) is None and table.name(CCL) is None
+    assert TokenTable([(0x4100, "AAA")]).name(NAR) == "NAR"
+    with pytest.raises(EncodeError, match="defined twice"):
+        TokenTable([(0x4100, "AAA"), (0x5211, "PCE")])  # a press token Parlance knows

@@ -311,17 +311,35 @@ def test_a_position_changed_in_place_is_valued_afresh(compiled: None) -> None:
         assert fast == [dumbbot_values(pos, 2).node_value(n) for n in nodes]
 
 
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ([], 0.0),
+        ([2.5], 2.5),
+        ([0.1, 0.2, 0.3], (0.1 + 0.2) + 0.3),  # 0.6000000000000001; compensated: 0.6
+        ([1e16, 1.0, -1e16], 0.0),  # the 1.0 is lost left to right; compensated: 1.0
+        ([1.0, 1e100, 1.0, -1e100], 0.0),
+    ],
+)
+def test_floats_are_added_left_to_right_on_every_version(
+    values: list[float], expected: float
+) -> None:
+    """As the compiled code adds: Python 3.12's sum() would give other floats for most."""
+    total = speedups.plain_sum(values)
+    assert type(total) is float
+    assert total == expected
+
+
 def test_region_weights_are_the_same_floats(compiled: None) -> None:
-    assert (sys.version_info < (3, 12)) == speedups.EXACT_FLOAT_SUMS
+    """Compiled on every Python version: the oracle adds its floats as the C code does."""
     for pos in varied_positions()[::3]:
         for me in range(pos.map.num_powers):
             fast, slow = both(RegionWeights, pos, me)
             assert fast.node_weight == slow.node_weight
             assert fast.mean == slow.mean
-    if speedups.EXACT_FLOAT_SUMS:
-        pos = varied_positions()[0]
-        weights = speedups.region_weights(tables_for(pos.map), pos, 0, (1.0, 2.0), 6)
-        assert weights is not None and len(weights) == tables_for(pos.map).num_nodes
+    pos = varied_positions()[0]
+    weights = speedups.region_weights(tables_for(pos.map), pos, 0, (1.0, 2.0), 6)
+    assert weights is not None and len(weights) == tables_for(pos.map).num_nodes
 
 
 def _search(pos: Position, power: int, seed: int) -> tuple[object, dict[str, Any]]:

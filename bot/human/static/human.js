@@ -1,11 +1,15 @@
-// daide-mcts human: one person's seat in a game.  The seat's state comes from /api/state
-// (polled); orders go to /api/draft and /api/submit; every request carries the seat's key
-// (from the page's address).  The map and its drawing are the viewer's (/view/mapdraw.js,
-// /view/standard-map.json).  No build step: a plain ES module.
+// daide-mcts human: one person's seat in a game.  The seat's state comes as server-sent
+// events from /api/events: a "state" event with the whole state when the stream opens
+// (again after a lost connection), then a "change" event with only the parts that changed
+// (the game as its changed phases).  Orders go to /api/draft and /api/submit; every
+// request carries the seat's key (from the page's address).  The map is the picture of the game's map (/api/map: the
+// standard map's geometry or a layout computed from the MDF, fetched again when the
+// seat's "map" changes), drawn by the viewer's /view/mapdraw.js.  No build step: a plain
+// ES module.
 
 import { DISLODGED_OFFSET, MapDrawing, UNIT_RADIUS, el } from "/view/mapdraw.js";
 
-const POLL_MS = 1000;
+const RECONNECT_MS = 2000;
 const WARN_SECONDS = 15;
 const SEASON_NAMES = { SPR: "Spring", SUM: "Summer retreats", FAL: "Fall", AUT: "Fall retreats", WIN: "Winter adjustments" };
 const KEY = new URLSearchParams(location.search).get("key") || "";
@@ -53,13 +57,13 @@ function buildMap() {
   for (const [code, path] of Object.entries(state.drawing.provinces)) {
     path.addEventListener("click", (e) => openMenu(code, e));
   }
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
 }
 
 // One of the seat's units (or a build site), which opens its menu of legal orders on a click.
 function drawMine(unit, key, dislodged) {
   const classes = ["mine", key === state.selected ? "selected" : ""];
   const g = state.drawing.drawUnit(unit, { dislodged, classes, ring: true });
+  if (!g) return;
   g.addEventListener("click", (e) => { e.stopPropagation(); openMenu(key, e); });
 }
 
@@ -98,7 +102,7 @@ function drawBoard() {
     } else {
       drawing.drawUnit(u, { dislodged });
     }
-    if (dislodged) {
+    if (dislodged && drawing.anchor(u.province, u.coast)) {
       const [x, y] = drawing.anchor(u.province, u.coast);
       positions[u.province + "*"] = [x + DISLODGED_OFFSET, y + DISLODGED_OFFSET * 0.7];
       drawing.drawRetreatOptions(u, positions);
@@ -106,7 +110,7 @@ function drawBoard() {
   }
   if (!phase) return;
   for (const option of phase.choices.options) {
-    if (option.unit || option.key === "WVE") continue;
+    if (option.unit || option.key === "WVE" || !drawing.anchor(option.key)) continue;
     const [x, y] = drawing.anchor(option.key);
     const cls = "site" + (state.selected === option.key ? " selected" : "");
     const site = el("circle", { cx: x, cy: y, r: UNIT_RADIUS + 3, "data-site": option.key, class: cls },
@@ -207,7 +211,6 @@ async function submit() {
     await api("/api/submit", { turn: state.turn, orders: draftTexts() });
     problem(null);
     $("status").textContent = "orders sent; waiting for the server's answers";
-    await poll(true);
   } catch (err) {
     problem(err.message);
   }
@@ -218,7 +221,6 @@ async function simple(path, body, done) {
     await api(path, body);
     problem(null);
     if (done) $("status").textContent = done;
-    await poll(true);
   } catch (err) {
     problem(err.message);
   }
@@ -425,19 +427,58 @@ function adopt(seat) {
   state.version = seat.version;
 }
 
-async function poll(force = false) {
-  try {
-    const seat = await api(`/api/state${force ? "" : `?since=${state.version}`}`);
-    $("connection").textContent = "";
-    if (seat) { adopt(seat); render(); }
-  } catch (err) {
-    $("connection").textContent = `the seat does not answer: ${err.message}`;
+// The game's map changed (the server's MDF was heard): fetch its picture and draw it instead.
+async function followMap(seat) {
+  if (!seat || !seat.map || (state.map && state.map.name === seat.map)) return;
+  state.map = await api("/api/map");
+  closeMenu();
+  buildMap();
+}
+
+// A "change" event: the parts that changed replace the seat's; the game's changed phases
+// replace its phases, and phases past its count are dropped.
+function merged(seat, change) {
+  const next = { ...seat, ...change };
+  if (change.game) {
+    const phases = { ...seat.game.phases, ...change.game.phases };
+    for (const i of Object.keys(phases)) if (Number(i) >= change.game.count) delete phases[i];
+    next.game = { ...change.game, phases };
   }
+  return next;
+}
+
+async function receive(kind, data) {
+  const seat = kind === "state" ? data : merged(state.seat, data);
+  await followMap(seat);
+  adopt(seat);
+  render();
+  document.body.dataset.ready = "1";
+}
+
+// Events are applied one after another, in the order they came.
+let applying = Promise.resolve();
+
+function listen() {
+  const source = new EventSource(`/api/events?key=${encodeURIComponent(KEY)}`);
+  const take = (kind) => (e) => {
+    $("connection").textContent = "";
+    const data = JSON.parse(e.data);
+    applying = applying.then(() => receive(kind, data)).catch((err) => problem(err.message));
+  };
+  source.addEventListener("state", take("state"));
+  source.addEventListener("change", take("change"));
+  source.onerror = () => {
+    $("connection").textContent = "the seat does not answer; trying again...";
+    // The browser reconnects by itself unless the stream was refused; then start anew.
+    // Either way the new stream's first event is the whole state.
+    if (source.readyState === EventSource.CLOSED) setTimeout(listen, RECONNECT_MS);
+  };
 }
 
 async function main() {
-  state.map = await fetch("/view/standard-map.json").then((r) => r.json());
+  state.map = await api("/api/map");
   buildMap();
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
   $("typed").addEventListener("submit", typed);
   $("submit").addEventListener("click", submit);
   $("ready").addEventListener("change", (e) => simple("/api/ready", { turn: state.turn, ready: e.target.checked }));
@@ -445,9 +486,7 @@ async function main() {
   $("take-hint").addEventListener("click", takeHint);
   $("draw").addEventListener("click", () => simple("/api/draw", {}, "draw proposed"));
   $("show-results").addEventListener("change", (e) => { state.showResults = e.target.checked; drawBoard(); });
-  await poll(true);
-  document.body.dataset.ready = "1";
-  setInterval(() => poll(false), POLL_MS);
+  listen();
   setInterval(() => { if (state.seat) renderClock(); }, 250);
 }
 

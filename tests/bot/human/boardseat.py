@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.position import Position
+from bot.human.api import SeatInfo
 from protocol.values import Order, Turn
 
 
@@ -27,8 +28,8 @@ class BoardSeat:
     def seconds_left(self) -> float | None:
         return 60.0
 
-    def info(self) -> dict[str, Any]:
-        return {"power": self.power, "name": "tester", "server": "board", "over": False}
+    def info(self) -> SeatInfo:
+        return SeatInfo(power=self.power, name="tester", server="board")
 
     def submit(self, turn: Turn, orders: list[Order]) -> None:
         self.sent.append(("submit", (turn, orders)))

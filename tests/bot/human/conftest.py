@@ -29,6 +29,8 @@ from tests.bot.view.conftest import browser, chromium_install  # noqa: F401 - sh
 ROOT = Path(__file__).resolve().parents[3]
 SECRET = "s3cret-key"
 TIMEOUT = 10.0
+GRACE = 1
+"""Seconds open requests (an event stream) get when the served app stops."""
 
 
 @dataclass
@@ -86,7 +88,10 @@ def served(board_seat: BoardSeat) -> Iterator[Served]:
     sock.listen(16)
     port = int(sock.getsockname()[1])
     app = SeatApp(board_seat, SeatDesk(), SECRET, "127.0.0.1", port)
-    server = uvicorn.Server(uvicorn.Config(app.app, log_level="warning", lifespan="off"))
+    config = uvicorn.Config(
+        app.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE
+    )
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
     thread.start()
     yield Served(port, board_seat, app)

@@ -106,6 +106,7 @@ MALFORMED = [
     ("start", "F PAR - BUR", "is A PAR"),
     ("start", "A BER - KIE", "GER's, not yours"),
     ("start", "A PAR - BUR MAR", "unexpected"),
+    ("start", "A PAR - > BUR", "'>' is not a province"),  # only '->' together is an arrow
     ("start", "A MAR S A PAR - ", "expected the form"),
     ("start", "BUILD A PAR", "winter order"),
     ("start", "A PAR - BUR\x00", "plain letters"),

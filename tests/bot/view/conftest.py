@@ -1,5 +1,6 @@
-"""Fixtures of the viewer's tests: the project-local Chromium driven by playwright, and
-``daide-mcts view`` run as the user runs it (a subprocess serving on a fresh port).
+"""Fixtures of the viewer's tests: the project-local Chromium driven by playwright,
+``daide-mcts view`` run as the user runs it (a subprocess serving on a fresh port), and
+what Parlance sends on three variant maps (:mod:`tests.bot.view.variant_maps`).
 
 Chromium is Debian's headless shell unpacked into ``.local/chromium`` by
 ``make setup`` (:mod:`bot.servers.chromium`); if it cannot be installed or
@@ -18,8 +19,10 @@ import pytest
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, sync_playwright
 
 from bot.servers.chromium import LAUNCH_FLAGS, ChromiumInstall, ChromiumUnavailableError, install
+from bot.servers.parlance_install import ParlanceInstall
 from bot.toolkit.paths import local_dir
 from tests.bot.page_process import PageProcess, page_processes
+from tests.bot.view.variant_maps import VARIANTS, VariantStart, variant_start
 
 ROOT = Path(__file__).resolve().parents[3]
 URL = re.compile(r"(http://127\.0\.0\.1:\d+/)")
@@ -119,3 +122,9 @@ def artefacts() -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     print(f"\nviewer screenshots go to {folder}")
     return folder
+
+
+@pytest.fixture(scope="session")
+def variant_starts(parlance_install: ParlanceInstall) -> dict[str, VariantStart]:
+    """What Parlance sends at the start of a game on each of the test variants."""
+    return {name: variant_start(parlance_install, name) for name in VARIANTS}

@@ -6,12 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.standard import standard_definition
 from bot.toolkit.messagelog import player_from_admin
 from bot.toolkit.order_words import format_order_text
+from bot.view.mapfacts import map_key
 from bot.view.sources import ViewSourceError, load_run
 from bot.view.timeline import Timeline, describe_result
-from protocol.messages import parse_text
+from protocol.messages import Mdf, parse_text, to_text
 from tests.bot.view.scripted_game import write_run_folder
+from tests.bot.view.variant_maps import VariantStart, write_variant_run
 
 
 def test_a_run_folder_becomes_one_phase_per_now(tmp_path: Path) -> None:
@@ -64,11 +67,30 @@ def test_players_come_from_parlances_answer_and_the_summary() -> None:
     assert timeline.players == {"AUS": "ext"}
 
 
-def test_a_map_other_than_the_standard_one_is_reported() -> None:
+def test_the_map_is_the_mdfs_and_its_powers_get_distinct_colours(
+    variant_starts: dict[str, VariantStart],
+) -> None:
     timeline = Timeline()
-    mdf = "MDF ( ENG ) ( ( ( ENG LON ) ) ( ) ) ( ( LON ( AMY ) ) )"
-    assert timeline.feed(parse_text(mdf))
-    assert timeline.problem is not None and "standard map" in timeline.problem
+    assert timeline.meta_json()["map"] == "standard"
+    world = variant_starts["world3"]
+    assert timeline.feed(parse_text(world.mdf, world.table))
+    assert not timeline.feed(parse_text(world.mdf, world.table))  # the same map again
+    assert timeline.definition == world.definition and timeline.problem is None
+    meta = timeline.meta_json()
+    assert meta["map"] == map_key(world.definition) != "standard"
+    colours = {p: c for p, c in meta["colours"].items() if p != "UNO"}
+    assert set(colours) == set(world.definition.powers) and len(world.definition.powers) == 17
+    assert len(set(colours.values())) == 17  # world3's RUS too gets a colour of its own
+    standard = Timeline()
+    assert standard.feed(parse_text(to_text(Mdf(standard_definition()))))
+    assert standard.meta_json()["map"] == "standard"
+
+
+def test_a_map_without_provinces_is_reported() -> None:
+    timeline = Timeline()
+    assert timeline.feed(parse_text("MDF ( ENG ) ( ( ) ( ) ) ( )"))
+    assert timeline.problem is not None and "cannot be drawn" in timeline.problem
+    assert timeline.meta_json()["map"] == "standard"
 
 
 @pytest.mark.parametrize(
@@ -101,3 +123,17 @@ def test_a_folder_without_a_game_is_refused(tmp_path: Path) -> None:
     (tmp_path / "messages.daide").write_text("1.0 observer out OBS\n")
     with pytest.raises(ViewSourceError, match="no phase"):
         load_run(tmp_path)
+
+
+def test_a_run_folder_on_a_variant_is_read_with_its_maps_names(
+    tmp_path: Path, variant_starts: dict[str, VariantStart]
+) -> None:
+    start = variant_starts["sailho"]
+    write_variant_run(tmp_path / "run", start)
+    timeline = load_run(tmp_path / "run")
+    assert timeline.definition == start.definition
+    assert timeline.meta_json()["map"] == map_key(start.definition)
+    (phase,) = timeline.phases
+    assert phase.units == start.now_message().units
+    owned = start.sco_message().centres
+    assert owned is not None and phase.centres == {p: tuple(cs) for p, cs in owned}

@@ -21,10 +21,13 @@ import pytest
 from playwright.sync_api import BrowserContext
 
 from bot.toolkit.observer import Observer
-from bot.view.colours import NEUTRAL, POWER_COLOURS
+from bot.view.colours import NEUTRAL, POWER_COLOURS, colours_for
+from bot.view.mapfacts import MapFacts, map_key
+from bot.view.mappicture import picture_json
 from protocol.messages import Message, Now, Sco, parse_text
 from tests.bot.view.conftest import ROOT, URL, WatchedPage, open_view
 from tests.bot.view.scripted_game import ScriptedPhase, write_run_folder
+from tests.bot.view.variant_maps import VariantStart, write_variant_run
 
 pytestmark = pytest.mark.browser
 
@@ -212,3 +215,57 @@ def test_game_view_shows_a_local_game_live(
     assert proc.returncode == 0, rest
     assert f"daide-mcts view {tmp_path / 'game'}" in rest
     assert view.errors == []
+
+
+@pytest.mark.timeout(240)
+def test_a_variant_is_drawn_from_its_adjacencies(
+    tmp_path: Path,
+    browser: BrowserContext,
+    run_view,
+    artefacts: Path,
+    variant_starts: dict[str, VariantStart],
+) -> None:
+    world = variant_starts["world3"]
+    facts = MapFacts.of(world.definition)
+    picture_json(world.definition)  # laid out once on this machine (the server reads it back)
+    write_variant_run(tmp_path / "run", world)
+    served = run_view(str(tmp_path / "run"))
+    view = open_view(browser, served.url)
+    page = view.page
+    page.wait_for_selector("#map[data-layout='computed']", timeout=60_000)
+    assert page.get_attribute("#map", "data-map") == map_key(world.definition)
+
+    # Every province has its shape and name, every adjacency its faint line.
+    assert page.locator("#layer-provinces path.province").count() == len(facts.provinces)
+    assert page.locator("#layer-provinces path.province.sea").count() == sum(
+        kind == "sea" for _, kind in facts.kinds
+    )
+    assert page.locator("#layer-edges line.edge").count() == len(facts.edges)
+    labels = page.eval_on_selector_all("#layer-labels text", "ts => ts.map(t => t.textContent)")
+    assert set(facts.provinces) <= set(labels)
+
+    # The units of the NOW, the centres coloured by their owners, the homes ringed in theirs.
+    expected = {
+        (u.unit.power, u.unit.province, str(u.unit.kind), False) for u in world.now_message().units
+    }
+    assert view.units() == expected and view.unit_count() == len(expected) == 51
+    colours = page.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('circle.sc')]"
+        ".map(c => [c.dataset.province, c.getAttribute('fill')]))"
+    )
+    owned = world.sco_message().centres
+    assert owned is not None
+    meta_colours = colours_for(world.definition.powers)
+    for power, centres in owned:
+        for centre in centres:
+            assert colours[centre] == meta_colours.get(power, NEUTRAL)
+    rings = page.eval_on_selector_all(
+        "circle.home-ring", "rs => rs.map(r => [r.dataset.province, r.getAttribute('stroke')])"
+    )
+    homes = {c: hs for c, hs in facts.centres if hs}
+    assert {c for c, _ in rings} == set(homes)
+    assert all(stroke == meta_colours[homes[c][0]] for c, stroke in rings)
+    assert view.errors == []
+    shot = artefacts / "world3.png"
+    page.screenshot(path=str(shot), full_page=True)
+    print(f"world3's computed map: {shot}")

@@ -8,16 +8,23 @@ DNS-rebinding page, or a careless client, would send.
 from __future__ import annotations
 
 import http.client
+import json
 import socket
 import time
+import urllib.request
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
+from bot.view.mapfacts import MapFacts
 from tests.bot.view.scripted_game import write_run_folder
+from tests.bot.view.variant_maps import VariantStart, write_variant_run
 
 TIMEOUT = 10.0
+MAP_TIMEOUT = 120.0
+"""Seconds a computed map may take the first time on this machine (world3's, on a busy one)."""
 
 
 def _request(url: str, path: str, host: str | None) -> tuple[int, bytes]:
@@ -117,3 +124,29 @@ def test_a_host_bound_explicitly_is_served_too(tmp_path: Path) -> None:
         assert _request(url, "/api/game", f"127.0.0.3:{server.port}")[0] == 421
     finally:
         server.stop()
+
+
+def _get_json(url: str, path: str) -> Any:
+    with urllib.request.urlopen(url.rstrip("/") + path, timeout=MAP_TIMEOUT) as response:
+        assert response.status == 200
+        return json.loads(response.read())
+
+
+@pytest.mark.timeout(180)
+def test_the_map_served_is_the_games_standard_or_computed(
+    tmp_path: Path, run_view, variant_starts: dict[str, VariantStart]
+) -> None:
+    write_run_folder(tmp_path / "standard")
+    world = variant_starts["world3"]
+    write_variant_run(tmp_path / "world3", world)
+    for folder, layout, provinces in (
+        ("standard", "geographic", 75),
+        ("world3", "computed", len(MapFacts.of(world.definition).provinces)),
+    ):
+        view = run_view(str(tmp_path / folder))
+        game = _get_json(view.url, "/api/game")
+        drawn = _get_json(view.url, "/api/map")
+        assert drawn["name"] == game["meta"]["map"]
+        assert drawn["layout"] == layout and len(drawn["provinces"]) == provinces
+        units = game["phases"]["0"]["units"]
+        assert units and all(u["province"] in drawn["provinces"] for u in units)

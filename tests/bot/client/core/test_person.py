@@ -105,13 +105,28 @@ def test_mis_and_refusals_are_shown_not_answered_for_a_person() -> None:
     assert not sent(out)
     (listed,) = noted(out, notes.MissingListed)
     assert listed.units == ("FRA FLT BRE", "FRA AMY MAR")  # DAIDE text, brackets left out
-    out = d.say(Thx(_orders(PAR_BUR)[0], "FAR"))
+    par_bur = _orders(PAR_BUR)[0]
+    out = d.say(Thx(par_bur, "FAR"))
+    assert not sent(out)  # no hold put in its place: the person decides
+    assert noted(out, notes.OrderRefused) == [notes.OrderRefused(par_bur, "FAR")]
+    out = d.say(Thx(par_bur, "FAR"))
     assert not sent(out)
-    assert noted(out, notes.OrderRefused)
-    out = d.say(Thx(_orders(PAR_BUR)[0], "FAR"))
-    assert not noted(out, notes.OrderAccepted)
+    assert not noted(out, notes.OrderRefused)  # the same refusal again: shown once
     out = d.say(Thx(_orders(MAR_S)[0], "MBV"))
-    assert not noted(out, notes.OrderAccepted)  # never sent: ignored
+    (ignored,) = noted(out, notes.MessageIgnored)  # never sent: ignored, not shown accepted
+    assert "did not send" in ignored.reason
+    assert not noted(out, notes.OrderAccepted)
+
+
+def test_an_order_the_server_accepts_is_shown_accepted() -> None:
+    d = _person()
+    d.show(SPRING)
+    d.feed(ev.PersonOrders(d.now, SPRING.turn, _orders(PAR_BUR, MAR_S)))
+    mar_s = _orders(MAR_S)[0]
+    out = d.say(Thx(mar_s, "MBV"))
+    assert not sent(out)
+    assert noted(out, notes.OrderAccepted) == [notes.OrderAccepted(mar_s)]
+    assert not noted(out, notes.OrderRefused) and not noted(out, notes.MessageIgnored)
 
 
 def test_a_hint_searches_for_the_persons_power_and_submits_nothing() -> None:
