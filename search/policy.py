@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
+from search.constraints import NO_CONSTRAINTS, Constraints
 
 
 class Policy(Protocol):
@@ -84,13 +85,15 @@ class SearchRequest:
     """Choose ``power``'s orders in ``position`` within ``limit``.
 
     ``retimed()``, when given, says the limit as it stands now (the deadline
-    moved): an anytime search follows it, helpers included.
+    moved): an anytime search follows it, helpers included.  ``constraints``
+    are the agreements in force (:mod:`search.constraints`).
     """
 
     position: Position
     power: int
     limit: SearchLimit
     retimed: Callable[[], SearchLimit] | None = None
+    constraints: Constraints = NO_CONSTRAINTS
 
 
 class Chooser(Protocol):

@@ -128,6 +128,8 @@ def console(note: notes.Note) -> None:
             log.error("could not start the search worker; playing heuristically", error=error)
         case notes.GameFinished(summary=summary):
             log.info("game finished", summary=summary)
+        case notes.AgreementChanged(change=change, partner=partner, text=text, why=why):
+            log.info("agreement", change=change, partner=partner, agreement=text, why=why)
 
 
 class GameLogWriter:
@@ -145,6 +147,23 @@ class GameLogWriter:
                 self.game_log.message("in", text)
             case notes.MessageOut(text=text):
                 self.game_log.message("out", text)
+            case notes.PressIn(sender=sender, text=text, reaction=reaction):
+                write("press_in", sender=sender, text=text, reaction=reaction)
+            case notes.PressOut(recipients=recipients, text=text):
+                write("press_out", to=list(recipients), text=text)
+            case notes.AgreementChanged(
+                change=change, partner=partner, kind=kind, text=text, since=since, why=why
+            ):
+                write(
+                    "agreement",
+                    change=change,
+                    partner=partner,
+                    agreement=kind,
+                    text=text,
+                    since=None if since is None else str(since),
+                    why=why,
+                    trust=note.trust,
+                )
             case notes.Connected(host=host, port=port, rejoin=rejoin):
                 write("connected", host=host, port=port, rejoin=rejoin)
             case notes.ConnectionDropped(reason=reason, retry_in=retry_in):

@@ -78,6 +78,12 @@ class BotSettings(BaseSettings):
     chooser: Literal["bot", "person"] = Field(
         "bot", description="who chooses the orders: bot (the strategy) or person (a page)"
     )
+    press: Literal["on", "off", "unbound"] = Field(
+        "unbound",
+        description="in press games: negotiate by value without binding our orders (unbound, "
+        "the default), negotiate and keep the agreements in the search (on), or refuse every "
+        "proposal (off: REJ, as before the negotiator); docs/press.md",
+    )
     rejoin_power: str | None = Field(None, description="rejoin as this power (IAM)")
     rejoin_passcode: int | None = Field(None, description="passcode for IAM")
     reconnect_attempts: int = Field(8, ge=0, le=1000, description="reconnections before giving up")

@@ -259,12 +259,14 @@ class DaideClient:
                 self._send(message)
             case ScheduleTick(at=at):
                 self._schedule(at)
-            case StartSearch(job_id=job_id, position=pos, power=power, limit=limit):
+            case StartSearch(
+                job_id=job_id, position=pos, power=power, limit=limit, constraints=bound
+            ):
                 self._ensure_thinker()
                 try:
                     if self.thinker is None:
                         raise ThinkerError("no search worker")
-                    self.thinker.think(job_id, pos, power, limit)
+                    self.thinker.think(job_id, pos, power, limit, bound)
                 except ThinkerError as exc:
                     self._queue(ev.SearchUnavailable(time.monotonic(), job_id, str(exc)))
             case RetimeSearch(job_id=job_id, limit=limit):
@@ -406,4 +408,5 @@ def core_settings(settings: BotSettings) -> CoreSettings:
         rejoin_passcode=settings.rejoin_passcode,
         strategy=settings.strategy,
         chooser=settings.chooser,
+        press=settings.press,
     )

@@ -44,6 +44,7 @@ from adjudicator.orders import Orders
 from adjudicator.position import Position
 from protocol.values import MapDefinition
 from search.choosers import make_chooser
+from search.constraints import NO_CONSTRAINTS, Constraints
 from search.mcts.inbox import PipeInbox
 from search.mcts.parallel import die_with_parent, quiet_collector
 from search.mcts.worker_protocol import (
@@ -154,13 +155,20 @@ class Thinker:
         self.map_name = name
         self._send(UseMap(definition, name))
 
-    def think(self, job_id: int, pos: Position, power: int, limit: SearchLimit) -> None:
-        """Start job ``job_id``: choose ``power``'s orders for ``pos`` within ``limit``."""
+    def think(
+        self,
+        job_id: int,
+        pos: Position,
+        power: int,
+        limit: SearchLimit,
+        constraints: Constraints = NO_CONSTRAINTS,
+    ) -> None:
+        """Job ``job_id``: ``power``'s orders for ``pos`` within ``limit``, bound by agreements."""
         if self._conn is None or not self.alive:
             raise ThinkerError("the search worker is not running")
         if self.map_name is None:
             raise ThinkerError("the search worker has not been given the map")
-        self._send(Think(job_id, pos.to_data(), power, limit))
+        self._send(Think(job_id, pos.to_data(), power, limit, constraints=constraints))
 
     def retime(self, job_id: int, limit: SearchLimit) -> None:
         """Job ``job_id`` now searches within ``limit`` (the deadline moved)."""
@@ -300,7 +308,9 @@ def _answer_job(
 
     try:
         pos = Position.from_data(game_map, job.position)
-        request = SearchRequest(pos, job.power, job.limit, retimed=control.current)
+        request = SearchRequest(
+            pos, job.power, job.limit, retimed=control.current, constraints=job.constraints
+        )
         chooser(request, rng, report, control.should_stop)
     except Exception as exc:
         send(Failed(job.job_id, f"{type(exc).__name__}: {exc}"))

@@ -97,6 +97,12 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--passcode", type=int, dest="rejoin_passcode", help="passcode for rejoining")
     p.add_argument("--seed", type=int, help="random seed")
     p.add_argument(
+        "--press",
+        choices=("on", "off", "unbound"),
+        help="in a press game: negotiate without binding our orders (unbound, the default), "
+        "negotiate and keep the agreements (on), or refuse every proposal (off); docs/press.md",
+    )
+    p.add_argument(
         "--telemetry",
         help="publish live events to mqtt://host[:port][/prefix] (off by default)",
     )
@@ -125,6 +131,7 @@ def settings_from_args(args: argparse.Namespace) -> BotSettings:
         rejoin_power=args.rejoin_power,
         rejoin_passcode=args.rejoin_passcode,
         seed=args.seed,
+        press=getattr(args, "press", None),
         rules=getattr(args, "rules", None),
         telemetry=args.telemetry,
         game_id=getattr(args, "game_id", None),

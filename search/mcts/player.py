@@ -24,6 +24,7 @@ from typing import Any
 from adjudicator.legal import complete_with_holds
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
+from search.constraints import NO_CONSTRAINTS, Constraints
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
 from search.mcts.config import SearchSettings
@@ -63,6 +64,7 @@ def think(
     report_final: bool = False,
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.monotonic,
+    constraints: Constraints = NO_CONSTRAINTS,
 ) -> tuple[Orders, dict[str, Any]]:
     """:func:`search_within` the limit of ``deadline`` (or none), ``iterations`` and ``collect_by``.
 
@@ -83,6 +85,7 @@ def think(
         report_final=report_final,
         should_stop=should_stop,
         clock=clock,
+        constraints=constraints,
     )
 
 
@@ -101,8 +104,14 @@ def search_within(
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.monotonic,
     retimed: Callable[[], SearchLimit] | None = None,
+    constraints: Constraints = NO_CONSTRAINTS,
 ) -> tuple[Orders, dict[str, Any]]:
     """Search ``power``'s orders at ``pos`` within ``limit``; ``(orders, statistics)``.
+
+    ``constraints`` (agreements in force) restrain our candidates and the
+    enemies' predicted orders (see :func:`~search.mcts.tree.new_search`);
+    root-parallel helpers search unconstrained, so a constrained search runs
+    alone, and its final set is restrained too.
 
     The search stops at the limit's stop time (a reading of ``clock``, see
     :meth:`Mcts.run`), after its iterations, or once ``should_stop()`` says so
@@ -128,9 +137,11 @@ def search_within(
     began = time.monotonic()
     seed = rng.randrange(1 << 62)
     helper_seeds = [rng.randrange(1 << 62) for _ in range(parallel.helpers if parallel else 0)]
-    search = new_search(pos, power, variant, final_year, Random(seed))
+    search = new_search(pos, power, variant, final_year, Random(seed), constraints)
     iterations = limit.iterations
     job_id = None
+    if constraints:
+        parallel = None
     if parallel is not None:
         job_id = parallel.submit(
             pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds, limit
@@ -158,7 +169,7 @@ def search_within(
         collect_by = current.collect_by if current.deadline is not None else began + NO_LIMIT_WAIT
         merged = _merge_helpers(search, variant, parallel, job_id, collect_by, stop.stopped, stats)
         chosen = merged or chosen
-    orders = _orders(pos, power, chosen)
+    orders = constraints.restrain(pos, power, _orders(pos, power, chosen))
     if report_final and report is not None:
         report(orders, stats, True)
     return orders, stats
@@ -411,6 +422,7 @@ class AnytimeChooser:
             request.limit,
             parallel=self.parallel,
             retimed=request.retimed,
+            constraints=request.constraints,
             report=report,
             report_final=True,
             should_stop=should_stop,

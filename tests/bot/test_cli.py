@@ -200,3 +200,30 @@ def test_the_console_format_and_the_level_filter() -> None:
     quiet = _play_nowhere("--log-level", "error", "--log-format", "json")
     assert quiet.returncode == 2
     assert quiet.stderr.splitlines()[0].startswith("daide-mcts play: error: cannot connect")
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "press"),
+    [
+        ([], {}, "unbound"),
+        (["--press", "off"], {}, "off"),
+        (["--press", "on"], {"DAIDE_MCTS_PRESS": "off"}, "on"),  # the flag wins
+        ([], {"DAIDE_MCTS_PRESS": "on"}, "on"),  # how a tournament's seats are told
+    ],
+)
+def test_play_press_comes_from_the_flag_or_the_environment(
+    args: list[str], env: dict[str, str], press: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.commands.play import settings_from_args
+
+    monkeypatch.delenv("DAIDE_MCTS_PRESS", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    parsed = build_parser().parse_args(["play", *args])
+    assert settings_from_args(parsed).press == press
+
+
+def test_play_press_refuses_an_unknown_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["play", "--press", "maybe"])
+    assert "--press" in capsys.readouterr().err

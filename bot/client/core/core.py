@@ -56,6 +56,7 @@ from bot.client.core.effects import (
     UseMap,
 )
 from bot.client.core.mirror import GameMirror, ShadowReport
+from bot.client.core.negotiator import Negotiator, Outcome, Say
 from bot.client.core.outbox import Outbox, kind
 from bot.client.core.person import PersonChooser, PhaseInPlay
 from bot.client.core.phasestate import PhaseState
@@ -63,6 +64,7 @@ from bot.client.core.playing import PhasePlayer
 from bot.client.core.session import NotConnected, Session, SessionNotReady
 from bot.client.core.timebudget import DEFAULT_MIN_MARGIN, DEFAULT_THINK_TIME, TimeBudget
 from protocol.daide_errors import LanguageError, ProtocolError
+from protocol.expression import flatten
 from protocol.messages import (
     Adm,
     Ccd,
@@ -94,9 +96,9 @@ from protocol.messages import (
     parse_message,
     reply_to_bad_message,
 )
-from protocol.press import Proposal, Reject, press_snd
+from protocol.press import PEACE_LEVEL, Proposal, Reject, check_level, press_snd
 from protocol.press_reader import parse_frm_press, press_answer
-from protocol.tokens import TokenTable
+from protocol.tokens import SND, TokenTable
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
 
 DEFAULT_MAP = "standard"
@@ -113,7 +115,12 @@ class CoreSettings:
     ``rejoin_power`` and ``rejoin_passcode`` rejoin a game in progress;
     ``final_year`` is BANDANA's ``-fy`` (a draw is offered from its end on);
     ``chooser`` is who chooses the orders: ``bot`` (the ``strategy``) or
-    ``person`` (a person at a page; the strategy then gives the hints).
+    ``person`` (a person at a page; the strategy then gives the hints);
+    ``press`` is the negotiator's mode in a press game: ``unbound`` (the
+    default: it answers and proposes by value, but its agreements do not bind
+    our orders — what won at a table of PeaceBots, docs/research.md), ``on``
+    (the same words, and its agreements bind the search) or ``off`` (every
+    proposal understood is refused).
     """
 
     name: str
@@ -129,6 +136,7 @@ class CoreSettings:
     iterations: int | None = None
     strategy: str = "mcts"
     chooser: str = "bot"
+    press: str = "unbound"
 
 
 CHOOSERS = ("bot", "person")
@@ -167,6 +175,7 @@ class BotCore:
             settings.final_year,
             settings.iterations,
         )
+        self.negotiator = Negotiator(seed=settings.seed or 0)
         self.power: str | None = settings.rejoin_power
         self.passcode: int | None = settings.rejoin_passcode
         self.hlo: Hlo | None = None
@@ -371,6 +380,8 @@ class BotCore:
         else:
             entry = m.entry
             self._note(notes.OrderResulted(entry.turn, entry.order, tuple(entry.result)))
+            if self.negotiating:
+                self._carry_out(self.negotiator.on_result(entry.turn, entry.order))
 
     def _on_sco(self, m: Sco) -> None:
         if m.centres is None:
@@ -442,15 +453,72 @@ class BotCore:
     def _on_off(self, m: Off) -> None:
         self._finish()
 
+    # --- press ------------------------------------------------------------------------------
+
+    @property
+    def negotiating(self) -> bool:
+        """True when the negotiator speaks: press is on and the game allows it."""
+        return self.settings.press != "off" and self.press_level >= PEACE_LEVEL
+
     def _on_frm(self, m: Frm) -> None:
         replies = press_answer(m, self.press_level, self.table)
         for reply in replies:
             self._send(reply)
+        text = self.out.text(m)
         if replies:
+            self.negotiator.counts["not_understood"] += 1
+            self._note(notes.PressIn(m.sender, text, "not understood: HUH/TRY"))
             return
         press = parse_frm_press(m, self.press_level, self.table)
-        if isinstance(press, Proposal):  # understood; no negotiator yet: we agree to nothing
-            self._send(press_snd((m.sender,), Reject(press), self.table))
+        if not self.negotiating:
+            self._note(notes.PressIn(m.sender, text, "press off"))
+            if isinstance(press, Proposal):  # we agree to nothing
+                self._say(Say((m.sender,), Reject(press)))
+            return
+        outcome = self.negotiator.on_press(m.sender, press, self._seconds_left())
+        self._note(notes.PressIn(m.sender, text, _reaction(outcome)))
+        self._carry_out(outcome)
+
+    def _seconds_left(self) -> float | None:
+        """Seconds to the deadline of the phase in play (None: no phase, or no deadline)."""
+        phase = self.player.phase
+        return None if phase is None else phase.clock.margin_at(self.out.now)
+
+    def _say(self, say: Say) -> None:
+        """Send one press message (if it fits the game's level and table; else count it)."""
+        try:
+            check_level(say.press, self.press_level)
+            message = press_snd(say.recipients, say.press, self.table)
+        except (ProtocolError, ValueError, KeyError) as exc:
+            self.negotiator.counts["unsendable"] += 1
+            self._note(notes.HandlerError(repr(exc), repr(say.press), "SND"))
+            return
+        self._send(message)
+        self._note(notes.PressOut(say.recipients, self.out.text(message)))
+
+    def _carry_out(self, outcome: Outcome) -> None:
+        """Say what the negotiator decided, note its agreement changes, bind the search."""
+        for say in outcome.said:
+            self._say(say)
+        for change in outcome.changes:
+            agreement = change.agreement
+            try:
+                text = agreement.arrangement.to_text(self.table)
+            except (ProtocolError, ValueError, KeyError):
+                text = repr(agreement.arrangement)
+            self._note(
+                notes.AgreementChanged(
+                    change.change,
+                    agreement.partner,
+                    agreement.kind,
+                    text,
+                    agreement.since,
+                    change.why,
+                    self.negotiator.trust_in(agreement.partner),
+                )
+            )
+        if self.settings.press == "on":
+            self.player.constraints = self.negotiator.constraints()
 
     def _on_sve(self, m: Sve) -> None:
         self._send(Yes(m))
@@ -463,6 +531,10 @@ class BotCore:
 
     def _on_huh(self, m: Huh | Prn) -> None:
         self._note(notes.NotUnderstood(self.out.text(m)))
+        if isinstance(m, Huh) and flatten(m.body)[:1] == (SND,):
+            # Press the server would not relay (its syntax at this level): not our orders.
+            self.negotiator.counts["press_refused_by_server"] += 1
+            return
         self.player.recover()
 
     def _on_adm(self, m: Adm) -> None:
@@ -567,6 +639,10 @@ class BotCore:
         if self.game_over or self.power is None or pos is None:
             return
         if self.power_id is not None:
+            game_map = self.mirror.game_map
+            if self.negotiating and game_map is not None:
+                # Before the phase is played: its search is bound by the agreements.
+                self._carry_out(self.negotiator.on_phase(self.power, game_map, m.turn, pos, None))
             self.player.on_position(m.turn, pos, self.power)
 
     def _note_shadow(self, report: ShadowReport | None) -> None:
@@ -601,3 +677,12 @@ class BotCore:
         self.player.end()
         self._note(notes.GameEnded())
         self.out.act(Disconnect(final=True))
+
+
+def _reaction(outcome: Outcome) -> str:
+    """What the negotiator did with one press message, in a few words (for the game log)."""
+    said = ", ".join(type(say.press).__name__ for say in outcome.said)
+    changes = ", ".join(
+        f"{c.change} {c.agreement.kind} {c.agreement.partner}" for c in outcome.changes
+    )
+    return "; ".join(part for part in (said, changes) if part) or "noted"

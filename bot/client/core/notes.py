@@ -22,6 +22,44 @@ class Note:
     """Something the bot did or saw (the base of every note)."""
 
 
+# --- press ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PressIn(Note):
+    """Press from ``sender`` (``text``: its DAIDE text; ``reaction``: what we did with it)."""
+
+    sender: str
+    text: str
+    reaction: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PressOut(Note):
+    """Press we sent to ``recipients`` (``text``: its DAIDE text)."""
+
+    recipients: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class AgreementChanged(Note):
+    """An agreement with ``partner`` was made or ended (``change``), ``since`` a turn, and why.
+
+    ``change`` is ``made``, ``cancelled`` (the partner's CCL), ``broken`` (by
+    the partner, seen in the ORD results) or ``ended_by_us`` (worth less than
+    breaking it); ``trust`` is the partner's trust after it.
+    """
+
+    change: str
+    partner: str
+    kind: str
+    text: str
+    since: Turn | None
+    why: str
+    trust: float
+
+
 # --- the connection and the session ----------------------------------------------------------
 
 

@@ -277,6 +277,31 @@ def test_a_local_game_with_press(tmp_path: Path) -> None:
     assert summary["bots"]["mcts"]["ended_cleanly"] is True
 
 
+@pytest.mark.slow
+def test_a_press_game_with_peacebots_keeps_the_agreements_in_the_game_log(tmp_path: Path) -> None:
+    """Level 10, six PeaceBots: ours answers and proposes peace, orders on time, logs its deals."""
+    out = tmp_path / "run"
+    lineup = ",".join(["mcts", *["parang:peacebot"] * 6])
+    proc = run_cli(
+        "game", "--level", "10", "--lineup", lineup, "--final-year", "1902",
+        "--mtl", "3", "--rtl", "1", "--btl", "1", "--seed", "5", "--out", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    logs = list((out / "bots" / "mcts").glob("*.jsonl"))
+    assert len(logs) == 1, logs
+    records = [json.loads(line) for line in logs[0].read_text().splitlines()]
+    kinds = [r["kind"] for r in records]
+    assert "missed" not in kinds
+    press_in = [r for r in records if r["kind"] == "press_in"]
+    assert any("PRP ( PCE" in r["text"] for r in press_in), press_in
+    press_out = [r["text"] for r in records if r["kind"] == "press_out"]
+    assert any("YES ( PRP ( PCE" in t for t in press_out), press_out
+    made = [r for r in records if r["kind"] == "agreement" and r["change"] == "made"]
+    assert made and all(r["agreement"] == "peace" and r["since"] for r in made), made
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["bots"]["mcts"]["ended_cleanly"] is True
+
+
 def test_a_press_level_is_one_daide_knows(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["game", "--level", "15"])

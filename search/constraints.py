@@ -1,0 +1,140 @@
+"""Agreements as constraints on orders: what the search may choose and what it predicts.
+
+An agreement made in press (:mod:`bot.client.core.negotiator`) binds orders:
+
+* **peace** with a power: neither side attacks the other — no move into (nor
+  support of a move into, nor convoy to) a province where the other has a unit
+  or owns a centre;
+* a **demilitarised zone**: the named powers move no unit into the provinces;
+* an **order promised** (``XDO``): our unit in that province gives that order.
+
+:class:`Constraints` is the typed value the client core passes with a search job
+(power indices and engine-form orders, so it crosses to the worker as plain
+data).  :func:`restrain` applies it to one power's order set: an order that
+breaks it becomes a hold (a promised order replaces the unit's own), so a
+filtered candidate or prediction is always a complete legal set.  The search
+filters its candidate order sets through it
+(:class:`~search.mcts.order_sets.ConstrainedActions`) and
+the enemies' predicted orders (:meth:`Constraints.restrain_all`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from adjudicator.orders import (
+    CONVOY,
+    CONVOY_MOVE,
+    HOLD_ORDER,
+    MOVE,
+    SUPPORT_MOVE,
+    EngineOrder,
+    Orders,
+)
+from adjudicator.position import Position
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A demilitarised zone: ``powers`` keep their units out of ``provinces`` (indices)."""
+
+    powers: frozenset[int]
+    provinces: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Constraints:
+    """The agreements of power ``us`` in force: peace partners, zones, orders promised.
+
+    ``peace`` holds the power indices ``us`` is at peace with; ``zones`` the
+    demilitarised zones; ``promised`` our orders promised, keyed by the
+    province of the unit.  The empty value (the default) constrains nothing.
+    """
+
+    us: int = -1
+    peace: frozenset[int] = frozenset()
+    zones: tuple[Zone, ...] = ()
+    promised: tuple[tuple[int, EngineOrder], ...] = field(default=())
+
+    def __bool__(self) -> bool:
+        """True when something is constrained."""
+        return bool(self.peace or self.zones or self.promised)
+
+    def target(self, pos: Position, order: EngineOrder) -> int | None:
+        """The province an order attacks or helps attack (a move, a support to move, a convoy)."""
+        code = order[0]
+        if code == MOVE:
+            return int(pos.map.loc_province[order[1]])
+        if code == SUPPORT_MOVE or code == CONVOY:
+            return int(order[2])
+        if code == CONVOY_MOVE:
+            return int(order[1])
+        return None
+
+    def _enemy_of(self, pos: Position, power: int, province: int) -> int | None:
+        """Whose the province is, for an attack: the unit's power there, else the centre's owner."""
+        unit = pos.units.get(province)
+        if unit is not None and unit[0] != power:
+            return int(unit[0])
+        owner = pos.owners[province]
+        if owner >= 0 and owner != power and pos.map.is_supply[province]:
+            return int(owner)
+        return None
+
+    def breaks(self, pos: Position, power: int, order: EngineOrder) -> bool:
+        """Whether ``power`` giving ``order`` in ``pos`` breaks an agreement of ``us``."""
+        target = self.target(pos, order)
+        if target is None:
+            return False
+        if self.peace:
+            victim = self._enemy_of(pos, power, target)
+            if power == self.us and victim in self.peace:
+                return True
+            if power in self.peace and victim == self.us:
+                return True
+        code = order[0]
+        if code == MOVE or code == CONVOY_MOVE:
+            return any(power in z.powers and target in z.provinces for z in self.zones)
+        return False
+
+    def restrain(self, pos: Position, power: int, orders: Orders) -> Orders:
+        """``orders`` of ``power`` with each order breaking an agreement made a hold.
+
+        For ``us``, a promised order replaces the unit's own (when we have a
+        unit there).  Returns ``orders`` itself when nothing changes.
+        """
+        changed: Orders | None = None
+        for province, order in orders.items():
+            if self.breaks(pos, power, order):
+                changed = changed if changed is not None else dict(orders)
+                changed[province] = HOLD_ORDER
+        if power == self.us:
+            for province, order in self.promised:
+                unit = pos.units.get(province)
+                if unit is not None and unit[0] == power and orders.get(province) != order:
+                    changed = changed if changed is not None else dict(orders)
+                    changed[province] = order
+        return orders if changed is None else changed
+
+    def restrain_all(self, pos: Position, orders: Orders) -> Orders:
+        """Every power's ``orders`` (keyed by unit province) restrained by the agreements."""
+        if not self:
+            return orders
+        out: Orders = {}
+        for province, order in orders.items():
+            unit = pos.units.get(province)
+            if unit is not None and self.breaks(pos, int(unit[0]), order):
+                out[province] = HOLD_ORDER
+            else:
+                out[province] = order
+        return out
+
+
+NO_CONSTRAINTS = Constraints()
+"""Nothing agreed."""
+
+
+def with_peace(base: Constraints, us: int, partners: Iterable[int]) -> Constraints:
+    """``base`` (for ``us``) with peace with ``partners`` added."""
+    return Constraints(us, base.peace | frozenset(partners), base.zones, base.promised)

@@ -1,0 +1,384 @@
+"""The negotiator as tables of event sequences: proposals by value, broken promises, CCL, trust.
+
+The negotiator is pure: each test plays a sequence of phases, press and order
+results into it and reads what it said, the agreements it keeps and the
+counts of its reactions.  The core-level tests (press through ``FRM``/``SND``,
+hostile press, a flood in the last second) are at the end.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicator.maps import standard_map
+from adjudicator.position import Position, initial_position
+from bot.client.core import notes
+from bot.client.core.core import BotCore, CoreSettings
+from bot.client.core.effects import Effect
+from bot.client.core.negotiator import (
+    ACCEPT_TOLERANCE,
+    MAX_EVALUATIONS_PER_PHASE,
+    MAX_REPLIES_PER_PHASE,
+    MIN_TRUST,
+    TRUST_AFTER_BREAK,
+    Negotiator,
+    Outcome,
+)
+from bot.client.settings import load_settings
+from protocol.expression import flatten, fold
+from protocol.messages import Frm, Gof, Huh, Snd, Sub
+from protocol.press import (
+    Accept,
+    Alliance,
+    AllOf,
+    Cancel,
+    Demilitarise,
+    Draw,
+    Fact,
+    Negation,
+    Peace,
+    Press,
+    Proposal,
+    Reject,
+)
+from protocol.press_reader import parse_press
+from protocol.tokens import AND, BRA, ERR, HUH, KET, PCE, PRP, STANDARD, TRY
+from protocol.values import Location, Move, SupportMove, Unit, UnitType
+from protocol.variant import Variant
+from search.negotiation import Budget
+from tests.bot.client.core.driver import Driver, job_of, noted, opening, sent
+
+BUDGET = Budget(rollouts=4, years=2)
+
+
+def _germany_undefended() -> Position:
+    """Spring 1901 with Germany's units gone and French armies on its border (peace costs us)."""
+    m = standard_map()
+    pos = initial_position(m).copy()
+    ger, fra = m.power_index["GER"], m.power_index["FRA"]
+    for province in [p for p, u in pos.units.items() if u[0] == ger]:
+        del pos.units[province]
+    for name in ("BUR", "RUH", "PIC", "SIL", "PRU"):
+        pos.units[m.province_index[name]] = (fra, 0, m.location(name))
+    return pos
+
+
+def _negotiator(pos: Position | None = None, us: str = "FRA") -> tuple[Negotiator, Outcome]:
+    neg = Negotiator(seed=5, budget=BUDGET)
+    pos = pos or initial_position(standard_map())
+    return neg, neg.on_phase(us, pos.map, pos.turn, pos, None)
+
+
+def _peace(*powers: str) -> Proposal:
+    return Proposal(Peace(tuple(sorted(powers))))
+
+
+# --- proposals judged by value --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("position", "sender", "accepted"),
+    [
+        (None, "TUR", True),  # far away: peace costs nothing
+        (None, "ENG", True),  # a neighbour at the opening: within the tolerance
+        (_germany_undefended, "GER", False),  # peace would give up three open centres
+    ],
+)
+def test_a_peace_proposal_is_accepted_or_refused_by_its_value(
+    position: object, sender: str, accepted: bool
+) -> None:
+    pos = position() if callable(position) else None
+    neg, _ = _negotiator(pos)
+    out = neg.on_press(sender, _peace("FRA", sender), None)
+    assert len(out.said) == 1
+    reply = out.said[0]
+    assert reply.recipients == (sender,)
+    assert isinstance(reply.press, Accept if accepted else Reject)
+    record = neg.record[-1]
+    assert record.sender == sender and record.answer == ("YES" if accepted else "REJ")
+    assert record.gain is not None and (record.gain >= -ACCEPT_TOLERANCE) == accepted
+    assert (sender in neg.partners()) == accepted
+    assert [c.change for c in out.changes] == (["made"] if accepted else [])
+
+
+def test_an_accepted_peace_binds_the_search() -> None:
+    neg, _ = _negotiator()
+    assert not neg.constraints()
+    neg.on_press("TUR", _peace("FRA", "TUR"), None)
+    m = standard_map()
+    bound = neg.constraints()
+    assert bound.us == m.power_index["FRA"]
+    assert bound.peace == frozenset({m.power_index["TUR"]})
+
+
+@pytest.mark.parametrize(
+    "arrangement",
+    [
+        Alliance(("FRA", "TUR"), ("GER",)),
+        Draw(),
+        Peace(("ENG", "GER")),  # peace between others: not ours to agree
+        Negation(Peace(("FRA", "TUR"))),
+        AllOf((Peace(("FRA", "TUR")), Peace(("FRA", "RUS")))),
+    ],
+)
+def test_arrangements_we_do_not_make_are_refused_and_counted(arrangement: object) -> None:
+    neg, _ = _negotiator()
+    out = neg.on_press("TUR", Proposal(arrangement), None)  # type: ignore[arg-type]
+    assert [type(s.press) for s in out.said] == [Reject]
+    assert neg.counts["refused_not_offered"] == 1
+    assert not neg.agreements
+
+
+def test_a_proposal_before_the_first_position_waits_for_it() -> None:
+    neg = Negotiator(seed=1, budget=BUDGET)
+    assert neg.on_press("TUR", _peace("FRA", "TUR"), None).said == []
+    pos = initial_position(standard_map())
+    out = neg.on_phase("FRA", pos.map, pos.turn, pos, None)
+    assert Accept(_peace("FRA", "TUR")) in [s.press for s in out.said]
+
+
+def test_we_propose_peace_where_it_gains_and_a_yes_makes_it() -> None:
+    neg, out = _negotiator()
+    proposals = [s for s in out.said if isinstance(s.press, Proposal)]
+    assert 1 <= len(proposals) <= 2
+    to = proposals[0].recipients[0]
+    change = neg.on_press(to, Accept(proposals[0].press), None)  # type: ignore[arg-type]
+    assert to in neg.partners()
+    assert [c.change for c in change.changes] == ["made"]
+    assert neg.record[0].answer == "YES"
+
+
+def test_a_yes_to_nothing_we_said_is_counted() -> None:
+    neg, _ = _negotiator()
+    neg.on_press("RUS", Accept(_peace("FRA", "RUS")), None)
+    assert neg.counts["answer_to_nothing"] == 1
+    assert "RUS" not in neg.partners()
+
+
+def test_a_dmz_is_agreed_by_value_and_keeps_units_out() -> None:
+    neg, _ = _negotiator()
+    out = neg.on_press("ITA", Proposal(Demilitarise(("FRA", "ITA"), ("PIE",))), None)
+    assert isinstance(out.said[0].press, Accept)
+    m = standard_map()
+    zone = neg.constraints().zones[0]
+    assert zone.provinces == frozenset({m.province_index["PIE"]})
+
+
+# --- agreements ended: CCL, broken promises, by us -----------------------------------------------
+
+
+def _army(power: str, province: str) -> Unit:
+    return Unit(power, UnitType.ARMY, Location(province))
+
+
+@pytest.mark.parametrize(
+    ("order", "broken"),
+    [
+        (Move(_army("ENG", "WAL"), Location("BRE")), True),  # into our unit's province
+        (Move(_army("ENG", "WAL"), Location("LON")), False),  # its own
+        (SupportMove(_army("ENG", "PIC"), _army("ENG", "BEL"), "PAR"), True),  # supports an attack
+        (Move(_army("GER", "RUH"), Location("BUR")), False),  # not a partner
+    ],
+)
+def test_a_broken_peace_is_noticed_from_the_order_results(order: object, broken: bool) -> None:
+    neg, _ = _negotiator()
+    neg.on_press("ENG", _peace("FRA", "ENG"), None)
+    assert "ENG" in neg.partners()
+    out = neg.on_result(opening().turn, order)  # type: ignore[arg-type]
+    assert ("ENG" not in neg.partners()) == broken
+    assert [c.change for c in out.changes] == (["broken"] if broken else [])
+    assert neg.trust_in("ENG") == (TRUST_AFTER_BREAK if broken else 1.0)
+
+
+def test_a_dmz_is_broken_by_a_move_into_the_zone() -> None:
+    neg, _ = _negotiator()
+    neg.on_press("ITA", Proposal(Demilitarise(("FRA", "ITA"), ("PIE",))), None)
+    out = neg.on_result(opening().turn, Move(_army("ITA", "VEN"), Location("PIE")))
+    assert [c.change for c in out.changes] == ["broken"]
+    assert not neg.agreements
+
+
+def test_a_cancel_ends_the_agreement() -> None:
+    neg, _ = _negotiator()
+    neg.on_press("TUR", _peace("FRA", "TUR"), None)
+    out = neg.on_press("TUR", Cancel(_peace("FRA", "TUR")), None)
+    assert [c.change for c in out.changes] == ["cancelled"]
+    assert neg.partners() == ()
+    assert neg.on_press("TUR", Cancel(_peace("FRA", "TUR")), None).changes == []
+    assert neg.counts["cancel_nothing"] == 1
+
+
+def test_after_a_broken_promise_the_power_is_not_trusted() -> None:
+    neg, _ = _negotiator()
+    neg.on_press("ENG", _peace("FRA", "ENG"), None)
+    neg.on_result(opening().turn, Move(_army("ENG", "WAL"), Location("BRE")))
+    assert neg.trust_in("ENG") < MIN_TRUST
+    out = neg.on_press("ENG", _peace("FRA", "ENG"), None)
+    assert isinstance(out.said[0].press, Reject)
+    assert neg.counts["refused_distrusted"] == 1
+
+
+def test_an_agreement_worth_less_than_breaking_it_is_ended_by_us() -> None:
+    neg = Negotiator(seed=5, budget=BUDGET)
+    pos = initial_position(standard_map())
+    neg.on_phase("FRA", pos.map, pos.turn, pos, None)
+    neg.on_press("GER", _peace("FRA", "GER"), None)
+    assert "GER" in neg.partners()
+    later = _germany_undefended()
+    later.year += 1
+    out = neg.on_phase("FRA", later.map, later.turn, later, None)
+    assert "GER" not in neg.partners()
+    assert [c.change for c in out.changes] == ["ended_by_us"]
+    assert not [s for s in out.said if s.recipients == ("GER",)]  # ended in silence
+
+
+# --- hostile press: counted reactions ------------------------------------------------------------
+
+
+def test_a_flood_of_proposals_costs_at_most_the_budget() -> None:
+    neg, _ = _negotiator()
+    start = neg._evaluations
+    for _ in range(200):
+        neg.on_press("TUR", _peace("FRA", "TUR"), 30.0)
+    assert neg._evaluations <= MAX_EVALUATIONS_PER_PHASE
+    assert neg._evaluations - start >= 1
+    assert neg.counts["refused_flood"] + neg.counts["accepted_by_value"] >= 1
+    assert neg.counts["unanswered_flood"] > 0
+    assert len(neg.record) <= MAX_REPLIES_PER_PHASE  # the record stays bounded
+
+
+def test_a_proposal_in_the_last_second_is_refused_at_once() -> None:
+    neg, _ = _negotiator()
+    start = neg._evaluations
+    out = neg.on_press("TUR", _peace("FRA", "TUR"), 0.4)
+    assert isinstance(out.said[0].press, Reject)
+    assert neg.counts["refused_late"] == 1
+    assert neg._evaluations == start
+
+
+def test_press_from_a_power_not_on_the_map_is_counted() -> None:
+    neg, _ = _negotiator()
+    assert neg.on_press("XYZ", _peace("FRA", "XYZ"), None).said == []
+    assert neg.counts["unknown_sender"] == 1
+
+
+# --- in the core: FRM in, SND out, notes ---------------------------------------------------------
+
+
+def _frm(sender: str, press: Proposal) -> Frm:
+    return Frm(sender, ("FRA",), fold(press.to_tokens(STANDARD), STANDARD))
+
+
+def _press_game(level: int = 10, press: str = "on") -> Driver:
+    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press=press)))
+    d.join(Variant.of(level, move_time_limit=10))
+    d.show(opening())
+    return d
+
+
+def _replies(out: list[Effect]) -> list[Press]:
+    return [parse_press(flatten(m.press), 30, STANDARD) for m in sent(out, Snd)]
+
+
+def test_the_core_accepts_peace_notes_it_and_binds_the_next_search() -> None:
+    d = _press_game()
+    out = d.say(_frm("TUR", _peace("FRA", "TUR")))
+    assert Accept(_peace("FRA", "TUR")) in _replies(out)
+    assert [n.sender for n in noted(out, notes.PressIn)] == ["TUR"]
+    assert noted(out, notes.PressOut)
+    made = noted(out, notes.AgreementChanged)
+    assert [(n.change, n.partner, n.kind) for n in made] == [("made", "TUR", "peace")]
+    assert d.core.player.constraints.peace == frozenset({standard_map().power_index["TUR"]})
+
+
+def test_with_press_off_every_proposal_is_refused() -> None:
+    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press="off")))
+    d.join(Variant.of(10, move_time_limit=10))
+    out = d.show(opening())
+    assert not sent(out, Snd)  # we propose nothing
+    out = d.say(_frm("TUR", _peace("FRA", "TUR")))
+    assert _replies(out) == [Reject(_peace("FRA", "TUR"))]
+    assert not d.core.negotiator.agreements
+
+
+def _say_tokens(d: Driver, sender: str, press: tuple[int, ...]) -> list[Effect]:
+    return d.say(Frm(sender, ("FRA",), fold(press, STANDARD)))
+
+
+def _kinds(out: list[Effect]) -> list[int]:
+    return [flatten(m.press)[0] for m in sent(out, Snd)]
+
+
+def test_a_proposal_naming_a_power_not_on_the_map_gets_huh_and_try() -> None:
+    d = _press_game()
+    paris = STANDARD.number("PAR")
+    tokens = (PRP, BRA, PCE, BRA, STANDARD.number("FRA"), paris, KET, KET)
+    out = _say_tokens(d, "TUR", tokens)
+    assert _kinds(out) == [HUH, TRY]
+    assert d.core.negotiator.counts["not_understood"] == 1
+    assert [n.reaction for n in noted(out, notes.PressIn)] == ["not understood: HUH/TRY"]
+
+
+def test_an_and_of_400_parts_gets_huh_and_try() -> None:
+    d = _press_game(30)
+    body: list[int] = [PRP, BRA, AND]
+    for _ in range(400):
+        body += [BRA, *Peace(("FRA", "TUR")).to_tokens(STANDARD), KET]
+    body.append(KET)
+    out = _say_tokens(d, "TUR", tuple(body))
+    assert _kinds(out) == [HUH, TRY]
+    assert not d.core.negotiator.agreements
+
+
+def test_a_flood_of_proposals_in_the_last_second_and_the_orders_still_go() -> None:
+    d = _press_game()
+    job = job_of(d.log)
+    d.later(9.5)  # half a second before the 10 s deadline
+    flood: list[Effect] = []
+    for _ in range(100):
+        flood += d.say(_frm("TUR", _peace("FRA", "TUR")))
+    counts = d.core.negotiator.counts
+    assert counts["refused_late"] > 0  # no evaluation in the last second
+    assert counts["refused_late"] + counts["unanswered_flood"] == 100
+    assert counts["accepted_by_value"] == 0
+    assert counts["unanswered_flood"] > 0  # and no more than the phase's replies
+    assert 0 < len(sent(flood, Snd)) <= MAX_REPLIES_PER_PHASE
+    out = d.answer(job.job_id, {})
+    assert sent(out, Gof)  # the final answer is in, and said
+    assert sent(d.log, Sub)
+
+
+def test_unbound_press_is_the_default_and_talks_alike_but_binds_nothing() -> None:
+    assert CoreSettings(name="test", version="1").press == "unbound"
+    assert load_settings().press == "unbound"
+    d = _press_game(press="unbound")
+    out = d.say(_frm("TUR", _peace("FRA", "TUR")))
+    assert Accept(_peace("FRA", "TUR")) in _replies(out)
+    assert d.core.negotiator.partners() == ("TUR",)
+    assert not d.core.player.constraints
+
+
+def test_a_huh_to_our_press_is_counted_and_our_orders_stay() -> None:
+    d = _press_game()
+    snd = Snd(("GER",), fold(Fact(Negation(Peace(("FRA", "GER")))).to_tokens(STANDARD), STANDARD))
+    tokens = snd.to_tokens(STANDARD)
+    body = (*tokens[:5], ERR, *tokens[5:])
+    out = d.say(Huh(fold(body, STANDARD)))
+    assert not sent(out, Sub)  # not taken for a problem with our orders
+    assert d.core.negotiator.counts["press_refused_by_server"] == 1
+
+
+@pytest.mark.parametrize(
+    ("order", "broken"),
+    [
+        (Move(_army("FRA", "PAR"), Location("BUR")), False),
+        (Move(_army("FRA", "BUR"), Location("MUN")), True),  # on the partner's unit and centre
+    ],
+)
+def test_our_own_broken_promise_is_in_the_record(order: Move, broken: bool) -> None:
+    neg, _ = _negotiator()
+    neg.on_press("GER", _peace("FRA", "GER"), None)
+    out = neg.on_result(opening().turn, order)
+    assert [c.change for c in out.changes] == (["broken_by_us"] if broken else [])
+    assert ("GER" in neg.partners()) != broken
+    assert neg.trust_in("GER") == 1.0  # our break is not the partner's

@@ -1,0 +1,116 @@
+"""Agreements as constraints: orders restrained, candidates filtered, the search bound by them."""
+
+from __future__ import annotations
+
+from random import Random
+
+import pytest
+
+from adjudicator.maps import standard_map
+from adjudicator.orders import HOLD_ORDER, MOVE, SUPPORT_MOVE, EngineOrder
+from adjudicator.position import Position, initial_position
+from search.constraints import NO_CONSTRAINTS, Constraints, Zone
+from search.mcts.order_sets import Action, ConstrainedActions, WeightedActions
+from search.mcts.player import think
+from search.mcts.variants import get_variant
+from search.negotiation import Budget, agreement_gain
+
+M = standard_map()
+FRA, GER, ENG, ITA = (M.power_index[p] for p in ("FRA", "GER", "ENG", "ITA"))
+
+
+def _p(name: str) -> int:
+    return M.province_index[name]
+
+
+def _move(to: str) -> EngineOrder:
+    return (MOVE, M.location(to))
+
+
+def _opening_with(units: dict[str, tuple[int, str]]) -> Position:
+    """The opening with armies added: province -> (power, province)."""
+    pos = initial_position(M).copy()
+    for name, (power, _) in units.items():
+        pos.units[_p(name)] = (power, 0, M.location(name))
+    return pos
+
+
+PEACE_FG = Constraints(FRA, frozenset({GER}))
+
+
+@pytest.mark.parametrize(
+    ("constraints", "power", "unit", "order", "breaks"),
+    [
+        (PEACE_FG, FRA, "BUR", _move("MUN"), True),  # our move on the partner's centre and unit
+        (PEACE_FG, FRA, "BUR", _move("BEL"), False),  # a neutral centre
+        (PEACE_FG, GER, "RUH", _move("BUR"), True),  # the partner moving on our unit
+        (PEACE_FG, GER, "KIE", _move("HOL"), False),
+        (PEACE_FG, FRA, "PIC", (SUPPORT_MOVE, _p("BUR"), _p("MUN")), True),  # support of an attack
+        (PEACE_FG, ENG, "LVP", _move("WAL"), False),  # not a partner
+        (NO_CONSTRAINTS, FRA, "BUR", _move("MUN"), False),
+        (Constraints(FRA, zones=(Zone(frozenset({FRA, ITA}), frozenset({_p("PIE")})),)),
+         FRA, "MAR", _move("PIE"), True),  # into a demilitarised zone
+        (Constraints(FRA, zones=(Zone(frozenset({ITA}), frozenset({_p("PIE")})),)),
+         FRA, "MAR", _move("PIE"), False),  # a zone others keep out of
+    ],
+)  # fmt: skip
+def test_an_order_breaks_an_agreement(
+    constraints: Constraints, power: int, unit: str, order: EngineOrder, breaks: bool
+) -> None:
+    pos = _opening_with({"BUR": (FRA, "BUR"), "RUH": (GER, "RUH"), "PIC": (FRA, "PIC")})
+    assert constraints.breaks(pos, power, order) == breaks
+    restrained = constraints.restrain(pos, power, {_p(unit): order})
+    assert restrained[_p(unit)] == (HOLD_ORDER if breaks else order)
+
+
+def test_a_promised_order_replaces_the_units_own() -> None:
+    pos = initial_position(M)
+    promise = (_p("PAR"), _move("BUR"))
+    bound = Constraints(FRA, promised=(promise,))
+    assert bound.restrain(pos, FRA, {_p("PAR"): _move("PIC")})[_p("PAR")] == _move("BUR")
+    assert bound.restrain(pos, GER, {_p("MUN"): _move("BUR")}) == {_p("MUN"): _move("BUR")}
+
+
+def test_every_power_s_orders_are_restrained_at_once() -> None:
+    pos = _opening_with({"BUR": (FRA, "BUR"), "RUH": (GER, "RUH")})
+    orders = {_p("RUH"): _move("BUR"), _p("BUR"): _move("MUN"), _p("LVP"): _move("WAL")}
+    out = PEACE_FG.restrain_all(pos, orders)
+    assert out == {_p("RUH"): HOLD_ORDER, _p("BUR"): HOLD_ORDER, _p("LVP"): _move("WAL")}
+
+
+def test_constrained_candidates_never_attack_a_partner() -> None:
+    pos = _opening_with({"BUR": (FRA, "BUR")})
+    source = ConstrainedActions(WeightedActions(), PEACE_FG).source(pos, FRA, Random(1))
+    seen: list[Action] = []
+    while (action := source.next(Random(2))) is not None and len(seen) < 200:
+        seen.append(action)
+    assert seen and len(set(seen)) == len(seen)
+    assert not any(PEACE_FG.breaks(pos, FRA, order) for action in seen for _, order in action)
+    free = WeightedActions().source(pos, FRA, Random(1))
+    attacks = 0
+    while (action := free.next(Random(2))) is not None and attacks == 0:
+        attacks += any(PEACE_FG.breaks(pos, FRA, order) for _, order in action)
+    assert attacks, "the unconstrained candidates do attack (the filter has work to do)"
+
+
+def test_the_search_bound_by_peace_keeps_it() -> None:
+    pos = _opening_with({"BUR": (FRA, "BUR"), "RUH": (FRA, "RUH")})
+    orders, stats = think(
+        pos, FRA, get_variant("dm"), 1902, Random(3), iterations=200, constraints=PEACE_FG
+    )
+    assert stats["iterations"] >= 200
+    assert not any(PEACE_FG.breaks(pos, FRA, order) for order in orders.values())
+
+
+def test_the_value_of_peace_is_paired_and_deterministic() -> None:
+    pos = _opening_with({"BUR": (FRA, "BUR"), "RUH": (FRA, "RUH"), "PIC": (FRA, "PIC")})
+    for province in [p for p, u in pos.units.items() if u[0] == GER]:
+        del pos.units[province]
+    budget = Budget(rollouts=4, years=2)
+    far = agreement_gain(pos, FRA, Constraints(FRA, frozenset({M.power_index["TUR"]})), seed=1)
+    near = agreement_gain(pos, FRA, PEACE_FG, seed=1, budget=budget)
+    assert far == 0.0  # peace with a power out of reach changes nothing in paired rollouts
+    assert near < 0  # peace with an undefended neighbour costs us its centres
+    assert agreement_gain(pos, FRA, PEACE_FG, seed=1, budget=budget) == near
+    with pytest.raises(ValueError):
+        Budget(rollouts=0)
