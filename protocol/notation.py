@@ -19,6 +19,7 @@ subclasses; every ``write_*`` / ``format_*`` raises only
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -440,3 +441,29 @@ def unit_tokens(unit: Unit, table: TokenTable = STANDARD) -> tuple[int, ...]:
     out: list[int] = []
     write_unit(out, unit, table)
     return tuple(out)
+
+
+def order_text(order: Order) -> str:
+    """``order`` in DAIDE text with the names it holds, e.g. ``( ENG FLT LON ) MTO NTH``.
+
+    No game's table is needed: the order's own powers and provinces make one
+    (:meth:`TokenTable.of_names`), so the text is the same whatever the map.
+    """
+    powers: list[str] = []
+    provinces: list[str] = []
+    _collect_names(order, powers, provinces)
+    return format_order(order, TokenTable.of_names(powers, provinces))
+
+
+def _collect_names(value: object, powers: list[str], provinces: list[str]) -> None:
+    if isinstance(value, Unit):
+        powers.append(value.power)
+        provinces.append(value.location.province)
+    elif isinstance(value, Location):
+        provinces.append(value.province)
+    elif isinstance(value, tuple):
+        for item in value:
+            _collect_names(item, powers, provinces)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            _collect_names(getattr(value, field.name), powers, provinces)

@@ -28,6 +28,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError
 
 from adjudicator.position import SEASON_INDEX
+from protocol.daide_errors import ProtocolError
+from protocol.notation import order_text
 from protocol.values import Season
 
 Phase = Literal["movement", "retreat", "adjustment"]
@@ -45,8 +47,19 @@ def _as_text(value: object) -> object:
 TurnText = Annotated[str, BeforeValidator(_as_text)]
 """A turn as text, e.g. ``SPR 1901`` (a :class:`~protocol.values.Turn` is converted)."""
 
-OrderText = str
-"""An order as DAIDE text, written by the telemetry writer with the game's token table."""
+
+def _order_as_text(value: object) -> object:
+    """An order value in DAIDE text with its own names; text as it is; the rest left to refuse."""
+    if isinstance(value, str):
+        return value
+    try:
+        return order_text(value)  # type: ignore[arg-type]
+    except (ProtocolError, ValueError, TypeError, AttributeError):
+        return value
+
+
+OrderText = Annotated[str, BeforeValidator(_order_as_text)]
+"""An order as DAIDE text (an order value is written with the names it holds)."""
 
 
 class Event(BaseModel):

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from adjudicator.standard import standard_definition
 from bot.interchange.exchange_errors import (
     NotAMilaGameError,
     NotStandardMapError,
@@ -100,7 +101,7 @@ def mila_game(timeline: Timeline, game_id: str) -> Game:
     """
     from diplomacy import Game
 
-    if timeline.problem is not None:
+    if timeline.definition is not None and timeline.definition != standard_definition():
         raise NotStandardMapError(
             "the game is not on the standard map: MILA's engine plays only its own maps"
         )

@@ -136,5 +136,7 @@ def test_play_arguments_are_the_play_command_of_the_seat() -> None:
 
 def test_the_server_ends_the_game_at_the_final_year() -> None:
     options = parlance_options(Deadlines(7, 3, 2), 1905)
-    assert options == {"MTL": 7, "RTL": 3, "BTL": 2, "draw": 5}
+    assert options == {"MTL": 7, "RTL": 3, "BTL": 2, "draw": 5, "LVL": 0}
+    assert parlance_options(Deadlines(), 1430, first_year=1425)["draw"] == 6
+    assert parlance_options(Deadlines(), 1905, press_level=10)["LVL"] == 10
     assert parlance_options(Deadlines(), 1901)["draw"] == 1

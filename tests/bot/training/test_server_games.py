@@ -24,7 +24,6 @@ from adjudicator.validation import MBV, OrderBook
 from bot.cli import main
 from bot.training.samples import load_samples
 from bot.training.servergames import read_server_game
-from protocol.data import standard_mdf_text
 from protocol.messages import Now, Sub, parse_text
 from protocol.notation import parse_order
 from protocol.values import Order, Season, order_power
@@ -37,13 +36,7 @@ LABELS = {power: "mcts" if power == "ENG" else "dumbbot" for power in POWERS}
 
 def scripted_game(folder: Path) -> None:
     """The viewer's scripted game as a run folder of ``daide-mcts game`` writes it."""
-    write_run_folder(folder)
-    messages = folder / "messages.daide"
-    head = [
-        '1799999999.000 observer in MAP ( "standard" )',
-        f"1799999999.001 observer in {standard_mdf_text()}",
-    ]
-    messages.write_text("\n".join(head) + "\n" + messages.read_text())
+    write_run_folder(folder)  # its record names the map (MAP, MDF) as a real one does
     players = [
         {"seat": name, "label": LABELS[power], "kind": "ours", "power": power}
         for power, name in PLAYERS.items()
