@@ -124,7 +124,6 @@ def _step(d: Driver, model: Model, step: Step) -> list[Effect]:
             return []
         model.connected = model.greeted = model.joined = model.iam_sent = False
         model.searching = None
-        model.sent.clear()  # a THX on the next connection answers only what is sent on it
         return d.lose()
     if kind == "open":
         if model.connected:
@@ -167,9 +166,11 @@ def _step(d: Driver, model: Model, step: Step) -> list[Effect]:
     order = model.last_sub[value % len(model.last_sub)]
     if kind == "refuse" and d.core.phase is not None:
         turn = d.core.phase.turn
-        # A refusal binds the phase's orders only if they were sent in it on this connection:
-        # a late THX for the last phase's set, or one before our rejoin, says nothing of them.
-        if order in model.sent.get(turn, set()) and order not in d.core.phase.book.accepted:
+        # A refusal binds the phase's orders only if they were sent in it and we are in the
+        # game: a late THX for the last phase's set, or one before our rejoin, says nothing of
+        # them; one after the rejoin answers what we sent before the cut (the server kept it).
+        sent = order in model.sent.get(turn, set())
+        if sent and model.joined and order not in d.core.phase.book.accepted:
             model.refused.setdefault(turn, set()).add(order)
         return d.say(Thx(order, "FAR"))
     return d.say(Thx(order, "MBV"))
@@ -186,6 +187,10 @@ PREFIXES: list[list[Step]] = [[], PLAYING, [*PLAYING, ("advance", 10), ("lose", 
 @given(st.sampled_from(PREFIXES), steps)
 @example(  # a late THX refusing the spring's order after the fall is shown, then a rejoin
     prefix=PREFIXES[2], script=[("now", 1), ("refuse", 0), ("yes_iam", 0), ("now", 1)]
+)
+@example(  # a THX after the rejoin, before we sent again, for what the last connection sent
+    prefix=PLAYING,
+    script=[("answer", 0), ("lose", 0), ("open", 0), ("yes_iam", 0), ("refuse", 0)],
 )
 @example(  # a THX on a new connection before the rejoin, for what the last one sent
     prefix=PREFIXES[2],
