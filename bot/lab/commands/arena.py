@@ -8,7 +8,8 @@ For example:
 Seven players, one per power, dealt to the powers at random each game (seeded).
 Each game ends at winter of --final-year (a draw among the survivors, as
 BANDANA's final year) or earlier with a solo.  The command parses flags, draws
-a progress bar on standard error and prints (and optionally saves) the results.
+a progress bar on standard error and prints (and optionally saves) the results;
+the games themselves (:mod:`bot.lab.arena`) are imported when it runs.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
 from rich.progress import (
@@ -30,9 +31,11 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from bot.measure.arena_games import ArenaProgress, run_arena
 from bot.toolkit.usererror import UserError
 from search.registry import PolicySpecError, parse_spec, valid_specs
+
+if TYPE_CHECKING:
+    from bot.lab.arena.arena_games import ArenaProgress
 
 SEATS = 7
 
@@ -142,6 +145,8 @@ class ProgressBar:
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Check the flags, play the games, print the report (to stdout by default) and the JSON."""
+    from bot.lab.arena.arena_games import run_arena
+
     out = out or sys.stdout  # looked up now, not at import (tests capture stdout)
 
     try:
