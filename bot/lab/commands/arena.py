@@ -8,8 +8,7 @@ For example:
 Seven players, one per power, dealt to the powers at random each game (seeded).
 Each game ends at winter of --final-year (a draw among the survivors, as
 BANDANA's final year) or earlier with a solo.  The command parses flags, draws
-a progress bar on standard error and prints (and optionally saves) the results;
-the games themselves (:mod:`bot.lab.arena`) are imported when it runs.
+a progress bar on standard error and prints (and optionally saves) the results.
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ from rich.progress import (
 from bot.toolkit.usererror import UserError
 from search.registry import PolicySpecError, parse_spec, valid_specs
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the games are imported when the command runs, not by the parser
     from bot.lab.arena.arena_games import ArenaProgress
 
 SEATS = 7

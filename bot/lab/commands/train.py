@@ -15,8 +15,6 @@ and which player played each power); fit fits the per-unit order policy
 accuracy and log-loss beside DumbBot's; evaluate prints the same for a saved
 model.  --players keeps the orders of the named players only.  The search
 plays a model with mcts:dm/model=NAME (see docs/training.md).
-
-The training's code (:mod:`bot.lab.training`) is imported by each step when it runs.
 """
 
 from __future__ import annotations
@@ -32,7 +30,7 @@ from bot.toolkit.usererror import UserError
 from search.orderpolicy import ModelError, OrderModel, load_model
 from search.registry import PolicySpecError, parse_spec
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the training's code is imported by each step when it runs
     from bot.lab.training.samples import Samples
 
 DEFAULT_BUDGET = 0.5
