@@ -1,6 +1,7 @@
 """The ``daide-mcts`` command line: one entry point, one module per subcommand.
 
-Each module in :mod:`bot.commands` exposes ``register(subparsers)``, which adds
+Each module in :mod:`bot.commands` (and in :mod:`bot.lab.commands`, the lab's
+``bench``, ``arena`` and ``train``) exposes ``register(subparsers)``, which adds
 its subparser and sets ``handler`` (a function taking the parsed namespace and
 returning an exit code).  Errors a user can cause (bad flags, unreachable
 servers, corrupt files) are reported in one line with exit code 2 or 1, never
@@ -25,9 +26,7 @@ BROKEN_PIPE_EXIT = 141
 COMMANDS = (
     "bot.commands.parlance",
     "bot.commands.albert",
-    "bot.commands.bench",
     "bot.commands.adjudicate",
-    "bot.commands.arena",
     "bot.commands.play",
     "bot.commands.game",
     "bot.commands.tournament",
@@ -39,8 +38,16 @@ COMMANDS = (
     "bot.commands.review",
     "bot.commands.human",
     "bot.commands.stress",
-    "bot.commands.train",
 )
+"""The product's commands: what a user runs to play, watch and score games."""
+
+LAB_COMMANDS = (
+    "bot.lab.commands.bench",
+    "bot.lab.commands.arena",
+    "bot.lab.commands.train",
+)
+"""The lab's commands (:mod:`bot.lab`): their modules hold their flags only and import the
+lab's code when the command runs, so the product's commands load none of it."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"daide-mcts {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in (*COMMANDS, *LAB_COMMANDS):
         importlib.import_module(name).register(subparsers)
     return parser
 

@@ -1,4 +1,4 @@
-"""Choosing orders: MCTS and the heuristic players.  Searching only (measurement is bot.measure).
+"""Choosing orders: MCTS and the heuristic players.  Searching only (measurement is bot.lab).
 
 From the bottom up:
 

@@ -1,6 +1,6 @@
 """A learned per-unit order policy: where each unit goes, scored by a linear model over features.
 
-The model (trained by ``daide-mcts train``, :mod:`bot.training`) sees each unit's
+The model (trained by ``daide-mcts train``, :mod:`bot.lab.training`) sees each unit's
 *choices*: its own location (stay) and every location it can move to.  Every
 choice has a feature vector (:data:`FEATURES`: a supply centre, whose, who
 stands there, who can reach it, where DumbBot would send the unit, ...); a

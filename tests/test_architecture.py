@@ -1,8 +1,11 @@
-"""The pure cores never touch sockets or the event loop; nothing imports bot."""
+"""The pure cores never touch sockets or the event loop; nothing imports bot; the product
+imports nothing of the lab (bot/lab/)."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -226,6 +229,110 @@ def test_every_module_name_is_used_once() -> None:
             if path.suffix in (".py", ".pyx") and path.name != "__init__.py":
                 seen.setdefault(path.stem, []).append(str(path.relative_to(ROOT)))
     assert {stem: paths for stem, paths in seen.items() if len(paths) > 1} == {}
+
+
+# --- the product apart from the lab: nothing a user runs imports the lab's code --------------
+
+LAB = "bot.lab"
+LAB_EDGE = "bot.lab.commands"
+"""The lab's command-line edge: the only part of the lab the entry point may name."""
+
+ENTRY_POINT = "bot.cli"
+
+
+def _modules_named(path: Path) -> set[str]:
+    """The project modules ``path`` imports anywhere, or names in a string (``importlib``)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    named = {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    name = next(n for n, p in MODULES.items() if p == path)
+    return GRAPH[name] | (named & set(MODULES))
+
+
+def _imported_on_load(tree: ast.Module) -> set[str]:
+    """What a module imports when it is loaded: neither inside a function nor for the type
+    checker alone (``if TYPE_CHECKING:``)."""
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in _names_in(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def test_the_lab_is_found() -> None:
+    lab = {n for n in MODULES if _in(n, LAB)}
+    assert {"bot.lab.training.fitting", "bot.lab.arena.arena_games"} <= lab
+    assert {"bot.lab.bench.bench_search", "bot.lab.commands.train"} <= lab
+    assert "bot.lab.commands.bench" in _modules_named(MODULES[ENTRY_POINT])
+
+
+def test_the_product_imports_no_lab_code() -> None:
+    """Every module outside ``bot/lab/`` (the cores too), counting imports inside functions
+    and module names given to ``importlib``; the entry point names the lab's commands only."""
+    offenders = {
+        n: sorted(
+            t
+            for t in _modules_named(path)
+            if _in(t, LAB) and not (n == ENTRY_POINT and _in(t, LAB_EDGE))
+        )
+        for n, path in MODULES.items()
+        if not _in(n, LAB)
+    }
+    assert {n: t for n, t in offenders.items() if t} == {}
+
+
+def test_the_load_finder_skips_functions_and_type_checking() -> None:
+    source = (
+        "import a\nfrom b import c\nif TYPE_CHECKING:\n    import d\nelse:\n    import e\n"
+        "def f():\n    import g\n"
+    )
+    assert _imported_on_load(ast.parse(source)) == {"a", "b", "b.c", "e"}
+
+
+def test_the_labs_commands_load_no_lab_code() -> None:
+    """A lab command's module holds its flags; the lab's code is imported when it runs."""
+    offenders = {
+        n: sorted(
+            t
+            for t in _imported_on_load(ast.parse(MODULES[n].read_text()))
+            if _in(t, LAB) and not _in(t, LAB_EDGE)
+        )
+        for n in MODULES
+        if _in(n, LAB_EDGE)
+    }
+    assert {n: t for n, t in offenders.items() if t} == {}
+
+
+def test_the_command_line_loads_no_lab_code_until_a_lab_command_runs() -> None:
+    """Building every subcommand's parser, as each run of ``daide-mcts`` does."""
+    probe = (
+        "import sys\nfrom bot.cli import build_parser\nbuild_parser()\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('bot.'))))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stderr
+    loaded = set(run.stdout.split())
+    assert "bot.commands.play" in loaded and "bot.lab.commands.train" in loaded
+    assert sorted(m for m in loaded if _in(m, LAB) and m != LAB and not _in(m, LAB_EDGE)) == []
 
 
 # --- the chooser is one door: nobody asks which chooser it is ----------------------------------

@@ -14,7 +14,7 @@ add them up per player label, per seat and per power (:class:`Summary`):
 * the mean supply-centre curve: centres at the start and at the end of each
   year (a game ended by a solo keeps its final counts for the later years).
 
-:mod:`bot.measure.arena_games` plays games in-process and scores them with this module;
+:mod:`bot.lab.arena.arena_games` plays games in-process and scores them with this module;
 the local game runner and tournaments (``bot.local``) score server games with it.
 """
 

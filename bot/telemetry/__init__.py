@@ -4,5 +4,5 @@
 * :mod:`bot.client.mqtt_publisher`: the bounded, never-blocking MQTT publisher;
 * :mod:`bot.telemetry.watch_view`: the state ``watch`` builds from the events it hears;
 * :mod:`bot.client.mqtt_url`: ``mqtt://host:port/prefix`` URLs;
-* :mod:`bot.measure.bench_telemetry`: ``daide-mcts bench telemetry``.
+* :mod:`bot.lab.bench.bench_telemetry`: ``daide-mcts bench telemetry``.
 """

@@ -17,7 +17,7 @@ from adjudicator.adjustments import adjudicate_adjustments, home_distance
 from adjudicator.maps import ARMY, FLEET, standard_map
 from adjudicator.position import WINTER, Position
 from adjudicator.rules import CivilDisorderRule
-from bot.measure.bench_adjudicator import MILA_POWERS, mila_unit
+from bot.lab.bench.bench_adjudicator import MILA_POWERS, mila_unit
 
 M = standard_map()
 CASES = 200

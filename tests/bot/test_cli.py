@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import BROKEN_PIPE_EXIT, COMMANDS, build_parser
+from bot.cli import BROKEN_PIPE_EXIT, COMMANDS, LAB_COMMANDS, build_parser
 from bot.servers.ports import free_port
 
 SCRIPT = Path(sys.executable).with_name("daide-mcts")
-NAMES = [name.rsplit(".", 1)[1] for name in COMMANDS]
+NAMES = [name.rsplit(".", 1)[1] for name in (*COMMANDS, *LAB_COMMANDS)]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -26,7 +26,7 @@ from adjudicator import compiled_sources
 from adjudicator.compiled_rules import pure_python
 from adjudicator.orders import EngineOrder
 from adjudicator.position import WINTER, Position
-from bot.measure.bench_heuristics import sample_positions
+from bot.lab.bench.bench_heuristics import sample_positions
 from search import compiled_search as speedups
 from search.dumbbot import DumbBot
 from search.dumbbot_values import dumbbot_values

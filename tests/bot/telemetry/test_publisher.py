@@ -25,7 +25,7 @@ from bot.client.telemetry_events import (
     parse_event,
     phase_of,
 )
-from bot.measure.bench_telemetry import main as benchmark
+from bot.lab.bench.bench_telemetry import main as benchmark
 from bot.servers.ports import free_port
 from protocol.values import Build, Hold, Location, Season, Turn, Unit, UnitType
 from tests.bot.conftest import ROOT

@@ -9,8 +9,8 @@ from random import Random
 import pytest
 
 from bot.cli import main
-from bot.measure import arena_games as arena_module
-from bot.measure.arena_games import (
+from bot.lab.arena import arena_games as arena_module
+from bot.lab.arena.arena_games import (
     ArenaResult,
     GameRecord,
     game_points,

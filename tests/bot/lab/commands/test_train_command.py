@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.measure.arena_games import run_arena
+from bot.lab.arena.arena_games import run_arena
 from search.dumbbot import DumbBot
 from search.mcts.player import MctsPlayer
 from search.mcts.variants import get_variant

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.measure.bench_search import _known, main
+from bot.lab.bench.bench_search import _known, main
 
 
 @pytest.mark.parametrize("variant", ["dm", "v8", "dm/model=policy:enemies", "dm/cp=0.1"])

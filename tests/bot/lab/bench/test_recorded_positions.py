@@ -1,4 +1,4 @@
-"""Positions read back from a recorded game on its own map (bot.measure.recorded_positions)."""
+"""Positions read back from a recorded game on its own map (bot.lab.bench.recorded_positions)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.measure.bench_search import main as bench_search
-from bot.measure.recorded_positions import RecordedGameError, recorded_positions
+from bot.lab.bench.bench_search import main as bench_search
+from bot.lab.bench.recorded_positions import RecordedGameError, recorded_positions
 from bot.toolkit.messagelog import MESSAGES_FILE
 
 

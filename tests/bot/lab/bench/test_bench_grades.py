@@ -1,4 +1,4 @@
-"""Do the coach's grades mean something: bot.measure.bench_grades on tiny runs."""
+"""Do the coach's grades mean something: bot.lab.bench.bench_grades on tiny runs."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from adjudicator.maps import standard_map
 from adjudicator.orders import Orders
 from adjudicator.position import Position
 from bot.cli import main
-from bot.measure.arena_games import play_game
-from bot.measure.bench_grades import GradedSet, record_phases, report
+from bot.lab.arena.arena_games import play_game
+from bot.lab.bench.bench_grades import GradedSet, record_phases, report
 from search.dumbbot import DumbBot
 from search.grading import LABELS
 

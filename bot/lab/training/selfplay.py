@@ -1,7 +1,7 @@
 """Data generation: games of the project's own players, every movement phase recorded.
 
 :func:`generate` plays ``games`` in-process games (the arena's
-:func:`~bot.measure.arena_games.play_game`) with a lineup of player specs (by default
+:func:`~bot.lab.arena.arena_games.play_game`) with a lineup of player specs (by default
 seven ``mcts:dm``), dealing the seats to the powers at random from the seed.
 Each game is written as one JSON line of ``games.jsonl`` as soon as it ends::
 
@@ -29,7 +29,7 @@ from typing import Any
 from adjudicator.maps import standard_map
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
-from bot.measure.arena_games import play_game
+from bot.lab.arena.arena_games import play_game
 from search.mcts.player import MctsPlayer
 from search.mcts.variants import DEFAULT_VARIANT, get_variant
 from search.policy import Policy

@@ -22,8 +22,8 @@ from adjudicator.position import Position
 from adjudicator.standard import standard_start
 from adjudicator.validation import MBV, OrderBook
 from bot.cli import main
-from bot.training.samples import load_samples
-from bot.training.servergames import read_server_game
+from bot.lab.training.samples import load_samples
+from bot.lab.training.servergames import read_server_game
 from protocol.messages import Now, Sub, parse_text
 from protocol.notation import parse_order
 from protocol.values import Order, Season, order_power

@@ -1,7 +1,7 @@
 """Do the coach's grades mean something?  ``daide-mcts bench grades``.
 
 Issue 48's measure of :mod:`search.grading`: games are played in-process
-(:func:`bot.measure.arena_games.play_game`, ``--search`` seats of our search capped
+(:func:`bot.lab.arena.arena_games.play_game`, ``--search`` seats of our search capped
 at ``--search-iterations`` and DumbBots in the others, the seats dealt at random
 each game); at every movement phase each power's set is graded against the search's
 choice from the same position (:func:`search.grading.grade_phase`, ``--rollouts``
@@ -40,7 +40,7 @@ from adjudicator.legal import complete_with_holds
 from adjudicator.maps import standard_map
 from adjudicator.orders import Orders
 from adjudicator.position import Position
-from bot.measure.arena_games import play_game
+from bot.lab.arena.arena_games import play_game
 from bot.measure.student_t import t95
 from search.dumbbot import DumbBot
 from search.grading import (

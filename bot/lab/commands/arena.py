@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
 from rich.progress import (
@@ -30,9 +30,11 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from bot.measure.arena_games import ArenaProgress, run_arena
 from bot.toolkit.usererror import UserError
 from search.registry import PolicySpecError, parse_spec, valid_specs
+
+if TYPE_CHECKING:  # the games are imported when the command runs, not by the parser
+    from bot.lab.arena.arena_games import ArenaProgress
 
 SEATS = 7
 
@@ -142,6 +144,8 @@ class ProgressBar:
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Check the flags, play the games, print the report (to stdout by default) and the JSON."""
+    from bot.lab.arena.arena_games import run_arena
+
     out = out or sys.stdout  # looked up now, not at import (tests capture stdout)
 
     try:

@@ -3,7 +3,7 @@
 For each variant asked for (default: ours and the thesis's V8; a variant may
 carry overrides, ``dm/model=policy:enemies``) and each of two
 positions — the opening (Spring 1901) and a mid-game position (Spring 1904
-after seven DumbBots, :func:`bot.measure.bench_heuristics.sample_positions`) — it
+after seven DumbBots, :func:`bot.lab.bench.bench_heuristics.sample_positions`) — it
 prints, as the median of ``--repeats`` runs of ``--seconds`` each:
 
 * rollouts per second: the variant's simulation alone, from that position;
@@ -36,8 +36,8 @@ from random import Random
 
 from adjudicator import compiled_rules as speedups
 from adjudicator.position import Position
-from bot.measure.bench_heuristics import sample_positions
-from bot.measure.recorded_positions import RecordedGameError, recorded_positions
+from bot.lab.bench.bench_heuristics import sample_positions
+from bot.lab.bench.recorded_positions import RecordedGameError, recorded_positions
 from search.compiled_search import COMPILED as fastbot
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.parallel import RootParallel, collector_paused

@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 from bot.cli import main
-from bot.commands.bench import BENCHMARKS
+from bot.lab.commands.bench import BENCHMARKS
 
 
 @pytest.mark.parametrize("name", sorted(BENCHMARKS))
@@ -16,9 +16,9 @@ def test_every_benchmark_module_has_a_main(name: str) -> None:
     assert callable(module.main)
 
 
-def test_the_benchmarks_of_the_pure_cores_are_measurement_tooling() -> None:
-    for name in ("protocol", "adjudicator", "search", "heuristics"):
-        assert BENCHMARKS[name][0].startswith("bot.measure."), name
+def test_every_benchmark_is_the_labs() -> None:
+    for name in BENCHMARKS:
+        assert BENCHMARKS[name][0].startswith("bot.lab.bench."), name
 
 
 def test_bench_heuristics_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:

@@ -89,7 +89,7 @@ def play_game(
 
     ``on_phase`` hears the name of each phase once it is played (for progress bars);
     ``on_orders`` each movement phase's position and every order played in it
-    (the games the coach's grades are measured on, :mod:`bot.measure.bench_grades`).
+    (the games the coach's grades are measured on, :mod:`bot.lab.bench.bench_grades`).
     """
     m = game_map or standard_map()
     began = time.perf_counter()

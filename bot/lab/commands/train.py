@@ -24,15 +24,14 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot.toolkit.usererror import UserError
-from bot.training.fitting import FitSettings, evaluate, fit_policy
-from bot.training.samples import SampleError, Samples, load_samples
-from bot.training.selfplay import MANIFEST_FILE, GenerateSettings, generate, generate_command
-from bot.training.servergames import ServerGameError, import_games
 from search.orderpolicy import ModelError, OrderModel, load_model
 from search.registry import PolicySpecError, parse_spec
+
+if TYPE_CHECKING:  # the training's code is imported by each step when it runs
+    from bot.lab.training.samples import Samples
 
 DEFAULT_BUDGET = 0.5
 """CPU seconds per move of the MCTS players of a self-play game, when no iteration cap is given."""
@@ -136,6 +135,8 @@ def _lineup(specs: list[str]) -> tuple[str, ...]:
 
 def run_generate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play and record the games."""
+    from bot.lab.training.selfplay import GenerateSettings, generate
+
     out = out or sys.stdout
     if args.games < 1:
         raise UserError("--games must be at least 1")
@@ -169,6 +170,8 @@ def run_generate(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def run_import(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Read the games of a DAIDE server's run folders into a data folder."""
+    from bot.lab.training.servergames import ServerGameError, import_games
+
     out = out or sys.stdout
     words = [*map(str, args.games), "--out", str(args.out)]
     command = "daide-mcts train import " + shlex.join(words)
@@ -198,6 +201,8 @@ def run_import(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def _samples(
     folders: list[Path], seed: int, held_out: float = 0.2, players: list[str] | None = None
 ) -> tuple[Samples, Samples]:
+    from bot.lab.training.samples import SampleError, load_samples
+
     try:
         return load_samples(folders, seed=seed, held_out=held_out, players=players)
     except SampleError as exc:
@@ -206,6 +211,8 @@ def _samples(
 
 def run_fit(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Fit, evaluate on the held-out games, write the model."""
+    from bot.lab.training.fitting import FitSettings, evaluate, fit_policy
+
     out = out or sys.stdout
     if not 0 < args.held_out < 1:
         raise UserError("--held-out must be between 0 and 1")
@@ -256,6 +263,8 @@ def _argv(args: argparse.Namespace) -> list[str]:
 
 def _manifest(folder: Path) -> object:
     """The folder's manifest with the command that made it, or just its name if unreadable."""
+    from bot.lab.training.selfplay import MANIFEST_FILE, generate_command
+
     try:
         manifest = json.loads((folder / MANIFEST_FILE).read_text())
         if isinstance(manifest.get("command"), str):
@@ -267,6 +276,8 @@ def _manifest(folder: Path) -> object:
 
 def run_evaluate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """A saved model's accuracy and log-loss on every recorded choice of the folders."""
+    from bot.lab.training.fitting import evaluate
+
     out = out or sys.stdout
     try:
         model = load_model(args.model)

@@ -1,4 +1,4 @@
-"""Speed figures for the heuristic players: ``python -m bot.measure.bench_heuristics``.
+"""Speed figures for the heuristic players: ``python -m bot.lab.bench.bench_heuristics``.
 
 Prints milliseconds per movement call of DumbBot and RandomBot from the
 opening and from a mid-game position (seven DumbBots play from 1901 to spring

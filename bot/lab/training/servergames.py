@@ -17,7 +17,7 @@ of its units has an ORD line that the rules accept (MILA's server reports
 each player its own orders only; Parlance reports every unit, ``HLD`` for a
 unit left without orders).
 
-:func:`import_games` writes the games as :mod:`bot.training.selfplay` does
+:func:`import_games` writes the games as :mod:`bot.lab.training.selfplay` does
 (one JSON line per game), each with ``players``: the player of each power
 (its seat's label), which ``train fit --players`` filters on.
 """
@@ -37,10 +37,10 @@ from adjudicator.orders import Orders
 from adjudicator.position import Position
 from adjudicator.validation import MBV, OrderBook
 from bot.client.core.mirror import GameMirror
+from bot.lab.training.selfplay import GAMES_FILE, MANIFEST_FILE, game_json
 from bot.toolkit.jsonfiles import UnreadableFile, read_json_model
 from bot.toolkit.messagelog import MESSAGES_FILE, received_lines
 from bot.tournament.saved import SETTINGS_FILE, finished_game_folders
-from bot.training.selfplay import GAMES_FILE, MANIFEST_FILE, game_json
 from protocol.daide_errors import LanguageError
 from protocol.messages import Map, Mdf, Now, Ord, Sco, Smr, parse_text
 from protocol.values import OrderResult, Turn, order_power

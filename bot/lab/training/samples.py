@@ -1,7 +1,7 @@
 """Recorded games as training samples: every unit's choices, their features and the one taken.
 
 :func:`load_samples` reads the ``games.jsonl`` of data folders
-(:mod:`bot.training.selfplay`), rebuilds each movement phase's position, and for
+(:mod:`bot.lab.training.selfplay`), rebuilds each movement phase's position, and for
 every power that gave orders turns each unit's order into the index of its
 choice (:func:`search.orderpolicy.choice_label`); units whose order names no
 choice (a convoy) are left out; with ``players``, so are the powers other
@@ -30,7 +30,7 @@ import numpy.typing as npt
 from adjudicator.maps import GameMap, standard_map
 from adjudicator.orders import HOLD_ORDER, EngineOrder, Orders
 from adjudicator.position import MOVEMENT_SEASONS, Position, UnitTuple
-from bot.training.selfplay import GAMES_FILE
+from bot.lab.training.selfplay import GAMES_FILE
 from search.dumbbot import DumbBot
 from search.orderpolicy import FEATURES, choice_label, power_features
 

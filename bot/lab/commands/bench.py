@@ -1,10 +1,9 @@
 """daide-mcts bench NAME: run a benchmark that prints figures.
 
 Each benchmark is a module with a function main(argv) -> int: those of the
-pure cores (protocol, adjudicator, search) in bot.measure (bench_*), those of
-the bot's tooling beside the code they measure (benchmark.py); this command
-only dispatches to them.  Their figures, with the command that produced them,
-go into BENCHMARKS.md.
+pure cores (protocol, adjudicator, search) and of the bot's tooling, all in
+bot.lab.bench (bench_*); this command only dispatches to them.  Their figures,
+with the command that produced them, go into BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -13,25 +12,28 @@ import argparse
 import importlib
 
 BENCHMARKS = {
-    "protocol": ("bot.measure.bench_protocol", "decode/encode throughput on a captured game"),
+    "protocol": ("bot.lab.bench.bench_protocol", "decode/encode throughput on a captured game"),
     "adjudicator": (
-        "bot.measure.bench_adjudicator",
+        "bot.lab.bench.bench_adjudicator",
         "movement phases per second, against MILA's engine",
     ),
     "search": (
-        "bot.measure.bench_search",
+        "bot.lab.bench.bench_search",
         "MCTS rollouts and iterations per second, 1 and 2 workers",
     ),
     "heuristics": (
-        "bot.measure.bench_heuristics",
+        "bot.lab.bench.bench_heuristics",
         "DumbBot's and RandomBot's milliseconds per call",
     ),
     "grades": (
-        "bot.measure.bench_grades",
+        "bot.lab.bench.bench_grades",
         "the coach's grades against replays: centres lost by label, grading time",
     ),
-    "telemetry": ("bot.measure.bench_telemetry", "emit cost, MQTT publishing rate, event-loop lag"),
-    "cluster": ("bot.cluster.bench_cluster", "games per hour: --parallel against --ray, locally"),
+    "telemetry": (
+        "bot.lab.bench.bench_telemetry",
+        "emit cost, MQTT publishing rate, event-loop lag",
+    ),
+    "cluster": ("bot.lab.bench.bench_cluster", "games per hour: --parallel against --ray, locally"),
 }
 
 

@@ -15,7 +15,7 @@ from adjudicator.compiled_rules import pure_python
 from adjudicator.maps import ARMY
 from adjudicator.movement import adjudicate_movement, next_position
 from adjudicator.orders import CONVOY, CONVOY_MOVE, SUPPORT_HOLD, SUPPORT_MOVE
-from bot.measure.bench_adjudicator import build_corpus, main, mila_games, mila_location, mila_unit
+from bot.lab.bench.bench_adjudicator import build_corpus, main, mila_games, mila_location, mila_unit
 from search.compiled_search import movement_phases
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.measure.bench_protocol import main
+from bot.lab.bench.bench_protocol import main
 
 
 def test_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:

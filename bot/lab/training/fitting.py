@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bot.training.samples import FloatArray, IntArray, Samples
+from bot.lab.training.samples import FloatArray, IntArray, Samples
 
 DUMBBOT_SMOOTHING = 0.5
 """Pseudo-count added to every choice's DumbBot draws before taking its log-likelihood."""

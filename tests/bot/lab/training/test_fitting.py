@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bot.training.fitting import FitSettings, evaluate, fit_policy, loss_and_gradient
-from bot.training.samples import Samples
+from bot.lab.training.fitting import FitSettings, evaluate, fit_policy, loss_and_gradient
+from bot.lab.training.samples import Samples
 
 
 def _synthetic(weights: np.ndarray, units: int, seed: int) -> Samples:
