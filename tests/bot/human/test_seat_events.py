@@ -28,7 +28,7 @@ TURN = "SPR 1901"
 QUIET = 1.0
 """Seconds without a change in which no event may come (the stream looks every few ms)."""
 
-STATE_PARTS = {"version", "map", "info", "seconds_left", "game", "summary", "phase"}
+STATE_PARTS = {"version", "map", "info", "seconds_left", "game", "summary", "phase", "press"}
 ALWAYS = {"version", "seconds_left"}
 """What every change event carries besides the parts that changed."""
 
