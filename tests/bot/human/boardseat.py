@@ -24,6 +24,11 @@ class BoardSeat:
     power: str = "FRA"
     sent: list[tuple[str, Any]] = field(default_factory=list)
     level: int = 10
+    powers: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.position is not None:
+            self.powers = self.position.map.powers
 
     def current(self) -> tuple[Position, str] | None:
         return None if self.position is None else (self.position, self.power)
@@ -53,7 +58,7 @@ class BoardSeat:
         return STANDARD
 
     def press_powers(self) -> tuple[str, ...]:
-        return () if self.position is None else self.position.map.powers
+        return self.powers
 
     def press_power(self) -> str | None:
         return self.power
