@@ -163,7 +163,7 @@ class PressRequest(SeatRequest):
 
 
 class PressAnswerRequest(SeatRequest):
-    """``POST /api/press/answer``: YES (``yes``) or REJ to the proposal received as line ``line``."""
+    """``POST /api/press/answer``: YES (``yes``) or REJ to the proposal heard as line ``line``."""
 
     line: Annotated[int, Field(ge=0)]
     yes: bool

@@ -3,10 +3,11 @@
 :func:`press_english` says what a typed press value (:mod:`protocol.press`) means,
 from its sender's point of view: ``FRM (ENG) (FRA) (PRP (PCE (ENG FRA GER)))`` is
 "England proposes peace with France and Germany", and the same proposal sent by
-the person at the page (:data:`YOU`) is "You propose peace with France and
-Germany" (``press_english(press, YOU, "ENG")``).  :func:`arrangement_english` is the arrangement alone ("peace with
-France", "a demilitarised zone in BUR and PIC for France and Germany"), as the
-record of agreements names them.  Powers are named in full on the standard map
+the person at the page (:data:`YOU`) playing England is "You propose peace with
+France and Germany" (``press_english(press, YOU, "ENG")``).
+:func:`arrangement_english` is the arrangement alone ("peace with France", "a
+demilitarised zone in BUR (kept clear by France and Germany)"), as the record of
+agreements names them.  Powers are named in full on the standard map
 (:data:`POWER_NAMES`) and by their tokens elsewhere; provinces by their tokens;
 orders in the usual notation (``F LON - NTH``).
 """
@@ -149,7 +150,9 @@ def press_english(press: Press, sender: str | None, you: str | None = None) -> s
         case Cancel(press=inner):
             return f"{_verb(sender, 'withdraw')} {_about(inner, speaker)}"
         case Fact(arrangement=arrangement):
-            return f"{_verb(sender, 'state')} as a fact: {arrangement_english(arrangement, speaker)}"
+            return (
+                f"{_verb(sender, 'state')} as a fact: {arrangement_english(arrangement, speaker)}"
+            )
         case Try(tokens=()):
             return f"{_verb(sender, 'understand')} no press"
         case Try(tokens=tokens):

@@ -156,7 +156,13 @@ class PressLog:
         return entry
 
     def heard(
-        self, sender: str, text: str, reaction: str, table: TokenTable, level: int, turn: Turn | None
+        self,
+        sender: str,
+        text: str,
+        reaction: str,
+        table: TokenTable,
+        level: int,
+        turn: Turn | None,
     ) -> None:
         """``FRM`` from ``sender`` (its text), and what the seat did with it."""
         message = _parsed(text, table)
@@ -168,13 +174,21 @@ class PressLog:
         )
         if isinstance(press, Accept | Reject) and isinstance(press.press, Proposal):
             said = "YES" if isinstance(press, Accept) else "REJ"
-            for ours in reversed(self.entries):
-                if ours.way == "out" and ours.press == press.press and sender in ours.recipients:
-                    if sender not in ours.answers:
-                        ours.answers[sender] = said
-                        break
-            if said == "YES":
-                self._agree(sender, press.press.arrangement, entry.turn)
+            ours = next(
+                (
+                    e
+                    for e in reversed(self.entries)
+                    if e.way == "out"
+                    and e.press == press.press
+                    and sender in e.recipients
+                    and sender not in e.answers
+                ),
+                None,
+            )
+            if ours is not None:  # an answer to nothing of ours agrees to nothing
+                ours.answers[sender] = said
+                if said == "YES":
+                    self._agree(sender, press.press.arrangement, entry.turn)
         elif isinstance(press, Cancel) and isinstance(press.press, Proposal):
             self._end({sender}, press.press.arrangement)
             for theirs in self.entries:

@@ -502,7 +502,14 @@ class BotCore:
             check_person_press(event.recipients, event.press, self.press_level, powers, self.power)
             message = press_snd(event.recipients, event.press, self.table)
             self._send(message)
-        except (PersonPressError, ProtocolError, ValueError, KeyError, SessionNotReady, NotConnected) as exc:
+        except (
+            PersonPressError,
+            ProtocolError,
+            ValueError,
+            KeyError,
+            SessionNotReady,
+            NotConnected,
+        ) as exc:
             self._note(notes.PersonPressRefused(event.recipients, str(exc)))
             return
         self._note(notes.PressOut(event.recipients, self.out.text(message)))

@@ -18,7 +18,7 @@ const KINDS = {
   text: { label: "DAIDE text", words: "e.g. PRP (PCE (ENG FRA))" },
 };
 
-const panel = { press: null, powers: "", kinds: "", refused: null };
+const panel = { press: null, powers: null, kinds: null, refused: null };
 const $ = (id) => document.getElementById(id);
 
 function escapeHtml(text) {

@@ -21,7 +21,10 @@ LEVEL = 30
             "FRM (ENG) (FRA) (PRP (PCE (ENG FRA GER)))",
             "England proposes peace with France and Germany",
         ),
-        ("FRM (ENG) (FRA GER) (PRP (PCE (FRA GER)))", "England proposes peace between France and Germany"),
+        (
+            "FRM (ENG) (FRA GER) (PRP (PCE (FRA GER)))",
+            "England proposes peace between France and Germany",
+        ),
         (
             "FRM (RUS) (TUR) (PRP (ALY (RUS TUR) VSS (AUS)))",
             "Russia proposes an alliance with Turkey against Austria",
@@ -38,7 +41,8 @@ LEVEL = 30
         ),
         (
             "FRM (GER) (FRA) (PRP (DMZ (FRA GER) (BUR RUH)))",
-            "Germany proposes a demilitarised zone in BUR and RUH (kept clear by France and Germany)",
+            "Germany proposes a demilitarised zone in BUR and RUH "
+            "(kept clear by France and Germany)",
         ),
         (
             "FRM (GER) (FRA) (PRP (AND (PCE (FRA GER)) (DMZ (FRA GER) (BUR))))",

@@ -46,9 +46,7 @@ def _sent(served: Served) -> list[object]:
 
 
 @pytest.mark.timeout(120)
-def test_propose_type_and_answer_press_on_the_page(
-    served: Served, browser: BrowserContext
-) -> None:
+def test_propose_type_and_answer_press_on_the_page(served: Served, browser: BrowserContext) -> None:
     view = open_view(browser, served.url)
     page = view.page
     page.wait_for_selector("#press:not([hidden]) #press-form")
@@ -86,7 +84,9 @@ def test_propose_type_and_answer_press_on_the_page(
     assert line.inner_text().startswith("Germany proposes peace with France")
     assert heard in page.inner_text("#press-lines li.in .daide")
     page.click("#press-lines li.in button.yes")
-    page.wait_for_function("() => document.querySelector('#press-status').textContent.includes('accept')")
+    page.wait_for_function(
+        "() => document.querySelector('#press-status').textContent.includes('accept')"
+    )
     proposal = Proposal(Peace(("FRA", "GER")))
     assert _sent(served)[-1] == (("GER",), Accept(proposal))
     _in_loop(served, notes.PressOut(("GER",), "SND ( GER ) ( YES ( PRP ( PCE ( FRA GER ) ) ) )"))
@@ -103,3 +103,13 @@ def test_no_press_game_hides_the_panel(served: Served, browser: BrowserContext) 
     served.seat.level = 0
     page = open_view(browser, served.url).page
     assert page.is_hidden("#press")
+
+
+@pytest.mark.timeout(120)
+def test_the_panel_before_the_games_powers_are_known(
+    served: Served, browser: BrowserContext
+) -> None:
+    served.seat.powers = ()
+    view = open_view(browser, served.url)
+    view.page.wait_for_selector("#press:not([hidden]) #press-form")
+    assert view.errors == []

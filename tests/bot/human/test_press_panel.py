@@ -193,3 +193,9 @@ def test_press_not_understood_and_refusals_are_shown() -> None:
     assert log.view(LEVEL, "FRA", (), STANDARD).refused == "not joined"
     log.noted(notes.NotUnderstood("HUH ( SND ( ENG ) ( ERR FCT ( DRW ) ) )"), STANDARD, LEVEL, None)
     assert log.view(LEVEL, "FRA", (), STANDARD).refused == REFUSED_BY_SERVER
+
+
+def test_a_yes_to_nothing_of_ours_agrees_to_nothing() -> None:
+    log = PressLog()
+    _hear(log, "FRM ( ENG ) ( FRA ) ( YES ( PRP ( PCE ( ENG FRA ) ) ) )")
+    assert log.view(LEVEL, "FRA", (), STANDARD).agreements == []
