@@ -150,7 +150,7 @@ async function answer(e) {
 // --- the record ---------------------------------------------------------------------------
 
 function lineHtml(line) {
-  const to = line.way === "out" ? ` to ${line.recipients.join(", ")}` : "";
+  const to = line.way === "out" ? ` (to ${line.recipients.join(", ")})` : "";
   const answers = Object.entries(line.answers).map(([p, a]) => `${p}: ${a}`).join(", ");
   const buttons = line.answerable
     ? `<button data-line="${line.line}" data-yes="1" class="yes">yes</button>` +
