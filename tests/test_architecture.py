@@ -421,7 +421,12 @@ def test_no_module_asks_which_chooser_it_has() -> None:
 # --- the person's seat asks the core's public API only --------------------------------------
 
 SEAT = "bot.human"
-CORE_API_FOR_SEAT = {"bot.client.core.events", "bot.client.core.notes", "bot.client.core.person"}
+CORE_API_FOR_SEAT = {
+    "bot.client.core.events",
+    "bot.client.core.notes",
+    "bot.client.core.person",
+    "bot.client.core.person_press",
+}
 """What of the core a person's seat may import: its events, its notes and the person's API."""
 
 CORE_INSIDES = {"player", "clock", "mirror", "budget", "out", "chooser"}

@@ -95,6 +95,80 @@ class DrawRequest(SeatRequest):
     """``POST /api/draw``: an empty object (or no body)."""
 
 
+# --- press (the press panel: bot.human.press_panel) ---
+
+MAX_PRESS_TEXT = 2_000
+"""The longest DAIDE press text taken (a real proposal is well under 200 characters)."""
+MAX_NAMES = 40
+"""The most powers or provinces one press form may name."""
+
+Name = Annotated[str, Field(min_length=1, max_length=8)]
+Names = Annotated[list[Name], Field(max_length=MAX_NAMES)]
+
+
+class PeaceForm(SeatRequest):
+    """Peace between ``powers`` (``PCE``)."""
+
+    kind: Literal["peace"]
+    powers: Names
+
+
+class AllianceForm(SeatRequest):
+    """An alliance of ``allies`` against ``enemies`` (``ALY ... VSS ...``)."""
+
+    kind: Literal["alliance"]
+    allies: Names
+    enemies: Names
+
+
+class DrawForm(SeatRequest):
+    """A draw (``DRW``)."""
+
+    kind: Literal["draw"]
+
+
+class OrdersForm(SeatRequest):
+    """Orders in the usual notation (each one ``XDO``; several: ``AND``), level 20."""
+
+    kind: Literal["orders"]
+    orders: Annotated[list[OrderText], Field(min_length=1, max_length=MAX_ORDERS)]
+
+
+class ZoneForm(SeatRequest):
+    """A demilitarised zone: ``powers`` keep out of ``provinces`` (``DMZ``), level 20."""
+
+    kind: Literal["dmz"]
+    powers: Names
+    provinces: Names
+
+
+class TextForm(SeatRequest):
+    """Press typed as DAIDE text, e.g. ``PRP (PCE (ENG FRA))``."""
+
+    kind: Literal["text"]
+    text: Annotated[str, Field(max_length=MAX_PRESS_TEXT)]
+
+
+PressForm = Annotated[
+    PeaceForm | AllianceForm | DrawForm | OrdersForm | ZoneForm | TextForm,
+    Field(discriminator="kind"),
+]
+
+
+class PressRequest(SeatRequest):
+    """``POST /api/press``: press to ``to``; a menu's proposal, or DAIDE text."""
+
+    to: Names
+    press: PressForm
+
+
+class PressAnswerRequest(SeatRequest):
+    """``POST /api/press/answer``: YES (``yes``) or REJ to the proposal heard as line ``line``."""
+
+    line: Annotated[int, Field(ge=0)]
+    yes: bool
+
+
 R = TypeVar("R", bound=SeatRequest)
 
 
@@ -141,6 +215,13 @@ class Sent(Done):
     """``POST /api/submit``: the set sent, in the usual notation."""
 
     orders: list[str]
+
+
+class PressSent(Done):
+    """``POST /api/press`` and ``/api/press/answer``: the press sent, its text and its meaning."""
+
+    text: str
+    english: str
 
 
 class CheckAnswer(Answer):
@@ -241,6 +322,53 @@ class PhaseView(DeskView):
     choices: ChoicesView
 
 
+class PressLine(Answer):
+    """One press message heard or sent: DAIDE text, plain English, and what became of it.
+
+    ``way`` is ``in`` (heard) or ``out`` (sent); ``answerable`` marks a proposal
+    heard that the person has not answered; ``answer`` is the person's answer to
+    a proposal heard, ``answers`` each recipient's to one sent; ``note`` what
+    the seat or the server did with it (not understood, refused).
+    """
+
+    line: int
+    turn: str | None
+    way: Literal["in", "out"]
+    sender: str
+    recipients: list[str]
+    text: str
+    english: str
+    answerable: bool = False
+    answer: str | None = None
+    answers: dict[str, str] = Field(default_factory=dict)
+    note: str | None = None
+
+
+class AgreementLine(Answer):
+    """An arrangement agreed with ``partner`` since ``since``."""
+
+    partner: str
+    text: str
+    english: str
+    since: str | None
+
+
+class PressView(Answer):
+    """The press panel: the game's level, whom one may write to, the messages, the agreements.
+
+    ``kinds`` are the menus' proposals the level allows; ``refused`` the last
+    reason a press of the person's was not sent.
+    """
+
+    level: int
+    power: str | None
+    powers: list[str]
+    kinds: list[str]
+    lines: list[PressLine]
+    agreements: list[AgreementLine]
+    refused: str | None = None
+
+
 class SeatState(Answer):
     """Everything the page shows (``GET /api/state``, the stream's first event)."""
 
@@ -251,6 +379,7 @@ class SeatState(Answer):
     game: Json
     summary: list[ResultRow]
     phase: PhaseView | None
+    press: PressView | None = None
 
 
 class GameChange(Answer):
@@ -276,3 +405,4 @@ class SeatChange(Answer):
     game: GameChange | None = None
     summary: list[ResultRow] | None = None
     phase: PhaseView | None = None
+    press: PressView | None = None

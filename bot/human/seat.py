@@ -27,11 +27,13 @@ from bot.client.settings import BotSettings
 from bot.client.shell import DaideClient, GameSummary
 from bot.human.api import Limits, SeatInfo
 from bot.human.desk import SeatDesk
+from bot.human.press_panel import PressLog, PressPanel
 from bot.human.webapp import SeatApp, new_secret
 from bot.toolkit.order_words import format_order_text
 from protocol.daide_errors import ProtocolError
 from protocol.messages import Mis, parse_text
 from protocol.notation import parse_order
+from protocol.press import Press
 from protocol.tokens import TokenTable
 from protocol.values import Order, Turn
 
@@ -62,13 +64,21 @@ class PersonSeat:
     def __init__(self, settings: BotSettings, http_port: int = 0) -> None:
         self.client = DaideClient(settings.model_copy(update={"chooser": "person"}))
         self.desk = SeatDesk()
+        self.press_log = PressLog()
         self.client.stream.listeners.append(self._on_note)
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._socket.bind((LOOPBACK, http_port))
         self._socket.listen(BACKLOG)
         self.address = SeatAddress(int(self._socket.getsockname()[1]), new_secret())
-        self.web = SeatApp(self, self.desk, self.address.secret, LOOPBACK, self.address.port)
+        self.web = SeatApp(
+            self,
+            self.desk,
+            self.address.secret,
+            LOOPBACK,
+            self.address.port,
+            press=PressPanel(self, self.press_log),
+        )
         self._server: uvicorn.Server | None = None
 
     # --- what the page asks (SeatControl) -------------------------------------------------
@@ -123,6 +133,29 @@ class PersonSeat:
         """Ask the search for its orders in ``turn``."""
         self.client.feed_later(ev.HintRequested(time.monotonic(), turn, seconds))
 
+    # --- the press panel (PressControl) -----------------------------------------------------
+
+    def press_level(self) -> int:
+        """The game's press level (HLO's LVL; 0 before it)."""
+        return self.client.core.press_level
+
+    def press_table(self) -> TokenTable:
+        """The game's token table."""
+        return self.client.core.table
+
+    def press_powers(self) -> tuple[str, ...]:
+        """The game's powers, from the map of the phase in play (none before the first)."""
+        phase = self.client.core.phase_in_play()
+        return () if phase is None else phase.position.map.powers
+
+    def press_power(self) -> str | None:
+        """The seat's power."""
+        return self.client.core.power
+
+    def send_press(self, recipients: tuple[str, ...], press: Press) -> None:
+        """Send the person's press (the core checks it and notes it sent or refused)."""
+        self.client.feed_later(ev.PersonPress(time.monotonic(), recipients, press))
+
     # --- what the core notes ----------------------------------------------------------------
 
     def _turn(self) -> Turn | None:
@@ -130,6 +163,8 @@ class PersonSeat:
         return None if phase is None else phase.turn
 
     def _on_note(self, note: notes.Note) -> None:
+        core = self.client.core
+        self.press_log.noted(note, core.table, core.press_level, self._turn())
         match note:
             case notes.MessageIn(text=text):
                 message = None

@@ -20,6 +20,9 @@ missing one is 403):
 ``POST /api/ready``         :class:`~bot.human.api.ReadyRequest`: GOF or NOT (GOF)
 ``POST /api/hint``          :class:`~bot.human.api.TurnRequest`: ask what the bot would play
 ``POST /api/draw``          :class:`~bot.human.api.DrawRequest` (``{}``): propose a draw (DRW)
+``POST /api/press``         :class:`~bot.human.api.PressRequest`: send press (SND), see
+                            :mod:`bot.human.press_panel`
+``POST /api/press/answer``  :class:`~bot.human.api.PressAnswerRequest`: YES or REJ to a proposal
 
 Every request body is read as its model (:func:`bot.human.api.read_request`):
 bad JSON, a wrong type, an unknown field, a list or string over its bound is
@@ -79,6 +82,7 @@ from bot.human.api import (
 )
 from bot.human.desk import SeatDesk
 from bot.human.ordertext import OrderTextError, parse_order_text
+from bot.human.press_panel import PressPanel
 from bot.toolkit.order_words import format_order_text
 from bot.view.mapfacts import PictureError, map_key
 from bot.view.mappicture import picture_json
@@ -200,20 +204,32 @@ def _json(answer: SeatState | CheckAnswer | Done) -> Response:
 
 
 class SeatApp:
-    """The web app of one seat: ``control`` is the seat, ``desk`` its record, ``secret`` its key."""
+    """The web app of one seat: ``control`` is the seat, ``desk`` its record, ``secret`` its key.
+
+    ``press`` is the seat's press panel (None: the page has none).
+    """
 
     def __init__(
-        self, control: SeatControl, desk: SeatDesk, secret: str, host: str, port: int
+        self,
+        control: SeatControl,
+        desk: SeatDesk,
+        secret: str,
+        host: str,
+        port: int,
+        press: PressPanel | None = None,
     ) -> None:
         self.control = control
         self.desk = desk
         self.secret = secret
+        self.press = press
         self.version = 0
         """The state's version: how many changes of it the app has seen."""
         self._seen: Snapshot | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         desk.listeners.append(self.changed)
+        if press is not None:
+            press.log.listeners.append(self.changed)
         self.app = Starlette(
             routes=[
                 Route("/", self._page),
@@ -226,6 +242,8 @@ class SeatApp:
                 Route("/api/ready", self._guard(self._ready), methods=["POST"]),
                 Route("/api/hint", self._guard(self._hint), methods=["POST"]),
                 Route("/api/draw", self._guard(self._draw), methods=["POST"]),
+                Route("/api/press", self._guard(self._press_send), methods=["POST"]),
+                Route("/api/press/answer", self._guard(self._press_answer), methods=["POST"]),
                 Mount("/static", StaticFiles(directory=STATIC), name="static"),
                 Mount("/view", StaticFiles(directory=VIEW_STATIC), name="view"),
             ],
@@ -296,6 +314,7 @@ class SeatApp:
             game=self.desk.timeline.to_json(),
             summary=list(self.desk.summary),
             phase=self._phase_view(),
+            press=None if self.press is None else self.press.view(),
         )
         values = state.model_dump(mode="json")
         seen = {k: v for k, v in values.items() if k not in VOLATILE}
@@ -448,6 +467,17 @@ class SeatApp:
         self.desk.offered_draw(current[0].turn)
         self.control.draw()
         return _json(Done())
+
+    def _panel(self) -> PressPanel:
+        if self.press is None:
+            raise BadRequest("this seat has no press panel")
+        return self.press
+
+    async def _press_send(self, request: Request) -> Response:
+        return _json(self._panel().send(await read_body(request)))
+
+    async def _press_answer(self, request: Request) -> Response:
+        return _json(self._panel().answer(await read_body(request)))
 
 
 def _quote(text: str) -> str:

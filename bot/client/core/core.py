@@ -59,6 +59,7 @@ from bot.client.core.mirror import GameMirror, ShadowReport
 from bot.client.core.negotiator import Negotiator, Outcome, Say
 from bot.client.core.outbox import Outbox, kind
 from bot.client.core.person import PersonChooser, PhaseInPlay
+from bot.client.core.person_press import FOR_THE_PERSON, PersonPressError, check_person_press
 from bot.client.core.phasestate import PhaseState
 from bot.client.core.playing import PhasePlayer
 from bot.client.core.session import NotConnected, Session, SessionNotReady
@@ -245,6 +246,8 @@ class BotCore:
                 self.player.person_input(event)
             elif isinstance(event, ev.PersonDraw):
                 self.player.propose_draw()
+            elif isinstance(event, ev.PersonPress):
+                self._person_press(event)
         except SessionNotReady as exc:
             self._note(notes.HeldBack(str(exc)))
         except NotConnected:
@@ -457,8 +460,17 @@ class BotCore:
 
     @property
     def negotiating(self) -> bool:
-        """True when the negotiator speaks: press is on and the game allows it."""
-        return self.settings.press != "off" and self.press_level >= PEACE_LEVEL
+        """True when the negotiator speaks: press is on, the game allows it, no person speaks."""
+        return (
+            self.settings.press != "off"
+            and self.press_level >= PEACE_LEVEL
+            and not self.person_speaks
+        )
+
+    @property
+    def person_speaks(self) -> bool:
+        """True at a person's seat: the person answers press and writes their own."""
+        return self.settings.chooser == "person"
 
     def _on_frm(self, m: Frm) -> None:
         replies = press_answer(m, self.press_level, self.table)
@@ -469,6 +481,9 @@ class BotCore:
             self.negotiator.counts["not_understood"] += 1
             self._note(notes.PressIn(m.sender, text, "not understood: HUH/TRY"))
             return
+        if self.person_speaks:
+            self._note(notes.PressIn(m.sender, text, FOR_THE_PERSON))
+            return
         press = parse_frm_press(m, self.press_level, self.table)
         if not self.negotiating:
             self._note(notes.PressIn(m.sender, text, "press off"))
@@ -478,6 +493,26 @@ class BotCore:
         outcome = self.negotiator.on_press(m.sender, press, self._seconds_left())
         self._note(notes.PressIn(m.sender, text, _reaction(outcome)))
         self._carry_out(outcome)
+
+    def _person_press(self, event: ev.PersonPress) -> None:
+        """Send a person's press if it may go (else note why not: nothing is sent)."""
+        game_map = self.mirror.game_map
+        powers = () if game_map is None else game_map.powers
+        try:
+            check_person_press(event.recipients, event.press, self.press_level, powers, self.power)
+            message = press_snd(event.recipients, event.press, self.table)
+            self._send(message)
+        except (
+            PersonPressError,
+            ProtocolError,
+            ValueError,
+            KeyError,
+            SessionNotReady,
+            NotConnected,
+        ) as exc:
+            self._note(notes.PersonPressRefused(event.recipients, str(exc)))
+            return
+        self._note(notes.PressOut(event.recipients, self.out.text(message)))
 
     def _seconds_left(self) -> float | None:
         """Seconds to the deadline of the phase in play (None: no phase, or no deadline)."""

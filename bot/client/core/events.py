@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from protocol.press import Press
 from protocol.values import Order, Turn
 from protocol.wire import WireMessage
 from search.mcts.worker_protocol import JobMessage
@@ -95,3 +96,11 @@ class HintRequested(Event):
 
     turn: Turn
     seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class PersonPress(Event):
+    """A person sends ``press`` to ``recipients`` (``SND``), checked by the core before it goes."""
+
+    recipients: tuple[str, ...]
+    press: Press

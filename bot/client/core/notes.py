@@ -313,6 +313,14 @@ class PersonOrdersRefused(Note):
 
 
 @dataclass(frozen=True, slots=True)
+class PersonPressRefused(Note):
+    """A person's press to ``recipients`` was not sent: ``reason`` (nothing reached the server)."""
+
+    recipients: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class PersonReadySet(Note):
     """The person said they are done with ``turn`` (GOF), or not yet."""
 

@@ -452,6 +452,7 @@ async function receive(kind, data) {
   await followMap(seat);
   adopt(seat);
   render();
+  document.dispatchEvent(new CustomEvent("seat", { detail: seat })); // the press panel follows it
   document.body.dataset.ready = "1";
 }
 

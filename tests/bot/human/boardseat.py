@@ -11,6 +11,8 @@ from typing import Any
 
 from adjudicator.position import Position
 from bot.human.api import SeatInfo
+from protocol.press import Press
+from protocol.tokens import STANDARD, TokenTable
 from protocol.values import Order, Turn
 
 
@@ -21,6 +23,12 @@ class BoardSeat:
     position: Position | None
     power: str = "FRA"
     sent: list[tuple[str, Any]] = field(default_factory=list)
+    level: int = 10
+    powers: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.position is not None:
+            self.powers = self.position.map.powers
 
     def current(self) -> tuple[Position, str] | None:
         return None if self.position is None else (self.position, self.power)
@@ -42,3 +50,18 @@ class BoardSeat:
 
     def hint(self, turn: Turn, seconds: float) -> None:
         self.sent.append(("hint", (turn, seconds)))
+
+    def press_level(self) -> int:
+        return self.level
+
+    def press_table(self) -> TokenTable:
+        return STANDARD
+
+    def press_powers(self) -> tuple[str, ...]:
+        return self.powers
+
+    def press_power(self) -> str | None:
+        return self.power
+
+    def send_press(self, recipients: tuple[str, ...], press: Press) -> None:
+        self.sent.append(("press", (recipients, press)))

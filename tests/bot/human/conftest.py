@@ -21,6 +21,7 @@ import uvicorn
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from bot.human.desk import SeatDesk
+from bot.human.press_panel import PressLog, PressPanel
 from bot.human.webapp import SeatApp
 from tests.bot.human.boardseat import BoardSeat
 from tests.bot.page_process import PageProcess, page_processes
@@ -87,7 +88,9 @@ def served(board_seat: BoardSeat) -> Iterator[Served]:
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
     port = int(sock.getsockname()[1])
-    app = SeatApp(board_seat, SeatDesk(), SECRET, "127.0.0.1", port)
+    app = SeatApp(
+        board_seat, SeatDesk(), SECRET, "127.0.0.1", port, PressPanel(board_seat, PressLog())
+    )
     config = uvicorn.Config(
         app.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE
     )

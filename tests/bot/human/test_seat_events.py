@@ -21,14 +21,16 @@ from typing import Any
 
 import pytest
 
+from bot.client.core import notes
 from protocol.messages import parse_text
+from protocol.tokens import STANDARD
 from tests.bot.human.conftest import SECRET, TIMEOUT, Served
 
 TURN = "SPR 1901"
 QUIET = 1.0
 """Seconds without a change in which no event may come (the stream looks every few ms)."""
 
-STATE_PARTS = {"version", "map", "info", "seconds_left", "game", "summary", "phase"}
+STATE_PARTS = {"version", "map", "info", "seconds_left", "game", "summary", "phase", "press"}
 ALWAYS = {"version", "seconds_left"}
 """What every change event carries besides the parts that changed."""
 
@@ -160,6 +162,23 @@ def test_first_the_whole_state_then_only_changes(
     assert name == "state" and set(whole) == STATE_PARTS
     assert whole["version"] == over["version"] and whole["phase"] is None
     assert whole["game"]["count"] == 1
+
+
+def test_press_heard_is_a_change_of_the_press_panel_only(
+    served: Served, open_stream: Callable[[], Stream]
+) -> None:
+    stream = open_stream()
+    _, first = stream.next()
+    assert first["press"]["lines"] == [] and first["press"]["level"] == 10
+    panel = served.app.press
+    assert panel is not None
+    heard = notes.PressIn("ENG", "FRM ( ENG ) ( FRA ) ( PRP ( PCE ( ENG FRA ) ) )")
+    _in_loop(served, lambda: panel.log.noted(heard, STANDARD, 10, None))
+    name, change = stream.next()
+    assert name == "change" and set(change) == ALWAYS | {"press"}
+    (line,) = change["press"]["lines"]
+    assert line["english"] == "England proposes peace with France" and line["answerable"]
+    assert stream.silent()
 
 
 def test_the_state_polled_and_streamed_share_the_version(

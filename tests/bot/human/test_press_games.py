@@ -1,0 +1,119 @@
+"""A person talks to our bots from the page, on a real Parlance server at press level 10.
+
+A person (headless Chromium driving ``daide-mcts human``'s page) proposes
+peace to one of five ``daide-mcts play`` bots from the press panel's menus; the
+bot's negotiator judges it by its rollouts and answers, and its YES or REJ
+appears in the panel beside the proposal within seconds.  Malformed press
+typed as DAIDE text is refused on the page with its reason, and never
+reaches the server.  A second person at the table, proposed peace too,
+accepts it with the "yes" button on their own page: both panels record the
+agreement.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext
+
+from bot.human.press_english import power_name
+from tests.bot.human.seatpage import SeatPage
+from tests.bot.view.conftest import open_view
+
+MTL = 90
+"""Seconds of a movement phase: far more than an answer takes (the person never says ready)."""
+ANSWER_WITHIN = 20
+"""Seconds a bot's answer may take to show (it answers in well under a second when idle)."""
+
+
+def _out_lines(state: dict[str, Any]) -> list[dict[str, Any]]:
+    return [line for line in state["press"]["lines"] if line["way"] == "out"]
+
+
+@pytest.mark.parlance
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.timeout(400)
+def test_a_person_proposes_peace_to_a_bot_and_sees_its_answer(
+    parlance_server, run_bot, run_human, browser: BrowserContext
+) -> None:
+    server = parlance_server(MTL=MTL, RTL=15, BTL=15, LVL=10)
+    human = run_human(server.port, "--name", "Alice")
+    person = run_human(server.port, "--name", "Bob")
+    for i in range(5):
+        run_bot(server.port, "--strategy", "dumbbot", "--seed", str(i), name=f"bot{i}")
+    view = open_view(browser, human.url)
+    seat = SeatPage(human, view.page)
+    page = view.page
+    bob = SeatPage(person, open_view(browser, person.url).page)
+    state = seat.wait_for(lambda s: s["phase"] is not None, 90, "the game's first phase")
+    assert state["phase"]["turn"] == "SPR 1901"
+    power = state["phase"]["power"]
+    bobs = bob.wait_for(lambda s: s["phase"] is not None, 30, "Bob's first phase")["phase"]["power"]
+    press = state["press"]
+    assert press["level"] == 10 and press["power"] == power
+    assert power not in press["powers"] and len(press["powers"]) == 6
+    page.wait_for_selector("#press:not([hidden]) #press-form")
+    assert "level 10" in page.inner_text("#press-level")
+
+    # Malformed press typed as DAIDE text: its reason on the page, nothing sent.
+    other = next(p for p in press["powers"] if p != bobs)  # a bot's
+    page.check(f"#press-to input[value='{other}']")
+    page.select_option("#press-kind", "text")
+    page.fill("#press-words", f"PRP (PCE ({power} {other})")
+    page.click("#press-send")
+    page.wait_for_selector("#press-problem:not([hidden])")
+    assert "is never closed" in page.inner_text("#press-problem")
+    page.fill("#press-words", f"PRP (DMZ ({power} {other}) (BUR))")
+    page.click("#press-send")
+    page.wait_for_function(
+        "() => document.querySelector('#press-problem').textContent.includes('level 20')"
+    )
+    assert _out_lines(seat.state()) == []
+
+    # Peace with that bot, from the menus: its answer appears beside the proposal.
+    page.select_option("#press-kind", "peace")
+    started = time.monotonic()
+    page.click("#press-send")
+    page.wait_for_function(
+        "() => document.querySelector('#press-status').textContent.includes('sent')"
+    )
+    answered = seat.wait_for(
+        lambda s: any(other in line["answers"] for line in _out_lines(s)),
+        ANSWER_WITHIN,
+        f"{other}'s answer to peace",
+    )
+    took = time.monotonic() - started
+    (ours,) = _out_lines(answered)  # nothing malformed was sent
+    assert ours["text"] == f"SND ( {other} ) ( PRP ( PCE ( {power} {other} ) ) )"
+    answer = ours["answers"][other]
+    assert answer in ("YES", "REJ")
+    verb = "accepts" if answer == "YES" else "rejects"
+    page.wait_for_selector(f"#press-lines li.out .answers:text('{other}: {answer}')")
+    reply = page.locator("#press-lines li.in", has_text=f"{verb} peace with").first
+    assert reply.inner_text().startswith(f"{power_name(other)} {verb} peace with")
+    agreed = [a["partner"] for a in answered["press"]["agreements"]]
+    assert agreed == ([other] if answer == "YES" else [])
+    assert took < ANSWER_WITHIN
+
+    # Peace with Bob, the other person: he sees it in English and says yes on his page.
+    page.uncheck(f"#press-to input[value='{other}']")
+    page.check(f"#press-to input[value='{bobs}']")
+    page.click("#press-send")
+    heard = bob.page.wait_for_selector(
+        f"#press-lines li.in:has-text('{power_name(power)} proposes peace with')",
+        timeout=ANSWER_WITHIN * 1000,
+    )
+    assert heard is not None
+    assert f"PRP ( PCE ( {power} {bobs} ) )" in heard.inner_text()
+    heard.query_selector("button.yes").click()  # type: ignore[union-attr]
+    both = seat.wait_for(
+        lambda s: bobs in [a["partner"] for a in s["press"]["agreements"]],
+        ANSWER_WITHIN,
+        "the agreement with Bob",
+    )
+    assert bob.state()["press"]["agreements"][0]["partner"] == power
+    assert [line["answers"] for line in _out_lines(both)][-1] == {bobs: "YES"}
+    assert [e for e in view.errors if "400 (Bad Request)" not in e] == []
