@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import json
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from bot.client.gamelog import add_log_arguments, configure_logging
@@ -57,6 +58,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="stop when the game ends (by default the page stays up, with the result, "
         "until Ctrl-C)",
     )
+    p.add_argument(
+        "--record",
+        type=Path,
+        metavar="FOLDER",
+        help="write the game's record into FOLDER (daide-mcts review FOLDER --power P reads it)",
+    )
     add_log_arguments(p)
     p.set_defaults(handler=run)
 
@@ -96,9 +103,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     configure_logging(settings.log_level, settings.log_format)
 
     try:
-        seat = PersonSeat(settings, args.http_port)
+        seat = PersonSeat(settings, args.http_port, args.record)
     except OSError as exc:
-        raise UserError(f"--http-port {args.http_port}: {exc}") from exc
+        where = f"--record {args.record}" if exc.filename else f"--http-port {args.http_port}"
+        raise UserError(f"{where}: {exc}") from exc
 
     def announce(address: SeatAddress) -> None:
         out.write(f"daide-mcts human: your seat's page is {address.url}  (Ctrl-C to leave)\n")

@@ -20,6 +20,7 @@ missing one is 403):
 ``POST /api/ready``         :class:`~bot.human.api.ReadyRequest`: GOF or NOT (GOF)
 ``POST /api/hint``          :class:`~bot.human.api.TurnRequest`: ask what the bot would play
 ``POST /api/draw``          :class:`~bot.human.api.DrawRequest` (``{}``): propose a draw (DRW)
+``GET /api/moment``, ``POST /api/try``  the coach's "try again" (:mod:`bot.human.coachweb`)
 
 Every request body is read as its model (:func:`bot.human.api.read_request`):
 bad JSON, a wrong type, an unknown field, a list or string over its bound is
@@ -77,6 +78,8 @@ from bot.human.api import (
     TurnRequest,
     read_request,
 )
+from bot.human.coaching import SeatCoach
+from bot.human.coachweb import CoachWeb
 from bot.human.desk import SeatDesk
 from bot.human.ordertext import OrderTextError, parse_order_text
 from bot.toolkit.order_words import format_order_text
@@ -203,10 +206,17 @@ class SeatApp:
     """The web app of one seat: ``control`` is the seat, ``desk`` its record, ``secret`` its key."""
 
     def __init__(
-        self, control: SeatControl, desk: SeatDesk, secret: str, host: str, port: int
+        self,
+        control: SeatControl,
+        desk: SeatDesk,
+        secret: str,
+        host: str,
+        port: int,
+        coach: SeatCoach | None = None,
     ) -> None:
         self.control = control
         self.desk = desk
+        self.coach = coach
         self.secret = secret
         self.version = 0
         """The state's version: how many changes of it the app has seen."""
@@ -214,6 +224,10 @@ class SeatApp:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
         desk.listeners.append(self.changed)
+        coaching = []
+        if coach is not None:
+            coach.listeners.append(self.changed)
+            coaching = CoachWeb(coach, self._guard, read_body).routes()
         self.app = Starlette(
             routes=[
                 Route("/", self._page),
@@ -226,6 +240,7 @@ class SeatApp:
                 Route("/api/ready", self._guard(self._ready), methods=["POST"]),
                 Route("/api/hint", self._guard(self._hint), methods=["POST"]),
                 Route("/api/draw", self._guard(self._draw), methods=["POST"]),
+                *coaching,
                 Mount("/static", StaticFiles(directory=STATIC), name="static"),
                 Mount("/view", StaticFiles(directory=VIEW_STATIC), name="view"),
             ],
@@ -296,6 +311,7 @@ class SeatApp:
             game=self.desk.timeline.to_json(),
             summary=list(self.desk.summary),
             phase=self._phase_view(),
+            coach=None if self.coach is None else self.coach.view(),
         )
         values = state.model_dump(mode="json")
         seen = {k: v for k, v in values.items() if k not in VOLATILE}
