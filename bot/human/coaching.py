@@ -292,9 +292,15 @@ class SeatCoach:
         index, phase, power = self._moment(turn)
         pos = phase.position
         choices = legal_choices(pos, power)
+        orders = []
+        for text in texts:
+            try:
+                orders.append(parse_order_text(text, pos, power))
+            except OrderTextError as exc:
+                raise BadRequest(f"{text[:40]!r}: {exc}") from None
         try:
-            mine = choices.accept([parse_order_text(t, pos, power) for t in texts])
-        except (OrderTextError, PersonOrderError) as exc:
+            mine = choices.accept(orders)
+        except PersonOrderError as exc:
             raise BadRequest(str(exc)) from None
         theirs = [r.order for r in phase.results if order_power(r.order) != power]
         tried = adjudicate_phase(pos, [*theirs, *mine])
