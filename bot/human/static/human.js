@@ -8,6 +8,8 @@
 // ES module.
 
 import { DISLODGED_OFFSET, MapDrawing, UNIT_RADIUS, el } from "/view/mapdraw.js";
+import { Coach } from "/static/coach.js";
+import { Story } from "/static/story.js";
 
 const RECONNECT_MS = 2000;
 const WARN_SECONDS = 15;
@@ -79,6 +81,7 @@ function lastResults() {
 function drawBoard() {
   const seat = state.seat;
   const drawing = state.drawing;
+  if (story.draw(drawing)) return;  // a past phase is shown
   drawing.clear("orders", "units", "crosses", "sites");
   const game = seat.game;
   const latest = game.count ? game.phases[String(game.count - 1)] : null;
@@ -396,6 +399,8 @@ function render() {
   renderResults();
   renderEnd();
   renderClock();
+  story.render(seat);
+  coach.render(seat);
   drawBoard();
 }
 
@@ -474,6 +479,10 @@ function listen() {
     if (source.readyState === EventSource.CLOSED) setTimeout(listen, RECONNECT_MS);
   };
 }
+
+// The game's story (past phases, the centre graph) and the coach (grades, the review).
+const story = new Story(colourOf, () => { if (state.seat) drawBoard(); });
+const coach = new Coach(story, api);
 
 async function main() {
   state.map = await api("/api/map");
