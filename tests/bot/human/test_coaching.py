@@ -83,9 +83,7 @@ def test_a_graded_phase_is_tried_again_against_the_recorded_orders(scripted: Pat
         assert sorted(r.text for r in same.tried.results) == sorted(
             r.text for r in same.happened.results
         )
-        assert [r.outcome for r in same.tried.results] == [
-            r.outcome for r in same.happened.results
-        ]
+        assert [r.outcome for r in same.tried.results] == [r.outcome for r in same.happened.results]
         assert (same.tried.turn, same.tried.units) == ("FAL 1901", 3)
         # Something else: Paris to Picardy, Brest to the Channel (England went north).
         other = coach.try_again("SPR 1901", ["A PAR - PIC", "F BRE - ECH"])

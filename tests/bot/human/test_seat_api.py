@@ -110,7 +110,9 @@ def test_the_states_version_parameter_is_checked(served: Served, query: str, sta
 def test_answers_are_the_models_json(served: Served) -> None:
     """The state and the answers carry exactly their models' fields."""
     state = json.loads(served.call("GET", "/api/state")[1])
-    assert set(state) == {"version", "map", "info", "seconds_left", "game", "summary", "phase"}
+    assert set(state) == {
+        "version", "map", "info", "seconds_left", "game", "summary", "phase", "coach"
+    }  # fmt: skip
     assert state["info"] == {
         "power": "FRA",
         "name": "tester",
