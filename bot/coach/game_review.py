@@ -16,7 +16,7 @@ loss.  :meth:`Review.to_json` holds it all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,7 +128,7 @@ def review_game(
     movement_only: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> Review:
-    """Grade every phase where ``power`` had a choice; ReviewError if it is not in the game.
+    """Grade every phase played out where ``power`` had a choice; ReviewError if not in the game.
 
     ``progress`` hears each phase's name before it is graded.
     """
@@ -137,11 +137,11 @@ def review_game(
         raise ReviewError(f"{power} is not a power of this game ({', '.join(game.map.powers)})")
     final_year = game.final_year
     reviewed: list[PhaseReview] = []
-    for phase in game.phases:
+    for number, phase in enumerate(game.phases):
         pos = phase.position
         if movement_only and not pos.is_movement:
             continue
-        if not gradable(pos, index, final_year):
+        if not gradable(pos, index, final_year) or not adjudicated(game.phases, number):
             continue
         if progress is not None:
             progress(str(pos.turn))
@@ -153,6 +153,15 @@ def gradable(pos: Position, power: int, final_year: int | None) -> bool:
     """Whether a review grades ``power``'s orders in ``pos``: it had a choice, the game was on."""
     ended = final_year is not None and pos.ended_by(final_year)
     return not ended and matters(pos, power)
+
+
+def adjudicated(phases: Sequence[RecordedPhase], index: int) -> bool:
+    """Whether phase ``index`` was played out: all but the last were; the last if ORD says so.
+
+    A game that ends (a draw, a solo, the server's end) before its last phase is
+    adjudicated leaves that phase unplayed: there is nothing to grade in it.
+    """
+    return index < len(phases) - 1 or bool(phases[index].results)
 
 
 def review_phase(

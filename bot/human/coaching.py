@@ -37,7 +37,7 @@ from adjudicator.daide import adjudicate_phase
 from adjudicator.position import Position
 from adjudicator.rule_errors import AdjudicatorError
 from bot.client.core.person import PersonOrderError, legal_choices
-from bot.coach.game_review import PhaseReview, Review, gradable, review_phase
+from bot.coach.game_review import PhaseReview, Review, adjudicated, gradable, review_phase
 from bot.coach.recorded_game import GameReader, RecordedPhase
 from bot.human.api import (
     BadRequest,
@@ -171,9 +171,11 @@ class SeatCoach:
         if began:
             self._grade_until(len(self._reader.phases) - 1)
         elif isinstance(message, Smr | Off) and not self._over:
-            # The game is over: its last phase too (as review grades it).
+            # The game is over: its last phase too, if it was played out (as review grades).
             self._over = True
-            self._grade_until(len(self._reader.phases))
+            phases = self._reader.phases
+            if phases and adjudicated(phases, len(phases) - 1):
+                self._grade_until(len(phases))
             self._tell()
 
     def _grade_until(self, end: int) -> None:

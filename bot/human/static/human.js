@@ -380,7 +380,8 @@ function render() {
   $("phase-title").textContent = phase ? `${SEASON_NAMES[phase.turn.slice(0, 3)] || ""} ${phase.turn.slice(4)}` : info.over ? "game over" : "waiting for the next phase";
   document.body.dataset.turn = phase ? phase.turn : "";
   document.body.dataset.over = info.over ? "1" : "0";
-  $("ready").checked = phase ? phase.ready : false;
+  // A state heard while the person's click is on its way must not undo the click.
+  if (!state.readying) $("ready").checked = phase ? phase.ready : false;
   $("ready").disabled = !phase || phase.choices.kind !== "movement";
   for (const id of ["submit", "hint", "add"]) $(id).disabled = !phase;
   const hint = phase && phase.hint;
@@ -490,7 +491,10 @@ async function main() {
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
   $("typed").addEventListener("submit", typed);
   $("submit").addEventListener("click", submit);
-  $("ready").addEventListener("change", (e) => simple("/api/ready", { turn: state.turn, ready: e.target.checked }));
+  $("ready").addEventListener("change", async (e) => {
+    state.readying = true;
+    try { await simple("/api/ready", { turn: state.turn, ready: e.target.checked }); } finally { state.readying = false; }
+  });
   $("hint").addEventListener("click", () => simple("/api/hint", { turn: state.turn }, "the bot is thinking..."));
   $("take-hint").addEventListener("click", takeHint);
   $("draw").addEventListener("click", () => simple("/api/draw", {}, "draw proposed"));
