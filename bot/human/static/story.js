@@ -32,7 +32,7 @@ export class Story {
     box.replaceChildren();
     const bar = document.createElement("div");
     bar.id = "story-bar";
-    for (const [id, text, title] of [["story-first", "\u23ee", "the first phase"], ["story-prev", "\u25c0", "the phase before (\u2190)"],
+    for (const [id, text, title] of [["story-first", "first", "the first phase"], ["story-prev", "\u25c0", "the phase before (\u2190)"],
       ["story-next", "\u25b6", "the phase after (\u2192)"], ["story-now", "now", "back to the phase being played"]]) {
       const b = document.createElement("button");
       b.id = id;

@@ -31,8 +31,9 @@ from tests.bot.human.test_human_games import (
 )
 from tests.bot.view.conftest import open_view
 
-MTL = 25
-"""Seconds of a movement phase (phases end earlier: everyone says ready)."""
+MTL = 120
+"""Seconds of a movement phase: long enough for the person to wait for a grade and browse
+the story before ordering (the phases end as soon as everyone is ready)."""
 
 GRADE_WAIT = 180_000
 """Milliseconds a grade may take to reach the page (a worker process starts, then grades)."""
