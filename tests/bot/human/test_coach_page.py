@@ -162,7 +162,7 @@ def test_a_person_is_graded_browses_the_story_reviews_and_tries_again(
     coach = state["coach"]
     assert coach["failed"] == {} and coach["problem"] is None
     graded = [g["turn"] for g in coach["grades"]]
-    assert graded[:2] == ["SPR 1901", "FAL 1901"]
+    assert graded[0] == "SPR 1901" and "FAL 1901" in graded
     page.wait_for_function(
         "n => document.querySelectorAll('#story-chart circle.grade-mark').length === n",
         arg=len(graded),
