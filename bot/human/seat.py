@@ -29,7 +29,7 @@ from bot.client.shell import DaideClient, GameSummary
 from bot.human.api import Limits, SeatInfo
 from bot.human.coaching import SeatCoach
 from bot.human.desk import SeatDesk
-from bot.human.record import SeatRecord
+from bot.human.seatrecord import SeatRecord
 from bot.human.webapp import SeatApp, new_secret
 from bot.toolkit.order_words import format_order_text
 from protocol.daide_errors import ProtocolError
