@@ -7,8 +7,12 @@ handshake, HLO, rejoining with IAM) and serves a page on 127.0.0.1 where you
 give the orders.  The page's address, with the seat's secret, is printed once
 it listens: open it in a browser (only that address works; keep it to
 yourself).  Click a unit for its legal orders, or type them (A PAR - BUR).
-"Hint" shows what the bot would play.  See docs/human.md.  Ctrl-C leaves
-the seat.  Needs the view extra (pip install 'daide-mcts[view]').
+"Hint" shows what the bot would play; after each phase your orders are
+graded against the search's choice (as daide-mcts review grades them), the
+game's past phases can be browsed, and at its end reviewed and a moment tried
+again (--record FOLDER keeps the game for daide-mcts review).  See
+docs/human.md.  Ctrl-C leaves the seat.  Needs the view extra (pip install
+'daide-mcts[view]').
 """
 
 from __future__ import annotations
