@@ -16,14 +16,14 @@ loss.  :meth:`Review.to_json` holds it all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
 from adjudicator.position import PhaseKind, Position
 from adjudicator.validation import OrderBook
-from bot.coach.recorded_game import RecordedGame
+from bot.coach.recorded_game import RecordedGame, RecordedPhase
 from bot.toolkit.order_words import format_order_text
 from protocol.values import Order
 from search.grading import (
@@ -52,6 +52,8 @@ class PhaseReview:
     better: tuple[str, ...]
     centres: int
     grade: Grade
+    better_orders: tuple[Order, ...] = field(default=(), compare=False)
+    """The bot's orders as values (for a drawing of them)."""
 
     @property
     def same(self) -> bool:
@@ -126,7 +128,7 @@ def review_game(
     movement_only: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> Review:
-    """Grade every phase where ``power`` had a choice; ReviewError if it is not in the game.
+    """Grade every phase played out where ``power`` had a choice; ReviewError if not in the game.
 
     ``progress`` hears each phase's name before it is graded.
     """
@@ -135,26 +137,57 @@ def review_game(
         raise ReviewError(f"{power} is not a power of this game ({', '.join(game.map.powers)})")
     final_year = game.final_year
     reviewed: list[PhaseReview] = []
-    for phase in game.phases:
+    for number, phase in enumerate(game.phases):
         pos = phase.position
         if movement_only and not pos.is_movement:
             continue
-        if (final_year is not None and pos.ended_by(final_year)) or not matters(pos, index):
+        if not gradable(pos, index, final_year) or not adjudicated(game.phases, number):
             continue
         if progress is not None:
             progress(str(pos.turn))
-        played = engine_orders(pos, power, phase.orders_of(power))
-        graded = grade_phase(pos, index, played, seed, settings, final_year)
-        reviewed.append(
-            PhaseReview(
-                kind=pos.kind.value,
-                played=order_texts(pos, index, graded.submitted),
-                better=order_texts(pos, index, graded.reference),
-                centres=pos.centre_counts()[index],
-                grade=graded.grade,
-            )
-        )
+        reviewed.append(review_phase(phase, power, seed, settings, final_year))
     return Review(str(game.folder), power, seed, settings, final_year, tuple(reviewed))
+
+
+def gradable(pos: Position, power: int, final_year: int | None) -> bool:
+    """Whether a review grades ``power``'s orders in ``pos``: it had a choice, the game was on."""
+    ended = final_year is not None and pos.ended_by(final_year)
+    return not ended and matters(pos, power)
+
+
+def adjudicated(phases: Sequence[RecordedPhase], index: int) -> bool:
+    """Whether phase ``index`` was played out: all but the last were; the last if ORD says so.
+
+    A game that ends (a draw, a solo, the server's end) before its last phase is
+    adjudicated leaves that phase unplayed: there is nothing to grade in it.
+    """
+    return index < len(phases) - 1 or bool(phases[index].results)
+
+
+def review_phase(
+    phase: RecordedPhase,
+    power: str,
+    seed: int,
+    settings: GradingSettings = DEFAULT_SETTINGS,
+    final_year: int | None = None,
+) -> PhaseReview:
+    """``power``'s recorded orders in ``phase`` graded (:func:`search.grading.grade_phase`).
+
+    The live page grades each phase with this, as :func:`review_game` does.
+    """
+    pos = phase.position
+    index = pos.map.power_index[power]
+    played = engine_orders(pos, power, phase.orders_of(power))
+    graded = grade_phase(pos, index, played, seed, settings, final_year)
+    better = order_values(pos, index, graded.reference)
+    return PhaseReview(
+        kind=pos.kind.value,
+        played=order_texts(pos, index, graded.submitted),
+        better=tuple(sorted(format_order_text(v) for v in better)),
+        centres=pos.centre_counts()[index],
+        grade=graded.grade,
+        better_orders=tuple(better),
+    )
 
 
 def engine_orders(pos: Position, power: str, orders: tuple[Order, ...]) -> PhaseOrders:
@@ -169,9 +202,12 @@ def engine_orders(pos: Position, power: str, orders: tuple[Order, ...]) -> Phase
 
 def order_texts(pos: Position, power: int, orders: PhaseOrders) -> tuple[str, ...]:
     """The orders in the usual notation (``A PAR - BUR``), sorted."""
+    return tuple(sorted(format_order_text(v) for v in order_values(pos, power, orders)))
+
+
+def order_values(pos: Position, power: int, orders: PhaseOrders) -> list[Order]:
+    """The orders (engine form) as values, as a server hears them."""
     if isinstance(orders, Mapping):
         convert = movement_value if pos.is_movement else retreat_value
-        values = [convert(pos, prov, order) for prov, order in orders.items()]
-    else:
-        values = [adjustment_value(pos, power, order) for order in orders]
-    return tuple(sorted(format_order_text(v) for v in values))
+        return [convert(pos, prov, order) for prov, order in orders.items()]
+    return [adjustment_value(pos, power, order) for order in orders]

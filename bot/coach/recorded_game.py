@@ -21,7 +21,7 @@ from adjudicator.position import Position
 from adjudicator.rule_errors import AdjudicatorError
 from bot.toolkit.jsonfiles import UnreadableFile, read_json_model
 from bot.toolkit.messagelog import MESSAGES_FILE, RecordedText, received_texts
-from protocol.messages import Mdf, Now, Ord, Sco
+from protocol.messages import Mdf, Message, Now, Ord, Sco
 from protocol.notation import Centres
 from protocol.values import Order, OrderResult, order_power
 
@@ -63,6 +63,58 @@ class _Summary(BaseModel):
     settings: _Settings | None = None
 
 
+class GameReader:
+    """Reads a game message by message, as a run folder's record or a live seat hears it.
+
+    :meth:`feed` takes each message the server sent (parsed); :attr:`phases` is every
+    phase so far with the ORD lines heard for it.  The live page's coach and
+    :func:`read_recorded_game` read with this one reader, so both see the same
+    positions and orders.  :class:`~adjudicator.rule_errors.AdjudicatorError` if the
+    messages do not fit their map.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.map: GameMap | None = None
+        self._centres: Centres | None = None
+        self._positions: list[Position] = []
+        self._results: list[list[OrderResult]] = []
+
+    def feed(self, message: Message | None) -> bool:
+        """Take one message; True if it began a new phase (or replaced the last one's NOW)."""
+        if isinstance(message, Mdf) and message.definition is not None and self.map is None:
+            self.map = GameMap.from_definition(message.definition, self.name)
+        elif isinstance(message, Sco) and message.centres is not None:
+            self._centres = message.centres
+        elif isinstance(message, Now) and message.turn is not None:
+            if self.map is None or self._centres is None:
+                return False
+            if self._positions and self._positions[-1].turn == message.turn:
+                # The same phase again (a resent NOW): the last one stands.
+                self._positions.pop()
+                self._results.pop()
+            self._positions.append(
+                Position.from_values(self.map, message.turn, message.units, self._centres)
+            )
+            self._results.append([])
+            return True
+        elif (
+            isinstance(message, Ord)
+            and message.entry is not None
+            and self._positions
+            and message.entry.turn == self._positions[-1].turn
+        ):
+            self._results[-1].append(message.entry)
+        return False
+
+    @property
+    def phases(self) -> tuple[RecordedPhase, ...]:
+        """Every phase so far, each with the ORD lines heard for it."""
+        return tuple(
+            RecordedPhase(p, tuple(r)) for p, r in zip(self._positions, self._results, strict=True)
+        )
+
+
 def read_recorded_game(folder: Path) -> RecordedGame:
     """The game recorded in ``folder``; :class:`RecordedGameError` if there is none to read."""
     if not folder.is_dir():
@@ -71,41 +123,18 @@ def read_recorded_game(folder: Path) -> RecordedGame:
     if not path.exists():
         raise RecordedGameError(f"{folder} holds no {MESSAGES_FILE}: not a run folder of a game")
     texts = RecordedText()
-    game_map: GameMap | None = None
-    centres: Centres | None = None
-    positions: list[Position] = []
-    results: dict[int, list[OrderResult]] = {}
+    reader = GameReader(folder.name)
     try:
         for text in received_texts(path):
-            message = texts.read(text)
-            if isinstance(message, Mdf) and message.definition is not None and game_map is None:
-                game_map = GameMap.from_definition(message.definition, folder.name)
-            elif isinstance(message, Sco) and message.centres is not None:
-                centres = message.centres
-            elif isinstance(message, Now) and message.turn is not None:
-                if game_map is None or centres is None:
-                    continue
-                if positions and positions[-1].turn == message.turn:
-                    positions.pop()  # the same phase again (a resent NOW): the last one stands
-                positions.append(
-                    Position.from_values(game_map, message.turn, message.units, centres)
-                )
-                results[len(positions) - 1] = []
-            elif (
-                isinstance(message, Ord)
-                and message.entry is not None
-                and positions
-                and message.entry.turn == positions[-1].turn
-            ):
-                results[len(positions) - 1].append(message.entry)
+            reader.feed(texts.read(text))
     except (UnreadableFile, OSError) as exc:
         raise RecordedGameError(f"{folder}: {exc}") from None
     except AdjudicatorError as exc:
         raise RecordedGameError(f"{folder}: the record does not fit its map: {exc}") from None
-    if game_map is None or not positions:
+    phases = reader.phases
+    if reader.map is None or not phases:
         raise RecordedGameError(f"{path} records no map and position of a game")
-    phases = tuple(RecordedPhase(p, tuple(results[i])) for i, p in enumerate(positions))
-    return RecordedGame(folder, game_map, phases, _final_year(folder / SUMMARY_FILE))
+    return RecordedGame(folder, reader.map, phases, _final_year(folder / SUMMARY_FILE))
 
 
 def _final_year(path: Path) -> int | None:

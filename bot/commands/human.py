@@ -7,8 +7,12 @@ handshake, HLO, rejoining with IAM) and serves a page on 127.0.0.1 where you
 give the orders.  The page's address, with the seat's secret, is printed once
 it listens: open it in a browser (only that address works; keep it to
 yourself).  Click a unit for its legal orders, or type them (A PAR - BUR).
-"Hint" shows what the bot would play.  See docs/human.md.  Ctrl-C leaves
-the seat.  Needs the view extra (pip install 'daide-mcts[view]').
+"Hint" shows what the bot would play; after each phase your orders are
+graded against the search's choice (as daide-mcts review grades them), the
+game's past phases can be browsed, and at its end reviewed and a moment tried
+again (--record FOLDER keeps the game for daide-mcts review).  See
+docs/human.md.  Ctrl-C leaves the seat.  Needs the view extra (pip install
+'daide-mcts[view]').
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import argparse
 import contextlib
 import json
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from bot.client.gamelog import add_log_arguments, configure_logging
@@ -57,6 +62,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="stop when the game ends (by default the page stays up, with the result, "
         "until Ctrl-C)",
     )
+    p.add_argument(
+        "--record",
+        type=Path,
+        metavar="FOLDER",
+        help="write the game's record into FOLDER (daide-mcts review FOLDER --power P reads it)",
+    )
     add_log_arguments(p)
     p.set_defaults(handler=run)
 
@@ -96,9 +107,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     configure_logging(settings.log_level, settings.log_format)
 
     try:
-        seat = PersonSeat(settings, args.http_port)
+        seat = PersonSeat(settings, args.http_port, args.record)
     except OSError as exc:
-        raise UserError(f"--http-port {args.http_port}: {exc}") from exc
+        where = f"--record {args.record}" if exc.filename else f"--http-port {args.http_port}"
+        raise UserError(f"{where}: {exc}") from exc
 
     def announce(address: SeatAddress) -> None:
         out.write(f"daide-mcts human: your seat's page is {address.url}  (Ctrl-C to leave)\n")

@@ -91,6 +91,10 @@ class ReadyRequest(TurnRequest):
     ready: bool
 
 
+class TryRequest(OrdersRequest):
+    """``POST /api/try``: a graded phase played again with these orders."""
+
+
 class DrawRequest(SeatRequest):
     """``POST /api/draw``: an empty object (or no body)."""
 
@@ -369,6 +373,90 @@ class PressView(Answer):
     refused: str | None = None
 
 
+class GradeView(Answer):
+    """One phase the person played, graded against the bot's choice (:mod:`search.grading`).
+
+    ``played_centres`` and ``bot_centres`` are the centres each set is expected to
+    lead to by the winter of ``horizon``; ``loss`` is their difference (the bot's
+    minus the person's), ``low`` to ``high`` its 95% interval; ``label`` is good,
+    inaccuracy, mistake or blunder.  ``better_draw`` draws the bot's set.
+    """
+
+    turn: str
+    kind: str
+    label: str
+    played_centres: float
+    bot_centres: float
+    loss: float
+    low: float
+    high: float
+    rollouts: int
+    horizon: int
+    centres: int
+    played: list[str]
+    better: list[str]
+    better_draw: list[Json]
+    same: bool
+
+
+class CoachView(Answer):
+    """The coach's grades so far (as ``daide-mcts review`` grades: seed and budget given).
+
+    ``pending`` are the phases being graded, ``failed`` those that could not be
+    (with why), ``costly`` the (at most three) phases that cost most, worst first.
+    """
+
+    power: str | None
+    seed: int
+    rollouts: int
+    iterations: int
+    years: int
+    grades: list[GradeView]
+    pending: list[str]
+    failed: dict[str, str]
+    costly: list[str]
+    over: bool
+    problem: str | None = None
+
+
+class MomentView(Answer):
+    """``GET /api/moment?turn=``: a graded phase to try again: its legal orders, what was played."""
+
+    turn: str
+    kind: str
+    due: int
+    options: dict[str, list[str]]
+    played: list[str]
+
+
+class ResultView(Answer):
+    """One order of a phase with its result, as text and drawn."""
+
+    text: str
+    power: str
+    outcome: str
+    ok: bool
+    draw: Json
+
+
+class OutcomeView(Answer):
+    """A phase's orders and results, and the person's centres, units, dislodged units after it."""
+
+    results: list[ResultView]
+    turn: str
+    centres: int
+    units: int
+    dislodged: int
+
+
+class TryAnswer(Answer):
+    """``POST /api/try``: the phase with the person's new orders, beside what happened."""
+
+    turn: str
+    tried: OutcomeView
+    happened: OutcomeView | None
+
+
 class SeatState(Answer):
     """Everything the page shows (``GET /api/state``, the stream's first event)."""
 
@@ -380,6 +468,7 @@ class SeatState(Answer):
     summary: list[ResultRow]
     phase: PhaseView | None
     press: PressView | None = None
+    coach: CoachView | None = None
 
 
 class GameChange(Answer):
@@ -406,3 +495,4 @@ class SeatChange(Answer):
     summary: list[ResultRow] | None = None
     phase: PhaseView | None = None
     press: PressView | None = None
+    coach: CoachView | None = None

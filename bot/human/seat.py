@@ -17,6 +17,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import uvicorn
 
@@ -26,8 +27,10 @@ from bot.client.core import notes
 from bot.client.settings import BotSettings
 from bot.client.shell import DaideClient, GameSummary
 from bot.human.api import Limits, SeatInfo
+from bot.human.coaching import SeatCoach
 from bot.human.desk import SeatDesk
 from bot.human.press_panel import PressLog, PressPanel
+from bot.human.seatrecord import SeatRecord
 from bot.human.webapp import SeatApp, new_secret
 from bot.toolkit.order_words import format_order_text
 from protocol.daide_errors import ProtocolError
@@ -61,10 +64,16 @@ class SeatAddress:
 class PersonSeat:
     """The seat: the client (``chooser="person"``), its desk, and the page's control of it."""
 
-    def __init__(self, settings: BotSettings, http_port: int = 0) -> None:
+    def __init__(
+        self, settings: BotSettings, http_port: int = 0, record: Path | None = None
+    ) -> None:
+        self.record = (
+            None if record is None else SeatRecord(record, settings.name, settings.final_year)
+        )
         self.client = DaideClient(settings.model_copy(update={"chooser": "person"}))
         self.desk = SeatDesk()
         self.press_log = PressLog()
+        self.coach = SeatCoach(lambda: self.client.core.power, settings.final_year)
         self.client.stream.listeners.append(self._on_note)
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -77,6 +86,7 @@ class PersonSeat:
             self.address.secret,
             LOOPBACK,
             self.address.port,
+            coach=self.coach,
             press=PressPanel(self, self.press_log),
         )
         self._server: uvicorn.Server | None = None
@@ -170,7 +180,10 @@ class PersonSeat:
                 message = None
                 with contextlib.suppress(ProtocolError, ValueError):
                     message = parse_text(text, self.client.core.table)
+                if self.record is not None:
+                    self.record.heard(text)
                 self.desk.heard(message, text)
+                self.coach.heard(text)
                 if isinstance(message, Mis):
                     self.desk.lacking(self._turn(), text)
             case notes.OrderAccepted(order=order):
@@ -221,6 +234,9 @@ class PersonSeat:
                 await serving
             return summary
         finally:
+            self.coach.close()
+            if self.record is not None:
+                self.record.close()
             self._server.should_exit = True
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(serving, GRACEFUL_SHUTDOWN + 2)

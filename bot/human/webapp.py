@@ -23,6 +23,7 @@ missing one is 403):
 ``POST /api/press``         :class:`~bot.human.api.PressRequest`: send press (SND), see
                             :mod:`bot.human.press_panel`
 ``POST /api/press/answer``  :class:`~bot.human.api.PressAnswerRequest`: YES or REJ to a proposal
+``GET /api/moment``, ``POST /api/try``  the coach's "try again" (:mod:`bot.human.coachweb`)
 
 Every request body is read as its model (:func:`bot.human.api.read_request`):
 bad JSON, a wrong type, an unknown field, a list or string over its bound is
@@ -80,6 +81,8 @@ from bot.human.api import (
     TurnRequest,
     read_request,
 )
+from bot.human.coaching import SeatCoach
+from bot.human.coachweb import CoachWeb
 from bot.human.desk import SeatDesk
 from bot.human.ordertext import OrderTextError, parse_order_text
 from bot.human.press_panel import PressPanel
@@ -217,9 +220,11 @@ class SeatApp:
         host: str,
         port: int,
         press: PressPanel | None = None,
+        coach: SeatCoach | None = None,
     ) -> None:
         self.control = control
         self.desk = desk
+        self.coach = coach
         self.secret = secret
         self.press = press
         self.version = 0
@@ -230,6 +235,10 @@ class SeatApp:
         desk.listeners.append(self.changed)
         if press is not None:
             press.log.listeners.append(self.changed)
+        coaching = []
+        if coach is not None:
+            coach.listeners.append(self.changed)
+            coaching = CoachWeb(coach, self._guard, read_body).routes()
         self.app = Starlette(
             routes=[
                 Route("/", self._page),
@@ -244,6 +253,7 @@ class SeatApp:
                 Route("/api/draw", self._guard(self._draw), methods=["POST"]),
                 Route("/api/press", self._guard(self._press_send), methods=["POST"]),
                 Route("/api/press/answer", self._guard(self._press_answer), methods=["POST"]),
+                *coaching,
                 Mount("/static", StaticFiles(directory=STATIC), name="static"),
                 Mount("/view", StaticFiles(directory=VIEW_STATIC), name="view"),
             ],
@@ -315,6 +325,7 @@ class SeatApp:
             summary=list(self.desk.summary),
             phase=self._phase_view(),
             press=None if self.press is None else self.press.view(),
+            coach=None if self.coach is None else self.coach.view(),
         )
         values = state.model_dump(mode="json")
         seen = {k: v for k, v in values.items() if k not in VOLATILE}

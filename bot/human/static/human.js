@@ -8,6 +8,8 @@
 // ES module.
 
 import { DISLODGED_OFFSET, MapDrawing, UNIT_RADIUS, el } from "/view/mapdraw.js";
+import { Coach } from "/static/coach.js";
+import { Story } from "/static/story.js";
 
 const RECONNECT_MS = 2000;
 const WARN_SECONDS = 15;
@@ -79,6 +81,7 @@ function lastResults() {
 function drawBoard() {
   const seat = state.seat;
   const drawing = state.drawing;
+  if (story.draw(drawing)) return;  // a past phase is shown
   drawing.clear("orders", "units", "crosses", "sites");
   const game = seat.game;
   const latest = game.count ? game.phases[String(game.count - 1)] : null;
@@ -377,7 +380,8 @@ function render() {
   $("phase-title").textContent = phase ? `${SEASON_NAMES[phase.turn.slice(0, 3)] || ""} ${phase.turn.slice(4)}` : info.over ? "game over" : "waiting for the next phase";
   document.body.dataset.turn = phase ? phase.turn : "";
   document.body.dataset.over = info.over ? "1" : "0";
-  $("ready").checked = phase ? phase.ready : false;
+  // A state heard while the person's click is on its way must not undo the click.
+  if (!state.readying) $("ready").checked = phase ? phase.ready : false;
   $("ready").disabled = !phase || phase.choices.kind !== "movement";
   for (const id of ["submit", "hint", "add"]) $(id).disabled = !phase;
   const hint = phase && phase.hint;
@@ -396,6 +400,8 @@ function render() {
   renderResults();
   renderEnd();
   renderClock();
+  story.render(seat);
+  coach.render(seat);
   drawBoard();
 }
 
@@ -476,13 +482,20 @@ function listen() {
   };
 }
 
+// The game's story (past phases, the centre graph) and the coach (grades, the review).
+const story = new Story(colourOf, () => { if (state.seat) drawBoard(); });
+const coach = new Coach(story, api);
+
 async function main() {
   state.map = await api("/api/map");
   buildMap();
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") closeMenu(); });
   $("typed").addEventListener("submit", typed);
   $("submit").addEventListener("click", submit);
-  $("ready").addEventListener("change", (e) => simple("/api/ready", { turn: state.turn, ready: e.target.checked }));
+  $("ready").addEventListener("change", async (e) => {
+    state.readying = true;
+    try { await simple("/api/ready", { turn: state.turn, ready: e.target.checked }); } finally { state.readying = false; }
+  });
   $("hint").addEventListener("click", () => simple("/api/hint", { turn: state.turn }, "the bot is thinking..."));
   $("take-hint").addEventListener("click", takeHint);
   $("draw").addEventListener("click", () => simple("/api/draw", {}, "draw proposed"));

@@ -50,14 +50,8 @@ function ownerMap(phase) {
 }
 
 function drawPhase(phase) {
-  const drawing = state.drawing;
-  drawing.clear("units", "crosses", "orders");
-  const positions = drawing.drawUnits(phase.units);
-  for (const order of phase.orders) drawing.drawOrder(order, { positions });
-  // Every dislodged unit's retreat options (its retreat order, if any, is drawn above).
-  for (const unit of phase.units) {
-    if (unit.retreats !== null) drawing.drawRetreatOptions(unit, positions);
-  }
+  state.drawing.clear("units", "crosses", "orders");
+  state.drawing.drawPhase(phase);
 }
 
 // --- the panel --------------------------------------------------------------------------

@@ -232,6 +232,17 @@ export class MapDrawing {
     if (dislodged) this.cross(from, 9);
   }
 
+  // One phase as it was played: its units, every order with its result, the retreat options
+  // of dislodged units.  ``orders`` (default: the phase's own) may be another set to draw.
+  drawPhase(phase, orders = phase.orders) {
+    const positions = this.drawUnits(phase.units);
+    for (const order of orders) this.drawOrder(order, { positions });
+    for (const unit of phase.units) {
+      if (unit.retreats !== null) this.drawRetreatOptions(unit, positions);
+    }
+    return positions;
+  }
+
   // A dislodged unit's retreat options, dashed (a cross where it has none).
   drawRetreatOptions(unit, positions) {
     const from = positions[unit.province + "*"];

@@ -39,9 +39,9 @@ def test_every_phase_is_read_with_its_orders(scripted: Path) -> None:
 @pytest.mark.parametrize(
     ("power", "graded"),
     [
-        ("ENG", ["SPR 1901", "FAL 1901", "WIN 1901", "SPR 1902"]),  # a convoy, a build
-        ("TUR", ["SPR 1901", "FAL 1901", "AUT 1901", "WIN 1901", "SPR 1902"]),  # a retreat
-        ("RUS", ["SPR 1901", "FAL 1901", "WIN 1901", "SPR 1902"]),  # a removal
+        ("ENG", ["SPR 1901", "FAL 1901", "WIN 1901"]),  # a convoy, a build
+        ("TUR", ["SPR 1901", "FAL 1901", "AUT 1901", "WIN 1901"]),  # a retreat
+        ("RUS", ["SPR 1901", "FAL 1901", "WIN 1901"]),  # a removal
     ],
 )
 def test_every_phase_with_a_choice_is_graded(scripted: Path, power: str, graded: list[str]) -> None:
@@ -53,7 +53,8 @@ def test_every_phase_with_a_choice_is_graded(scripted: Path, power: str, graded:
     assert [g["turn"] for g in data["graph"]] == graded
     assert data["power"] == power and data["rollouts"] == 8
     moves = review_game(read_recorded_game(scripted), power, 1, TINY, movement_only=True)
-    assert [p.grade.turn for p in moves.phases] == ["SPR 1901", "FAL 1901", "SPR 1902"]
+    # The spring of 1902 was never adjudicated (the game ended in a draw): not graded.
+    assert [p.grade.turn for p in moves.phases] == ["SPR 1901", "FAL 1901"]
 
 
 def test_the_played_orders_are_written_as_people_write_them(scripted: Path) -> None:

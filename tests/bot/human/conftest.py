@@ -20,6 +20,7 @@ import uvicorn
 
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
+from bot.human.coaching import SeatCoach
 from bot.human.desk import SeatDesk
 from bot.human.press_panel import PressLog, PressPanel
 from bot.human.webapp import SeatApp
@@ -88,8 +89,15 @@ def served(board_seat: BoardSeat) -> Iterator[Served]:
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
     port = int(sock.getsockname()[1])
+    coach = SeatCoach(lambda: board_seat.power)
     app = SeatApp(
-        board_seat, SeatDesk(), SECRET, "127.0.0.1", port, PressPanel(board_seat, PressLog())
+        board_seat,
+        SeatDesk(),
+        SECRET,
+        "127.0.0.1",
+        port,
+        coach=coach,
+        press=PressPanel(board_seat, PressLog()),
     )
     config = uvicorn.Config(
         app.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE
@@ -100,6 +108,7 @@ def served(board_seat: BoardSeat) -> Iterator[Served]:
     yield Served(port, board_seat, app)
     server.should_exit = True
     thread.join(10.0)
+    coach.close()
     sock.close()
 
 

@@ -10,6 +10,7 @@ BAD = [
     (["--http-port", "70000"], "--http-port must be between 0 and 65535"),
     (["--power", "FRA"], "--power and --passcode go together"),
     (["--port", "0"], "port"),
+    (["--record", "/dev/null/run"], "--record /dev/null/run"),
 ]
 
 

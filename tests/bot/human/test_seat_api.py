@@ -111,7 +111,7 @@ def test_answers_are_the_models_json(served: Served) -> None:
     """The state and the answers carry exactly their models' fields."""
     state = json.loads(served.call("GET", "/api/state")[1])
     assert set(state) == {
-        *("version", "map", "info", "seconds_left", "game", "summary", "phase", "press"),
+        *("version", "map", "info", "seconds_left", "game", "summary", "phase", "press", "coach"),
     }
     assert state["info"] == {
         "power": "FRA",

@@ -17,20 +17,26 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.client.core import notes
+from bot.toolkit.messagelog import MESSAGES_FILE, received_texts
 from protocol.messages import parse_text
 from protocol.tokens import STANDARD
+from search.grading import LABELS
 from tests.bot.human.conftest import SECRET, TIMEOUT, Served
+from tests.bot.view.scripted_game import write_run_folder
 
 TURN = "SPR 1901"
 QUIET = 1.0
 """Seconds without a change in which no event may come (the stream looks every few ms)."""
 
-STATE_PARTS = {"version", "map", "info", "seconds_left", "game", "summary", "phase", "press"}
+STATE_PARTS = {
+    *("version", "map", "info", "seconds_left", "game", "summary", "phase", "press", "coach")
+}
 ALWAYS = {"version", "seconds_left"}
 """What every change event carries besides the parts that changed."""
 
@@ -196,3 +202,37 @@ def test_no_key_no_stream(served: Served, key: str | None) -> None:
     assert status == 403 and text == "wrong or missing seat key\n"
     status, _ = served.call("GET", f"/api/events?key={key or ''}", key=None)
     assert status == 403
+
+
+GRADE_TIMEOUT = 120.0
+"""Seconds a grade may take to come back (a worker process starts, then grades)."""
+
+
+@pytest.mark.timeout(300)
+def test_a_grade_comes_on_the_stream_as_a_change_of_the_coach_only(
+    served: Served,
+    open_stream: Callable[[], Stream],
+    tmp_path: Path,
+) -> None:
+    """The coach hears the spring of the scripted game: its grade arrives as a change."""
+    stream = open_stream()
+    name, first = stream.next()
+    assert name == "state" and first["coach"]["grades"] == []
+    write_run_folder(tmp_path)
+    texts = list(received_texts(tmp_path / MESSAGES_FILE))
+    nows = [i for i, t in enumerate(texts) if t.startswith("NOW")]
+    coach = served.app.coach
+    assert coach is not None
+    _in_loop(served, lambda: [coach.heard(t) for t in texts[: nows[1] + 1]])
+    name, change = stream.next()
+    assert name == "change" and set(change) == ALWAYS | {"coach"}
+    assert change["coach"]["pending"] == ["SPR 1901"]
+    name, change = stream.next(GRADE_TIMEOUT)
+    assert name == "change" and set(change) == ALWAYS | {"coach"}
+    coach_view = change["coach"]
+    assert coach_view["pending"] == [] and coach_view["failed"] == {}
+    (grade,) = coach_view["grades"]
+    assert grade["turn"] == "SPR 1901" and grade["label"] in LABELS
+    assert grade["played"] == ["A MAR S A PAR - BUR", "A PAR - BUR", "F BRE - MAO"]
+    assert len(grade["better_draw"]) == 3
+    assert stream.silent()
