@@ -38,6 +38,7 @@ COMMANDS = (
     "bot.commands.export",
     "bot.commands.review",
     "bot.commands.human",
+    "bot.commands.start",
     "bot.commands.stress",
     "bot.commands.train",
 )
