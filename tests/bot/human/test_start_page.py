@@ -27,6 +27,10 @@ START_URL = re.compile(r"choose your game at (http://127\.0\.0\.1:\d+/\?key=[A-Z
 SEAT_URL = re.compile(r"^http://127\.0\.0\.1:\d+/\?key=[A-Za-z0-9_-]+$")
 STARTED_WITHIN = 120.0
 """Seconds the command may take to serve its page (it may install Parlance first)."""
+MOVE_DEADLINE = 60
+"""Seconds of a movement phase: the person asks for a hint and takes its advice in it."""
+HINT_WITHIN = 60_000
+"""Milliseconds until the ranked hint shows (the search thinks 3 s, on a busy machine)."""
 SEATED_WITHIN = 240_000
 """Milliseconds until the person is at the seat page: Parlance and seven seats start, one
 at a time (the powers are given in turn), on a busy machine."""
@@ -111,9 +115,12 @@ def test_a_malformed_form_is_refused_and_starts_nothing(
     assert page.proc.poll() is None
 
 
-def test_the_start_page_starts_a_game_and_seats_the_person(
+def test_the_start_page_seats_the_person_who_asks_for_the_ranked_hint(
     run_start: Callable[..., StartProcess], browser: BrowserContext, tmp_path: Path
 ) -> None:
+    """The start page starts a short game and the person lands at France's seat; there the
+    ranked hint shows several sets, a unit's spread on hover, and one unit's advice taken
+    fills that unit's order only."""
     start = run_start()
     page = browser.new_page()
     errors: list[str] = []
@@ -127,7 +134,6 @@ def test_the_start_page_starts_a_game_and_seats_the_person(
     page.select_option("#all-seats", "dumbbot")
     page.select_option("select[data-seat='5']", "random")
     page.fill("#final-year", "1901")
-    page.fill("#move", "8")
     page.fill("#retreat", "3")
     page.fill("#build", "3")
     page.fill("#think", "1")
@@ -138,7 +144,7 @@ def test_the_start_page_starts_a_game_and_seats_the_person(
         "move: Input should be greater", timeout=15_000
     )
     assert not (tmp_path / "runs").exists()
-    page.fill("#move", "8")
+    page.fill("#move", str(MOVE_DEADLINE))
     page.click("#play")
     page.wait_for_url(
         lambda url: bool(SEAT_URL.match(url)) and urlsplit(url).port != start.port,
@@ -152,8 +158,35 @@ def test_the_start_page_starts_a_game_and_seats_the_person(
     argv = {p.stem: json.loads(p.read_text()) for p in (folders[0] / "bots").glob("*.argv")}
     assert "human" in argv and "random" in argv
     assert sum(1 for name in argv if name.startswith("dumbbot")) == 5
+    another = json.dumps({"opponents": [{"kind": "dumbbot"}] * 6}).encode()
+    assert start.call("POST", "/api/start", another)[0] == 409
+
+    # the ranked hint, in the first movement phase
+    state = seat.wait_for(lambda s: (s["phase"] or {}).get("turn") == "SPR 1901", 120.0, "spring")
+    seat.in_step()
+    page.select_option("#hint-seconds", "3")
+    page.click("#hint")
+    sets = page.locator("#ranked-hint tr[data-set]")
+    expect(sets.nth(1)).to_be_visible(timeout=HINT_WITHIN)
+    hint = seat.state()["phase"]["hint"]["ranked"]
+    assert len(hint["sets"]) >= 2
+    shares = [s["share"] for s in hint["sets"]]
+    assert all(0 < share <= 1 for share in shares) and sum(shares) <= 1 + 1e-6
+    units = {u["key"]: u for u in hint["spread"]}
+    assert set(units) == {"PAR", "MAR", "BRE"}
+    assert len(state["phase"]["choices"]["options"]) == 3
+    page.hover("#layer-units g.unit.mine[data-province='PAR']")
+    spread = page.locator("#unit-spread")
+    expect(spread).to_be_visible()
+    expect(spread).to_contain_text("PAR")
+    assert spread.locator("tr").count() == len(units["PAR"]["orders"])
+    # preview the second set on the map, then take one unit's advice only
+    sets.nth(1).locator("button.preview").click()
+    expect(sets.nth(1)).to_have_class(re.compile("previewed"))
+    assert page.locator("#layer-orders .order.hint").count() > 0
+    page.mouse.move(0, 0)
+    page.locator("#ranked-hint tr[data-key='MAR'] button.take-unit").click()
+    advice = units["MAR"]["orders"][0]["text"]
+    page.wait_for_selector(f"#my-orders li[data-key='MAR'] .text:text-is('{advice}')")
+    assert seat.drafted() == [advice]
     assert errors == []
-    status, text = start.call(
-        "POST", "/api/start", json.dumps({"opponents": [{"kind": "dumbbot"}] * 6}).encode()
-    )
-    assert status == 409, text
