@@ -8,7 +8,7 @@ be dealt), who plays the other powers (our search and its think time,
 DumbBot, random, Parang's bots, Albert where installed), the map (standard
 or one of Parterre's variants), the deadlines, the press level and the last
 year.  "Play" starts that local game — Parlance on loopback and one process
-per seat, as ``daide-mcts game --human`` does — and takes you to your seat's
+per seat, as daide-mcts game --human does — and takes you to your seat's
 page.  The record of each game goes to a folder under --runs.  Ctrl-C ends
 the game and the page.  Needs the view extra (pip install 'daide-mcts[view]').
 """
