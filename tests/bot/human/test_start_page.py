@@ -12,6 +12,8 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -19,7 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
-from tests.bot.human.conftest import HumanProcess
+from tests.bot.human.conftest import ROOT, HumanProcess
 from tests.bot.human.seatpage import SeatPage
 from tests.bot.page_process import PageProcess, page_processes
 
@@ -190,3 +192,17 @@ def test_the_start_page_seats_the_person_who_asks_for_the_ranked_hint(
     page.wait_for_selector(f"#my-orders li[data-key='MAR'] .text:text-is('{advice}')")
     assert seat.drafted() == [advice]
     assert errors == []
+
+
+def test_a_bad_port_is_one_line_and_exit_code_2() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "start", "--http-port", "70000"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (
+        "daide-mcts start: error: --http-port must be between 0 and 65535 (got 70000)"
+    )
