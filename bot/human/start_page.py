@@ -123,15 +123,15 @@ class NotesView:
     """The runner's view of the page's game: its notes kept (and printed), its last state."""
 
     def __init__(self, out: TextIO) -> None:
-        self.out = out
+        self.stream = out
         self.notes: list[str] = []
         self.state: LiveState | None = None
 
     def note(self, text: str) -> None:
         """A one-off message of the runner."""
         self.notes = [*self.notes[-(NOTES_KEPT - 1) :], text]
-        self.out.write(f"{text}\n")
-        self.out.flush()
+        self.stream.write(f"{text}\n")
+        self.stream.flush()
 
     def update(self, state: LiveState) -> None:
         """The game's state now."""
@@ -214,7 +214,7 @@ class StartApp:
         self.catalogue = catalogue
         self.runs = runs
         self.secret = secret
-        self.out = out
+        self.stream = out
         self.game: PageGame | None = None
         self.app = Starlette(
             routes=[
@@ -256,7 +256,7 @@ class StartApp:
             return PlainTextResponse(
                 "a game is already being played: finish it first\n", status_code=409
             )
-        self.game = PageGame(config, new_run_folder(self.runs), self.out)
+        self.game = PageGame(config, new_run_folder(self.runs), self.stream)
         return _status(self.game.status())
 
     async def _status(self, request: Request) -> Response:
