@@ -37,6 +37,7 @@ COMMANDS = (
     "bot.commands.export",
     "bot.commands.review",
     "bot.commands.human",
+    "bot.commands.start",
     "bot.commands.stress",
 )
 """The product's commands: what a user runs to play, watch and score games."""

@@ -94,6 +94,9 @@ class SearchRequest:
     limit: SearchLimit
     retimed: Callable[[], SearchLimit] | None = None
     constraints: Constraints = NO_CONSTRAINTS
+    ranked: int = 0
+    """For a person's hint: rank this many of the best sets in the answer's statistics
+    (:func:`search.mcts.root_summary.summarize`); choosers without a tree ignore it."""
 
 
 class Chooser(Protocol):

@@ -260,13 +260,18 @@ class DaideClient:
             case ScheduleTick(at=at):
                 self._schedule(at)
             case StartSearch(
-                job_id=job_id, position=pos, power=power, limit=limit, constraints=bound
+                job_id=job_id,
+                position=pos,
+                power=power,
+                limit=limit,
+                constraints=bound,
+                ranked=ranked,
             ):
                 self._ensure_thinker()
                 try:
                     if self.thinker is None:
                         raise ThinkerError("no search worker")
-                    self.thinker.think(job_id, pos, power, limit, bound)
+                    self.thinker.think(job_id, pos, power, limit, bound, ranked)
                 except ThinkerError as exc:
                     self._queue(ev.SearchUnavailable(time.monotonic(), job_id, str(exc)))
             case RetimeSearch(job_id=job_id, limit=limit):

@@ -162,13 +162,19 @@ class Thinker:
         power: int,
         limit: SearchLimit,
         constraints: Constraints = NO_CONSTRAINTS,
+        ranked: int = 0,
     ) -> None:
-        """Job ``job_id``: ``power``'s orders for ``pos`` within ``limit``, bound by agreements."""
+        """Job ``job_id``: ``power``'s orders for ``pos`` within ``limit``, bound by agreements.
+
+        ``ranked`` asks for that many best sets in the answer's statistics (a hint).
+        """
         if self._conn is None or not self.alive:
             raise ThinkerError("the search worker is not running")
         if self.map_name is None:
             raise ThinkerError("the search worker has not been given the map")
-        self._send(Think(job_id, pos.to_data(), power, limit, constraints=constraints))
+        self._send(
+            Think(job_id, pos.to_data(), power, limit, constraints=constraints, ranked=ranked)
+        )
 
     def retime(self, job_id: int, limit: SearchLimit) -> None:
         """Job ``job_id`` now searches within ``limit`` (the deadline moved)."""
@@ -309,7 +315,12 @@ def _answer_job(
     try:
         pos = Position.from_data(game_map, job.position)
         request = SearchRequest(
-            pos, job.power, job.limit, retimed=control.current, constraints=job.constraints
+            pos,
+            job.power,
+            job.limit,
+            retimed=control.current,
+            constraints=job.constraints,
+            ranked=job.ranked,
         )
         chooser(request, rng, report, control.should_stop)
     except Exception as exc:

@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.human.ordertext import MAX_TEXT
+from bot.human.ranked_hint import RankedHint
 
 MAX_BODY = 16_384
 """The largest request body read (a full set of orders is well under 2 kB)."""
@@ -71,6 +72,17 @@ class TurnRequest(SeatRequest):
     """A request for one phase (``POST /api/hint``): it must be the one being played."""
 
     turn: TurnText
+
+
+MIN_HINT_SECONDS = 0.5
+MAX_HINT_SECONDS = 30.0
+"""Bounds of the think time a person may ask a hint for."""
+
+
+class HintRequest(TurnRequest):
+    """``POST /api/hint``: ask what the bot would play, thinking ``seconds`` (None: the default)."""
+
+    seconds: Annotated[float, Field(ge=MIN_HINT_SECONDS, le=MAX_HINT_SECONDS)] | None = None
 
 
 class CheckRequest(TurnRequest):
@@ -279,6 +291,8 @@ class HintView(Answer):
     draw: list[Json | None] = Field(default_factory=list)
     error: str | None = None
     pending: bool = True
+    ranked: RankedHint | None = None
+    """The search's best sets and each unit's spread (movement phases)."""
 
 
 class DeskView(Answer):

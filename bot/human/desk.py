@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.human.api import DeskView, HintView, ResultRow
+from bot.human.ranked_hint import RankedHint
 from bot.measure.metrics import game_points, game_ranks
 from bot.view.timeline import Timeline
 from protocol.messages import Message, Slo, Smr
@@ -28,6 +29,7 @@ class Hint:
     orders: list[str] = field(default_factory=list)
     error: str | None = None
     pending: bool = True
+    ranked: RankedHint | None = None
 
 
 @dataclass
@@ -116,9 +118,15 @@ class SeatDesk:
         self.hints[str(turn)] = Hint(str(turn))
         self._bump()
 
-    def hinted(self, turn: Turn, orders: list[str] | None, error: str | None = None) -> None:
-        """The bot's suggestion for ``turn`` arrived (or failed with ``error``)."""
-        self.hints[str(turn)] = Hint(str(turn), orders or [], error, pending=False)
+    def hinted(
+        self,
+        turn: Turn,
+        orders: list[str] | None,
+        error: str | None = None,
+        ranked: RankedHint | None = None,
+    ) -> None:
+        """The bot's suggestion for ``turn`` arrived (or failed with ``error``), maybe ranked."""
+        self.hints[str(turn)] = Hint(str(turn), orders or [], error, pending=False, ranked=ranked)
         self._bump()
 
     # --- the page ---------------------------------------------------------------------------
@@ -137,7 +145,12 @@ class SeatDesk:
             draw=key in self.draw_offered,
             hint=None
             if hint is None
-            else HintView(orders=list(hint.orders), error=hint.error, pending=hint.pending),
+            else HintView(
+                orders=list(hint.orders),
+                error=hint.error,
+                pending=hint.pending,
+                ranked=hint.ranked,
+            ),
         )
 
 

@@ -30,6 +30,7 @@ from bot.human.api import Limits, SeatInfo
 from bot.human.coaching import SeatCoach
 from bot.human.desk import SeatDesk
 from bot.human.press_panel import PressLog, PressPanel
+from bot.human.ranked_hint import ranked_from_note
 from bot.human.seatrecord import SeatRecord
 from bot.human.webapp import SeatApp, new_secret
 from bot.toolkit.order_words import format_order_text
@@ -192,9 +193,10 @@ class PersonSeat:
                 self.desk.answered(self._turn(), format_order_text(order), answer)
             case notes.PersonOrdersRefused(turn=turn, reason=reason):
                 self.desk.refused(turn, reason)
-            case notes.HintReady(turn=turn, orders=orders):
+            case notes.HintReady(turn=turn, orders=orders, sets=sets, spread=spread):
                 table = self.client.core.table
-                self.desk.hinted(turn, [_usual(o, table) for o in orders])
+                ranked = ranked_from_note(sets, spread, lambda o: _usual(o, table))
+                self.desk.hinted(turn, [_usual(o, table) for o in orders], ranked=ranked)
             case notes.HintFailed(turn=turn, error=error):
                 self.desk.hinted(turn, None, error)
         # The core's own state (the phase, the game's end) may have moved with the note.

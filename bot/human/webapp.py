@@ -18,7 +18,7 @@ missing one is 403):
 ``POST /api/draft``         :class:`~bot.human.api.OrdersRequest`: the draft kept for a reload
 ``POST /api/submit``        :class:`~bot.human.api.OrdersRequest`: the set sent (SUB)
 ``POST /api/ready``         :class:`~bot.human.api.ReadyRequest`: GOF or NOT (GOF)
-``POST /api/hint``          :class:`~bot.human.api.TurnRequest`: ask what the bot would play
+``POST /api/hint``          :class:`~bot.human.api.HintRequest`: ask what the bot would play
 ``POST /api/draw``          :class:`~bot.human.api.DrawRequest` (``{}``): propose a draw (DRW)
 ``POST /api/press``         :class:`~bot.human.api.PressRequest`: send press (SND), see
                             :mod:`bot.human.press_panel`
@@ -68,6 +68,7 @@ from bot.human.api import (
     Done,
     DrawRequest,
     GameChange,
+    HintRequest,
     OptionView,
     OrdersRequest,
     PhaseView,
@@ -78,7 +79,6 @@ from bot.human.api import (
     SeatState,
     Sent,
     TooLarge,
-    TurnRequest,
     read_request,
 )
 from bot.human.coaching import SeatCoach
@@ -86,6 +86,7 @@ from bot.human.coachweb import CoachWeb
 from bot.human.desk import SeatDesk
 from bot.human.ordertext import OrderTextError, parse_order_text
 from bot.human.press_panel import PressPanel
+from bot.human.ranked_hint import spelled, speller
 from bot.toolkit.order_words import format_order_text
 from bot.view.mapfacts import PictureError, map_key
 from bot.view.mappicture import picture_json
@@ -346,8 +347,13 @@ class SeatApp:
         hint = desk.hint
         if hint is not None:
             read = [self._canonical(t, choices) for t in hint.orders]
+            ranked = None if hint.ranked is None else spelled(hint.ranked, speller(choices))
             hint = hint.model_copy(
-                update={"orders": [text for text, _ in read], "draw": [d for _, d in read]}
+                update={
+                    "orders": [text for text, _ in read],
+                    "draw": [d for _, d in read],
+                    "ranked": ranked,
+                }
             )
         return PhaseView(
             turn=str(pos.turn),
@@ -464,10 +470,10 @@ class SeatApp:
         return _json(Done())
 
     async def _hint(self, request: Request) -> Response:
-        body = await self._body(request, TurnRequest)
+        body = await self._body(request, HintRequest)
         pos, _, _ = self._phase(body.turn)
         self.desk.asked_hint(pos.turn)
-        self.control.hint(pos.turn, HINT_SECONDS)
+        self.control.hint(pos.turn, HINT_SECONDS if body.seconds is None else body.seconds)
         return _json(Done())
 
     async def _draw(self, request: Request) -> Response:

@@ -30,6 +30,7 @@ from search.heuristics import PhaseHeuristics
 from search.mcts.config import SearchSettings
 from search.mcts.order_sets import Action
 from search.mcts.parallel import POLL_EVERY, RootParallel, collector_paused, merge, pick
+from search.mcts.root_summary import summarize
 from search.mcts.tree import horizon, new_search
 from search.mcts.uct import Mcts
 from search.mcts.variants import DEFAULT_VARIANT, get_variant
@@ -105,6 +106,7 @@ def search_within(
     clock: Callable[[], float] = time.monotonic,
     retimed: Callable[[], SearchLimit] | None = None,
     constraints: Constraints = NO_CONSTRAINTS,
+    ranked: int = 0,
 ) -> tuple[Orders, dict[str, Any]]:
     """Search ``power``'s orders at ``pos`` within ``limit``; ``(orders, statistics)``.
 
@@ -129,6 +131,11 @@ def search_within(
     With ``report_final`` the final set also goes to ``report(orders, stats,
     True)``, before the tree is freed (freeing a large tree takes a tenth of
     a second or more, which a deadline cannot spare).
+
+    With ``ranked`` the statistics also hold, under ``"ranked"``, the
+    :class:`~search.mcts.root_summary.RootSummary` of this process's root: its
+    ``ranked`` best sets and each unit's spread over its orders (for a
+    person's hint; not JSON).
     """
     # Stays whole: the helpers' job, the search loop with its retimes and the merge of
     # their statistics share one limit and one stop signal.
@@ -170,6 +177,10 @@ def search_within(
         merged = _merge_helpers(search, variant, parallel, job_id, collect_by, stop.stopped, stats)
         chosen = merged or chosen
     orders = constraints.restrain(pos, power, _orders(pos, power, chosen))
+    if ranked > 0:
+        root = {e.action: (e.visits, e.total) for e in search.root.edges}
+        units = [p for p, u in pos.units.items() if u[0] == power]
+        stats["ranked"] = summarize(root, units, variant.final, ranked)
     if report_final and report is not None:
         report(orders, stats, True)
     return orders, stats
@@ -423,6 +434,7 @@ class AnytimeChooser:
             parallel=self.parallel,
             retimed=request.retimed,
             constraints=request.constraints,
+            ranked=request.ranked,
             report=report,
             report_final=True,
             should_stop=should_stop,

@@ -58,6 +58,8 @@ class Think:
     variant: str | None = None
     horizon: int | None = None
     constraints: Constraints = NO_CONSTRAINTS
+    ranked: int = 0
+    """How many best sets the answer's statistics rank (a person's hint; 0: none)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,6 +52,7 @@ from bot.client.core.decisions import (
 from protocol.notation import format_order
 from protocol.values import Order
 from search.heuristics import PhaseHeuristics
+from search.mcts.root_summary import RANKED_SETS, RootSummary
 from search.mcts.worker_protocol import Answer, Failed, Progress
 from search.policy import Policy, SearchLimit
 from search.registry import make_policy, parse_spec
@@ -158,6 +159,28 @@ def _as_text(view: PhaseView, chosen: Submit | SubmitOrders) -> tuple[str, ...]:
     )
 
 
+def _ranked_text(
+    view: PhaseView, summary: RootSummary
+) -> tuple[tuple[notes.HintSet, ...], tuple[tuple[notes.HintShare, ...], ...]]:
+    """The search's best sets and each unit's spread, in DAIDE text."""
+    pos = view.position
+
+    def text(province: int, order: EngineOrder) -> str:
+        return format_order(movement_value(pos, province, order), view.table)
+
+    sets = tuple(
+        notes.HintSet(
+            tuple(text(p, o) for p, o in sorted(s.orders.items())), s.value, s.visits, s.share
+        )
+        for s in summary.sets
+    )
+    spread = tuple(
+        tuple(notes.HintShare(text(p, s.order), s.share, s.value) for s in shares)
+        for p, shares in sorted(summary.spread.items())
+    )
+    return sets, spread
+
+
 class Advisor:
     """Hints for a person: what the bot would play (the search in movement, else heuristics)."""
 
@@ -171,14 +194,25 @@ class Advisor:
             return [Note(notes.HintReady(view.turn, chosen, {}))]
         seconds = min(max(seconds, MIN_HINT_SECONDS), MAX_HINT_SECONDS)
         stop_at = view.now + seconds
-        return [HintSearch(SearchLimit(stop_at, stop_at + HINT_COLLECT, view.iterations))]
+        limit = SearchLimit(stop_at, stop_at + HINT_COLLECT, view.iterations)
+        return [HintSearch(limit, RANKED_SETS)]
 
     def hint_report(self, view: PhaseView, message: Answer | Failed) -> list[Decision]:
-        """The hint's orders, completed with holds, as a note (never submitted)."""
+        """The hint's orders, completed with holds, as a note (never submitted).
+
+        With the search's ranked sets and each unit's spread, when it gave them.
+        """
         if isinstance(message, Failed):
             return [Note(notes.HintFailed(view.turn, message.error))]
         engine = complete_with_holds(view.position, view.power_id, message.orders)
-        return [Note(notes.HintReady(view.turn, _as_text(view, Submit(engine)), message.stats))]
+        stats = dict(message.stats)
+        summary = stats.pop("ranked", None)
+        sets: tuple[notes.HintSet, ...] = ()
+        spread: tuple[tuple[notes.HintShare, ...], ...] = ()
+        if isinstance(summary, RootSummary):
+            sets, spread = _ranked_text(view, summary)
+        chosen = _as_text(view, Submit(engine))
+        return [Note(notes.HintReady(view.turn, chosen, stats, sets, spread))]
 
 
 class _BotChooser(Advisor):

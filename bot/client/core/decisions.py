@@ -89,9 +89,13 @@ class WakeAt:
 
 @dataclass(frozen=True, slots=True)
 class HintSearch:
-    """Search for our power within ``limit``: its answer is a hint for a person, never submitted."""
+    """Search for our power within ``limit``: its answer is a hint for a person, never submitted.
+
+    The answer ranks the ``ranked`` best sets, with each unit's spread.
+    """
 
     limit: SearchLimit
+    ranked: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,6 +58,8 @@ class StartSearch(Effect):
     power: int
     limit: SearchLimit
     constraints: Constraints = NO_CONSTRAINTS
+    ranked: int = 0
+    """For a hint: how many best sets the answer ranks (0: none)."""
 
 
 @dataclass(frozen=True, slots=True)

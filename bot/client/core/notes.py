@@ -329,12 +329,38 @@ class PersonReadySet(Note):
 
 
 @dataclass(frozen=True, slots=True)
+class HintSet:
+    """One of the search's best sets for a hint: DAIDE text per order, mean value, visits, share."""
+
+    orders: tuple[str, ...]
+    value: float
+    visits: int
+    share: float
+
+
+@dataclass(frozen=True, slots=True)
+class HintShare:
+    """One order of a unit in a hint (DAIDE text): its share of the root's visits, their value."""
+
+    order: str
+    share: float
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
 class HintReady(Note):
-    """The search's suggestion for ``turn`` (DAIDE text per order) for the person's power."""
+    """The search's suggestion for ``turn`` (DAIDE text per order) for the person's power.
+
+    ``sets`` are the search's best sets (best first) and ``spread`` each
+    unit's orders by share of the root's visits (one tuple per unit, most
+    visited first); both empty when the hint comes from no search tree.
+    """
 
     turn: Turn
     orders: tuple[str, ...]
     stats: dict[str, Any]
+    sets: tuple[HintSet, ...] = ()
+    spread: tuple[tuple[HintShare, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -212,9 +212,9 @@ class PhasePlayer:
                     self.stop_search(phase)
                 case do.WakeAt(at=at):
                     self.out.tick(at)
-                case do.HintSearch(limit=limit):
+                case do.HintSearch(limit=limit, ranked=ranked):
                     self._cancel(phase.hint)
-                    phase.hint = self._start_job(phase, limit)
+                    phase.hint = self._start_job(phase, limit, ranked)
                 case do.Note(note=note):
                     self.out.note(note)
 
@@ -256,11 +256,12 @@ class PhasePlayer:
         self.out.note(notes.SearchStarted(phase.turn, job.job_id, limit.stop_at))
         return job
 
-    def _start_job(self, phase: PhaseState, limit: SearchLimit) -> SearchState:
+    def _start_job(self, phase: PhaseState, limit: SearchLimit, ranked: int = 0) -> SearchState:
         self._next_job += 1
         job = SearchState(self._next_job, limit)
+        power = phase.book.power_id
         self.out.act(
-            StartSearch(job.job_id, phase.position, phase.book.power_id, limit, self.constraints)
+            StartSearch(job.job_id, phase.position, power, limit, self.constraints, ranked)
         )
         return job
 

@@ -10,6 +10,7 @@
 import { DISLODGED_OFFSET, MapDrawing, UNIT_RADIUS, el } from "/view/mapdraw.js";
 import { Coach } from "/static/coach.js";
 import { Story } from "/static/story.js";
+import * as ranked from "/static/hint.js";
 
 const RECONNECT_MS = 2000;
 const WARN_SECONDS = 15;
@@ -123,8 +124,9 @@ function drawBoard() {
   for (const entry of Object.values(state.draft)) drawing.drawOrder(entry.draw, { style: "mine" });
   const hint = phase.hint;
   if (hint && !hint.pending) {
-    for (const d of hint.draw || []) if (d) drawing.drawOrder(d, { style: "hint" });
+    for (const d of ranked.shown(hint)) if (d) drawing.drawOrder(d, { style: "hint" });
   }
+  ranked.overlay(phase);
 }
 
 // --- choosing an order --------------------------------------------------------------------
@@ -231,8 +233,14 @@ async function simple(path, body, done) {
 
 function takeHint() {
   const phase = state.seat.phase;
-  if (!phase || !phase.hint) return;
-  for (const text of phase.hint.orders) {
+  if (phase && phase.hint) takeOrders(phase.hint.orders);
+}
+
+// Draft these orders (as the menus spell them), each for its own unit.
+function takeOrders(texts) {
+  const phase = state.seat.phase;
+  if (!phase) return;
+  for (const text of texts) {
     for (const option of phase.choices.options) {
       const choice = option.orders.find((c) => c.text === text);
       if (choice) state.draft[option.key] = { text: choice.text, draw: choice.draw };
@@ -395,6 +403,7 @@ function render() {
   $("status").textContent = status;
   $("missing").hidden = !(phase && phase.missing);
   $("missing").textContent = phase && phase.missing ? `the server still lacks: ${phase.missing}` : "";
+  ranked.render(phase);
   renderOrders();
   renderCentres();
   renderResults();
@@ -496,7 +505,8 @@ async function main() {
     state.readying = true;
     try { await simple("/api/ready", { turn: state.turn, ready: e.target.checked }); } finally { state.readying = false; }
   });
-  $("hint").addEventListener("click", () => simple("/api/hint", { turn: state.turn }, "the bot is thinking..."));
+  ranked.setup(takeOrders, () => { if (state.seat) drawBoard(); });
+  $("hint").addEventListener("click", () => simple("/api/hint", ranked.request(state.turn), "the bot is thinking..."));
   $("take-hint").addEventListener("click", takeHint);
   $("draw").addEventListener("click", () => simple("/api/draw", {}, "draw proposed"));
   $("show-results").addEventListener("change", (e) => { state.showResults = e.target.checked; drawBoard(); });

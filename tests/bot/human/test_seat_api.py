@@ -61,7 +61,14 @@ MALFORMED: list[tuple[str, object, int, str]] = [
     ("/api/ready", {"turn": TURN, "ready": 1}, 400, "ready: Input should be a valid boolean"),
     ("/api/ready", {"turn": TURN}, 400, "ready: missing"),
     ("/api/hint", {}, 400, "turn: missing"),
-    ("/api/hint", {"turn": TURN, "seconds": 60}, 400, "seconds: this request takes no such"),
+    (
+        "/api/hint",
+        {"turn": TURN, "seconds": 60},
+        400,
+        "seconds: Input should be less than or equal to 30",
+    ),
+    ("/api/hint", {"turn": TURN, "seconds": "3"}, 400, "seconds: Input should be a valid number"),
+    ("/api/hint", {"turn": TURN, "depth": 3}, 400, "depth: this request takes no such field"),
     ("/api/draw", {"power": "FRA"}, 400, "power: this request takes no such field"),
     ("/api/draw", None, 200, ""),  # no body: the empty object
     ("/api/draw", b"null", 400, "the request: Input should be an object"),
