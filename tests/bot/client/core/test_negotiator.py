@@ -179,7 +179,8 @@ def _xdo(order: object) -> Proposal:
         ("ITA", Hold(Unit("ITA", UnitType.ARMY, Location("VEN"))), True),  # its own unit
         ("ITA", Move(Unit("FRA", UnitType.ARMY, Location("MAR")), Location("GAS")), True),  # ours
         ("ITA", Move(Unit("GER", UnitType.ARMY, Location("MUN")), Location("RUH")), False),  # other
-        ("ITA", Move(Unit("FRA", UnitType.ARMY, Location("PAR")), Location("MUN")), False),  # illegal
+        # (the line above: another's unit; below: an illegal order, then no such unit)
+        ("ITA", Move(Unit("FRA", UnitType.ARMY, Location("PAR")), Location("MUN")), False),
         ("ITA", Hold(Unit("ITA", UnitType.ARMY, Location("APU"))), False),  # no such unit
     ],
 )  # fmt: skip
