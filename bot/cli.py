@@ -55,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser, with every registered subcommand."""
     parser = argparse.ArgumentParser(
         prog="daide-mcts",
-        description="A no-press Diplomacy bot for DAIDE servers, thinking with MCTS.",
+        description="A Diplomacy bot for DAIDE servers that negotiates in press games and "
+        "thinks with MCTS.",
     )
     parser.add_argument("--version", action="version", version=f"daide-mcts {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -641,18 +641,32 @@ class Off(Message):
 
 @dataclass(frozen=True, slots=True)
 class Snd(Message):
-    """``SND (power ...) (press)``: send press; ``press`` is the inside of its brackets, raw."""
+    """``SND [(turn)] (power ...) (press)``: send press; ``press`` is the inside of its brackets.
+
+    The turn is the later DAIDE document's optional form, which MILA's server
+    reads (and needs: it takes the group of a lone recipient for a turn);
+    Parlance's syntax has no turn.
+    """
 
     recipients: tuple[str, ...]
     press: Expression
+    turn: Turn | None = None
     command: ClassVar[int] = SND
 
     def _write(self, out: list[int], table: TokenTable) -> None:
+        if self.turn is not None:
+            write_turn(out, self.turn, table)
         _bracket_names(out, self.recipients, table)
         _bracket_raw(out, self.press)
 
     @classmethod
     def _read(cls, r: TokenReader) -> Snd:
+        if r.peek() == BRA and r.tokens[r.pos + 1] >> 8 == CAT_PHASE:
+            turn = r.turn()
+            r.open()
+            recipients = r.powers_until_close()
+            r.close()
+            return cls(recipients, r.raw_group(), turn)
         r.open()
         recipients = r.powers_until_close()
         r.close()

@@ -6,13 +6,16 @@ An agreement made in press (:mod:`bot.client.core.negotiator`) binds orders:
   support of a move into, nor convoy to) a province where the other has a unit
   or owns a centre;
 * a **demilitarised zone**: the named powers move no unit into the provinces;
-* an **order promised** (``XDO``): our unit in that province gives that order.
+* an **order promised** (``XDO``), for one movement phase: the unit gives that
+  order — ours in our candidates (we keep the agreement), a partner's in our
+  model of its orders (we take it at its word).
 
 :class:`Constraints` is the typed value the client core passes with a search job
 (power indices and engine-form orders, so it crosses to the worker as plain
 data).  :func:`restrain` applies it to one power's order set: an order that
-breaks it becomes a hold (a promised order replaces the unit's own), so a
-filtered candidate or prediction is always a complete legal set.  The search
+breaks it becomes a hold, and a promised order replaces the unit's own in the
+promise's phase, so a filtered candidate or prediction is always a complete
+legal set (a promise is checked legal when it is agreed).  The search
 filters its candidate order sets through it
 (:class:`~search.mcts.order_sets.ConstrainedActions`) and
 the enemies' predicted orders (:meth:`Constraints.restrain_all`).
@@ -44,18 +47,40 @@ class Zone:
 
 
 @dataclass(frozen=True, slots=True)
+class Promise:
+    """An order promised (``XDO``) for one phase.
+
+    In the phase ``(season, year)`` (engine season), the unit of ``power`` in
+    ``province`` gives ``order`` (engine form, legal in that phase).
+    """
+
+    power: int
+    province: int
+    order: EngineOrder
+    season: int
+    year: int
+
+    def applies(self, pos: Position, power: int) -> bool:
+        """Whether the promise binds ``power``'s unit in ``pos`` (its phase, its unit)."""
+        if power != self.power or pos.season != self.season or pos.year != self.year:
+            return False
+        unit = pos.units.get(self.province)
+        return unit is not None and unit[0] == power
+
+
+@dataclass(frozen=True, slots=True)
 class Constraints:
     """The agreements of power ``us`` in force: peace partners, zones, orders promised.
 
     ``peace`` holds the power indices ``us`` is at peace with; ``zones`` the
-    demilitarised zones; ``promised`` our orders promised, keyed by the
-    province of the unit.  The empty value (the default) constrains nothing.
+    demilitarised zones; ``promised`` the orders promised, ours and our
+    partners'.  The empty value (the default) constrains nothing.
     """
 
     us: int = -1
     peace: frozenset[int] = frozenset()
     zones: tuple[Zone, ...] = ()
-    promised: tuple[tuple[int, EngineOrder], ...] = field(default=())
+    promised: tuple[Promise, ...] = field(default=())
 
     def __bool__(self) -> bool:
         """True when something is constrained."""
@@ -101,20 +126,19 @@ class Constraints:
     def restrain(self, pos: Position, power: int, orders: Orders) -> Orders:
         """``orders`` of ``power`` with each order breaking an agreement made a hold.
 
-        For ``us``, a promised order replaces the unit's own (when we have a
-        unit there).  Returns ``orders`` itself when nothing changes.
+        A promised order replaces the unit's own in the promise's phase (ours
+        when we keep our word, a partner's when we take it at its word).
+        Returns ``orders`` itself when nothing changes.
         """
         changed: Orders | None = None
         for province, order in orders.items():
             if self.breaks(pos, power, order):
                 changed = changed if changed is not None else dict(orders)
                 changed[province] = HOLD_ORDER
-        if power == self.us:
-            for province, order in self.promised:
-                unit = pos.units.get(province)
-                if unit is not None and unit[0] == power and orders.get(province) != order:
-                    changed = changed if changed is not None else dict(orders)
-                    changed[province] = order
+        for promise in self.promised:
+            if promise.applies(pos, power) and orders.get(promise.province) != promise.order:
+                changed = changed if changed is not None else dict(orders)
+                changed[promise.province] = promise.order
         return orders if changed is None else changed
 
     def restrain_all(self, pos: Position, orders: Orders) -> Orders:
@@ -128,6 +152,9 @@ class Constraints:
                 out[province] = HOLD_ORDER
             else:
                 out[province] = order
+        for promise in self.promised:
+            if promise.province in out and promise.applies(pos, promise.power):
+                out[promise.province] = promise.order
         return out
 
 

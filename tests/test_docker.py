@@ -24,7 +24,12 @@ import yaml
 from bot.local.images import SDISTS, WHEELHOUSE
 from bot.local.launch import Deadlines, parlance_options, seat_argv
 from bot.local.lineup import Seat, parse_seat
-from bot.servers.parlance_install import PARLANCE_VERSION, ParlanceInstall, ParlanceServer
+from bot.servers.parlance_install import (
+    PARLANCE_VERSION,
+    PARTERRE_VERSION,
+    ParlanceInstall,
+    ParlanceServer,
+)
 from tests.compose_spec import SchemaUnavailableError, schema_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -245,5 +250,8 @@ def test_the_server_image_installs_parlance_from_the_host_s_download() -> None:
     assert steps[0][0] == "FROM" and steps[0][1].startswith("python:2.7")
     sdists = SDISTS.relative_to(ROOT / "docker" / "parlance").as_posix()
     assert ("COPY", f"{sdists} /tmp/sdists") in steps
-    wanted = f"pip install --no-index --find-links /tmp/sdists parlance=={PARLANCE_VERSION}"
+    wanted = (
+        f"pip install --no-index --find-links /tmp/sdists parlance=={PARLANCE_VERSION}"
+        f" parterre=={PARTERRE_VERSION}"  # the variant maps, as make setup installs them
+    )
     assert any(word == "RUN" and wanted in rest for word, rest in steps)

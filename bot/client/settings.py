@@ -84,6 +84,11 @@ class BotSettings(BaseSettings):
         "the default), negotiate and keep the agreements in the search (on), or refuse every "
         "proposal (off: REJ, as before the negotiator); docs/press.md",
     )
+    press_turn: bool = Field(
+        False,
+        description="name the turn in every SND (SND (turn) (power ...) (press)): MILA's "
+        "server takes a lone recipient's group for a turn and stops reading the connection",
+    )
     rejoin_power: str | None = Field(None, description="rejoin as this power (IAM)")
     rejoin_passcode: int | None = Field(None, description="passcode for IAM")
     reconnect_attempts: int = Field(8, ge=0, le=1000, description="reconnections before giving up")

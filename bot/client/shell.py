@@ -414,4 +414,5 @@ def core_settings(settings: BotSettings) -> CoreSettings:
         strategy=settings.strategy,
         chooser=settings.chooser,
         press=settings.press,
+        press_turn=settings.press_turn,
     )

@@ -103,6 +103,13 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         "negotiate and keep the agreements (on), or refuse every proposal (off); docs/press.md",
     )
     p.add_argument(
+        "--press-turn",
+        action="store_const",
+        const=True,
+        dest="press_turn",
+        help="name the turn in every SND, as MILA's server needs (off by default)",
+    )
+    p.add_argument(
         "--telemetry",
         help="publish live events to mqtt://host[:port][/prefix] (off by default)",
     )
@@ -132,6 +139,7 @@ def settings_from_args(args: argparse.Namespace) -> BotSettings:
         rejoin_passcode=args.rejoin_passcode,
         seed=args.seed,
         press=getattr(args, "press", None),
+        press_turn=getattr(args, "press_turn", None),
         rules=getattr(args, "rules", None),
         telemetry=args.telemetry,
         game_id=getattr(args, "game_id", None),

@@ -2,7 +2,8 @@
 
 * **Build contexts.** The bot image installs wheels made on the host
   (``pip wheel`` into ``docker/wheelhouse/``), the server image Parlance's
-  source release and the Python 2 pip and setuptools downloaded on the host
+  source release, Parterre's (Parlance's variant maps, as ``make setup``
+  installs beside Parlance) and the Python 2 pip and setuptools downloaded on the host
   into ``docker/parlance/sdists/``; both builds install with ``--no-index``,
   so they work offline and behind intercepting proxies.
 * **Base images.** ``python:3.11``, ``python:3.11-slim``, ``python:2.7-slim``
@@ -26,7 +27,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.servers.parlance_install import PARLANCE_VERSION, ParlanceUnavailableError, find_python2
+from bot.servers.parlance_install import (
+    PARLANCE_VERSION,
+    PARTERRE_VERSION,
+    ParlanceUnavailableError,
+    find_python2,
+)
 from bot.toolkit.paths import local_dir
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -199,8 +205,13 @@ def prepare_wheelhouse(note: Note) -> Path:
 
 
 def prepare_sdists(note: Note) -> Path:
-    """Parlance's source release, pip and setuptools for Python 2.7, downloaded on the host."""
-    wanted = [f"parlance=={PARLANCE_VERSION}", PYTHON2_PIP, PYTHON2_SETUPTOOLS]
+    """Parlance's and Parterre's source releases, pip and setuptools for Python 2.7, on the host."""
+    wanted = [
+        f"parlance=={PARLANCE_VERSION}",
+        f"parterre=={PARTERRE_VERSION}",
+        PYTHON2_PIP,
+        PYTHON2_SETUPTOOLS,
+    ]
     stamp = SDISTS / f".complete-{hashlib.sha256(repr(wanted).encode()).hexdigest()[:16]}"
     if stamp.is_file():
         return SDISTS

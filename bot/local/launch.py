@@ -105,13 +105,15 @@ def play_arguments(
     summary: Path | str | None = None,
     rules: str | None = None,
     max_think: float | None = None,
+    press_turn: bool = False,
 ) -> list[str]:
     """The ``daide-mcts`` arguments that play ``seat`` (ours, or a person's) on ``host:port``.
 
     A person's seat runs ``daide-mcts human`` (:func:`person_arguments`).
 
     ``rules`` is the server's civil-disorder rule when it is not Parlance's;
-    ``max_think`` caps our bots' seconds per phase (beside a person).
+    ``max_think`` caps our bots' seconds per phase (beside a person);
+    ``press_turn`` names the turn in every SND (MILA's server needs it).
     """
     if seat.kind == "human":
         return person_arguments(seat, host, port, rules)
@@ -142,6 +144,8 @@ def play_arguments(
         args += ["--telemetry", telemetry]
     if rules is not None and rules != DEFAULT_CIVIL_DISORDER.value:
         args += ["--rules", rules]
+    if press_turn:
+        args.append("--press-turn")
     args += ["--log-level", BOT_LOG_LEVEL]
     return args
 
@@ -177,6 +181,7 @@ def seat_argv(
     bandana: BandanaInstall | None = None,
     albert: AlbertInstall | None = None,
     max_think: float | None = None,
+    press_turn: bool = False,
 ) -> list[str]:
     """The argv of any seat: ``daide-mcts play``, a Parang or BANDANA bot, Albert, or its command.
 
@@ -196,6 +201,7 @@ def seat_argv(
                 summary=summary,
                 rules=rules,
                 max_think=max_think,
+                press_turn=press_turn,
             )
         )
     if seat.kind == "parang":

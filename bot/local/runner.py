@@ -99,6 +99,8 @@ class RunningServer:
     takes_observers: bool = True
     rules: str = CivilDisorderRule.PARLANCE.value
     """The server's civil-disorder rule, passed to our bots (``daide-mcts play --rules``)."""
+    press_turn: bool = False
+    """Our bots name the turn in every SND (``daide-mcts play --press-turn``: MILA's server)."""
 
 
 # --- the server ---------------------------------------------------------------------------
@@ -192,7 +194,11 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
             "MILA's server takes no observers, so the game is followed through a bot of ours: "
             "the lineup needs at least one"
         )
-    mila = MilaServer(deadline=config.deadlines.move, host=config.host)
+    mila = MilaServer(
+        deadline=config.deadlines.move,
+        host=config.host,
+        press=config.press_level == MILA_PRESS_LEVEL,
+    )
     try:
         mila.start()
     except MilaUnavailableError as exc:
@@ -210,6 +216,7 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
         log_path=lambda: mila.log_path,
         takes_observers=False,
         rules=CivilDisorderRule.DATC.value,
+        press_turn=True,
     )
 
 
@@ -317,6 +324,7 @@ class _Game:
             log_dir=self.bots_dir / seat.name,
             summary=self.bots_dir / f"{seat.name}.json",
             rules=server.rules,
+            press_turn=server.press_turn,
             bandana=self.config.bandana,
             albert=self.config.albert,
             max_think=self.config.bot_time,

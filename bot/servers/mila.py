@@ -1,8 +1,9 @@
 """MILA's ``diplomacy`` server (Python 3) with its DAIDE front end, as a subprocess.
 
 ``python -m bot.servers.mila --daide-port P --deadline S`` starts MILA's
-server on a private web port, creates one no-press standard game for seven
-players, and opens the game's DAIDE server on ``P``.  :class:`MilaServer`
+server on a private web port, creates one standard game for seven players
+(no press, or with ``--press`` the press MILA allows: it announces level 30),
+and opens the game's DAIDE server on ``P``.  :class:`MilaServer`
 runs that in a subprocess (its own tornado loop and working folder) for the
 tests and the local game runner.
 
@@ -49,7 +50,8 @@ class MilaServer(ServerProcess):
     """A MILA DAIDE server on loopback for one game; use as a context manager.
 
     ``deadline`` is the seconds per phase (MILA has one deadline for all
-    phase types; 0 means none).
+    phase types; 0 means none); ``press`` opens the game to press (MILA's
+    ``HLO`` then says ``LVL 30`` and it relays every ``SND`` as ``FRM``).
     """
 
     unavailable: ClassVar[type[Exception]] = MilaUnavailableError
@@ -59,6 +61,7 @@ class MilaServer(ServerProcess):
     host: str = LOOPBACK
     port: int = 0
     players: int = 7
+    press: bool = False
     _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
     _workdir: Path | None = field(default=None, init=False, repr=False)
     _log: IO[bytes] | None = field(default=None, init=False, repr=False)
@@ -78,7 +81,7 @@ class MilaServer(ServerProcess):
         argv = [
             sys.executable, "-m", "bot.servers.mila", "--host", self.host,
             "--daide-port", str(self.port), "--deadline", str(self.deadline),
-            "--players", str(self.players),
+            "--players", str(self.players), *(("--press",) if self.press else ()),
         ]  # fmt: skip
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
         self._spawn(argv, env, self.log_path, timeout)
@@ -127,7 +130,15 @@ def lock_default_accounts(server: Any) -> None:
         server.users.replace_user(name, User(username=name, password_hash=hashed))
 
 
-def serve(daide_port: int, deadline: int, players: int, host: str = LOOPBACK) -> None:
+NO_PRESS_RULES = ("NO_PRESS", "POWER_CHOICE")
+"""MILA's rules of a no-press game whose players choose no power (MILA deals them)."""
+PRESS_RULES = ("POWER_CHOICE",)
+"""The same game with press (MILA's HLO then announces its level, 30)."""
+
+
+def serve(
+    daide_port: int, deadline: int, players: int, host: str = LOOPBACK, press: bool = False
+) -> None:
     """Run MILA's server on ``host`` with one game and its DAIDE port until killed."""
     from diplomacy import Map, Server
     from diplomacy.server.server_game import ServerGame
@@ -160,7 +171,7 @@ def serve(daide_port: int, deadline: int, players: int, host: str = LOOPBACK) ->
         game = ServerGame(
             map_name="standard",
             n_controls=players,
-            rules=["NO_PRESS", "POWER_CHOICE"],
+            rules=list(PRESS_RULES if press else NO_PRESS_RULES),
             deadline=deadline,
             server=server,
         )
@@ -181,8 +192,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--daide-port", type=int, required=True)
     parser.add_argument("--deadline", type=int, default=5)
     parser.add_argument("--players", type=int, default=7)
+    parser.add_argument("--press", action="store_true", help="allow press (level 30)")
     args = parser.parse_args(argv)
-    serve(args.daide_port, args.deadline, args.players, args.host)
+    serve(args.daide_port, args.deadline, args.players, args.host, press=args.press)
     return 0
 
 

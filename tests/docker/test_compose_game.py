@@ -102,6 +102,10 @@ def test_the_bot_image_runs_its_compiled_package_and_holds_no_compiler(images: s
     assert "usage" in _in_image(BOT_IMAGE, "daide-mcts", "play", "--help")
     server = _in_image(SERVER_IMAGE, "python", "-c", "import parlance, sys; print(sys.version)")
     assert server.startswith("2.7")
+    # Parterre's variants beside it, as make setup installs them: the server serves sailho
+    probe = "from parlance.config import variants; print(' '.join(sorted(variants)))"
+    served = _in_image(SERVER_IMAGE, "python", "-c", probe).split()
+    assert {"standard", "sailho", "world3"} <= set(served), served
 
 
 def _check_run(out: str, runs: Path, project: str) -> tuple[Path, dict[str, object]]:

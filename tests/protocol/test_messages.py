@@ -272,6 +272,9 @@ MESSAGES: list[tuple[str, Message]] = [
     ("SND ( ENG ) ( HUH ( ERR PRP ( PCE ( ENG FRA ) ) ) )",
      Snd(("ENG",), parse_expression("HUH ( ERR PRP ( PCE ( ENG FRA ) ) )"))),
     ('FRM ( ENG ) ( FRA ) ( "free text" )', Frm("ENG", ("FRA",), ("free text",))),
+    # the turn form (MILA's server needs it to one recipient)
+    ("SND ( SPR 1901 ) ( ENG ) ( TRY ( ) )",
+     Snd(("ENG",), parse_expression("TRY ( )"), SPR1901)),
     # the server's answers to what a client sends, and the client's to SVE and LOD
     ('REJ ( NME ( "daide-mcts" ) ( "0.1" ) )', Rej(Nme("daide-mcts", "0.1"))),
     ("YES ( OBS )", Yes(Obs())),

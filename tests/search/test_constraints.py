@@ -9,7 +9,7 @@ import pytest
 from adjudicator.maps import standard_map
 from adjudicator.orders import HOLD_ORDER, MOVE, SUPPORT_MOVE, EngineOrder
 from adjudicator.position import Position, initial_position
-from search.constraints import NO_CONSTRAINTS, Constraints, Zone
+from search.constraints import NO_CONSTRAINTS, Constraints, Promise, Zone
 from search.mcts.order_sets import Action, ConstrainedActions, WeightedActions
 from search.mcts.player import think
 from search.mcts.variants import get_variant
@@ -63,12 +63,52 @@ def test_an_order_breaks_an_agreement(
     assert restrained[_p(unit)] == (HOLD_ORDER if breaks else order)
 
 
-def test_a_promised_order_replaces_the_units_own() -> None:
+def _promise(power: int, unit: str, order: EngineOrder, pos: Position | None = None) -> Promise:
+    pos = pos or initial_position(M)
+    return Promise(power, _p(unit), order, pos.season, pos.year)
+
+
+@pytest.mark.parametrize(
+    ("promise", "power", "orders", "expected"),
+    [
+        # ours: the promised order replaces the unit's own
+        (_promise(FRA, "PAR", _move("BUR")), FRA, {"PAR": _move("PIC")}, {"PAR": _move("BUR")}),
+        # a partner's, in our model of its orders: taken at its word
+        (_promise(GER, "MUN", HOLD_ORDER), GER, {"MUN": _move("BUR")}, {"MUN": HOLD_ORDER}),
+        # another power's orders are not touched
+        (_promise(FRA, "PAR", _move("BUR")), GER, {"MUN": _move("BUR")}, {"MUN": _move("BUR")}),
+        # a promise for a unit that is not the power's binds nothing
+        (_promise(GER, "PAR", HOLD_ORDER), GER, {"MUN": _move("RUH")}, {"MUN": _move("RUH")}),
+    ],
+)  # fmt: skip
+def test_a_promised_order_replaces_the_units_own(
+    promise: Promise, power: int, orders: dict[str, EngineOrder], expected: dict[str, EngineOrder]
+) -> None:
     pos = initial_position(M)
-    promise = (_p("PAR"), _move("BUR"))
     bound = Constraints(FRA, promised=(promise,))
-    assert bound.restrain(pos, FRA, {_p("PAR"): _move("PIC")})[_p("PAR")] == _move("BUR")
-    assert bound.restrain(pos, GER, {_p("MUN"): _move("BUR")}) == {_p("MUN"): _move("BUR")}
+    restrained = bound.restrain(pos, power, {_p(k): v for k, v in orders.items()})
+    assert restrained == {_p(k): v for k, v in expected.items()}
+
+
+def test_a_promise_binds_its_phase_only() -> None:
+    pos = initial_position(M)
+    later = pos.copy()
+    later.year += 1
+    bound = Constraints(FRA, promised=(_promise(GER, "MUN", HOLD_ORDER),))
+    assert bound.restrain(pos, GER, {_p("MUN"): _move("RUH")}) == {_p("MUN"): HOLD_ORDER}
+    assert bound.restrain(later, GER, {_p("MUN"): _move("RUH")}) == {_p("MUN"): _move("RUH")}
+
+
+def test_the_enemy_model_takes_a_partner_s_promise_and_keeps_out_of_zones() -> None:
+    pos = initial_position(M)
+    bound = Constraints(
+        FRA,
+        zones=(Zone(frozenset({FRA, GER}), frozenset({_p("BUR")})),),
+        promised=(_promise(GER, "BER", _move("SIL")),),
+    )
+    orders = {_p("MUN"): _move("BUR"), _p("BER"): _move("KIE"), _p("KIE"): _move("HOL")}
+    out = bound.restrain_all(pos, orders)
+    assert out == {_p("MUN"): HOLD_ORDER, _p("BER"): _move("SIL"), _p("KIE"): _move("HOL")}
 
 
 def test_every_power_s_orders_are_restrained_at_once() -> None:

@@ -39,7 +39,7 @@ limit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 from typing import Any
 
@@ -90,6 +90,7 @@ from protocol.messages import (
     Sco,
     Slo,
     Smr,
+    Snd,
     Sve,
     Thx,
     Tme,
@@ -100,6 +101,7 @@ from protocol.messages import (
 from protocol.press import PEACE_LEVEL, Proposal, Reject, check_level, press_snd
 from protocol.press_reader import parse_frm_press, press_answer
 from protocol.tokens import SND, TokenTable
+from protocol.values import Turn
 from protocol.wire import DiplomacyMessage, ErrorMessage, FinalMessage, RepresentationMessage
 
 DEFAULT_MAP = "standard"
@@ -121,7 +123,8 @@ class CoreSettings:
     default: it answers and proposes by value, but its agreements do not bind
     our orders — what won at a table of PeaceBots, docs/research.md), ``on``
     (the same words, and its agreements bind the search) or ``off`` (every
-    proposal understood is refused).
+    proposal understood is refused); ``press_turn`` names the turn in every
+    ``SND`` (MILA's server takes a lone recipient's group for a turn).
     """
 
     name: str
@@ -138,6 +141,7 @@ class CoreSettings:
     strategy: str = "mcts"
     chooser: str = "bot"
     press: str = "unbound"
+    press_turn: bool = False
 
 
 CHOOSERS = ("bot", "person")
@@ -181,6 +185,7 @@ class BotCore:
         self.passcode: int | None = settings.rejoin_passcode
         self.hlo: Hlo | None = None
         self.map_name: str | None = None
+        self.turn: Turn | None = None
         self.result: str | None = None
         self.game_over = False
         self.ever_joined = False
@@ -297,6 +302,8 @@ class BotCore:
         self.out.note(note)
 
     def _send(self, message: Message) -> None:
+        if isinstance(message, Snd) and self.settings.press_turn and message.turn is None:
+            message = replace(message, turn=self.turn)
         self.out.send(message)
 
     def _ignore(self, why: str, message: Message) -> None:
@@ -669,6 +676,7 @@ class BotCore:
         except AdjudicatorError as exc:
             self._ignore(f"NOW does not fit the game: {exc}", m)
             return
+        self.turn = m.turn
         self._note_shadow(report)
         pos = self.mirror.position
         if self.game_over or self.power is None or pos is None:

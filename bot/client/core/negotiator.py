@@ -7,12 +7,15 @@ it answers with what to say (:class:`Say`: recipients and typed press) and what
 to note (:mod:`~bot.client.core.notes`), and keeps:
 
 * the **record**: every proposal and its answer (:class:`ProposalRecord`);
-* the **agreements** in force: peace with a power and demilitarised zones, each
-  with whom and since which turn (:class:`Agreement`); they end by the partner's
-  ``CCL``, by a broken promise (noticed from the ``ORD`` results: peace broken
-  when a unit of the partner moved into, supported or convoyed an attack on our
-  units or centres; a zone broken when a unit of its powers moved into it), or
-  by us when keeping one is worth less than breaking it;
+* the **agreements** in force: peace with a power, demilitarised zones and
+  orders promised (``XDO``, ours or the proposer's, for the movement phase in
+  play), each with whom and since which turn (:class:`Agreement`); they end by
+  the partner's ``CCL``, by a broken promise (noticed from the ``ORD`` results:
+  peace broken when a unit of the partner moved into, supported or convoyed an
+  attack on our units or centres; a zone broken when a unit of its powers moved
+  into it; an order promised broken when its unit gave another), by us when
+  keeping one is worth less than breaking it, or, for an order promised, when its
+  phase is over (``expired``);
 * a **trust** score per power, from what it did with its promises.
 
 Words are chosen by value (:func:`search.negotiation.agreement_gain`: paired
@@ -38,19 +41,22 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from adjudicator.maps import GameMap
+from adjudicator.orders import EngineOrder
 from adjudicator.position import SPRING, Position
+from adjudicator.validation import MBV, OrderBook
 from protocol.press import (
     Accept,
     Arrangement,
     Cancel,
     Demilitarise,
+    DoOrder,
     Peace,
     Press,
     Proposal,
     Reject,
 )
 from protocol.values import Convoy, Move, MoveByConvoy, Order, SupportMove, Turn, Waive
-from search.constraints import NO_CONSTRAINTS, Constraints, Zone
+from search.constraints import NO_CONSTRAINTS, Constraints, Promise, Zone
 from search.negotiation import DEFAULT_BUDGET, Budget, agreement_gain
 
 ACCEPT_TOLERANCE = 1.0
@@ -101,7 +107,10 @@ class ProposalRecord:
 
 @dataclass(frozen=True, slots=True)
 class Agreement:
-    """An arrangement agreed with ``partner`` since ``since`` (``kind``: ``peace`` or ``dmz``)."""
+    """An arrangement agreed with ``partner`` since ``since``.
+
+    ``kind`` is ``peace``, ``dmz`` or ``xdo`` (an order promised for the turn ``since``).
+    """
 
     partner: str
     kind: str
@@ -113,8 +122,8 @@ class Agreement:
 class AgreementNote:
     """An agreement made or ended, and why.
 
-    ``change`` is ``made``, ``cancelled``, ``broken`` (by the partner), ``broken_by_us``
-    or ``ended_by_us`` (by its value).
+    ``change`` is ``made``, ``cancelled``, ``broken`` (by the partner), ``broken_by_us``,
+    ``ended_by_us`` (by its value) or ``expired`` (an order promised, its phase over).
     """
 
     change: str
@@ -169,7 +178,25 @@ class Negotiator:
         zones = tuple(
             _zone(m, a.arrangement) for a in agreements if isinstance(a.arrangement, Demilitarise)
         )
-        return Constraints(m.power_index[us], peace, zones)
+        promised = tuple(
+            promise
+            for a in agreements
+            if a.kind == "xdo" and (promise := self._promise(a)) is not None
+        )
+        return Constraints(m.power_index[us], peace, zones, promised)
+
+    def _promise(self, agreement: Agreement) -> Promise | None:
+        """An agreed ``XDO`` as a constraint: None once its phase is over or if it is not legal."""
+        pos = self.position
+        arrangement = agreement.arrangement
+        if pos is None or agreement.since != self.turn or not isinstance(arrangement, DoOrder):
+            return None
+        engine = _engine_order(pos, arrangement.order)
+        if engine is None:
+            return None
+        province, order = engine
+        power = pos.units[province][0]
+        return Promise(int(power), province, order, pos.season, pos.year)
 
     def trust_in(self, power: str) -> float:
         """How far ``power`` has kept its promises (1: fully, lower after each break)."""
@@ -190,6 +217,8 @@ class Negotiator:
         self.us, self.game_map, self.turn, self.position = us, game_map, turn, pos
         if new_turn:
             self._evaluations = self._replies = 0
+            for agreement in [a for a in self.agreements if a.kind == "xdo"]:
+                self._end(agreement, "expired", "its phase is over", out)
         pending, self._pending = self._pending, []
         for sender, proposal in pending:
             self._answer(sender, proposal, seconds_left, out)
@@ -231,8 +260,11 @@ class Negotiator:
         pos, m, us = self.position, self.game_map, self.us
         if pos is None or m is None or us is None or pos.turn != turn or not self.agreements:
             return out
+        if isinstance(order, Waive):
+            return out
+        self._judge_promises(pos, order, out)
         target = _target(order)
-        if isinstance(order, Waive) or target is None or target not in m.province_index:
+        if target is None or target not in m.province_index:
             return out
         province = m.province_index[target]
         moved = isinstance(order, Move | MoveByConvoy)
@@ -253,6 +285,27 @@ class Negotiator:
             ):
                 self._broken(agreement, f"{_text(order)} enters the zone at {target}", out)
         return out
+
+    def _judge_promises(self, pos: Position, order: Order, out: Outcome) -> None:
+        """An order of a unit that was promised another: the promise is broken."""
+        unit = getattr(order, "unit", None)
+        for agreement in list(self.agreements):
+            promised = agreement.arrangement
+            if agreement.kind != "xdo" or not isinstance(promised, DoOrder):
+                continue
+            if getattr(promised.order, "unit", None) != unit or unit is None:
+                continue
+            given = _engine_order(pos, order)
+            if promised.order == order or (
+                given is not None and given == _engine_order(pos, promised.order)
+            ):
+                continue  # kept
+            what = f"{_text(order)} gave another order than promised"
+            if unit.power == self.us:
+                self.counts["broken_by_us"] += 1
+                self._end(agreement, "broken_by_us", what, out)
+            else:
+                self._broken(agreement, what, out)
 
     def _ours_broken(
         self, pos: Position, province: int, moved: bool, what: str, out: Outcome
@@ -330,6 +383,13 @@ class Negotiator:
             if not set(arrangement.provinces) <= set(m.province_index):
                 return None
             return [Agreement(sender, "dmz", arrangement, self.turn)]
+        if isinstance(arrangement, DoOrder):
+            unit = getattr(arrangement.order, "unit", None)
+            pos = self.position
+            if unit is None or unit.power not in (us, sender) or pos is None:
+                return None
+            agreement = Agreement(sender, "xdo", arrangement, self.turn)
+            return [agreement] if self._promise(agreement) is not None else None
         return None
 
     def _gain(self, wanted: list[Agreement]) -> float:
@@ -468,6 +528,18 @@ def _zone(m: GameMap, arrangement: Arrangement) -> Zone:
         frozenset(m.power_index[p] for p in arrangement.powers if p in m.power_index),
         frozenset(m.province_index[p] for p in arrangement.provinces if p in m.province_index),
     )
+
+
+def _engine_order(pos: Position, order: Order) -> tuple[int, EngineOrder] | None:
+    """A movement order as the engine's (unit province, order); None if the rules refuse it."""
+    unit = getattr(order, "unit", None)
+    if not pos.is_movement or unit is None:
+        return None
+    book = OrderBook(pos)
+    if book.submit(unit.power, order) != MBV:
+        return None
+    orders = book.unit_orders()
+    return next(iter(orders.items())) if len(orders) == 1 else None
 
 
 def _target(order: Order) -> str | None:

@@ -33,6 +33,7 @@ from protocol.press import (
     AllOf,
     Cancel,
     Demilitarise,
+    DoOrder,
     Draw,
     Fact,
     Negation,
@@ -43,7 +44,7 @@ from protocol.press import (
 )
 from protocol.press_reader import parse_press
 from protocol.tokens import AND, BRA, ERR, HUH, KET, PCE, PRP, STANDARD, TRY
-from protocol.values import Location, Move, SupportMove, Unit, UnitType
+from protocol.values import Hold, Location, Move, SupportMove, Unit, UnitType
 from protocol.variant import Variant
 from search.negotiation import Budget
 from tests.bot.client.core.driver import Driver, job_of, noted, opening, sent
@@ -164,11 +165,78 @@ def test_a_dmz_is_agreed_by_value_and_keeps_units_out() -> None:
     assert zone.provinces == frozenset({m.province_index["PIE"]})
 
 
-# --- agreements ended: CCL, broken promises, by us -----------------------------------------------
-
-
 def _army(power: str, province: str) -> Unit:
     return Unit(power, UnitType.ARMY, Location(province))
+
+
+def _xdo(order: object) -> Proposal:
+    return Proposal(DoOrder(order))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("sender", "order", "agreed"),
+    [
+        ("ITA", Hold(Unit("ITA", UnitType.ARMY, Location("VEN"))), True),  # its own unit
+        ("ITA", Move(Unit("FRA", UnitType.ARMY, Location("MAR")), Location("GAS")), True),  # ours
+        ("ITA", Move(Unit("GER", UnitType.ARMY, Location("MUN")), Location("RUH")), False),  # other
+        # (the line above: another's unit; below: an illegal order, then no such unit)
+        ("ITA", Move(Unit("FRA", UnitType.ARMY, Location("PAR")), Location("MUN")), False),
+        ("ITA", Hold(Unit("ITA", UnitType.ARMY, Location("APU"))), False),  # no such unit
+    ],
+)  # fmt: skip
+def test_an_order_promised_is_agreed_when_it_is_ours_or_the_sender_s_and_legal(
+    sender: str, order: object, agreed: bool
+) -> None:
+    neg, _ = _negotiator()
+    out = neg.on_press(sender, _xdo(order), None)
+    assert [type(s.press) for s in out.said] == [Accept if agreed else Reject]
+    assert neg.counts["refused_not_offered"] == (0 if agreed else 1)
+    promised = neg.constraints().promised
+    assert len(promised) == (1 if agreed else 0)
+    if agreed:
+        m = standard_map()
+        unit = order.unit  # type: ignore[attr-defined]
+        assert promised[0].power == m.power_index[unit.power]
+        assert promised[0].province == m.province_index[unit.location.province]
+
+
+def test_an_order_promised_binds_its_phase_only() -> None:
+    neg, _ = _negotiator()
+    neg.on_press("ITA", _xdo(Hold(Unit("ITA", UnitType.ARMY, Location("VEN")))), None)
+    assert neg.constraints().promised
+    pos = opening()
+    autumn = initial_position(standard_map()).copy()
+    autumn.season += 2  # the fall movement phase, after the spring's retreats
+    out = neg.on_phase("FRA", pos.map, autumn.turn, autumn, None)
+    assert [(c.change, c.agreement.kind) for c in out.changes] == [("expired", "xdo")]
+    assert not neg.constraints().promised
+
+
+@pytest.mark.parametrize(
+    ("given", "change"),
+    [
+        (Hold(_army("ITA", "VEN")), []),  # kept
+        (Move(_army("ITA", "VEN"), Location("PIE")), ["broken"]),
+        (Move(_army("ITA", "ROM"), Location("APU")), []),  # another unit
+    ],
+)
+def test_an_order_promised_and_not_given_is_a_broken_promise(given: object, change: list) -> None:
+    neg, _ = _negotiator()
+    neg.on_press("ITA", _xdo(Hold(_army("ITA", "VEN"))), None)
+    out = neg.on_result(opening().turn, given)  # type: ignore[arg-type]
+    assert [c.change for c in out.changes] == change
+    assert neg.trust_in("ITA") == (TRUST_AFTER_BREAK if change else 1.0)
+
+
+def test_our_order_promised_and_not_given_is_broken_by_us() -> None:
+    neg, _ = _negotiator()
+    neg.on_press("ITA", _xdo(Move(_army("FRA", "MAR"), Location("GAS"))), None)
+    out = neg.on_result(opening().turn, Move(_army("FRA", "MAR"), Location("PIE")))
+    assert [c.change for c in out.changes] == ["broken_by_us"]
+    assert neg.trust_in("ITA") == 1.0
+
+
+# --- agreements ended: CCL, broken promises, by us -----------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -289,6 +357,18 @@ def test_the_core_accepts_peace_notes_it_and_binds_the_next_search() -> None:
     made = noted(out, notes.AgreementChanged)
     assert [(n.change, n.partner, n.kind) for n in made] == [("made", "TUR", "peace")]
     assert d.core.player.constraints.peace == frozenset({standard_map().power_index["TUR"]})
+
+
+@pytest.mark.parametrize("press_turn", [False, True])
+def test_every_snd_names_the_turn_when_the_server_needs_it(press_turn: bool) -> None:
+    core = BotCore(CoreSettings(name="test", version="1", seed=7, press_turn=press_turn))
+    d = Driver(core=core)
+    d.join(Variant.of(30, move_time_limit=10))
+    out = d.show(opening())
+    tokens = (PRP, BRA, STANDARD.number("CHO"), KET)  # level 50: HUH and TRY
+    out += _say_tokens(d, "TUR", tokens) + d.say(_frm("TUR", _peace("FRA", "TUR")))
+    turns = {m.turn for m in sent(out, Snd)}
+    assert turns == ({opening().turn} if press_turn else {None})
 
 
 def test_with_press_off_every_proposal_is_refused() -> None:
