@@ -119,6 +119,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def add_game_arguments(p: argparse.ArgumentParser) -> None:
     """The flags shared by ``game`` and ``tournament``."""
+    _add_lineup_arguments(p)
+    _add_rules_arguments(p)
+    _add_deadline_arguments(p)
+    _add_seat_arguments(p)
+
+
+def _add_lineup_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--lineup",
         help="comma-separated seat specs (default: mcts and six dumbbots)",
@@ -126,6 +133,9 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--fill", default="dumbbot", help="spec filling a lineup shorter than seven (dumbbot)"
     )
+
+
+def _add_rules_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--map",
         metavar="NAME",
@@ -146,24 +156,23 @@ def add_game_arguments(p: argparse.ArgumentParser) -> None:
         help=f"the game ends at this year's winter (default {DEFAULT_FINAL_YEAR}; on a "
         f"variant, its first year + {DEFAULT_FINAL_YEAR - FIRST_YEAR})",
     )
-    p.add_argument(
-        "--mtl",
-        type=int,
-        help=f"movement deadline, seconds (default {DEFAULT_DEADLINES.move}; "
-        f"{PERSON_DEADLINES.move} with a person)",
-    )
-    p.add_argument(
-        "--rtl",
-        type=int,
-        help=f"retreat deadline, seconds (default {DEFAULT_DEADLINES.retreat}; "
-        f"{PERSON_DEADLINES.retreat} with a person)",
-    )
-    p.add_argument(
-        "--btl",
-        type=int,
-        help=f"build deadline, seconds (default {DEFAULT_DEADLINES.build}; "
-        f"{PERSON_DEADLINES.build} with a person)",
-    )
+
+
+def _add_deadline_arguments(p: argparse.ArgumentParser) -> None:
+    """``--mtl``, ``--rtl``, ``--btl``: the deadline of each kind of phase."""
+    for flag, phase, usual, with_person in (
+        ("--mtl", "movement", DEFAULT_DEADLINES.move, PERSON_DEADLINES.move),
+        ("--rtl", "retreat", DEFAULT_DEADLINES.retreat, PERSON_DEADLINES.retreat),
+        ("--btl", "build", DEFAULT_DEADLINES.build, PERSON_DEADLINES.build),
+    ):
+        p.add_argument(
+            flag,
+            type=int,
+            help=f"{phase} deadline, seconds (default {usual}; {with_person} with a person)",
+        )
+
+
+def _add_seat_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="seed of our bots (seat i gets SEED+i)")
     p.add_argument(
         "--server",

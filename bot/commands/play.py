@@ -43,10 +43,32 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def add_play_arguments(p: argparse.ArgumentParser) -> None:
     """The flags of ``play`` (also used by the local game runner)."""
+    _add_connection_arguments(p)
+    _add_strategy_arguments(p)
+    p.add_argument("--log-dir", type=Path, dest="log_dir", help="folder for the game log")
+    p.add_argument("-log", type=Path, dest="bandana_log", help="BANDANA: log folder")
+    _add_timing_arguments(p)
+    p.add_argument("--power", dest="rejoin_power", help="rejoin as this power (with --passcode)")
+    p.add_argument("--passcode", type=int, dest="rejoin_passcode", help="passcode for rejoining")
+    p.add_argument("--seed", type=int, help="random seed")
+    p.add_argument(
+        "--press",
+        choices=("on", "off", "unbound"),
+        help="in a press game: negotiate without binding our orders (unbound, the default), "
+        "negotiate and keep the agreements (on), or refuse every proposal (off); docs/press.md",
+    )
+    _add_output_arguments(p)
+    add_log_arguments(p)
+
+
+def _add_connection_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", help="server host (default 127.0.0.1)")
     p.add_argument("--port", type=int, help="server port (default 16713)")
     p.add_argument("--name", help="name sent in NME (default daide-mcts)")
     p.add_argument("-name", dest="bandana_name", help="BANDANA: the agent's name")
+
+
+def _add_strategy_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--strategy",
         "--variant",
@@ -72,8 +94,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         help="offer the draw once this year is played out (WIN of it on)",
     )
     p.add_argument("-fy", type=int, dest="bandana_final_year", help="BANDANA: final year")
-    p.add_argument("--log-dir", type=Path, dest="log_dir", help="folder for the game log")
-    p.add_argument("-log", type=Path, dest="bandana_log", help="BANDANA: log folder")
+
+
+def _add_timing_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--think-time",
         type=float,
@@ -93,15 +116,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         help="most seconds from a phase's start to the last submission, whatever the deadline "
         "(bots beside a person; default: none)",
     )
-    p.add_argument("--power", dest="rejoin_power", help="rejoin as this power (with --passcode)")
-    p.add_argument("--passcode", type=int, dest="rejoin_passcode", help="passcode for rejoining")
-    p.add_argument("--seed", type=int, help="random seed")
-    p.add_argument(
-        "--press",
-        choices=("on", "off", "unbound"),
-        help="in a press game: negotiate without binding our orders (unbound, the default), "
-        "negotiate and keep the agreements (on), or refuse every proposal (off); docs/press.md",
-    )
+
+
+def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--press-turn",
         action="store_const",
@@ -119,7 +136,6 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
         help="the game's name in telemetry topics (default: the server's host:port)",
     )
     p.add_argument("--summary-json", type=Path, help="write the game summary here at the end")
-    add_log_arguments(p)
 
 
 def settings_from_args(args: argparse.Namespace) -> BotSettings:

@@ -25,10 +25,15 @@ import os
 import platform
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from bot.stress.scenarios import DEFAULT_SET, FULL, short
+from bot.stress.scenarios import DEFAULT_SET, FULL, Scenario, short
 from bot.toolkit.usererror import UserError
+
+if TYPE_CHECKING:
+    from bot.stress.report import ScenarioResult
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -80,33 +85,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Run the chosen scenarios (or the fuzzer); 0 if every one passed."""
-    from dataclasses import replace
-
     if args.fuzz is not None or args.fuzz_case:
         return run_fuzz_cases(args)
 
     from bot.client.settings import BotSettings
     from bot.servers.parlance_install import ParlanceUnavailableError, install
-    from bot.stress.report import table, yearly_table
     from bot.stress.scenario_runner import run_scenario
-    from search.choosers import check_strategy
-    from search.registry import PolicySpecError
 
     strategy = args.strategy or BotSettings().strategy
-    try:
-        check_strategy(strategy)
-    except PolicySpecError as exc:
-        raise UserError(f"--strategy {strategy}: {exc}") from exc
+    _check_strategy(strategy)
     if args.final_year is not None and not 1901 <= args.final_year <= 2000:
         raise UserError("--final-year must be between 1901 and 2000")
     try:
         parlance = install()
     except ParlanceUnavailableError as exc:
         raise UserError(f"Parlance is needed for the stress tests: {exc}") from exc
-    names = args.scenario or list(DEFAULT_SET)
-    scenarios = [short(FULL[n]) if args.short else FULL[n] for n in names]
-    if args.final_year is not None:
-        scenarios = [s if s.hostile else replace(s, final_year=args.final_year) for s in scenarios]
+    scenarios = _scenarios(args)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out = args.out / stamp
     out.mkdir(parents=True, exist_ok=True)
@@ -119,6 +113,39 @@ def run(args: argparse.Namespace) -> int:
         results.append(result)
         verdict = "passed" if result.passed else "FAILED: " + "; ".join(result.problems)
         print(f"  {scenario.name}: {verdict} ({result.wall_seconds:.0f} s)", file=sys.stderr)
+    figures = {
+        "strategy": strategy,
+        "short": args.short,
+        "scenarios": [r.as_dict() for r in results],
+    }
+    json_path = _save(figures, args.json or out / "stress.json")
+    _print_scenario_results(results)
+    print(f"\nfigures saved in {json_path}; logs in {out}")
+    return 0 if all(r.passed for r in results) else 1
+
+
+def _check_strategy(strategy: str) -> None:
+    """UserError if ``--strategy`` names no strategy."""
+    from search.choosers import check_strategy
+    from search.registry import PolicySpecError
+
+    try:
+        check_strategy(strategy)
+    except PolicySpecError as exc:
+        raise UserError(f"--strategy {strategy}: {exc}") from exc
+
+
+def _scenarios(args: argparse.Namespace) -> list[Scenario]:
+    """The scenarios ``--scenario``, ``--short`` and ``--final-year`` ask for."""
+    names = args.scenario or list(DEFAULT_SET)
+    scenarios = [short(FULL[n]) if args.short else FULL[n] for n in names]
+    if args.final_year is not None:
+        scenarios = [s if s.hostile else replace(s, final_year=args.final_year) for s in scenarios]
+    return scenarios
+
+
+def _save(figures: dict[str, Any], json_path: Path) -> Path:
+    """Write ``figures`` to ``json_path`` under the command line, the date and the machine."""
     document = {
         "command": "daide-mcts stress " + " ".join(sys.argv[2:]),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -127,13 +154,17 @@ def run(args: argparse.Namespace) -> int:
             "python": platform.python_version(),
             "platform": platform.platform(),
         },
-        "strategy": strategy,
-        "short": args.short,
-        "scenarios": [r.as_dict() for r in results],
+        **figures,
     }
-    json_path = args.json or out / "stress.json"
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps(document, indent=2) + "\n")
+    return json_path
+
+
+def _print_scenario_results(results: list[ScenarioResult]) -> None:
+    """The table of every scenario, then the memory of each long one year by year."""
+    from bot.stress.report import table, yearly_table
+
     print(table(results))
     for result in results:
         if "yearly_peak_mb" in result.extra:
@@ -142,8 +173,6 @@ def run(args: argparse.Namespace) -> int:
             if "memory_growth" in result.extra:
                 growth = 100 * result.extra["memory_growth"]
                 print(f"growth, early years to last years: {growth:.1f}%")
-    print(f"\nfigures saved in {json_path}; logs in {out}")
-    return 0 if all(r.passed for r in results) else 1
 
 
 MAX_FUZZ_CASES = 1_000_000
@@ -157,23 +186,12 @@ def run_fuzz_cases(args: argparse.Namespace) -> int:
     """``--fuzz N`` / ``--fuzz-case I``: run the fuzzer, print its table; 0 if nothing failed."""
     from bot.stress.fuzz import DEFAULT_STRATEGY, CaseResult, run_fuzz
     from bot.stress.fuzz_stream import StreamError, recorded_game
-    from search.choosers import check_strategy
-    from search.registry import PolicySpecError
 
-    if args.scenario or args.short or args.final_year is not None:
-        raise UserError("--fuzz runs the fuzzer alone: drop --scenario, --short, --final-year")
-    if args.fuzz is not None and not 1 <= args.fuzz <= MAX_FUZZ_CASES:
-        raise UserError(f"--fuzz must be between 1 and {MAX_FUZZ_CASES}")
-    if any(c < 0 for c in args.fuzz_case or ()):
-        raise UserError("--fuzz-case must not be negative")
-    if not 1 <= args.fuzz_clients <= MAX_FUZZ_CLIENTS:
-        raise UserError(f"--fuzz-clients must be between 1 and {MAX_FUZZ_CLIENTS}")
+    _check_fuzz_flags(args)
     strategy = args.strategy or DEFAULT_STRATEGY
+    _check_strategy(strategy)
     try:
-        check_strategy(strategy)
         stream = recorded_game()
-    except PolicySpecError as exc:
-        raise UserError(f"--strategy {strategy}: {exc}") from exc
     except (OSError, StreamError) as exc:
         raise UserError(f"the recorded game cannot be read: {exc}") from exc
     cases = list(range(args.fuzz or 0)) + [c for c in args.fuzz_case or () if c >= (args.fuzz or 0)]
@@ -200,19 +218,8 @@ def run_fuzz_cases(args: argparse.Namespace) -> int:
             on_case=show,
         )
     )
-    document = {
-        "command": "daide-mcts stress " + " ".join(sys.argv[2:]),
-        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
-        "machine": {
-            "cores": os.cpu_count(),
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-        },
-        **report.as_dict(),
-    }
-    json_path = args.json or args.out / time.strftime("%Y%m%d-%H%M%S") / "fuzz.json"
-    json_path.parent.mkdir(parents=True, exist_ok=True)
-    json_path.write_text(json.dumps(document, indent=2) + "\n")
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    json_path = _save(report.as_dict(), args.json or args.out / stamp / "fuzz.json")
     total = report.totals()
     print()
     print("invariants held/violated per kind of mutation:")
@@ -224,3 +231,15 @@ def run_fuzz_cases(args: argparse.Namespace) -> int:
     )
     print(f"figures saved in {json_path}")
     return 1 if report.failures else 0
+
+
+def _check_fuzz_flags(args: argparse.Namespace) -> None:
+    """UserError if the fuzzer's flags are out of range or mixed with the scenarios'."""
+    if args.scenario or args.short or args.final_year is not None:
+        raise UserError("--fuzz runs the fuzzer alone: drop --scenario, --short, --final-year")
+    if args.fuzz is not None and not 1 <= args.fuzz <= MAX_FUZZ_CASES:
+        raise UserError(f"--fuzz must be between 1 and {MAX_FUZZ_CASES}")
+    if any(c < 0 for c in args.fuzz_case or ()):
+        raise UserError("--fuzz-case must not be negative")
+    if not 1 <= args.fuzz_clients <= MAX_FUZZ_CLIENTS:
+        raise UserError(f"--fuzz-clients must be between 1 and {MAX_FUZZ_CLIENTS}")

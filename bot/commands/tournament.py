@@ -45,7 +45,9 @@ from bot.local.launch import DEFAULT_DEADLINES
 from bot.toolkit.usererror import UserError
 
 if TYPE_CHECKING:
+    from bot.servers.parlance_maps import ServedMap
     from bot.tournament.saved import TournamentSettings
+    from bot.tournament.schedule import TournamentRun
 
 RESUMABLE = ("lineup", "final_year", "mtl", "rtl", "btl", "seed", "server", "powers")
 """Flags a resumed tournament takes from its folder when they are not given."""
@@ -119,79 +121,20 @@ def _merge_saved(
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play (or continue) the tournament; exit 0 when every game ended cleanly."""
     out = out or sys.stdout  # looked up now: the default would pin the stream of import time
-    from bot.local.lineup import build_lineup
-    from bot.tournament.reports import focus_lines
-    from bot.tournament.saved import TournamentError, TournamentSettings
+    from bot.tournament.saved import TournamentError
     from bot.tournament.schedule import run_tournament
 
     saved: TournamentSettings | None = None
     saved_count: int | None = None
     if args.out is not None and args.out.is_dir():
         saved, saved_count = _merge_saved(args, args.out)
-    args.server = args.server or "auto"
-    served = map_from_args(args)
-    args.mtl = args.mtl if args.mtl is not None else DEFAULT_DEADLINES.move
-    args.rtl = args.rtl if args.rtl is not None else DEFAULT_DEADLINES.retreat
-    args.btl = args.btl if args.btl is not None else DEFAULT_DEADLINES.build
-    args.server = args.server or "auto"
-    args.powers = args.powers or "random"
-    if args.powers == "rotate" and args.server == "mila":
-        raise UserError("--powers rotate needs Parlance: MILA's server deals the powers itself")
-    check_common(args, served)
-    deadlines = deadlines_from_args(args)
-    if saved is not None:
-        settings = saved
-        if args.lineup is not None:
-            try:
-                asked = build_lineup(args.lineup.split(","), args.fill, len(served.powers))
-            except ValueError as exc:
-                raise UserError(f"--lineup: {exc}") from exc
-            if asked != settings.seats:
-                raise UserError(
-                    f"{args.out} holds a tournament with another lineup; "
-                    f"leave --lineup out to continue it, or use another --out"
-                )
-        folder = args.out
-    else:
-        seats = seats_from_args(args, served)
-        if any(s.kind == "human" for s in seats):
-            raise UserError("--lineup: a tournament plays bots only (a person plays with 'game')")
-        settings = TournamentSettings(
-            seats=seats,
-            final_year=args.final_year,
-            deadlines=deadlines,
-            seed=args.seed,
-            server=args.server,
-            powers=args.powers,
-            map=served.name,
-            first_year=served.first_year,
-            press_level=args.level or 0,
-        )
-    if args.ray is not None and any(seat.kind == "bandana" for seat in settings.seats):
-        raise UserError(
-            "BANDANA's seats cannot play on a Ray cluster: their jars are on this "
-            "machine only; run this tournament without --ray"
-        )
-    if args.ray is not None and any(seat.kind == "albert" for seat in settings.seats):
-        raise UserError(
-            "Albert cannot play on a Ray cluster: its files and Wine are on this machine "
-            "only; run this tournament without --ray"
-        )
+    served = _settle_flags(args)
+    settings = _settings(args, served, saved)
+    _check_cluster_seats(args, settings)
     bandana = bandana_from_args(args, settings.seats)
     albert = albert_from_args(args, settings.seats, out)
-    games = args.games if args.games is not None else saved_count
-    if games is None:
-        raise UserError("--games is needed for a new tournament")
-    if games < 1:
-        raise UserError("--games must be at least 1")
-    if args.parallel < 1:
-        raise UserError("--parallel must be at least 1")
-    if args.ray is not None:
-        from bot.cluster.command import check_ray_flags
-
-        check_ray_flags(args)
-    if saved is None:
-        folder = fresh_folder(args.out, "tournament")
+    games = _games_to_play(args, saved_count)
+    folder = args.out if saved is not None else fresh_folder(args.out, "tournament")
     cores = os.cpu_count() or 1
     if args.ray is None and args.parallel > cores:
         out.write(
@@ -216,6 +159,95 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             )
     except TournamentError as exc:
         raise UserError(str(exc)) from exc
+    return _report(result, settings, games, folder, out)
+
+
+def _settle_flags(args: argparse.Namespace) -> ServedMap:
+    """Give the flags their defaults and check them together; the map they name."""
+    args.server = args.server or "auto"
+    served = map_from_args(args)
+    args.mtl = args.mtl if args.mtl is not None else DEFAULT_DEADLINES.move
+    args.rtl = args.rtl if args.rtl is not None else DEFAULT_DEADLINES.retreat
+    args.btl = args.btl if args.btl is not None else DEFAULT_DEADLINES.build
+    args.powers = args.powers or "random"
+    if args.powers == "rotate" and args.server == "mila":
+        raise UserError("--powers rotate needs Parlance: MILA's server deals the powers itself")
+    check_common(args, served)
+    return served
+
+
+def _settings(
+    args: argparse.Namespace, served: ServedMap, saved: TournamentSettings | None
+) -> TournamentSettings:
+    """The saved settings (UserError if ``--lineup`` asks for others), or new ones."""
+    from bot.local.lineup import build_lineup
+    from bot.tournament.saved import TournamentSettings
+
+    deadlines = deadlines_from_args(args)
+    if saved is not None:
+        if args.lineup is not None:
+            try:
+                asked = build_lineup(args.lineup.split(","), args.fill, len(served.powers))
+            except ValueError as exc:
+                raise UserError(f"--lineup: {exc}") from exc
+            if asked != saved.seats:
+                raise UserError(
+                    f"{args.out} holds a tournament with another lineup; "
+                    f"leave --lineup out to continue it, or use another --out"
+                )
+        return saved
+    seats = seats_from_args(args, served)
+    if any(s.kind == "human" for s in seats):
+        raise UserError("--lineup: a tournament plays bots only (a person plays with 'game')")
+    return TournamentSettings(
+        seats=seats,
+        final_year=args.final_year,
+        deadlines=deadlines,
+        seed=args.seed,
+        server=args.server,
+        powers=args.powers,
+        map=served.name,
+        first_year=served.first_year,
+        press_level=args.level or 0,
+    )
+
+
+def _check_cluster_seats(args: argparse.Namespace, settings: TournamentSettings) -> None:
+    """UserError if ``--ray`` is given for seats that play on this machine only."""
+    if args.ray is not None and any(seat.kind == "bandana" for seat in settings.seats):
+        raise UserError(
+            "BANDANA's seats cannot play on a Ray cluster: their jars are on this "
+            "machine only; run this tournament without --ray"
+        )
+    if args.ray is not None and any(seat.kind == "albert" for seat in settings.seats):
+        raise UserError(
+            "Albert cannot play on a Ray cluster: its files and Wine are on this machine "
+            "only; run this tournament without --ray"
+        )
+
+
+def _games_to_play(args: argparse.Namespace, saved_count: int | None) -> int:
+    """``--games`` (a resumed tournament's count when not given); UserError for bad counts."""
+    games: int | None = args.games if args.games is not None else saved_count
+    if games is None:
+        raise UserError("--games is needed for a new tournament")
+    if games < 1:
+        raise UserError("--games must be at least 1")
+    if args.parallel < 1:
+        raise UserError("--parallel must be at least 1")
+    if args.ray is not None:
+        from bot.cluster.command import check_ray_flags
+
+        check_ray_flags(args)
+    return games
+
+
+def _report(
+    result: TournamentRun, settings: TournamentSettings, games: int, folder: Path, out: TextIO
+) -> int:
+    """Write the tables and what became of the games; 0 when every game finished."""
+    from bot.tournament.reports import focus_lines
+
     if result.table is not None:
         out.write("\n" + result.table.tables() + "\n")
         entries = [result.entries[k] for k in sorted(result.entries)]

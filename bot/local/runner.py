@@ -135,58 +135,12 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
     reason = ""
     if config.server in ("auto", "parlance"):
         try:
-            with _install_lock:  # tournament games start their servers side by side
-                if not is_installed():
-                    notes(f"Installing Parlance {PARLANCE_VERSION} into {local_dir()} (once)...")
-                inst = install()
-            server = ParlanceServer(
-                inst,
-                host=config.host,
-                variant=config.map,
-                options=parlance_options(
-                    config.deadlines,
-                    config.final_year,
-                    shuffle=config.power_slots is None,
-                    first_year=config.first_year,
-                    press_level=config.press_level,
-                ),
-                log_path=folder / "server.log",
-            )
-            server.start()
-            return RunningServer(
-                kind=f"Parlance {PARLANCE_VERSION}",
-                host=config.host,
-                port=server.port,
-                stop=server.stop,
-                running=server.running,
-                log_path=lambda: server.log_path,
-                parlance=inst,
-            )
+            return _start_parlance(config, folder, notes)
         except ParlanceUnavailableError as exc:
             if config.server == "parlance":
                 raise GameError(str(exc)) from exc
             reason = str(exc).splitlines()[0]
-    if config.press_level not in (0, MILA_PRESS_LEVEL):
-        raise GameError(
-            f"press level {config.press_level} needs Parlance (MILA's server allows level "
-            f"{MILA_PRESS_LEVEL} or none){': ' + reason if reason else ''}"
-        )
-    if config.map != STANDARD_MAP:
-        raise GameError(
-            f"the map {config.map} needs Parlance (MILA's server plays the standard map only)"
-            f"{': ' + reason if reason else ''}"
-        )
-    if config.power_slots is not None:
-        raise GameError(
-            "giving each seat its power needs Parlance (MILA's server deals the powers itself)"
-            f"{': ' + reason if reason else ''}"
-        )
-    parang = [s.name for s in config.seats if s.kind == "parang"]
-    if parang:
-        raise GameError(
-            f"Parang's bots ({', '.join(parang)}) need Parlance's Python 2.7, which cannot run "
-            f"here{': ' + reason if reason else ''}"
-        )
+    _check_without_parlance(config, reason)
     if reason:
         notes(f"Parlance cannot run here ({reason}); falling back to MILA's DAIDE server.")
     if not any(s.kind == "ours" for s in config.seats):
@@ -218,6 +172,67 @@ def start_server(config: GameConfig, folder: Path, notes: Callable[[str], None])
         rules=CivilDisorderRule.DATC.value,
         press_turn=True,
     )
+
+
+def _start_parlance(
+    config: GameConfig, folder: Path, notes: Callable[[str], None]
+) -> RunningServer:
+    """Parlance, installed first if need be; ParlanceUnavailableError if it cannot run here."""
+    with _install_lock:  # tournament games start their servers side by side
+        if not is_installed():
+            notes(f"Installing Parlance {PARLANCE_VERSION} into {local_dir()} (once)...")
+        inst = install()
+    server = ParlanceServer(
+        inst,
+        host=config.host,
+        variant=config.map,
+        options=parlance_options(
+            config.deadlines,
+            config.final_year,
+            shuffle=config.power_slots is None,
+            first_year=config.first_year,
+            press_level=config.press_level,
+        ),
+        log_path=folder / "server.log",
+    )
+    server.start()
+    return RunningServer(
+        kind=f"Parlance {PARLANCE_VERSION}",
+        host=config.host,
+        port=server.port,
+        stop=server.stop,
+        running=server.running,
+        log_path=lambda: server.log_path,
+        parlance=inst,
+    )
+
+
+def _check_without_parlance(config: GameConfig, reason: str) -> None:
+    """GameError if ``config`` asks for what only Parlance offers; ``reason`` is why it cannot run.
+
+    ``reason`` is empty when Parlance was not tried.
+    """
+    why = f": {reason}" if reason else ""
+    if config.press_level not in (0, MILA_PRESS_LEVEL):
+        raise GameError(
+            f"press level {config.press_level} needs Parlance (MILA's server allows level "
+            f"{MILA_PRESS_LEVEL} or none){why}"
+        )
+    if config.map != STANDARD_MAP:
+        raise GameError(
+            f"the map {config.map} needs Parlance (MILA's server plays the standard map only){why}"
+        )
+    if config.power_slots is not None:
+        raise GameError(
+            "giving each seat its power needs Parlance (MILA's server deals the powers itself)"
+            f"{why}"
+        )
+    parang = [s.name for s in config.seats if s.kind == "parang"]
+    if parang:
+        raise GameError(
+            f"Parang's bots ({', '.join(parang)}) need Parlance's Python 2.7, which cannot run "
+            f"here{why}"
+        )
 
 
 # --- one game -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ line; :mod:`bot.stress.fuzz_mutations` lists what each kind does.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from random import Random
 
 from adjudicator.maps import SEA
@@ -52,6 +53,7 @@ from protocol.values import (
     Location,
     MapDefinition,
     OrderResult,
+    ProvinceAdjacencies,
     Season,
     Turn,
     Unit,
@@ -80,80 +82,24 @@ def mutate_mdf(d: Draft) -> str:
 
 
 def _mutate_map(definition: MapDefinition, rng: Random) -> tuple[str, tuple[int, ...]]:
-    adj = list(definition.adjacencies)
-    p = rng.randrange(len(adj))
-    entry = adj[p]
-    name = entry.province
-    how = rng.choice(
-        (
-            "drop group",
-            "drop entry",
-            "duplicate entry",
-            "foreign group",
-            "empty list",
-            "missing province",
-            "centre twice",
-            "one-sided",
-            "unknown province",
-        )
+    lists = _MapLists(
+        list(definition.adjacencies),
+        list(definition.supply_centres),
+        list(definition.non_supply_centres),
     )
-    centres = list(definition.supply_centres)
-    non_supply = list(definition.non_supply_centres)
-    if how == "drop group" and entry.entries:
-        g = rng.randrange(len(entry.entries))
-        group = entry.entries[g]
-        adj[p] = dataclasses.replace(entry, entries=entry.entries[:g] + entry.entries[g + 1 :])
-        how = f"{name} loses its group ( {group.kind.value} {_places(group.destinations)} )"
-    elif how == "drop entry":
-        del adj[p]
-        how = f"{name}'s adjacency entry dropped"
-    elif how == "duplicate entry":
-        adj.insert(p, entry)
-        how = f"{name}'s adjacency entry listed twice"
-    elif how == "foreign group":
-        donor = adj[(p + 1 + rng.randrange(len(adj) - 1)) % len(adj)]
-        if donor.entries:
-            group = rng.choice(donor.entries)
-            adj[p] = dataclasses.replace(entry, entries=(*entry.entries, group))
-            how = f"{name} gets {donor.province}'s group ( {group.kind.value} ... )"
-    elif how == "empty list" and entry.entries:
-        g = rng.randrange(len(entry.entries))
-        emptied = dataclasses.replace(entry.entries[g], destinations=())
-        adj[p] = dataclasses.replace(
-            entry, entries=(*entry.entries[:g], emptied, *entry.entries[g + 1 :])
-        )
-        how = f"{name}'s {emptied.kind.value} group is empty"
-    elif how == "missing province":
-        if name in non_supply:
-            non_supply.remove(name)
-        else:
-            centres = [(owners, tuple(c for c in cs if c != name)) for owners, cs in centres]
-        how = f"{name} missing from the province lists (its neighbours still name it)"
-    elif how == "centre twice":
-        _, listed = rng.choice([c for c in centres if c[1]])
-        centre = rng.choice(listed)
-        other = rng.randrange(len(centres))
-        centres[other] = (centres[other][0], (*centres[other][1], centre))
-        how = f"supply centre {centre} listed twice"
-    elif how == "one-sided":
-        groups = [g for g in entry.entries if g.destinations]
-        if groups:
-            group = rng.choice(groups)
-            gone = rng.choice(group.destinations)
-            kept = tuple(x for x in group.destinations if x != gone)
-            shortened = dataclasses.replace(group, destinations=kept)
-            adj[p] = dataclasses.replace(
-                entry, entries=tuple(shortened if g is group else g for g in entry.entries)
-            )
-            how = f"{name} no longer lists {gone} ({gone} still lists {name})"
+    p = rng.randrange(len(lists.adj))
+    how = rng.choice(MAP_MUTATIONS)
+    edit = _MAP_EDITS.get(how)
+    if edit is not None:
+        how = edit(lists, p, rng) or how
     changed = dataclasses.replace(
         definition,
-        supply_centres=tuple(centres),
-        non_supply_centres=tuple(non_supply),
-        adjacencies=tuple(adj),
+        supply_centres=tuple(lists.centres),
+        non_supply_centres=tuple(lists.non_supply),
+        adjacencies=tuple(lists.adj),
     )
     tokens = Mdf(changed).to_tokens()
-    if how == "unknown province":
+    if how == UNKNOWN_PROVINCE_MUTATION:
         # Into the adjacency section (the last group of the message): an unassigned province.
         at = len(tokens) - 1 - rng.randrange(1, max(2, len(tokens) // 3))
         while tokens[at] in (BRA, KET):
@@ -161,6 +107,109 @@ def _mutate_map(definition: MapDefinition, rng: Random) -> tuple[str, tuple[int,
         tokens = (*tokens[: at + 1], UNKNOWN_PROVINCE, *tokens[at + 1 :])
         how = f"an unassigned province token 0x{UNKNOWN_PROVINCE:04X} among the adjacencies"
     return how, tokens
+
+
+@dataclasses.dataclass
+class _MapLists:
+    """The lists of a map definition that a mutation edits in place."""
+
+    adj: list[ProvinceAdjacencies]
+    centres: list[tuple[tuple[str, ...], tuple[str, ...]]]
+    non_supply: list[str]
+
+
+def _drop_group(m: _MapLists, p: int, rng: Random) -> str | None:
+    entry = m.adj[p]
+    if not entry.entries:
+        return None
+    g = rng.randrange(len(entry.entries))
+    group = entry.entries[g]
+    m.adj[p] = dataclasses.replace(entry, entries=entry.entries[:g] + entry.entries[g + 1 :])
+    return f"{entry.province} loses its group ( {group.kind.value} {_places(group.destinations)} )"
+
+
+def _drop_entry(m: _MapLists, p: int, rng: Random) -> str:
+    name = m.adj.pop(p).province
+    return f"{name}'s adjacency entry dropped"
+
+
+def _duplicate_entry(m: _MapLists, p: int, rng: Random) -> str:
+    m.adj.insert(p, m.adj[p])
+    return f"{m.adj[p].province}'s adjacency entry listed twice"
+
+
+def _foreign_group(m: _MapLists, p: int, rng: Random) -> str | None:
+    entry = m.adj[p]
+    donor = m.adj[(p + 1 + rng.randrange(len(m.adj) - 1)) % len(m.adj)]
+    if not donor.entries:
+        return None
+    group = rng.choice(donor.entries)
+    m.adj[p] = dataclasses.replace(entry, entries=(*entry.entries, group))
+    return f"{entry.province} gets {donor.province}'s group ( {group.kind.value} ... )"
+
+
+def _empty_list(m: _MapLists, p: int, rng: Random) -> str | None:
+    entry = m.adj[p]
+    if not entry.entries:
+        return None
+    g = rng.randrange(len(entry.entries))
+    emptied = dataclasses.replace(entry.entries[g], destinations=())
+    m.adj[p] = dataclasses.replace(
+        entry, entries=(*entry.entries[:g], emptied, *entry.entries[g + 1 :])
+    )
+    return f"{entry.province}'s {emptied.kind.value} group is empty"
+
+
+def _missing_province(m: _MapLists, p: int, rng: Random) -> str:
+    name = m.adj[p].province
+    if name in m.non_supply:
+        m.non_supply.remove(name)
+    else:
+        m.centres = [(owners, tuple(c for c in cs if c != name)) for owners, cs in m.centres]
+    return f"{name} missing from the province lists (its neighbours still name it)"
+
+
+def _centre_twice(m: _MapLists, p: int, rng: Random) -> str:
+    _, listed = rng.choice([c for c in m.centres if c[1]])
+    centre = rng.choice(listed)
+    other = rng.randrange(len(m.centres))
+    m.centres[other] = (m.centres[other][0], (*m.centres[other][1], centre))
+    return f"supply centre {centre} listed twice"
+
+
+def _one_sided(m: _MapLists, p: int, rng: Random) -> str | None:
+    entry = m.adj[p]
+    groups = [g for g in entry.entries if g.destinations]
+    if not groups:
+        return None
+    group = rng.choice(groups)
+    gone = rng.choice(group.destinations)
+    kept = tuple(x for x in group.destinations if x != gone)
+    shortened = dataclasses.replace(group, destinations=kept)
+    m.adj[p] = dataclasses.replace(
+        entry, entries=tuple(shortened if g is group else g for g in entry.entries)
+    )
+    return f"{entry.province} no longer lists {gone} ({gone} still lists {entry.province})"
+
+
+_MAP_EDITS: dict[str, Callable[[_MapLists, int, Random], str | None]] = {
+    "drop group": _drop_group,
+    "drop entry": _drop_entry,
+    "duplicate entry": _duplicate_entry,
+    "foreign group": _foreign_group,
+    "empty list": _empty_list,
+    "missing province": _missing_province,
+    "centre twice": _centre_twice,
+    "one-sided": _one_sided,
+}
+"""Each change of the map's lists by its name: it returns what it did, or None when the
+province it was given offers nothing to change."""
+
+UNKNOWN_PROVINCE_MUTATION = "unknown province"
+"""The change made to the MDF's tokens rather than its lists."""
+
+MAP_MUTATIONS = (*_MAP_EDITS, UNKNOWN_PROVINCE_MUTATION)
+"""The changes of a map, in the order the fuzzer draws from."""
 
 
 def _places(locations: tuple[Location, ...]) -> str:

@@ -155,6 +155,14 @@ ALL_FAULTS: tuple[Fault, ...] = tuple(Fault)
 RECONNECTING_FAULTS = frozenset({Fault.OVERSIZED_LENGTH, Fault.RESERVED_TOKEN, Fault.RM_MID_GAME})
 """Faults that are protocol violations: the bot must send EM, close, and rejoin."""
 
+_GARBLED_FAULTS = frozenset({Fault.BAD_BRACKET, Fault.UNKNOWN_TOKEN, Fault.BAD_GRAMMAR})
+"""Faults that are messages the bot cannot read: it must answer PRN or HUH."""
+
+_PRESS_FAULTS = frozenset(
+    {Fault.PRESS, Fault.PARTIAL_FRAME, Fault.PRESS_BOMB, Fault.PRESS_DEEP, Fault.PRESS_FLOOD}
+)
+"""Faults that are press: the bot must answer it (or refuse it) and keep its orders."""
+
 _EXPECTED_EM = {
     Fault.OVERSIZED_LENGTH: ErrorCode.MESSAGE_TOO_SHORT,
     Fault.RESERVED_TOKEN: ErrorCode.INVALID_TOKEN,
@@ -398,8 +406,16 @@ class HostileServer(ScriptedPeer):
     async def _commit(self, fault: Fault, outcome: FaultOutcome) -> Callable[[FaultOutcome], bool]:
         """Misbehave; returns a check that fills ``outcome`` and says whether it is settled."""
         start = len(self._events)
-        link = self.link
-        pos = self._pos
+        if fault in _GARBLED_FAULTS:
+            return self._send_garbled(fault, start)
+        if fault in _PRESS_FAULTS:
+            return await self._send_hostile_press(fault, start)
+        if fault in RECONNECTING_FAULTS:
+            return self._violate_the_wire(fault, start)
+        return await self._send_out_of_turn(fault, start)
+
+    def _send_garbled(self, fault: Fault, start: int) -> Callable[[FaultOutcome], bool]:
+        """A message the bot cannot read: it must answer PRN or HUH."""
         if fault is Fault.BAD_BRACKET:
             sent = (SCO, BRA, STANDARD.number("ENG"), STANDARD.number("LON"))
             self._write(encode_tokens(sent))
@@ -407,15 +423,13 @@ class HostileServer(ScriptedPeer):
         if fault is Fault.UNKNOWN_TOKEN:
             self._write(encode_tokens((TME, BRA, UNKNOWN_TOKEN, KET)))
             marked = (TME, BRA, ERR, UNKNOWN_TOKEN, KET)
-            return self._expect_reply(
-                start, lambda m: isinstance(m, Huh) and flatten(m.body) == marked
-            )
-        if fault is Fault.BAD_GRAMMAR:
+        else:
             self._write(encode_tokens((TME, BRA, SPR, KET)))
             marked = (TME, BRA, ERR, SPR, KET)
-            return self._expect_reply(
-                start, lambda m: isinstance(m, Huh) and flatten(m.body) == marked
-            )
+        return self._expect_reply(start, lambda m: isinstance(m, Huh) and flatten(m.body) == marked)
+
+    async def _send_hostile_press(self, fault: Fault, start: int) -> Callable[[FaultOutcome], bool]:
+        """Press the bot must answer or refuse without losing its orders."""
         if fault is Fault.PRESS:
             self._send(_press(self.power))
             return self._expect_press_replies(start)
@@ -423,6 +437,7 @@ class HostileServer(ScriptedPeer):
             data = encode_message(_press(self.power))
             half = len(data) // 2
             self._write(data[:half])
+            link = self.link
             if link is not None:
                 link.hold()
             await asyncio.sleep(self.pause)
@@ -435,28 +450,31 @@ class HostileServer(ScriptedPeer):
         if fault is Fault.PRESS_DEEP:
             self._write(encode_tokens(_deep_press(self.power)))
             return self._expect_quoted_huh(start)
-        if fault is Fault.PRESS_FLOOD:
-            await asyncio.sleep(max(0.0, self._phase_deadline - time.monotonic() - FLOOD_LEAD))
-            flood = encode_message(_press(self.power))
-            self._write(flood * FLOOD_PROPOSALS)
-            return self._expect_answers(start, FLOOD_PROPOSALS)
+        await asyncio.sleep(max(0.0, self._phase_deadline - time.monotonic() - FLOOD_LEAD))
+        flood = encode_message(_press(self.power))
+        self._write(flood * FLOOD_PROPOSALS)
+        return self._expect_answers(start, FLOOD_PROPOSALS)
+
+    async def _send_out_of_turn(self, fault: Fault, start: int) -> Callable[[FaultOutcome], bool]:
+        """Messages the bot must ignore: a foreign ORD, stale ones, a flood of TME."""
+        pos = self._pos
         if fault is Fault.FOREIGN_ORD:
             self._send(Ord(OrderResult(pos.turn, Hold(self._absent_unit()), ("SUC",))))
-            return self._expect_silence(start)
-        if fault is Fault.OUT_OF_ORDER:
+        elif fault is Fault.OUT_OF_ORDER:
             stale = self._previous_now or Now(Turn(Season.WINTER, 1900), pos.unit_positions())
             self._send(stale)
             self._send(Thx(Hold(self._absent_unit()), "MBV"))
             self._send(Mis(count=-2))
-            return self._expect_silence(start)
-        if fault is Fault.TME_FLOOD:
+        else:
             remaining = max(1, int(self._phase_deadline - time.monotonic()))
             data = encode_message(Tme(remaining))
             for _ in range(self.flood // 500):
                 self._write(data * 500)
                 await asyncio.sleep(0)  # let the transport drain between bursts
-            return self._expect_silence(start)
-        # The wire-level violations: the bot must answer with EM, close, and rejoin.
+        return self._expect_silence(start)
+
+    def _violate_the_wire(self, fault: Fault, start: int) -> Callable[[FaultOutcome], bool]:
+        """A wire-level violation: the bot must answer with EM, close, and rejoin."""
         if fault is Fault.OVERSIZED_LENGTH:
             self._write(bytes((2, 0, 0xFF, 0xFF)))  # any even length up to 65534 is a DM
         elif fault is Fault.RESERVED_TOKEN:

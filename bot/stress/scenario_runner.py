@@ -226,16 +226,10 @@ async def _run_parlance(
     seed: int,
     result: ScenarioResult,
 ) -> None:
-    options = {
-        "MTL": scenario.move_time,
-        "RTL": scenario.retreat_time,
-        "BTL": scenario.build_time,
-        # Parlance's judge declares a draw after this many years: a safety net a year after
-        # the bots propose theirs, or the end of the game when they do not.
-        "draw": scenario.years + (1 if scenario.bots_propose_draw else 0),
-    }
     final_year = scenario.final_year if scenario.bots_propose_draw else None
-    server = ParlanceServer(install, options=options, log_path=folder / "parlance.log")
+    server = ParlanceServer(
+        install, options=_parlance_options(scenario), log_path=folder / "parlance.log"
+    )
     folder.mkdir(parents=True, exist_ok=True)
     await asyncio.to_thread(server.start)
     proxies: list[NetProxy] = []
@@ -243,24 +237,7 @@ async def _run_parlance(
     recorders: list[LinkRecorder] = []
     try:
         for i in range(scenario.bots):
-            cut = scenario.cut_at_movement_phases if i == 0 else ()
-            proxy_box: list[NetProxy] = []
-
-            def on_movement(index: int, cut: tuple[int, ...] = cut, box: list = proxy_box) -> None:
-                if index in cut and box:
-                    box[0].cut()
-
-            recorder = LinkRecorder(on_movement)
-            proxy = NetProxy(
-                server.host,
-                server.port,
-                upstream=scenario.link,
-                downstream=scenario.link,
-                seed=seed * 100 + i,
-                tap=recorder.tap,
-            )
-            proxy_box.append(proxy)
-            await proxy.start()
+            proxy, recorder = await _start_link(scenario, server, i, seed)
             proxies.append(proxy)
             recorders.append(recorder)
         for bot, proxy in zip(bots, proxies, strict=True):
@@ -273,6 +250,60 @@ async def _run_parlance(
         for proxy in proxies:
             await proxy.stop()
         await asyncio.to_thread(server.stop)
+    _add_figures(scenario, bots, recorders, proxies, result)
+
+
+def _parlance_options(scenario: Scenario) -> dict[str, int]:
+    """The server's deadlines and its judge's draw for ``scenario``."""
+    return {
+        "MTL": scenario.move_time,
+        "RTL": scenario.retreat_time,
+        "BTL": scenario.build_time,
+        # Parlance's judge declares a draw after this many years: a safety net a year after
+        # the bots propose theirs, or the end of the game when they do not.
+        "draw": scenario.years + (1 if scenario.bots_propose_draw else 0),
+    }
+
+
+async def _start_link(
+    scenario: Scenario, server: ParlanceServer, i: int, seed: int
+) -> tuple[NetProxy, LinkRecorder]:
+    """Bot ``i``'s started proxy to ``server`` and the recorder of what passes through it.
+
+    The recorder cuts bot 0's link at the scenario's movement phases.
+    """
+    cut = scenario.cut_at_movement_phases if i == 0 else ()
+    proxy_box: list[NetProxy] = []
+
+    def on_movement(index: int, cut: tuple[int, ...] = cut, box: list = proxy_box) -> None:
+        if index in cut and box:
+            box[0].cut()
+
+    recorder = LinkRecorder(on_movement)
+    proxy = NetProxy(
+        server.host,
+        server.port,
+        upstream=scenario.link,
+        downstream=scenario.link,
+        seed=seed * 100 + i,
+        tap=recorder.tap,
+    )
+    proxy_box.append(proxy)
+    await proxy.start()
+    return proxy, recorder
+
+
+def _add_figures(
+    scenario: Scenario,
+    bots: list[BotProcess],
+    recorders: list[LinkRecorder],
+    proxies: list[NetProxy],
+    result: ScenarioResult,
+) -> None:
+    """Each bot's figures, the links' cuts and stalls into ``result``.
+
+    A cut the scenario asks for that did not happen is a problem.
+    """
     missed = set().union(*(r.missed for r in recorders)) if recorders else set()
     for bot, recorder in zip(bots, recorders, strict=True):
         power = bot.summary.get("power") or recorder.power

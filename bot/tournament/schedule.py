@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from bot.local.albert_seat import AlbertInstall
 from bot.local.bandana import BandanaInstall
+from bot.local.outcome import GameOutcome
 from bot.local.runner import GameError, play_game, run_until_done
 from bot.measure.metrics import Standings
 from bot.toolkit.jsonfiles import write_json_object
@@ -69,45 +70,9 @@ async def play_tournament(
     if kept:
         display.note(f"resuming: {kept} finished game(s) kept in {folder}")
     display.done = len([k for k in entries if k < games])
-    failures: dict[int, str] = {}
     todo = [k for k in range(games) if k not in entries]
     gate = asyncio.Semaphore(max(1, parallel))
-
-    async def one(index: int) -> None:
-        async with gate:
-            sink = GameSink(index, display.note)
-            display.running[index] = sink
-            try:
-                for attempt in range(1, START_ATTEMPTS + 1):
-                    shutil.rmtree(game_folder(folder, index), ignore_errors=True)
-                    outcome = await play_game(
-                        settings.game_config(index, telemetry, bandana, albert),
-                        game_folder(folder, index),
-                        sink,
-                        index=index,
-                    )
-                    if outcome.record is not None or attempt == START_ATTEMPTS:
-                        break
-                    display.note(
-                        f"game {index + 1}: did not start ({'; '.join(outcome.problems)}); "
-                        f"playing it again"
-                    )
-            except GameError as exc:
-                failures[index] = str(exc)
-                display.note(f"game {index + 1}: could not be played: {exc}")
-                return
-            finally:
-                display.running.pop(index, None)
-            if outcome.record is None or not outcome.ended_cleanly:
-                failures[index] = "; ".join(outcome.problems) or "no result"
-                display.note(f"game {index + 1}: did not end cleanly: {failures[index]}")
-                return
-            entry = GameEntry.from_outcome(index, outcome)
-            write_json_object(game_folder(folder, index) / GAME_FILE, entry.to_dict())
-            entries[index] = entry
-            display.done += 1
-            display.note(f"game {index + 1}/{games}: {describe_game(entry, settings.seats)}")
-            write_results(folder, settings, list(entries.values()), games)
+    schedule = _Schedule(settings, folder, games, display, entries, telemetry, bandana, albert)
 
     async def ticker() -> None:
         while True:
@@ -116,12 +81,75 @@ async def play_tournament(
 
     tick_task = asyncio.create_task(ticker())
     try:
-        await asyncio.gather(*(one(k) for k in todo))
+        await asyncio.gather(*(schedule.play(k, gate) for k in todo))
     finally:
         tick_task.cancel()
         display.finish()
     table = write_results(folder, settings, [e for k, e in entries.items() if k < games], games)
-    return TournamentRun(folder, settings, games, entries, kept, failures, table)
+    return TournamentRun(folder, settings, games, entries, kept, schedule.failures, table)
+
+
+@dataclass
+class _Schedule:
+    """The games of one run of a tournament, and what became of each."""
+
+    settings: TournamentSettings
+    folder: Path
+    games: int
+    display: TournamentDisplay
+    entries: dict[int, GameEntry]
+    """The finished games, this run's added as they end."""
+    telemetry: str | None
+    bandana: BandanaInstall | None
+    albert: AlbertInstall | None
+    failures: dict[int, str] = field(default_factory=dict)
+
+    async def play(self, index: int, gate: asyncio.Semaphore) -> None:
+        """Play game ``index`` once ``gate`` lets it; keep its entry, or note its failure."""
+        async with gate:
+            sink = GameSink(index, self.display.note)
+            self.display.running[index] = sink
+            try:
+                outcome = await self._play_until_started(index, sink)
+            except GameError as exc:
+                self.failures[index] = str(exc)
+                self.display.note(f"game {index + 1}: could not be played: {exc}")
+                return
+            finally:
+                self.display.running.pop(index, None)
+            self._keep(index, outcome)
+
+    async def _play_until_started(self, index: int, sink: GameSink) -> GameOutcome:
+        """Play game ``index``, again (up to ``START_ATTEMPTS`` times) while it does not start."""
+        for attempt in range(1, START_ATTEMPTS + 1):
+            shutil.rmtree(game_folder(self.folder, index), ignore_errors=True)
+            outcome = await play_game(
+                self.settings.game_config(index, self.telemetry, self.bandana, self.albert),
+                game_folder(self.folder, index),
+                sink,
+                index=index,
+            )
+            if outcome.record is not None or attempt == START_ATTEMPTS:
+                break
+            self.display.note(
+                f"game {index + 1}: did not start ({'; '.join(outcome.problems)}); playing it again"
+            )
+        return outcome
+
+    def _keep(self, index: int, outcome: GameOutcome) -> None:
+        """File a game that ended cleanly and write the results so far; else note why not."""
+        if outcome.record is None or not outcome.ended_cleanly:
+            self.failures[index] = "; ".join(outcome.problems) or "no result"
+            self.display.note(f"game {index + 1}: did not end cleanly: {self.failures[index]}")
+            return
+        entry = GameEntry.from_outcome(index, outcome)
+        write_json_object(game_folder(self.folder, index) / GAME_FILE, entry.to_dict())
+        self.entries[index] = entry
+        self.display.done += 1
+        self.display.note(
+            f"game {index + 1}/{self.games}: {describe_game(entry, self.settings.seats)}"
+        )
+        write_results(self.folder, self.settings, list(self.entries.values()), self.games)
 
 
 def run_tournament(
