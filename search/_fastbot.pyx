@@ -835,7 +835,7 @@ cdef enum:
 
 cdef class MovementPhases:
     """Movement phases (no convoys) read into C once, to resolve and apply as the compiled
-    rollouts and steps do (bot.measure.bench_adjudicator times :meth:`run`).
+    rollouts and steps do (bot.lab.bench.bench_adjudicator times :meth:`run`).
 
     Each phase is a ``(position, orders)`` pair: a movement phase without dislodged
     units, and engine orders that :func:`step` would take as an action (holds, moves,
