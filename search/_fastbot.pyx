@@ -117,7 +117,9 @@ from search._rollout cimport (
     _roll_out,
     _terminal,
 )
-from adjudicator._fastmove cimport _MapFacts, _Resolver, resolve_arrays
+from adjudicator._movetables cimport _MapFacts
+from adjudicator._moveorders cimport resolve_arrays
+from adjudicator._resolver cimport _Resolver
 
 from adjudicator.position import Position as _Position
 
