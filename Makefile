@@ -17,7 +17,9 @@ ALL_EXTRAS := test,view,charts,mapgen,cluster,ratings,mila
 # The compiled extensions (Cython, setup.py) are rebuilt when their sources change: the .pyx
 # files, and the .pxd files and C headers they are built with (adjudicator/compiled_sources.py).
 SOURCES := pyproject.toml setup.py adjudicator/compiled_sources.py adjudicator/_fastmove.pyx \
-	adjudicator/_fastmove.pxd adjudicator/_fastlegal.pyx search/_maptables.pyx \
+	adjudicator/_movetables.pyx adjudicator/_movetables.pxd adjudicator/_resolver.pyx \
+	adjudicator/_resolver.pxd adjudicator/_moveorders.pyx adjudicator/_moveorders.pxd \
+	adjudicator/_fastlegal.pyx search/_maptables.pyx \
 	search/_maptables.pxd search/_draws.pyx search/_draws.pxd search/_valuation.pyx \
 	search/_valuation.pxd search/_dumbbot.pyx search/_dumbbot.pxd search/_policy.pyx \
 	search/_policy.pxd search/_rollout.pyx search/_rollout.pxd search/_fastbot.pyx \

@@ -5,7 +5,10 @@ The hot paths have compiled twins (Cython), built by ``pip install -e .``
 
 * ``adjudicator/_fastmove.pyx`` — :func:`adjudicator.movement.next_position`
   and :func:`adjudicator.movement.adjudicate_movement`, convoys included
-  (every rollout's adjudication, and the server's);
+  (every rollout's adjudication, and the server's), on its rooms
+  ``adjudicator/_movetables.pyx`` (the map's tables), ``adjudicator/_resolver.pyx``
+  (the decisions) and ``adjudicator/_moveorders.pyx`` (the orders read in and matched,
+  convoy routes);
 * ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
   (every legal order of a unit, convoys included);
 * ``search/_fastbot.pyx`` — DumbBot's and the learned policy's movement orders, and the
@@ -47,6 +50,9 @@ ENV_PURE_PYTHON = "DAIDE_MCTS_PURE_PYTHON"
 """Environment variable: set to 1 to run pure Python even where compiled code exists."""
 
 EXTENSIONS = (
+    "adjudicator._movetables",
+    "adjudicator._resolver",
+    "adjudicator._moveorders",
     "adjudicator._fastmove",
     "adjudicator._fastlegal",
     "search._maptables",
@@ -58,7 +64,7 @@ EXTENSIONS = (
     "search._fastbot",
     "search._fasttree",
 )
-"""The compiled modules, by import name (``search._fastbot`` cimports the six before it)."""
+"""The compiled modules, by import name (each cimports only modules listed before it)."""
 
 
 class StaleExtensionWarning(UserWarning):

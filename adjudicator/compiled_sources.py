@@ -15,7 +15,18 @@ from collections.abc import Iterable
 from pathlib import Path
 
 DECLARATIONS: dict[str, tuple[str, ...]] = {
-    "adjudicator._fastmove": ("adjudicator/_fastmove.pxd",),
+    "adjudicator._movetables": ("adjudicator/_movetables.pxd",),
+    "adjudicator._resolver": ("adjudicator/_movetables.pxd", "adjudicator/_resolver.pxd"),
+    "adjudicator._moveorders": (
+        "adjudicator/_moveorders.pxd",
+        "adjudicator/_movetables.pxd",
+        "adjudicator/_resolver.pxd",
+    ),
+    "adjudicator._fastmove": (
+        "adjudicator/_moveorders.pxd",
+        "adjudicator/_movetables.pxd",
+        "adjudicator/_resolver.pxd",
+    ),
     "adjudicator._fastlegal": (),
     "search._maptables": ("search/_maptables.pxd",),
     "search._draws": ("search/_draws.pxd", "search/_maptables.pxd"),
@@ -34,7 +45,9 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
         "search/_valuation.pxd",
     ),
     "search._rollout": (
-        "adjudicator/_fastmove.pxd",
+        "adjudicator/_moveorders.pxd",
+        "adjudicator/_movetables.pxd",
+        "adjudicator/_resolver.pxd",
         "search/_draws.pxd",
         "search/_dumbbot.pxd",
         "search/_maptables.pxd",
@@ -43,7 +56,9 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
         "search/_valuation.pxd",
     ),
     "search._fastbot": (
-        "adjudicator/_fastmove.pxd",
+        "adjudicator/_moveorders.pxd",
+        "adjudicator/_movetables.pxd",
+        "adjudicator/_resolver.pxd",
         "search/_draws.pxd",
         "search/_dumbbot.pxd",
         "search/_maptables.pxd",

@@ -117,7 +117,9 @@ from search._rollout cimport (
     _roll_out,
     _terminal,
 )
-from adjudicator._fastmove cimport _MapFacts, _Resolver, resolve_arrays
+from adjudicator._movetables cimport _MapFacts
+from adjudicator._moveorders cimport resolve_arrays
+from adjudicator._resolver cimport _Resolver
 
 from adjudicator.position import Position as _Position
 
@@ -835,7 +837,7 @@ cdef enum:
 
 cdef class MovementPhases:
     """Movement phases (no convoys) read into C once, to resolve and apply as the compiled
-    rollouts and steps do (bot.measure.bench_adjudicator times :meth:`run`).
+    rollouts and steps do (bot.lab.bench.bench_adjudicator times :meth:`run`).
 
     Each phase is a ``(position, orders)`` pair: a movement phase without dislodged
     units, and engine orders that :func:`step` would take as an action (holds, moves,

@@ -5,7 +5,7 @@ one per map), every power played by DumbBot (or the learned policy), and its rew
 See ``search/_rollout.pyx``.
 """
 
-from adjudicator._fastmove cimport _Resolver
+from adjudicator._resolver cimport _Resolver
 from search._draws cimport Draws
 from search._dumbbot cimport _Orders
 from search._maptables cimport WINTER, CMap, CWeights

@@ -5,7 +5,7 @@
 A whole rollout, every power played by one DumbBot (the twin of
 :meth:`search.mcts.domain.DiplomacyDomain.play_out`): the position read into C arrays
 once (:class:`_Game`, kept per map), then phase by phase every power's orders written
-straight into the adjudicator's compiled resolver (``adjudicator/_fastmove.pxd``), the
+straight into the adjudicator's compiled resolver (``adjudicator/_moveorders.pxd``), the
 movement applied in place, DumbBot's retreats, winter's centre ownership and DumbBot's
 adjustments, until the horizon or the end; the reward of its end
 (search.mcts.domain.DiplomacyDomain.rollout's).  The tree steps
@@ -16,7 +16,9 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.limits cimport INT_MAX, LLONG_MIN
 from libc.string cimport memcpy, memset
 
-from adjudicator._fastmove cimport _MapFacts, _Resolver, resolve_arrays
+from adjudicator._movetables cimport _MapFacts
+from adjudicator._moveorders cimport resolve_arrays
+from adjudicator._resolver cimport _Resolver
 from search._draws cimport Draws, _choice, _draws, _mt_below, _shuffle, _uniform
 from search._dumbbot cimport _Orders, _choose_moves, _provinces_of, _select
 from search._maptables cimport (

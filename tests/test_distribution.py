@@ -34,6 +34,9 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 NAME, VERSION = PROJECT["name"].replace("-", "_"), PROJECT["version"]
 TYPED_PACKAGES = ("protocol", "adjudicator", "search")
 EXTENSIONS = (
+    "adjudicator._movetables",
+    "adjudicator._resolver",
+    "adjudicator._moveorders",
     "adjudicator._fastmove",
     "search._maptables",
     "search._draws",
@@ -133,7 +136,12 @@ def test_the_sdist_holds_what_the_wheel_is_built_from(sdist: Path) -> None:
         assert metadata is not None
         info = Parser().parsestr(metadata.read().decode())
     assert {"setup.py", "pyproject.toml", "README.md", "LICENSE"} <= names
-    assert {"adjudicator/_fastmove.pyx", "search/_fastbot.pyx", "search/_valuation.pxd"} <= names
+    assert {
+        "adjudicator/_fastmove.pyx",
+        "adjudicator/_resolver.pxd",
+        "search/_fastbot.pyx",
+        "search/_valuation.pxd",
+    } <= names
     assert set(C_HEADERS) <= names, "the C headers the extensions include"
     assert {f"{p}/py.typed" for p in TYPED_PACKAGES} <= names
     assert not [n for n in names if n.endswith((".c", ".so"))], "generated files went in"

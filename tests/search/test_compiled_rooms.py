@@ -33,6 +33,8 @@ ROOMS = (
     "search._policy",
     "search._rollout",
 )
+ADJUDICATOR_ROOMS = ("adjudicator._movetables", "adjudicator._resolver", "adjudicator._moveorders")
+"""The compiled resolver's rooms the compiled search cimports (adjudicator/_*.pxd)."""
 SMALL_LIMIT = 3
 _EXTERN_BLOCK = re.compile(r"^cdef extern from \*:\n((?:    .*\n|\n)*)", re.MULTILINE)
 
@@ -125,7 +127,7 @@ def test_no_c_is_written_in_cython_strings(name: str) -> None:
 
 
 def test_the_compiled_search_cimports_its_rooms() -> None:
-    assert set(switch.cimported("search._fastbot")) == {"adjudicator._fastmove", *ROOMS}
+    assert set(switch.cimported("search._fastbot")) == {*ADJUDICATOR_ROOMS, *ROOMS}
     assert switch.cimported("search._maptables") == []
 
 

@@ -22,7 +22,8 @@ from bot.cluster.identity import (
 ROOT = Path(__file__).resolve().parents[3]
 COMPILED_SOURCES = (
     "adjudicator/_fastmove.pyx",
-    "adjudicator/_fastmove.pxd",
+    "adjudicator/_resolver.pyx",
+    "adjudicator/_resolver.pxd",
     "adjudicator/_fastlegal.pyx",
     "search/_fastbot.pyx",
     "search/_valuation.pxd",

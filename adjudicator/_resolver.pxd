@@ -1,34 +1,11 @@
 # cython: language_level=3
-"""The compiled resolver's declarations: adjudicator/_fastmove.pyx's, and for the compiled
-rollouts and steps of search/_fastbot.pyx (:func:`resolve_arrays`)."""
+"""The compiled resolver's decisions (adjudicator/_resolver.pyx): one movement phase's units,
+orders and decisions on C arrays; read and matched by adjudicator/_moveorders.pyx, applied by
+adjudicator/_fastmove.pyx and the compiled search's rollouts."""
 
 from cpython.ref cimport PyObject
 
-
-cdef struct IntBuf:
-    int *data
-    int size
-    int cap
-
-
-cdef class _MapFacts:
-    cdef readonly object game_map
-    cdef int n
-    cdef int num_locations
-    cdef int *loc_province  # [num_locations]
-    cdef int *kind  # [n]: INLAND, COASTAL or SEA
-    cdef char *is_supply  # [n]
-    cdef char *is_neighbour  # [n * n]: q in game_map.neighbours[p] at p * n + q
-    cdef int *nb_off  # neighbours of p, in the map's order: nb_idx[nb_off[p]:nb_off[p + 1]]
-    cdef int *nb_idx
-    cdef int num_army_adj, num_fleet_adj
-    cdef int *army_off  # army_adjacent[loc]: army_idx[army_off[loc]:army_off[loc + 1]]
-    cdef int *army_idx
-    cdef int *fleet_off  # fleet_adjacent[loc], likewise
-    cdef int *fleet_idx
-    cdef int *centres
-    cdef int num_centres
-    cdef int num_powers
+from adjudicator._movetables cimport IntBuf, _MapFacts
 
 
 cdef class _Resolver:
@@ -87,11 +64,6 @@ cdef class _Resolver:
     cdef IntBuf found_fleets
 
     cdef void reset(self) noexcept
-    cdef int prepare(self) except -1
-    cdef int _convoys(self, int f, int army) noexcept
-    cdef int _find_routes(self, int army, bint explicit) except -1
-    cdef int _walk(self, int dest, int depth) except -1
-    cdef int _maybe_convoy_by_intent(self, int p) except -1
     cdef int _in_cycle(self, int p, int start) noexcept
     cdef int _append_cycle(self, int p) except -1
     cdef int resolve(self, int p) except -1
@@ -110,14 +82,3 @@ cdef class _Resolver:
     cdef int _result(self, int p) except -1
     cdef void fill_results(self, int *results) noexcept
     cdef int _result_after(self, int p) noexcept
-
-
-cdef int resolve_arrays(
-    _Resolver r,
-    int num_units,
-    const int *units,
-    const int *power,
-    const int *kind,
-    const int *a,
-    const int *b,
-) except -1

@@ -1,0 +1,60 @@
+"""The compiled movement resolver's rooms: ``adjudicator._movetables`` (the map's tables),
+``adjudicator._resolver`` (the decisions), ``adjudicator._moveorders`` (the orders read in
+and matched, convoy routes), and ``adjudicator._fastmove`` on them (cimported through their
+``.pxd`` files).
+
+Each room small enough to read, the C-level interfaces between them, and a stale room
+keeping the compiled resolver from running.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from adjudicator import compiled_rules as switch
+from adjudicator import compiled_sources
+
+ROOT = Path(__file__).resolve().parents[2]
+ROOMS = ("adjudicator._movetables", "adjudicator._resolver", "adjudicator._moveorders")
+ROOM_LINES = 700
+"""A room's ``.pyx`` stays under this many lines."""
+
+
+@pytest.mark.parametrize("name", [*ROOMS, "adjudicator._fastmove"])
+def test_each_room_is_small(name: str) -> None:
+    lines = (ROOT / compiled_sources.pyx(name)).read_text().count("\n")
+    assert lines < ROOM_LINES, f"{name}: {lines} lines"
+
+
+def test_the_compiled_resolver_cimports_its_rooms() -> None:
+    assert set(switch.cimported("adjudicator._fastmove")) == set(ROOMS)
+    assert switch.cimported("adjudicator._moveorders") == [
+        "adjudicator._movetables",
+        "adjudicator._resolver",
+    ]
+    assert switch.cimported("adjudicator._resolver") == ["adjudicator._movetables"]
+    assert switch.cimported("adjudicator._movetables") == []
+
+
+def test_the_rooms_are_built_before_their_users() -> None:
+    order = list(compiled_sources.DECLARATIONS)
+    for name in order:
+        for room in switch.cimported(name):
+            assert order.index(room) < order.index(name), (room, name)
+
+
+@pytest.mark.parametrize("stale", ROOMS)
+def test_a_stale_room_keeps_the_compiled_resolver_from_running(
+    compiled: None, monkeypatch: pytest.MonkeyPatch, stale: str
+) -> None:
+    def current(module: ModuleType) -> bool:
+        return module.__name__ != stale
+
+    monkeypatch.setattr(switch, "is_current", current)
+    with pytest.warns(switch.StaleExtensionWarning, match=re.escape(stale)):
+        assert switch.load("adjudicator._fastmove") is None
+    assert switch.load("adjudicator._fastlegal") is not None  # it cimports no room
