@@ -15,6 +15,7 @@ MAX_MODULE_LINES = 1200
 MAX_FUNCTION_LINES = 60
 REASON = "# Stays whole:"
 
+
 def _product_files(suffix: str) -> list[Path]:
     return sorted(
         path

@@ -64,6 +64,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(handler=run)
 
 
+def _listening_socket(http_port: int) -> socket.socket:
+    """A socket listening on the loopback address at ``http_port`` (0: any free port)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((LOOPBACK, http_port))
+    except OSError as exc:
+        sock.close()
+        raise UserError(f"--http-port {http_port}: {exc}") from exc
+    sock.listen(BACKLOG)
+    return sock
+
+
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Serve the start page until Ctrl-C; 0 then."""
     out = out or sys.stdout
@@ -86,14 +99,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         out.flush()
 
     catalogue = load_catalogue(args.albert_dir, note)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((LOOPBACK, args.http_port))
-    except OSError as exc:
-        sock.close()
-        raise UserError(f"--http-port {args.http_port}: {exc}") from exc
-    sock.listen(BACKLOG)
+    sock = _listening_socket(args.http_port)
     port = int(sock.getsockname()[1])
     secret = new_secret()
     start_app = StartApp(catalogue, args.runs, secret, LOOPBACK, port, out)
