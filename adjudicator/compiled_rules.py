@@ -114,7 +114,8 @@ def load(name: str) -> ModuleType | None:
     None when it was not built (a :class:`NotCompiledWarning`, once per
     process, unless pure Python was asked for), or (with a
     :class:`StaleExtensionWarning`) when it, or a compiled module it cimports
-    (:func:`cimported`), was built from an older source: pure Python runs then.
+    (:func:`cimported`), was built from an older source or is missing: pure
+    Python runs then.
     """
     global _told_not_compiled
     try:
@@ -129,7 +130,19 @@ def load(name: str) -> ModuleType | None:
                 stacklevel=2,
             )
         return None
-    for built in (module, *map(importlib.import_module, cimported(name))):
+    rooms = []
+    for room in cimported(name):
+        try:
+            rooms.append(importlib.import_module(room))
+        except ImportError:
+            warnings.warn(
+                f"{name} is built but {room}, which it needs, is not (sources newer than the "
+                "build?): running pure Python until it is rebuilt (make setup)",
+                StaleExtensionWarning,
+                stacklevel=2,
+            )
+            return None
+    for built in (module, *rooms):
         if not is_current(built):
             warnings.warn(
                 f"{built.__name__} was built from older sources than "

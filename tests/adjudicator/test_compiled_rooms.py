@@ -58,3 +58,13 @@ def test_a_stale_room_keeps_the_compiled_resolver_from_running(
     with pytest.warns(switch.StaleExtensionWarning, match=re.escape(stale)):
         assert switch.load("adjudicator._fastmove") is None
     assert switch.load("adjudicator._fastlegal") is not None  # it cimports no room
+
+
+def test_a_missing_room_keeps_the_compiled_resolver_from_running(
+    compiled: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build older than the sources' rooms (a pull without make setup) runs pure Python."""
+    missing = "adjudicator._no_such_room"
+    monkeypatch.setattr(switch, "cimported", lambda name: [missing])
+    with pytest.warns(switch.StaleExtensionWarning, match=re.escape(missing)):
+        assert switch.load("adjudicator._fastmove") is None
