@@ -33,6 +33,15 @@ LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 DEFAULT_LOG_LEVEL = "info"
 
 
+def _stderr_logger(*_names: Any) -> structlog.PrintLogger:
+    """A logger printing to ``sys.stderr`` as it is now, not as it was at configuration.
+
+    A process whose stderr is replaced after its logging was configured (a test's
+    captured stream, closed since) keeps logging to the stream it has.
+    """
+    return structlog.PrintLogger(sys.stderr)
+
+
 def configure_logging(
     level: str = DEFAULT_LOG_LEVEL, log_format: LogFormat = LogFormat.CONSOLE
 ) -> None:
@@ -53,7 +62,7 @@ def configure_logging(
         wrapper_class=structlog.make_filtering_bound_logger(
             logging.getLevelNamesMapping()[level.upper()]
         ),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        logger_factory=_stderr_logger,
         cache_logger_on_first_use=False,
     )
 

@@ -52,6 +52,7 @@ from bot.local.launch import (
     FIRST_YEAR,
     PERSON_BOT_TIME,
     PERSON_DEADLINES,
+    PLAIN_STANDARD,
     PRESS_LEVELS,
     STANDARD_MAP,
     Deadlines,
@@ -71,11 +72,6 @@ from protocol.messages import Message
 
 ANY_POWER = "any"
 """``--human`` without a power: the server deals it."""
-
-PLAIN_STANDARD = ServedMap(
-    STANDARD_MAP, FIRST_YEAR, ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
-)
-"""The standard map as a local game needs it when no Parlance is asked for (MILA's server)."""
 
 MAX_YEARS = 200
 """The longest local game, in years."""

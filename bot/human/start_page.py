@@ -42,11 +42,10 @@ from bot.human.api import BadRequest
 from bot.human.start_form import Catalogue, StartError, plan_game, read_form
 from bot.human.webapp import NO_STORE, STATIC, read_body
 from bot.local.albert_seat import AlbertInstall, AlbertUnavailableError, albert_dir_from
-from bot.local.launch import FIRST_YEAR, STANDARD_MAP
+from bot.local.launch import PLAIN_STANDARD, STANDARD_MAP
 from bot.local.outcome import GameConfig
 from bot.local.record import LiveState
 from bot.local.runner import GameError, page_address, play_game
-from bot.servers.parlance_maps import ServedMap
 from bot.view.server import STATIC as VIEW_STATIC
 from bot.view.server import HostCheck, allowed_hosts
 
@@ -54,11 +53,6 @@ KEY_HEADER = "x-start-key"
 
 NOTES_KEPT = 20
 """The runner's latest notes the status carries."""
-
-STANDARD_POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
-
-PLAIN_STANDARD = ServedMap(STANDARD_MAP, FIRST_YEAR, STANDARD_POWERS)
-"""The standard map when Parlance cannot run here (MILA's server plays it)."""
 
 
 class GameState(StrEnum):

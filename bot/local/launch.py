@@ -16,6 +16,7 @@ from bot.local.albert_seat import AlbertInstall
 from bot.local.bandana import BandanaInstall
 from bot.local.lineup import Seat
 from bot.servers.parlance_install import ParlanceInstall
+from bot.servers.parlance_maps import ServedMap
 
 FIRST_YEAR = 1901
 """The first year of a standard game."""
@@ -26,6 +27,11 @@ PRESS_LEVELS = (0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 
 
 STANDARD_MAP = "standard"
 """The map a local game is played on unless told otherwise."""
+
+PLAIN_STANDARD = ServedMap(
+    STANDARD_MAP, FIRST_YEAR, ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
+)
+"""The standard map as a local game needs it when no Parlance is asked for (MILA's server)."""
 
 DEFAULT_FINAL_YEAR = 1905
 """The main job plays five years: the game ends at the winter of this year."""

@@ -10,13 +10,18 @@ import pytest
 
 from bot.cli import UserError, main
 from bot.commands.game import (
-    PLAIN_STANDARD,
     bot_time_from_args,
     deadlines_from_args,
     power_slots_from_args,
     seats_from_args,
 )
-from bot.local.launch import DEFAULT_DEADLINES, PERSON_BOT_TIME, PERSON_DEADLINES, seat_argv
+from bot.local.launch import (
+    DEFAULT_DEADLINES,
+    PERSON_BOT_TIME,
+    PERSON_DEADLINES,
+    PLAIN_STANDARD,
+    seat_argv,
+)
 from bot.local.lineup import parse_lineup
 from bot.local.runner import page_address
 from bot.servers.parlance_maps import ServedMap
