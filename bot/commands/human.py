@@ -28,6 +28,9 @@ from bot.client.gamelog import add_log_arguments, configure_logging
 from bot.client.settings import SettingsError, load_settings
 from bot.toolkit.usererror import UserError
 
+MAX_YEAR = 8192
+"""One past the last year a game may end in (the settings' bound on ``final_year``)."""
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``human`` subcommand."""
@@ -63,6 +66,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "until Ctrl-C)",
     )
     p.add_argument(
+        "--last-year",
+        type=int,
+        metavar="YEAR",
+        help="the game's last year, when known (a local game passes it): the coach grades "
+        "toward it, as review does; the seat offers no draw by itself",
+    )
+    p.add_argument(
         "--record",
         type=Path,
         metavar="FOLDER",
@@ -77,6 +87,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     if not 0 <= args.http_port < 65536:
         raise UserError(f"--http-port must be between 0 and 65535 (got {args.http_port})")
+    if args.last_year is not None and not 0 < args.last_year < MAX_YEAR:
+        raise UserError(
+            f"--last-year must be a year from 1 to {MAX_YEAR - 1} (got {args.last_year})"
+        )
     try:
         settings = load_settings(
             host=args.host,
@@ -107,7 +121,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     configure_logging(settings.log_level, settings.log_format)
 
     try:
-        seat = PersonSeat(settings, args.http_port, args.record)
+        seat = PersonSeat(settings, args.http_port, args.record, args.last_year)
     except OSError as exc:
         where = f"--record {args.record}" if exc.filename else f"--http-port {args.http_port}"
         raise UserError(f"{where}: {exc}") from exc

@@ -66,15 +66,19 @@ class PersonSeat:
     """The seat: the client (``chooser="person"``), its desk, and the page's control of it."""
 
     def __init__(
-        self, settings: BotSettings, http_port: int = 0, record: Path | None = None
+        self,
+        settings: BotSettings,
+        http_port: int = 0,
+        record: Path | None = None,
+        last_year: int | None = None,
     ) -> None:
-        self.record = (
-            None if record is None else SeatRecord(record, settings.name, settings.final_year)
-        )
+        """``last_year`` is the game's last year when the seat knows it and offers no draw."""
+        year = settings.final_year if settings.final_year is not None else last_year
+        self.record = None if record is None else SeatRecord(record, settings.name, year)
         self.client = DaideClient(settings.model_copy(update={"chooser": "person"}))
         self.desk = SeatDesk()
         self.press_log = PressLog()
-        self.coach = SeatCoach(lambda: self.client.core.power, settings.final_year)
+        self.coach = SeatCoach(lambda: self.client.core.power, year)
         self.client.stream.listeners.append(self._on_note)
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -122,7 +122,7 @@ def play_arguments(
     ``press_turn`` names the turn in every SND (MILA's server needs it).
     """
     if seat.kind == "human":
-        return person_arguments(seat, host, port, rules)
+        return person_arguments(seat, host, port, rules, last_year=final_year)
     if seat.kind != "ours":
         raise ValueError(f"seat {seat.name} is not one of ours")
     args = [
@@ -156,12 +156,23 @@ def play_arguments(
     return args
 
 
-def person_arguments(seat: Seat, host: str, port: int, rules: str | None = None) -> list[str]:
+def person_arguments(
+    seat: Seat,
+    host: str,
+    port: int,
+    rules: str | None = None,
+    *,
+    last_year: int | None = None,
+) -> list[str]:
     """The ``daide-mcts human`` arguments of a person's seat on ``host:port``.
 
     The seat prints its page's address; the person proposes the draw from the page.
+    ``last_year`` is the game's last year: the seat's coach grades toward it, as
+    ``daide-mcts review`` does on the game's folder.
     """
     args = ["human", "--host", host, "--port", str(port), "--name", seat.name]
+    if last_year is not None:
+        args += ["--last-year", str(last_year)]
     if rules is not None and rules != DEFAULT_CIVIL_DISORDER.value:
         args += ["--rules", rules]
     return [*args, "--log-level", BOT_LOG_LEVEL]

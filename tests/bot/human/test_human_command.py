@@ -11,6 +11,7 @@ BAD = [
     (["--power", "FRA"], "--power and --passcode go together"),
     (["--port", "0"], "port"),
     (["--record", "/dev/null/run"], "--record /dev/null/run"),
+    (["--last-year", "0"], "--last-year must be a year"),
 ]
 
 

@@ -98,6 +98,7 @@ def test_the_seats_command_lines() -> None:
     person, bot = parse_lineup("human,mcts")[:2]
     argv = seat_argv(person, "127.0.0.1", 16713, final_year=1902, parlance=None)
     assert argv[3:10] == ["human", "--host", "127.0.0.1", "--port", "16713", "--name", "human"]
+    assert argv[argv.index("--last-year") + 1] == "1902"  # the coach grades as review does
     argv = seat_argv(bot, "127.0.0.1", 16713, final_year=1902, parlance=None, max_think=4)
     assert argv[argv.index("--max-think") + 1] == "4"
     assert "--max-think" not in seat_argv(bot, "h", 1, final_year=1902, parlance=None)
