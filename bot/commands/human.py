@@ -82,15 +82,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Take the seat until the game ends (or Ctrl-C); 0 when it ended cleanly."""
-    out = out or sys.stdout
+def _check_flags(args: argparse.Namespace) -> None:
+    """UserError for a port or a year out of range."""
     if not 0 <= args.http_port < 65536:
         raise UserError(f"--http-port must be between 0 and 65535 (got {args.http_port})")
     if args.last_year is not None and not 0 < args.last_year < MAX_YEAR:
         raise UserError(
             f"--last-year must be a year from 1 to {MAX_YEAR - 1} (got {args.last_year})"
         )
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Take the seat until the game ends (or Ctrl-C); 0 when it ended cleanly."""
+    out = out or sys.stdout
+    _check_flags(args)
     try:
         settings = load_settings(
             host=args.host,
