@@ -4,7 +4,7 @@ Albert is a Win32 program (``Albert.exe`` and its ``cspdll.dll``); the project
 never carries it.  The user names the folder holding both files with
 ``--albert-dir DIR`` or the environment variable :data:`ALBERT_DIR_ENV`.  It
 runs headless under Debian's Wine, on a virtual X display, with no human-like
-delays (``-t``) and never allying (``-n``)::
+delays (``-t``) and, unless the seat is ``albert:press``, never allying (``-n``)::
 
     xvfb-run -a -s '-screen 0 800x600x16' wine DIR/Albert.exe -t -n -iHOST -pPORT
 
@@ -49,6 +49,9 @@ ALBERT_FILES = (ALBERT_EXE, "cspdll.dll")
 ALBERT_FLAGS = ("-t", "-n")
 """Tournament mode (no human-like delays) and never ally."""
 
+ALBERT_PRESS_FLAGS = ("-t",)
+"""Tournament mode with Albert's press on: it proposes, accepts and keeps peace and alliances."""
+
 SCREEN = "-screen 0 800x600x16"
 """The virtual display Albert's window lives on."""
 
@@ -89,11 +92,15 @@ def template_prefix() -> Path:
     return local_dir() / "albert" / "prefix"
 
 
-def albert_command(folder: Path, host: str, port: int) -> list[str]:
-    """The line that plays Albert from ``folder`` on ``host:port`` (run it in a Wine prefix)."""
+def albert_command(folder: Path, host: str, port: int, *, press: bool = False) -> list[str]:
+    """The line that plays Albert from ``folder`` on ``host:port`` (run it in a Wine prefix).
+
+    ``press``: Albert negotiates (no ``-n``) where the game allows press.
+    """
+    flags = ALBERT_PRESS_FLAGS if press else ALBERT_FLAGS
     return [
         "xvfb-run", "-a", "-s", SCREEN,
-        "wine", str(folder / ALBERT_EXE), *ALBERT_FLAGS, f"-i{host}", f"-p{port}",
+        "wine", str(folder / ALBERT_EXE), *flags, f"-i{host}", f"-p{port}",
     ]  # fmt: skip
 
 
@@ -175,8 +182,11 @@ class AlbertInstall:
         finally:
             shutil.rmtree(partial, ignore_errors=True)
 
-    def command(self, host: str, port: int, *, seat_dir: Path) -> list[str]:
-        """The argv of an Albert seat on ``host:port`` (this module), its prefix in ``seat_dir``."""
+    def command(self, host: str, port: int, *, seat_dir: Path, press: bool = False) -> list[str]:
+        """The argv of an Albert seat on ``host:port`` (this module), its prefix in ``seat_dir``.
+
+        ``press``: Albert with its press on (``albert:press`` in a lineup).
+        """
         return [
             sys.executable, "-m", "bot.local.albert_seat",
             "--folder", str(self.folder),
@@ -184,6 +194,7 @@ class AlbertInstall:
             "--prefix", str(seat_dir.resolve() / "prefix"),
             "--host", host,
             "--port", str(port),
+            *(["--press"] if press else []),
         ]  # fmt: skip
 
 
@@ -258,7 +269,9 @@ def _stop_albert(proc: subprocess.Popen[bytes], env: dict[str, str]) -> None:
             continue
 
 
-def run_seat(folder: Path, template: Path, prefix: Path, host: str, port: int) -> int:
+def run_seat(
+    folder: Path, template: Path, prefix: Path, host: str, port: int, *, press: bool = False
+) -> int:
     """Play Albert as one seat until it ends or a signal stops it; its exit code (0 if stopped)."""
     for sig in STOP_SIGNALS:
         signal.signal(sig, _raise_stop)
@@ -267,7 +280,7 @@ def run_seat(folder: Path, template: Path, prefix: Path, host: str, port: int) -
     try:
         if not prefix.exists():
             copy_prefix(template, prefix)
-        argv = albert_command(folder, host, port)
+        argv = albert_command(folder, host, port, press=press)
         print(f"albert: {' '.join(argv)} (WINEPREFIX={prefix})", flush=True)
         proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
         code = proc.wait()
@@ -293,11 +306,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--prefix", type=Path, required=True, help="this seat's Wine prefix (copied)")
     p.add_argument("--host", required=True, help="the DAIDE server's address")
     p.add_argument("--port", type=int, required=True, help="the DAIDE server's port")
+    p.add_argument("--press", action="store_true", help="Albert negotiates (no -n)")
     args = p.parse_args(argv)
     if not (args.template / TEMPLATE_MARKER).is_file():
         print(f"albert: {args.template} is not an initialised Wine prefix", file=sys.stderr)
         return 2
-    return run_seat(args.folder, args.template, args.prefix, args.host, args.port)
+    return run_seat(args.folder, args.template, args.prefix, args.host, args.port, press=args.press)
 
 
 if __name__ == "__main__":

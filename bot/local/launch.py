@@ -14,7 +14,7 @@ from pathlib import Path
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER
 from bot.local.albert_seat import AlbertInstall
 from bot.local.bandana import BandanaInstall
-from bot.local.lineup import Seat
+from bot.local.lineup import ALBERT_PRESS_SEAT, Seat
 from bot.servers.parlance_install import ParlanceInstall
 from bot.servers.parlance_maps import ServedMap
 
@@ -239,5 +239,10 @@ def seat_argv(
     if seat.kind == "albert":
         if albert is None:
             raise ValueError("Albert needs the folder of its files (--albert-dir)")
-        return albert.command(host, port, seat_dir=log_dir if log_dir is not None else Path("."))
+        return albert.command(
+            host,
+            port,
+            seat_dir=log_dir if log_dir is not None else Path("."),
+            press=seat.spec == ALBERT_PRESS_SEAT,
+        )
     return seat.command_argv(host, port)

@@ -14,7 +14,7 @@ A lineup is written as comma-separated seat specs, ``[LABEL=]SPEC``::
 * ``bandana:dbrane`` or ``bandana:dumbbot``: BANDANA's D-Brane 1.1 or DumbBot
   1.4, from the user's jars (see :mod:`bot.local.bandana`);
 * ``albert``: Albert 5.5 under Wine, from the user's files (see
-  :mod:`bot.local.albert_seat`);
+  :mod:`bot.local.albert_seat`), never allying; ``albert:press`` the same with its press on;
 * ``human``: a person's seat (``daide-mcts human``): a page in the browser
   where a person enters the orders (:mod:`bot.human`);
 * ``cmd:<command line>``: any DAIDE bot, with ``{host}``, ``{port}`` and
@@ -64,6 +64,9 @@ PLACEHOLDERS = ("host", "port", "name")
 
 ALBERT_SEAT = "albert"
 """The seat spec (and kind) of Albert 5.5."""
+
+ALBERT_PRESS_SEAT = "albert:press"
+"""The seat spec of Albert 5.5 with its press on (it negotiates where the game allows press)."""
 
 SeatKind = Literal["ours", "parang", "bandana", "human", "albert", "command"]
 
@@ -129,13 +132,13 @@ def parse_seat(text: str) -> tuple[str | None, SeatKind, str]:
                 f"choose bandana:{' or bandana:'.join(BANDANA_BOTS)}"
             )
         return label, "bandana", bot
-    if lower == ALBERT_SEAT:
-        return label, "albert", ALBERT_SEAT
+    if lower in (ALBERT_SEAT, ALBERT_PRESS_SEAT):
+        return label, "albert", lower
     try:
         parse_spec(item)
     except PolicySpecError as exc:
         raise LineupError(
-            f"{exc} (or human, parang[:BOT], bandana:BOT, albert, or cmd:COMMAND; "
+            f"{exc} (or human, parang[:BOT], bandana:BOT, albert[:press], or cmd:COMMAND; "
             f"players of ours: {valid_specs()})"
         ) from None
     return label, "ours", lower
@@ -169,7 +172,7 @@ def _default_label(kind: SeatKind, spec: str) -> str:
     if kind == "bandana":
         return f"bandana:{spec}"
     if kind == "albert":
-        return ALBERT_SEAT
+        return spec
     if kind == "human":
         return HUMAN
     program = os.path.basename(shlex.split(spec)[0]) or "bot"

@@ -72,6 +72,37 @@ def test_albert_start_line() -> None:
     ]  # fmt: skip
 
 
+def test_albert_with_press_drops_never_ally() -> None:
+    assert albert_command(Path("/opt/albert55"), "127.0.0.1", 16713, press=True) == [
+        "xvfb-run", "-a", "-s", "-screen 0 800x600x16",
+        "wine", "/opt/albert55/Albert.exe", "-t", "-i127.0.0.1", "-p16713",
+    ]  # fmt: skip
+
+
+def test_albert_press_is_its_own_seat_and_label() -> None:
+    assert parse_seat("albert:press") == (None, "albert", "albert:press")
+    assert parse_seat("Albert:Press") == (None, "albert", "albert:press")
+    seats = parse_lineup("mcts,albert:press,albert")
+    assert [(s.label, s.name, s.spec) for s in seats[1:3]] == [
+        ("albert:press", "albert-press", "albert:press"),
+        ("albert", "albert", "albert"),
+    ]
+    with pytest.raises(LineupError, match="albert"):
+        parse_seat("albert:loud")
+
+
+def test_the_press_seat_passes_press_to_the_seat_process(tmp_path: Path) -> None:
+    folder = _albert_folder(tmp_path)
+    albert = AlbertInstall.locate(folder, missing_programs=lambda: "", template=tmp_path / "t")
+    plain, loud = build_lineup(["albert", "albert:press"] * 3 + ["mcts"])[:2]
+    argvs = [
+        seat_argv(s, "h", 1, final_year=1905, parlance=None, log_dir=tmp_path, albert=albert)
+        for s in (plain, loud)
+    ]
+    assert "--press" not in argvs[0]
+    assert argvs[1][-1] == "--press"
+
+
 def test_wine_env_gives_the_seat_its_prefix_and_silences_wine() -> None:
     env = wine_env(Path("/runs/g/bots/albert/prefix"), {"PATH": "/usr/bin", "WINEDEBUG": "+all"})
     assert env["WINEPREFIX"] == "/runs/g/bots/albert/prefix"
