@@ -239,10 +239,6 @@ def seat_argv(
     if seat.kind == "albert":
         if albert is None:
             raise ValueError("Albert needs the folder of its files (--albert-dir)")
-        return albert.command(
-            host,
-            port,
-            seat_dir=log_dir if log_dir is not None else Path("."),
-            press=seat.spec == ALBERT_PRESS_SEAT,
-        )
+        press = seat.spec == ALBERT_PRESS_SEAT
+        return albert.command(host, port, seat_dir=log_dir or Path("."), press=press)
     return seat.command_argv(host, port)

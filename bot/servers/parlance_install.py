@@ -29,6 +29,9 @@ PARANG_VERSION = "1.4.1"
 PARTERRE_VERSION = "1.4.1"
 """Parterre: Parlance's variant maps (``hundred3`` ... ``world3``), installed beside it."""
 
+DEADLINE_KEEPER = Path(__file__).with_name("parlance_deadline.py")
+"""The Python 2 launcher of Parlance's server that keeps passed deadlines (see its docstring)."""
+
 INSTALLED_MARKER = f".installed-{PARLANCE_VERSION}-{PARANG_VERSION}-{PARTERRE_VERSION}"
 """The file :func:`install` leaves in the package folder once all three are in."""
 
@@ -198,9 +201,13 @@ class ParlanceServer(ServerProcess):
     _log: IO[bytes] | None = field(default=None, init=False, repr=False)
 
     def argv(self) -> list[str]:
-        """The full command line the server runs with."""
+        """The full command line the server runs with.
+
+        Parlance's own server, started through :mod:`bot.servers.parlance_deadline`,
+        which keeps it from losing a deadline that passed while a message came in.
+        """
         args = server_arguments(self.host, self.port, self.games, self.options, self.variant)
-        return self.install.command("parlance-server", *args)
+        return [str(self.install.python2), str(DEADLINE_KEEPER), *args]
 
     def start(self, timeout: float = 30.0) -> ParlanceServer:
         """Start the server and wait until it accepts connections."""

@@ -27,7 +27,7 @@ START_TIMEOUT = 180.0
 GRACE = 5.0
 """Seconds the orphaned processes get to go once the runner is killed."""
 
-SERVER_COMMANDS = {"mila": "bot.servers.mila", "parlance": "parlance-server"}
+SERVER_COMMANDS = {"mila": "bot.servers.mila", "parlance": "parlance_deadline.py"}
 """What the command line of each kind of server holds."""
 
 

@@ -18,7 +18,7 @@ def _servers() -> set[int]:
     found = set()
     for proc in psutil.process_iter(["pid", "cmdline"]):
         cmdline = proc.info["cmdline"] or []
-        if any("parlance-server" in part for part in cmdline):
+        if any("parlance_deadline.py" in part for part in cmdline):
             found.add(proc.info["pid"])
     return found
 
