@@ -529,7 +529,8 @@ class _Game:
         procs = dict(self.procs)
         if people is not None and self.recorder.over:
             for name in self._people():
-                if procs[name].returncode is None:
+                proc = procs.get(name)
+                if proc is not None and proc.returncode is None:
                     people.procs[name] = procs.pop(name)
         for name in await end_processes(procs):
             self.problems.append(f"{name} had to be killed")
