@@ -31,7 +31,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot.local.albert_seat import (
     ALBERT_DIR_ENV,
@@ -69,6 +69,13 @@ from bot.local.runner import SERVER_CHOICES
 from bot.servers.parlance_maps import ServedMap
 from bot.toolkit.usererror import UserError
 from protocol.messages import Message
+
+if TYPE_CHECKING:
+    from bot.local.outcome import GameConfig
+    from bot.local.terminal_view import View
+
+STAYS_UP = "the game is over; each person's page stays up with its review (Ctrl-C to end)"
+"""Said once a game with people in it is over while their seats still serve their pages."""
 
 ANY_POWER = "any"
 """``--human`` without a power: the server deals it."""
@@ -343,7 +350,7 @@ def fresh_folder(path: Path | None, prefix: str) -> Path:
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the game; exit 0 if it ended cleanly with a result, 1 otherwise."""
     out = out or sys.stdout  # looked up now: the default would pin the stream of import time
-    from bot.local.runner import GameConfig, GameError, run_game
+    from bot.local.runner import GameConfig, GameError, run_until_done
     from bot.local.terminal_view import make_view
 
     served = map_from_args(args)
@@ -373,24 +380,65 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     )
     view = make_view(out)
     browser_view = _start_browser_view(folder, out) if args.view else None
+    ended: list[bool] = []
     try:
-        outcome = run_game(
-            config, folder, view, listener=None if browser_view is None else browser_view.hear
-        )
+        run_until_done(_play(config, folder, view, out, browser_view, ended))
     except GameError as exc:
         with contextlib.suppress(OSError):
             folder.rmdir()  # only if nothing was written into it
         raise UserError(str(exc)) from exc
+    except KeyboardInterrupt:
+        if not ended:
+            raise
+        # Ctrl-C after the game ends the people's pages: the game itself went as reported.
     finally:
         if browser_view is not None:
             browser_view.server.stop()
+    return 0 if ended[0] else 1
+
+
+async def _play(
+    config: GameConfig,
+    folder: Path,
+    view: View,
+    out: TextIO,
+    browser_view: _BrowserView | None,
+    ended: list[bool],
+) -> None:
+    """Play the game and report it; then wait while a person's page is up (its review).
+
+    ``ended`` hears whether the game ended cleanly.  The wait ends when every person's
+    seat has left, or with Ctrl-C.
+    """
+    from bot.local.runner import PersonPages, play_game
+
+    people = PersonPages()
+    try:
+        outcome = await play_game(
+            config,
+            folder,
+            view,
+            listener=None if browser_view is None else browser_view.hear,
+            people=people,
+        )
+        ended.append(outcome.ended_cleanly)
+        _report(folder, out, browser_view)
+        if people.running():
+            out.write(f"{STAYS_UP}\n")
+            out.flush()
+            await people.wait()
+    finally:
+        await people.stop()
+
+
+def _report(folder: Path, out: TextIO, browser_view: _BrowserView | None) -> None:
+    """The result table and where the record is."""
     out.write("\n" + (folder / "result.txt").read_text())
     files = [f.name for f in sorted(folder.iterdir()) if f.is_file()]
     out.write(f"\nrecord: {folder}/ ({', '.join(files)}, bots/)\n")
     if browser_view is not None:
         out.write(f"replay it in the browser: daide-mcts view {folder}\n")
     out.flush()
-    return 0 if outcome.ended_cleanly else 1
 
 
 class _BrowserView:

@@ -16,7 +16,9 @@ The game is the local runner's (:func:`bot.local.runner.play_game`, the one
 ``daide-mcts game --human`` plays), run as a task of this page's event loop:
 Parlance on loopback, one process per seat, the person's seat a
 ``daide-mcts human`` process whose page address it prints.  One game at a
-time; once it is over another may start.
+time; once it is over another may start.  The person's seat stays up after its
+game (the result, the review, "try again"), until another game starts or this
+page stops.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from bot.local.albert_seat import AlbertInstall, AlbertUnavailableError, albert_
 from bot.local.launch import PLAIN_STANDARD, STANDARD_MAP
 from bot.local.outcome import GameConfig
 from bot.local.record import LiveState
-from bot.local.runner import GameError, page_address, play_game
+from bot.local.runner import GameError, PersonPages, page_address, play_game
 from bot.view.server import STATIC as VIEW_STATIC
 from bot.view.server import HostCheck, allowed_hosts
 
@@ -147,6 +149,7 @@ class PageGame:
         self.result: str | None = None
         self.error: str | None = None
         self.seat_url: str | None = None
+        self.people = PersonPages()
         self.task = asyncio.create_task(self._play())
 
     async def _play(self) -> None:
@@ -154,7 +157,7 @@ class PageGame:
             albert = self.config.albert
             if albert is not None:
                 await asyncio.to_thread(albert.prepare, self.view.note)
-            outcome = await play_game(self.config, self.folder, self.view)
+            outcome = await play_game(self.config, self.folder, self.view, people=self.people)
             self.result = outcome.result or "no result"
             if outcome.problems:
                 self.result += " (" + "; ".join(outcome.problems) + ")"
@@ -186,11 +189,12 @@ class PageGame:
         )
 
     async def stop(self) -> None:
-        """End the game (its server and seats) if it is still on."""
+        """End the game (its server and seats) if it is still on, and the person's page."""
         if not self.task.done():
             self.task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
+        await self.people.stop()
 
 
 class StartApp:
@@ -250,7 +254,9 @@ class StartApp:
             return PlainTextResponse(
                 "a game is already being played: finish it first\n", status_code=409
             )
-        self.game = PageGame(config, new_run_folder(self.runs), self.stream)
+        last, self.game = self.game, PageGame(config, new_run_folder(self.runs), self.stream)
+        if last is not None:
+            await last.stop()  # the last game's person's page, kept for its review
         return _status(self.game.status())
 
     async def _status(self, request: Request) -> Response:

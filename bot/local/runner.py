@@ -4,7 +4,8 @@
 a DAIDE server on loopback — Parlance, or MILA's server when Parlance cannot
 run here (no Python 2.7), saying so — join it as an observer, launch one
 process per seat, follow the game in the live view, stop everything when the
-game is over (or when something goes wrong), and write the run folder.  The
+game is over (or when something goes wrong; a person's seat may stay up after the
+game, serving its page: :class:`PersonPages`), and write the run folder.  The
 server and the seats also end when the runner itself is killed
 (:mod:`bot.servers.lifeline`).  The run folder:
 
@@ -237,6 +238,55 @@ def _check_without_parlance(config: GameConfig, reason: str) -> None:
 
 # --- one game -------------------------------------------------------------------------------
 
+PERSON = "human"
+"""The kind of a person's seat (``daide-mcts human``)."""
+
+
+class PersonPages:
+    """The people's seats kept up after their game, each serving its page (the review).
+
+    The result, the review and "try again" stay on the page for the person.
+    :func:`play_game`, given one, hands it the person seats still running when the game
+    is over instead of stopping them; :meth:`wait` waits until they leave by themselves,
+    :meth:`stop` ends them.
+    """
+
+    def __init__(self) -> None:
+        self.procs: dict[str, asyncio.subprocess.Process] = {}
+
+    def running(self) -> list[str]:
+        """The seats still serving their page."""
+        return [name for name, proc in self.procs.items() if proc.returncode is None]
+
+    async def wait(self) -> None:
+        """Until every seat kept has ended."""
+        for proc in self.procs.values():
+            await proc.wait()
+
+    async def stop(self) -> list[str]:
+        """End every seat kept; the names of those that had to be killed."""
+        killed = await end_processes(self.procs)
+        self.procs = {}
+        return killed
+
+
+async def end_processes(procs: dict[str, asyncio.subprocess.Process]) -> list[str]:
+    """Terminate each process still running, kill those that do not end; who had to be killed."""
+    for proc in procs.values():
+        if proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.terminate()
+    killed = []
+    for name, proc in procs.items():
+        try:
+            await asyncio.wait_for(proc.wait(), 5.0)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+            killed.append(name)
+    return killed
+
 
 class _Game:
     """The moving parts of one game while it runs."""
@@ -293,7 +343,7 @@ class _Game:
 
     async def _announce_pages(self) -> None:
         """Say where each person plays (the page each ``human`` seat prints), and open it."""
-        people = [s for s in self.config.seats if s.kind == "human"]
+        people = [s for s in self.config.seats if s.kind == PERSON]
         until = time.monotonic() + PAGE_TIMEOUT
         for seat in people:
             url = None
@@ -435,6 +485,9 @@ class _Game:
             ):
                 self._follow_a_bot(observer_task)
             if self.recorder.over:
+                bots = [p for name, p in self.procs.items() if name not in self._people()]
+                if all(p.returncode is not None for p in bots):
+                    return  # a person's seat may stay up after the game: see stop()
                 over_since = over_since or now
                 if now - over_since > STOP_GRACE:
                     self.problems.append("some bots did not leave after the game; stopped")
@@ -450,6 +503,10 @@ class _Game:
                 )
                 return
             await asyncio.sleep(POLL)
+
+    def _people(self) -> list[str]:
+        """The names of the people's seats (``daide-mcts human``)."""
+        return [s.name for s in self.config.seats if s.kind == PERSON]
 
     def _follow_a_bot(self, observer_task: asyncio.Task[str]) -> None:
         """The observer left early: follow the game through a bot of ours from now on."""
@@ -467,19 +524,16 @@ class _Game:
             self.feed_seat = ""
             self.problems.append(f"the observer left ({reason}) and no bot of ours plays")
 
-    async def stop(self) -> None:
-        for proc in self.procs.values():
-            if proc.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    proc.terminate()
-        for name, proc in self.procs.items():
-            try:
-                await asyncio.wait_for(proc.wait(), 5.0)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    proc.kill()
-                await proc.wait()
-                self.problems.append(f"{name} had to be killed")
+    async def stop(self, people: PersonPages | None = None) -> None:
+        """Stop every seat; once the game is over, ``people`` (if given) keeps the persons'."""
+        procs = dict(self.procs)
+        if people is not None and self.recorder.over:
+            for name in self._people():
+                proc = procs.get(name)
+                if proc is not None and proc.returncode is None:
+                    people.procs[name] = procs.pop(name)
+        for name in await end_processes(procs):
+            self.problems.append(f"{name} had to be killed")
         for out in self.outputs:
             out.close()
         for home in self.homes:
@@ -494,10 +548,13 @@ async def play_game(
     *,
     index: int = 0,
     listener: MessageListener | None = None,
+    people: PersonPages | None = None,
 ) -> GameOutcome:
     """Play one game into ``folder`` (created); GameError if it cannot even start.
 
     ``listener`` hears every message of the game as it is recorded (the browser view).
+    Once the game is over, the people's seats go to ``people`` if given (their pages stay
+    up for the review; the caller ends them), else they are stopped with the bots.
     """
     if config.bandana is None and any(s.kind == "bandana" for s in config.seats):
         raise GameError("BANDANA's bots need the folder of their jars (--bandana-dir)")
@@ -530,7 +587,7 @@ async def play_game(
         await game.launch(server)
         await game.wait(server, observer_task)
     finally:
-        await game.stop()
+        await game.stop(people)
         if observer_task is not None:
             if not observer_task.done():
                 observer_task.cancel()

@@ -9,6 +9,7 @@ import { el } from "/view/mapdraw.js";
 import { LABEL_COLOURS, gradeLine, signed } from "/static/story.js";
 
 const EVAL = { width: 360, height: 130, left: 24, right: 8, top: 8, bottom: 18 };
+const SERIES = { bot_centres: "#7b1fa2", played_centres: "#111" }; // the evaluation graph's lines
 const $ = (id) => document.getElementById(id);
 
 export class Coach {
@@ -88,6 +89,12 @@ export class Coach {
       (coach.pending.length ? `; still grading ${coach.pending.join(", ")}` : "");
     box.appendChild(head);
     box.appendChild(this.evaluationGraph(coach.grades));
+    const legend = document.createElement("div");
+    legend.id = "evaluation-legend";
+    legend.className = "note";
+    legend.innerHTML = `<span style="color:${SERIES.played_centres}">\u2014 your orders</span> ` +
+      `<span style="color:${SERIES.bot_centres}">\u2014 the bot's set</span>: the centres each is expected to own`;
+    box.appendChild(legend);
     const table = document.createElement("table");
     table.id = "review-table";
     table.innerHTML = "<thead><tr><th>phase</th><th>label</th><th>yours</th><th>bot's</th><th>difference</th></tr></thead>";
@@ -121,7 +128,10 @@ export class Coach {
       again.textContent = "try again";
       again.className = "try-again";
       again.addEventListener("click", () => this.openMoment(turn));
-      li.append(show, again);
+      const buttons = document.createElement("span");
+      buttons.className = "costly-buttons";
+      buttons.append(show, again);
+      li.append(buttons);
       list.appendChild(li);
     }
     box.appendChild(list);
@@ -140,7 +150,7 @@ export class Coach {
     for (const v of [lo, hi]) {
       el("text", { x: left - 4, y: y(v) + 3, "text-anchor": "end" }, svg).textContent = v;
     }
-    for (const [key, colour] of [["bot_centres", "#7b1fa2"], ["played_centres", "#111"]]) {
+    for (const [key, colour] of Object.entries(SERIES)) {
       const d = grades.map((g, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(g[key]).toFixed(1)}`).join(" ");
       el("path", { d, fill: "none", stroke: colour, "stroke-width": 2, "data-series": key }, svg);
     }

@@ -76,7 +76,9 @@ export function render(phase) {
     const orders = row.insertCell();
     orders.className = "orders";
     orders.textContent = set.orders.join(", ");
-    row.insertCell().append(
+    const buttons = row.insertCell();
+    buttons.className = "buttons";
+    buttons.append(
       button(hint.preview === i ? "hide" : "preview", "preview", () => {
         hint.preview = hint.preview === i ? null : i;
         render(hint.phase);
@@ -97,7 +99,9 @@ export function render(phase) {
     row.insertCell().textContent = best.text;
     row.insertCell().textContent = percent(best.share);
     row.insertCell().textContent = `${unit.orders.length} order(s)`;
-    row.insertCell().append(button("take this one", "take-unit", () => hint.take([best.text])));
+    const take = row.insertCell();
+    take.className = "buttons";
+    take.append(button("take this one", "take-unit", () => hint.take([best.text])));
   }
   const perUnit = document.createElement("h3");
   perUnit.textContent = "Each unit's advice (hover a unit for its spread)";

@@ -1,6 +1,7 @@
 """Fixtures of the seat's tests: the seat's web app really served (uvicorn on loopback, in a
 thread) with requests written by hand, so the Host header is exactly what a client sends;
-and ``daide-mcts human`` run as a person runs it (a subprocess printing its page's address)."""
+``daide-mcts human`` run as a person runs it (a subprocess printing its page's address);
+and ``daide-mcts start``, the start page, likewise."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import http.client
 import json
 import re
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -112,6 +116,24 @@ def served(board_seat: BoardSeat) -> Iterator[Served]:
     sock.close()
 
 
+REVIEW_TIMEOUT = 300
+
+
+def review_json(folder: Path, power: str, out: Path) -> dict[str, Any]:
+    """``daide-mcts review FOLDER --power P --json OUT`` as a person runs it (its defaults)."""
+    argv = ["review", str(folder), "--power", power, "--json", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=REVIEW_TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return dict(json.loads(out.read_text()))
+
+
 HUMAN_URL = re.compile(r"(http://127\.0\.0\.1:\d+/\?key=[A-Za-z0-9_-]+)")
 
 
@@ -127,6 +149,54 @@ class HumanProcess(PageProcess):
     @property
     def key(self) -> str:
         return parse_qs(urlsplit(self.url).query)["key"][0]
+
+
+START_URL = re.compile(r"choose your game at (http://127\.0\.0\.1:\d+/\?key=[A-Za-z0-9_-]+)")
+STARTED_WITHIN = 120.0
+"""Seconds the start command may take to serve its page (it may install Parlance first)."""
+
+
+class StartProcess(PageProcess):
+    """``daide-mcts start`` running as a subprocess; ``url`` is the page it printed."""
+
+    @property
+    def port(self) -> int:
+        port = urlsplit(self.url).port
+        assert port is not None
+        return port
+
+    @property
+    def key(self) -> str:
+        return parse_qs(urlsplit(self.url).query)["key"][0]
+
+    def call(
+        self, method: str, path: str, body: bytes = b"", *, key: str | None = "", host: str = ""
+    ) -> tuple[int, str]:
+        """Status and text of one request (the page's key unless ``key`` says otherwise)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            conn.putrequest(method, path, skip_host=True)
+            conn.putheader("Host", host or f"127.0.0.1:{self.port}")
+            if key is not None:
+                conn.putheader("X-Start-Key", key or self.key)
+            conn.putheader("Content-Type", "application/json")
+            conn.putheader("Content-Length", str(len(body)))
+            conn.endheaders(body)
+            response = conn.getresponse()
+            return response.status, response.read().decode("utf-8", "replace")
+        finally:
+            conn.close()
+
+
+@pytest.fixture
+def run_start(tmp_path: Path) -> Iterator[Callable[..., StartProcess]]:
+    """A factory: ``run_start()`` serves the start page, its games' records under tmp_path."""
+    factory = page_processes(
+        StartProcess, "start", START_URL, STARTED_WITHIN, {"DAIDE_MCTS_LOG_LEVEL": "warning"}
+    )
+    start = next(factory)
+    yield lambda *args: start("--runs", str(tmp_path / "runs"), *args)
+    next(factory, None)
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext
 
-from tests.bot.human.conftest import ROOT, HumanProcess
+from tests.bot.human.conftest import ROOT, HumanProcess, review_json
 from tests.bot.human.seatpage import SeatPage, move_and_support, options
 from tests.bot.view.conftest import open_view
 
@@ -308,16 +308,21 @@ def test_a_person_plays_six_bots_to_the_winter_of_1902(
 @pytest.mark.slow
 @pytest.mark.timeout(400)
 def test_two_people_in_one_game(
-    parlance_server, run_bot, run_human, browser: BrowserContext
+    parlance_server, run_bot, run_human, browser: BrowserContext, tmp_path: Path
 ) -> None:
     server = parlance_server(MTL=MTL, RTL=15, BTL=15)
-    humans = [run_human(server.port, "--name", name) for name in ("Alice", "Bob")]
+    record = tmp_path / "alice"
+    humans = [
+        run_human(server.port, "--name", "Alice", "--record", str(record)),
+        run_human(server.port, "--name", "Bob"),
+    ]
     assert humans[0].port != humans[1].port and humans[0].key != humans[1].key
     bots = _bots(run_bot, server.port, 5, 1901)
     seats = [SeatPage(h, open_view(browser, h.url).page) for h in humans]
     states = [s.wait_for(lambda st: st["phase"] is not None, 90, "the first phase") for s in seats]
     powers = {st["phase"]["power"] for st in states}
     assert len(powers) == 2
+    alice = states[0]["phase"]["power"]
     # Each page holds only its own seat: the other's key is refused.
     status, _ = _call(humans[0], "/api/draw", {}, key=humans[1].key)
     assert status == 403
@@ -350,6 +355,20 @@ def test_two_people_in_one_game(
         _check_end(seat, human, "DRW")
     for bot in bots:
         bot.wait(timeout=60)
+    # Alice's record (--record): daide-mcts review on it gives the grades her page gave.
+    coach = seats[0].wait_for(
+        lambda s: s["coach"]["over"] and not s["coach"]["pending"], 120, "Alice's grades"
+    )["coach"]
+    assert coach["grades"] and coach["failed"] == {}
+    reviewed = review_json(record, alice, tmp_path / "review.json")
+    assert [p["turn"] for p in reviewed["phases"]] == [g["turn"] for g in coach["grades"]]
+    for live, again in zip(coach["grades"], reviewed["phases"], strict=True):
+        g = again["grade"]
+        assert (live["label"], live["loss"], live["low"], live["high"]) == (
+            g["label"], g["loss"], g["low"], g["high"]
+        )  # fmt: skip
+        assert (live["played"], live["better"]) == (again["played"], again["better"])
+    assert reviewed["costly"] == coach["costly"]
 
 
 @pytest.mark.mila

@@ -10,6 +10,7 @@ import pytest
 
 from bot.cli import UserError, main
 from bot.commands.game import (
+    STAYS_UP,
     bot_time_from_args,
     deadlines_from_args,
     power_slots_from_args,
@@ -141,11 +142,19 @@ def _seat_request(url: str, path: str, body: dict | None = None) -> dict:
         conn.close()
 
 
+def _review_json(folder: Path, power: str, out: Path) -> dict:
+    """``daide-mcts review FOLDER --power P --json OUT`` (its defaults), its JSON."""
+    assert main(["review", str(folder), "--power", power, "--json", str(out)]) == 0
+    return json.loads(out.read_text())
+
+
 @pytest.mark.parlance
 @pytest.mark.slow
 def test_a_local_game_with_a_person_as_france(tmp_path: Path) -> None:
-    """``game --human FRA``: the page's address is printed, the person orders through it."""
+    """``game --human FRA``: the page's address is printed, the person orders through it; after
+    the game the page stays up with the grades ``review`` gives, until Ctrl-C."""
     import re
+    import signal
     import subprocess
     import sys
     import time
@@ -177,10 +186,37 @@ def test_a_local_game_with_a_person_as_france(tmp_path: Path) -> None:
     assert phase is not None and phase["power"] == "FRA" and phase["turn"] == "SPR 1901"
     _seat_request(url, "/api/submit", {"turn": "SPR 1901", "orders": ["A PAR - BUR"]})
     _seat_request(url, "/api/ready", {"turn": "SPR 1901", "ready": True})
-    rest, _ = proc.communicate(timeout=300)
+    # The game ends and is reported; the person's page stays up (its review) until Ctrl-C.
+    until = time.monotonic() + 300
+    while time.monotonic() < until and (not out or STAYS_UP not in out[-1]):
+        line = proc.stdout.readline()
+        if not line:
+            break
+        out.append(line)
+    assert out and STAYS_UP in out[-1], "".join(out)
+    assert "Result: DRW" in "".join(out)
+    state = _seat_request(url, "/api/state")
+    while not state["coach"]["over"] or state["coach"]["pending"]:
+        assert time.monotonic() < until, state["coach"]
+        time.sleep(0.3)
+        state = _seat_request(url, "/api/state")
+    assert state["info"]["over"] and state["coach"]["failed"] == {}
+    # ``daide-mcts review`` on the run folder gives the grades the page gave.
+    review = _review_json(folder, "FRA", tmp_path / "review.json")
+    assert review["final_year"] == 1901
+    assert [p["turn"] for p in review["phases"]] == [g["turn"] for g in state["coach"]["grades"]]
+    for live, again in zip(state["coach"]["grades"], review["phases"], strict=True):
+        g = again["grade"]
+        assert (live["label"], live["loss"], live["low"], live["high"]) == (
+            g["label"], g["loss"], g["low"], g["high"]
+        )  # fmt: skip
+        assert (live["played"], live["better"]) == (again["played"], again["better"])
+    proc.send_signal(signal.SIGINT)
+    rest, _ = proc.communicate(timeout=60)
     out.append(rest)
     text = "".join(out)
     assert proc.returncode == 0, text
+    assert "note:" not in (folder / "result.txt").read_text()  # no seat had to be stopped
     summary = json.loads((folder / "summary.json").read_text())
     person = {p["seat"]: p for p in summary["players"]}["human"]
     assert (person["kind"], person["power"]) == ("human", "FRA")
