@@ -57,6 +57,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the server's civil-disorder rule: parlance (default) or datc (MILA's server)",
     )
     p.add_argument(
+        "--press-turn",
+        action="store_const",
+        const=True,
+        dest="press_turn",
+        help="name the turn in every SND you send, as MILA's server needs (off by default)",
+    )
+    p.add_argument(
         "--strategy", help="how the hint is searched: mcts (default), dumbbot, random ..."
     )
     p.add_argument(
@@ -103,6 +110,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             name=args.name or "human",
             strategy=args.strategy,
             rules=args.rules,
+            press_turn=args.press_turn,
             rejoin_power=args.rejoin_power,
             rejoin_passcode=args.rejoin_passcode,
             log_level=args.log_level,

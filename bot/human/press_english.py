@@ -14,7 +14,8 @@ orders in the usual notation (``F LON - NTH``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from bot.toolkit.order_words import format_order_text
 from protocol.press import (
@@ -73,40 +74,40 @@ def _powers(powers: Sequence[str]) -> str:
     return listing([power_name(p) for p in powers])
 
 
+def _bound(powers: Sequence[str], speaker: str | None, among: str) -> str:
+    """The powers an arrangement binds: "with" the others if ``speaker`` is one of them."""
+    if speaker in powers and len(powers) > 1:
+        return f"with {_powers([p for p in powers if p != speaker])}"
+    return f"{among} {_powers(powers)}"
+
+
+def _parts(parts: Sequence[Arrangement], speaker: str | None) -> str:
+    return "; ".join(arrangement_english(p, speaker) for p in parts)
+
+
+ARRANGEMENT_PHRASES: dict[type[Arrangement], Callable[[Any, str | None], str]] = {
+    Peace: lambda a, s: f"peace {_bound(a.powers, s, 'between')}",
+    Alliance: lambda a, s: f"an alliance {_bound(a.allies, s, 'of')} against {_powers(a.enemies)}",
+    Draw: lambda a, _: "a draw" if a.powers is None else f"a draw between {_powers(a.powers)}",
+    Solo: lambda a, _: f"a solo for {power_name(a.power)}",
+    Negation: lambda a, s: f"not {arrangement_english(a.arrangement, s)}",
+    NoArrangement: lambda a, s: f"no arrangement on {arrangement_english(a.arrangement, s)}",
+    DoOrder: lambda a, _: f"the order {format_order_text(a.order)}",
+    Demilitarise: lambda a, _: (
+        f"a demilitarised zone in {listing(list(a.provinces))} (kept clear by {_powers(a.powers)})"
+    ),
+    AllOf: lambda a, s: f"all of: {_parts(a.arrangements, s)}",
+    AnyOf: lambda a, s: f"one of: {_parts(a.arrangements, s)}",
+}
+"""Each arrangement's noun phrase, told by a speaker (a power, or None)."""
+
+
 def arrangement_english(arrangement: Arrangement, speaker: str | None = None) -> str:
     """An arrangement as a noun phrase, from ``speaker``'s point of view (a power, or None)."""
-    match arrangement:
-        case Peace(powers=powers):
-            if speaker in powers and len(powers) > 1:
-                return f"peace with {_powers([p for p in powers if p != speaker])}"
-            return f"peace between {_powers(powers)}"
-        case Alliance(allies=allies, enemies=enemies):
-            if speaker in allies and len(allies) > 1:
-                partners = _powers([p for p in allies if p != speaker])
-                return f"an alliance with {partners} against {_powers(enemies)}"
-            return f"an alliance of {_powers(allies)} against {_powers(enemies)}"
-        case Draw(powers=None):
-            return "a draw"
-        case Draw(powers=powers):
-            return f"a draw between {_powers(powers or ())}"
-        case Solo(power=power):
-            return f"a solo for {power_name(power)}"
-        case Negation(arrangement=inner):
-            return f"not {arrangement_english(inner, speaker)}"
-        case NoArrangement(arrangement=inner):
-            return f"no arrangement on {arrangement_english(inner, speaker)}"
-        case DoOrder(order=order):
-            return f"the order {format_order_text(order)}"
-        case Demilitarise(powers=powers, provinces=provinces):
-            return (
-                f"a demilitarised zone in {listing(list(provinces))} "
-                f"(kept clear by {_powers(powers)})"
-            )
-        case AllOf(arrangements=parts):
-            return f"all of: {'; '.join(arrangement_english(p, speaker) for p in parts)}"
-        case AnyOf(arrangements=parts):
-            return f"one of: {'; '.join(arrangement_english(p, speaker) for p in parts)}"
-    raise TypeError(f"not an arrangement: {arrangement!r}")
+    phrase = ARRANGEMENT_PHRASES.get(type(arrangement))
+    if phrase is None:
+        raise TypeError(f"not an arrangement: {arrangement!r}")
+    return phrase(arrangement, speaker)
 
 
 def _about(press: Press, speaker: str | None) -> str:

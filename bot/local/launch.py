@@ -122,7 +122,9 @@ def play_arguments(
     ``press_turn`` names the turn in every SND (MILA's server needs it).
     """
     if seat.kind == "human":
-        return person_arguments(seat, host, port, rules, last_year=final_year)
+        return person_arguments(
+            seat, host, port, rules, last_year=final_year, press_turn=press_turn
+        )
     if seat.kind != "ours":
         raise ValueError(f"seat {seat.name} is not one of ours")
     args = [
@@ -163,18 +165,22 @@ def person_arguments(
     rules: str | None = None,
     *,
     last_year: int | None = None,
+    press_turn: bool = False,
 ) -> list[str]:
     """The ``daide-mcts human`` arguments of a person's seat on ``host:port``.
 
     The seat prints its page's address; the person proposes the draw from the page.
     ``last_year`` is the game's last year: the seat's coach grades toward it, as
-    ``daide-mcts review`` does on the game's folder.
+    ``daide-mcts review`` does on the game's folder; ``press_turn`` names the turn
+    in every SND the person sends (MILA's server needs it, as for our bots).
     """
     args = ["human", "--host", host, "--port", str(port), "--name", seat.name]
     if last_year is not None:
         args += ["--last-year", str(last_year)]
     if rules is not None and rules != DEFAULT_CIVIL_DISORDER.value:
         args += ["--rules", rules]
+    if press_turn:
+        args.append("--press-turn")
     return [*args, "--log-level", BOT_LOG_LEVEL]
 
 

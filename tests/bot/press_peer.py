@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 from collections.abc import Sequence
 
 from bot.client.connection import Connection, ConnectionLost
@@ -38,6 +39,7 @@ from protocol.messages import (
 from protocol.tokens import TokenTable
 from protocol.values import Disband, Hold, Order, Remove, Season, Turn, UnitPosition, Waive
 from protocol.wire import DiplomacyMessage, FinalMessage, RepresentationMessage
+from tests.bot.scripted import Inbox
 
 VERSION = "press-peer 1"
 """The version our peer gives in its NME."""
@@ -53,6 +55,12 @@ ABOVE_LEVEL = "PRP ( CHO ( 1 1 ) ( PCE ( {us} {them} ) ) )"
 
 CONNECT_TIMEOUT = 30.0
 """Seconds to reach the server."""
+
+JOIN_TIMEOUT = 600.0
+"""Seconds the server may take to take the peer in (MILA's loads slowly on a busy machine)."""
+
+GAME_TIMEOUT = 600.0
+"""Seconds the peer waits for the server's next message before it gives up."""
 
 
 def press_for(us: str, them: str, turn: Turn, table: TokenTable) -> list[Message]:
@@ -76,52 +84,52 @@ def least_orders(us: str, turn: Turn, units: Sequence[UnitPosition], centres: in
     return [Disband(u.unit) for u in ours if u.dislodged]
 
 
+async def listen(conn: Connection, inbox: Inbox, name: str) -> None:
+    """Put every message the server sends into ``inbox`` (the RM is answered with NME)."""
+    try:
+        while not isinstance(wire := await conn.receive(), FinalMessage):
+            if isinstance(wire, RepresentationMessage):
+                conn.send(Nme(name, VERSION))
+            elif isinstance(wire, DiplomacyMessage):
+                with contextlib.suppress(LanguageError):  # press of ours it cannot read
+                    inbox.heard(parse_message(wire.tokens, wire.table))
+    except ConnectionLost:
+        pass
+    finally:
+        inbox.hung_up()
+
+
 async def play(host: str, port: int, name: str) -> int:
     """Play the scripted seat until the game ends; the exit code."""
     conn = await Connection.open(host, port, CONNECT_TIMEOUT)
-    map_name = "standard"
-    us: str | None = None
-    spoken = False
-    centres = 0
+    inbox = Inbox()
+    listening = asyncio.create_task(listen(conn, inbox, name))
     try:
-        while True:
-            wire = await conn.receive()
-            if isinstance(wire, RepresentationMessage):
-                conn.send(Nme(name, VERSION))
-                continue
-            if isinstance(wire, FinalMessage):
-                return 0
-            elif not isinstance(wire, DiplomacyMessage):
-                continue
-            try:
-                message = parse_message(wire.tokens, wire.table)
-            except LanguageError:
-                continue  # the press of ours it cannot read (HUH, TRY): nothing to do
-            if isinstance(message, Map) and message.name:
-                map_name = message.name
-                conn.send(Mdf())
-            elif isinstance(message, Mdf) and message.definition is not None:
-                conn.send(Yes(Map(map_name)))
-            elif isinstance(message, Hlo) and message.power in POWERS:
-                us = message.power
-            elif isinstance(message, Now) and message.turn is not None:
-                if us is not None and not spoken:
+        offered = await inbox.expect(Map, JOIN_TIMEOUT, lambda m: bool(m.name))
+        conn.send(Mdf())
+        await inbox.expect(Mdf, JOIN_TIMEOUT, lambda m: m.definition is not None)
+        conn.send(Yes(Map(offered.name)))
+        us = (await inbox.expect(Hlo, JOIN_TIMEOUT, lambda m: m.power in POWERS)).power or ""
+        spoken = False
+        centres = 0
+        while (message := await inbox.next(GAME_TIMEOUT)) is not None:
+            if isinstance(message, Now) and message.turn is not None:
+                if not spoken:
                     spoken = True
-                    for them in POWERS:
-                        if them != us:
-                            for snd in press_for(us, them, message.turn, conn.table):
-                                conn.send(snd)
-                orders = least_orders(us, message.turn, message.units, centres) if us else []
+                    for them in (p for p in POWERS if p != us):
+                        for snd in press_for(us, them, message.turn, conn.table):
+                            conn.send(snd)
+                orders = least_orders(us, message.turn, message.units, centres)
                 if orders:
                     conn.send(Sub(tuple(orders)))
                 conn.send(Drw())
             elif isinstance(message, Sco) and message.centres is not None:
                 centres = sum(len(owned) for power, owned in message.centres if power == us)
             elif isinstance(message, Smr | Off):
-                return 0
-    except ConnectionLost:
+                break
         return 0
     finally:
+        listening.cancel()
         await conn.close()
 
 

@@ -58,17 +58,20 @@ class Received:
     at: float
 
 
-class Link:
-    """One client connection, driven by the test (``writer`` writes raw bytes to it)."""
+class Inbox:
+    """What one connection's other end sent, in order, for a script to wait on.
 
-    def __init__(self, peer: PeerLink) -> None:
-        self.peer = peer
-        self.writer = peer.writer
+    Every message is kept with its arrival time in ``received``; :meth:`expect`
+    waits for the next of a kind.  A :class:`Link` is the server's side of a
+    client's connection; ``tests/bot/press_peer.py`` fills one as a client.
+    """
+
+    def __init__(self) -> None:
         self.received: list[Received] = []
         self._inbox: asyncio.Queue[Received | None] = asyncio.Queue()
 
     def heard(self, message: Message) -> None:
-        """The client sent ``message`` (now)."""
+        """The other end sent ``message`` (now)."""
         entry = Received(message, time.monotonic())
         self.received.append(entry)
         self._inbox.put_nowait(entry)
@@ -77,10 +80,10 @@ class Link:
         """The connection ended."""
         self._inbox.put_nowait(None)
 
-    def send(self, *messages: Message) -> None:
-        """Send messages to the client."""
-        for message in messages:
-            self.peer.send(message)
+    async def next(self, timeout: float) -> Message | None:
+        """The next message, or None once the connection ended; TimeoutError after ``timeout``."""
+        entry = await asyncio.wait_for(self._inbox.get(), timeout)
+        return None if entry is None else entry.message
 
     async def expect(
         self,
@@ -88,35 +91,48 @@ class Link:
         timeout: float = 10.0,
         where: Callable[[M], bool] | None = None,
     ) -> M:
-        """The client's next message of ``kind`` (others are skipped, and kept in ``received``)."""
+        """The next message of ``kind`` (others are skipped, and kept in ``received``)."""
         until = time.monotonic() + timeout
         while True:
             left = until - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"no {kind.__name__} from the client within {timeout} s")
+                raise AssertionError(f"no {kind.__name__} from the other end within {timeout} s")
             try:
-                entry = await asyncio.wait_for(self._inbox.get(), left)
+                message = await self.next(left)
             except TimeoutError:
                 continue
-            if entry is None:
-                raise AssertionError(f"the client hung up before sending {kind.__name__}")
-            message = entry.message
+            if message is None:
+                raise AssertionError(f"the other end hung up before sending {kind.__name__}")
             if isinstance(message, kind) and (where is None or where(message)):
                 return message
 
     async def quiet(self, seconds: float) -> list[Message]:
-        """Everything the client sends in the next ``seconds``."""
+        """Everything the other end sends in the next ``seconds``."""
         out: list[Message] = []
         until = time.monotonic() + seconds
         while (left := until - time.monotonic()) > 0:
             try:
-                entry = await asyncio.wait_for(self._inbox.get(), left)
+                message = await self.next(left)
             except TimeoutError:
                 break
-            if entry is None:
+            if message is None:
                 break
-            out.append(entry.message)
+            out.append(message)
         return out
+
+
+class Link(Inbox):
+    """One client connection, driven by the test (``writer`` writes raw bytes to it)."""
+
+    def __init__(self, peer: PeerLink) -> None:
+        super().__init__()
+        self.peer = peer
+        self.writer = peer.writer
+
+    def send(self, *messages: Message) -> None:
+        """Send messages to the client."""
+        for message in messages:
+            self.peer.send(message)
 
     async def join(self, variant: Variant, power: str = "FRA") -> None:
         """Take a new player in: NME, MAP, MDF, YES (MAP), then HLO."""

@@ -21,13 +21,10 @@ POLL = 0.3
 
 
 @dataclass
-class SeatPage:
-    """One person's page of a seat started with ``daide-mcts human``."""
+class SeatApi:
+    """A seat started with ``daide-mcts human``, driven through its JSON API with its key."""
 
     human: HumanProcess
-    page: Page
-
-    # --- the seat's state ----------------------------------------------------------------
 
     def state(self) -> dict[str, Any]:
         conn = http.client.HTTPConnection("127.0.0.1", self.human.port, timeout=10)
@@ -36,6 +33,17 @@ class SeatPage:
             response = conn.getresponse()
             assert response.status == 200, response.read()
             return json.loads(response.read())
+        finally:
+            conn.close()
+
+    def post(self, path: str, body: object) -> tuple[int, str]:
+        """Status and text of ``POST path`` with ``body`` as JSON (and the seat's key)."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.human.port, timeout=10)
+        try:
+            headers = {"X-Seat-Key": self.human.key, "Content-Type": "application/json"}
+            conn.request("POST", path, json.dumps(body), headers=headers)
+            response = conn.getresponse()
+            return response.status, response.read().decode("utf-8", "replace")
         finally:
             conn.close()
 
@@ -56,6 +64,13 @@ class SeatPage:
             time.sleep(POLL)
             state = self.state()
         return state
+
+
+@dataclass
+class SeatPage(SeatApi):
+    """One person's page of a seat started with ``daide-mcts human``."""
+
+    page: Page
 
     def wait_turn_after(self, turn: str | None, timeout: float) -> dict[str, Any]:
         """The next phase the seat plays, or the game's end (phase None, over)."""

@@ -7,7 +7,7 @@ import pytest
 from bot.human.press_english import YOU, arrangement_english, listing, press_english
 from protocol.expression import flatten
 from protocol.messages import Frm, parse_text
-from protocol.press import Peace
+from protocol.press import Draw, Peace, Proposal
 from protocol.press_reader import parse_frm_press, parse_press_text
 from protocol.tokens import STANDARD
 
@@ -34,6 +34,10 @@ LEVEL = 30
             "Russia proposes an alliance of Italy and Turkey against Austria and Germany",
         ),
         ("FRM (ITA) (AUS) (PRP (DRW))", "Italy proposes a draw"),
+        (
+            "FRM (ITA) (AUS) (PRP (DRW (ITA AUS)))",
+            "Italy proposes a draw between Italy and Austria",
+        ),
         ("FRM (ITA) (AUS) (PRP (SLO (ITA)))", "Italy proposes a solo for Italy"),
         (
             "FRM (GER) (FRA) (PRP (XDO ((GER AMY MUN) MTO BUR)))",
@@ -98,6 +102,11 @@ def test_press_heard_in_english(frm: str, english: str) -> None:
 )
 def test_press_sent_by_the_person(text: str, english: str) -> None:
     assert press_english(parse_press_text(text, LEVEL, STANDARD), YOU, "FRA") == english
+
+
+def test_what_is_not_an_arrangement_is_refused() -> None:
+    with pytest.raises(TypeError, match="not an arrangement"):
+        arrangement_english(Proposal(Draw()))  # type: ignore[arg-type]
 
 
 def test_a_variants_powers_are_named_by_their_tokens() -> None:

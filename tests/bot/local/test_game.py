@@ -22,27 +22,10 @@ from bot.commands.game import PLAIN_STANDARD, seats_from_args
 from bot.measure.metrics import POINTS_BY_SURVIVORS
 from bot.servers.parlance_maps import ServedMap
 from bot.view.colours import POWER_COLOURS
+from tests.bot.local.games import ROOT, run_cli
 from tests.bot.local.pngread import png_size_and_colours
 
-ROOT = Path(__file__).resolve().parents[3]
 POWERS = {"AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"}
-
-
-def run_cli(
-    *args: str, env: dict[str, str] | None = None, timeout: float = 300
-) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(
-            [sys.executable, "-m", "bot.cli", *args],
-            cwd=ROOT,
-            env=env or {**os.environ, "PYTHONUNBUFFERED": "1"},
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"daide-mcts {' '.join(args)} did not finish in {timeout:.0f}s: {exc.stdout}")
 
 
 @pytest.mark.slow
@@ -253,52 +236,6 @@ def test_a_local_game_on_a_variant(tmp_path: Path) -> None:
     assert set(players) == {"mcts", "random", "parang"}
     assert {p["power"] for p in players.values()} == {"BUR", "ENG", "FRA"}
     assert summary["record"]["years"][0] == 1424
-    assert summary["bots"]["mcts"]["ended_cleanly"] is True
-
-
-@pytest.mark.slow
-def test_a_local_game_with_press(tmp_path: Path) -> None:
-    """``--level 10``: Parlance allows press, PeaceBots propose peace, every message is kept."""
-    out = tmp_path / "run"
-    lineup = ",".join(["mcts", *["parang:peacebot"] * 6])
-    proc = run_cli(
-        "game", "--level", "10", "--lineup", lineup, "--final-year", "1901",
-        "--mtl", "2", "--rtl", "1", "--btl", "1", "--seed", "3", "--out", str(out),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    logs = list((out / "bots" / "mcts").glob("*.jsonl"))
-    assert len(logs) == 1, logs
-    records = [json.loads(line) for line in logs[0].read_text().splitlines()]
-    texts = [(r["dir"], r["text"]) for r in records if r["kind"] == "msg"]
-    assert any(d == "in" and t.startswith("HLO") and "( LVL 10 )" in t for d, t in texts)
-    assert any(d == "in" and t.startswith("FRM") and "PCE" in t for d, t in texts), texts
-    assert any(d == "out" and t.startswith("SND") for d, t in texts)
-    summary = json.loads((out / "summary.json").read_text())
-    assert summary["bots"]["mcts"]["ended_cleanly"] is True
-
-
-@pytest.mark.slow
-def test_a_press_game_with_peacebots_keeps_the_agreements_in_the_game_log(tmp_path: Path) -> None:
-    """Level 10, six PeaceBots: ours answers and proposes peace, orders on time, logs its deals."""
-    out = tmp_path / "run"
-    lineup = ",".join(["mcts", *["parang:peacebot"] * 6])
-    proc = run_cli(
-        "game", "--level", "10", "--lineup", lineup, "--final-year", "1902",
-        "--mtl", "3", "--rtl", "1", "--btl", "1", "--seed", "5", "--out", str(out),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    logs = list((out / "bots" / "mcts").glob("*.jsonl"))
-    assert len(logs) == 1, logs
-    records = [json.loads(line) for line in logs[0].read_text().splitlines()]
-    kinds = [r["kind"] for r in records]
-    assert "missed" not in kinds
-    press_in = [r for r in records if r["kind"] == "press_in"]
-    assert any("PRP ( PCE" in r["text"] for r in press_in), press_in
-    press_out = [r["text"] for r in records if r["kind"] == "press_out"]
-    assert any("YES ( PRP ( PCE" in t for t in press_out), press_out
-    made = [r for r in records if r["kind"] == "agreement" and r["change"] == "made"]
-    assert made and all(r["agreement"] == "peace" and r["since"] for r in made), made
-    summary = json.loads((out / "summary.json").read_text())
     assert summary["bots"]["mcts"]["ended_cleanly"] is True
 
 

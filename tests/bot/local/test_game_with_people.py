@@ -100,6 +100,10 @@ def test_the_seats_command_lines() -> None:
     argv = seat_argv(person, "127.0.0.1", 16713, final_year=1902, parlance=None)
     assert argv[3:10] == ["human", "--host", "127.0.0.1", "--port", "16713", "--name", "human"]
     assert argv[argv.index("--last-year") + 1] == "1902"  # the coach grades as review does
+    assert "--press-turn" not in argv
+    # on MILA's server the person's SNDs name the turn, as our bots' do
+    mila = seat_argv(person, "h", 1, final_year=1902, parlance=None, press_turn=True)
+    assert "--press-turn" in mila
     argv = seat_argv(bot, "127.0.0.1", 16713, final_year=1902, parlance=None, max_think=4)
     assert argv[argv.index("--max-think") + 1] == "4"
     assert "--max-think" not in seat_argv(bot, "h", 1, final_year=1902, parlance=None)

@@ -1,6 +1,7 @@
-"""Press games end to end: ``daide-mcts game --level`` at 20 on Parlance and at 30 on MILA's server.
+"""Press games end to end: ``daide-mcts game --level`` at 10 and 20 on Parlance, and at 30
+on MILA's server.
 
-Two years, short deadlines.  What is checked: the game ends, ``daide-mcts`` exits
+One or two years, short deadlines.  What is checked: the game ends, ``daide-mcts`` exits
 0, our bots miss no orders, and press went both ways at the game's level —
 every message kept in the run folder's record (our bots' game logs), press we
 read answered by the negotiator, press above the level answered ``HUH`` and
@@ -9,34 +10,18 @@ read answered by the negotiator, press above the level answered ``HUH`` and
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.bot.conftest import ROOT
-from tests.bot.local.test_game import run_cli
+from tests.bot.local.games import ROOT, bot_records, messages, play_game
 
 pytestmark = pytest.mark.slow
 
 ANSWERS = ("YES", "REJ", "BWX", "HUH", "TRY")
 """Press that answers press."""
-
-
-def _records(folder: Path, seat: str) -> list[dict]:
-    logs = list((folder / "bots" / seat).glob("*.jsonl"))
-    assert len(logs) == 1, logs
-    return [json.loads(line) for line in logs[0].read_text().splitlines() if line.strip()]
-
-
-def _messages(records: list[dict], direction: str, start: str) -> list[str]:
-    return [
-        r["text"]
-        for r in records
-        if r["kind"] == "msg" and r["dir"] == direction and r["text"].startswith(start)
-    ]
 
 
 def _body(frm: str) -> str:
@@ -51,31 +36,54 @@ def _played_cleanly(summary: dict, seat: str) -> None:
     assert bot["refused_orders"] == 0, bot
 
 
+def _press_game(out: Path, level: int, opponent: str, final_year: int, mtl: int, seed: int) -> dict:
+    """Ours against six ``opponent`` bots at press ``level`` on Parlance; the run's summary."""
+    lineup = ",".join(["mcts", *[opponent] * 6])
+    summary = play_game(
+        out, "--level", str(level), "--lineup", lineup, "--final-year", str(final_year),
+        "--mtl", str(mtl), "--rtl", "1", "--btl", "1", "--seed", str(seed),
+    )  # fmt: skip
+    assert summary["ended_cleanly"] is True and summary["end"] == f"WIN {final_year}", summary
+    assert summary["settings"]["press_level"] == level
+    return summary
+
+
+@pytest.mark.parlance
+def test_a_level_10_game_with_peacebots_keeps_the_agreements_in_the_game_log(
+    tmp_path: Path,
+) -> None:
+    """Six PeaceBots: ours answers and proposes peace, orders on time, logs its deals."""
+    out = tmp_path / "run"
+    _played_cleanly(_press_game(out, 10, "parang:peacebot", 1902, 3, 5), "mcts")
+    records = bot_records(out, "mcts")
+    assert "missed" not in {r["kind"] for r in records}
+    assert any(" ( LVL 10 )" in t for t in messages(records, "in", "HLO")), records[:5]
+    assert any("PCE" in t for t in messages(records, "in", "FRM")), records
+    press_in = [r for r in records if r["kind"] == "press_in"]
+    assert any("PRP ( PCE" in r["text"] for r in press_in), press_in
+    press_out = [r["text"] for r in records if r["kind"] == "press_out"]
+    assert any("YES ( PRP ( PCE" in t for t in press_out), press_out
+    made = [r for r in records if r["kind"] == "agreement" and r["change"] == "made"]
+    assert made and all(r["agreement"] == "peace" and r["since"] for r in made), made
+
+
 @pytest.mark.parlance
 def test_a_level_20_game_with_blabberbots(tmp_path: Path) -> None:
     """Parang's BlabberBots send random press of every level-20 form; ours reads and answers."""
     out = tmp_path / "run"
-    lineup = ",".join(["mcts", *["parang:blabberbot"] * 6])
-    proc = run_cli(
-        "game", "--level", "20", "--lineup", lineup, "--final-year", "1902",
-        "--mtl", "2", "--rtl", "1", "--btl", "1", "--seed", "7", "--out", str(out),
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    summary = json.loads((out / "summary.json").read_text())
-    assert summary["ended_cleanly"] is True and summary["end"] == "WIN 1902", summary
-    assert summary["settings"]["press_level"] == 20
+    summary = _press_game(out, 20, "parang:blabberbot", 1902, 2, 7)
     _played_cleanly(summary, "mcts")
 
-    records = _records(out, "mcts")
+    records = bot_records(out, "mcts")
     assert "missed" not in {r["kind"] for r in records}
-    assert any(" ( LVL 20 )" in t for t in _messages(records, "in", "HLO")), records[:5]
-    heard = _messages(records, "in", "FRM")
+    assert any(" ( LVL 20 )" in t for t in messages(records, "in", "HLO")), records[:5]
+    heard = messages(records, "in", "FRM")
     press_in = [r for r in records if r["kind"] == "press_in"]
     # every FRM is kept twice: as the message and as press, with what we did with it
     assert heard and len(press_in) == len(heard), (heard, press_in)
     assert all(r["reaction"] for r in press_in), press_in
     # ours proposes and BlabberBot answers (it answers all but answers, at random)...
-    said = _messages(records, "out", "SND")
+    said = messages(records, "out", "SND")
     assert any(" ( PRP ( PCE " in t for t in said), said
     assert any(_body(r["text"]).split(" ")[0] in ANSWERS for r in press_in), press_in
     # ...and each proposal BlabberBot makes (random, of any level-20 form) gets its answer
@@ -84,7 +92,7 @@ def test_a_level_20_game_with_blabberbots(tmp_path: Path) -> None:
             replies = [t for t in said if t.startswith(f"SND ( {r['sender']} )")]
             assert any(_body(r["text"]) in t for t in replies), (r, replies)
     # the server understood all we said (a HUH would quote our SND)
-    assert not _messages(records, "in", "HUH"), _messages(records, "in", "HUH")
+    assert not messages(records, "in", "HUH"), messages(records, "in", "HUH")
 
 
 @pytest.mark.mila
@@ -130,7 +138,7 @@ def test_a_level_30_game_on_mila_s_server(mila_server, run_bot, tmp_path: Path) 
         assert summary["missed_deadlines"] == 0, summary
         assert summary["refused_orders"] == 0 and summary["bad_messages"] == 0, summary
         records = bot.game_log()
-        assert any(" ( LVL 30 )" in t for t in _messages(records, "in", "HLO")), records[:5]
+        assert any(" ( LVL 30 )" in t for t in messages(records, "in", "HLO")), records[:5]
         press_in = {r["text"]: r["reaction"] for r in records if r["kind"] == "press_in"}
         # the peer's level-30 AND is read (and refused: we agree to no AND)...
         read = [t for t in press_in if "PRP ( AND" in t]
@@ -138,7 +146,7 @@ def test_a_level_30_game_on_mila_s_server(mila_server, run_bot, tmp_path: Path) 
         # ...its level-50 CHO is answered HUH, with ERR before CHO, and TRY
         above = [t for t in press_in if "PRP ( CHO" in t]
         assert len(above) == 1 and press_in[above[0]] == "not understood: HUH/TRY", press_in
-        said = _messages(records, "out", "SND")
+        said = messages(records, "out", "SND")
         assert any("( HUH ( PRP ( ERR CHO" in t for t in said), said
         assert any("( TRY (" in t for t in said), said
         # every SND names the turn (MILA's server misreads a lone recipient without it)
