@@ -14,8 +14,7 @@ orders in the usual notation (``F LON - NTH``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bot.toolkit.order_words import format_order_text
 from protocol.press import (
@@ -85,29 +84,33 @@ def _parts(parts: Sequence[Arrangement], speaker: str | None) -> str:
     return "; ".join(arrangement_english(p, speaker) for p in parts)
 
 
-ARRANGEMENT_PHRASES: dict[type[Arrangement], Callable[[Any, str | None], str]] = {
-    Peace: lambda a, s: f"peace {_bound(a.powers, s, 'between')}",
-    Alliance: lambda a, s: f"an alliance {_bound(a.allies, s, 'of')} against {_powers(a.enemies)}",
-    Draw: lambda a, _: "a draw" if a.powers is None else f"a draw between {_powers(a.powers)}",
-    Solo: lambda a, _: f"a solo for {power_name(a.power)}",
-    Negation: lambda a, s: f"not {arrangement_english(a.arrangement, s)}",
-    NoArrangement: lambda a, s: f"no arrangement on {arrangement_english(a.arrangement, s)}",
-    DoOrder: lambda a, _: f"the order {format_order_text(a.order)}",
-    Demilitarise: lambda a, _: (
-        f"a demilitarised zone in {listing(list(a.provinces))} (kept clear by {_powers(a.powers)})"
-    ),
-    AllOf: lambda a, s: f"all of: {_parts(a.arrangements, s)}",
-    AnyOf: lambda a, s: f"one of: {_parts(a.arrangements, s)}",
-}
-"""Each arrangement's noun phrase, told by a speaker (a power, or None)."""
-
-
 def arrangement_english(arrangement: Arrangement, speaker: str | None = None) -> str:
     """An arrangement as a noun phrase, from ``speaker``'s point of view (a power, or None)."""
-    phrase = ARRANGEMENT_PHRASES.get(type(arrangement))
-    if phrase is None:
-        raise TypeError(f"not an arrangement: {arrangement!r}")
-    return phrase(arrangement, speaker)
+    match arrangement:
+        case Peace(powers=powers):
+            return f"peace {_bound(powers, speaker, 'between')}"
+        case Alliance(allies=allies, enemies=enemies):
+            return f"an alliance {_bound(allies, speaker, 'of')} against {_powers(enemies)}"
+        case Draw(powers=None):
+            return "a draw"
+        case Draw(powers=powers):
+            return f"a draw between {_powers(powers or ())}"
+        case Solo(power=power):
+            return f"a solo for {power_name(power)}"
+        case Negation(arrangement=inner):
+            return f"not {arrangement_english(inner, speaker)}"
+        case NoArrangement(arrangement=inner):
+            return f"no arrangement on {arrangement_english(inner, speaker)}"
+        case DoOrder(order=order):
+            return f"the order {format_order_text(order)}"
+        case Demilitarise(powers=powers, provinces=provinces):
+            zone = listing(list(provinces))
+            return f"a demilitarised zone in {zone} (kept clear by {_powers(powers)})"
+        case AllOf(arrangements=parts):
+            return f"all of: {_parts(parts, speaker)}"
+        case AnyOf(arrangements=parts):
+            return f"one of: {_parts(parts, speaker)}"
+    raise TypeError(f"not an arrangement: {arrangement!r}")
 
 
 def _about(press: Press, speaker: str | None) -> str:
