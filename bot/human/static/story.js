@@ -175,24 +175,7 @@ export class Story {
       note.textContent = "played again with your new orders:";
       box.appendChild(note);
     }
-    const powerOf = (o) => (o.unit ? o.unit.power : o.power);
-    let last = null;
-    for (const o of [...orders].sort((a, b) => powerOf(a).localeCompare(powerOf(b)))) {
-      const power = powerOf(o);
-      if (power !== last) {
-        const h = document.createElement("div");
-        h.className = "power";
-        h.style.color = this.colourOf(power);
-        h.textContent = power;
-        box.appendChild(h);
-        last = power;
-      }
-      const div = document.createElement("div");
-      div.className = "order-result" + (o.result.includes("SUC") ? "" : " bad");
-      div.textContent = o.outcome ? `${o.text} (${o.outcome})` : o.text;
-      div.dataset.power = power;
-      box.appendChild(div);
-    }
+    orderResults(box, orders, this.colourOf);
   }
 
   // Centres per power, phase by phase; the person's grades as dots on their line.
@@ -247,6 +230,28 @@ export class Story {
     let best = 0;
     for (let i = 1; i < phases.length; i++) if (Math.abs(this.x(i) - x) < Math.abs(this.x(best) - x)) best = i;
     this.go(best);
+  }
+}
+
+// A phase's orders with their results into ``box``, under each power's name (powers in order).
+export function orderResults(box, orders, colourOf) {
+  const powerOf = (o) => (o.unit ? o.unit.power : o.power);
+  let last = null;
+  for (const o of [...orders].sort((a, b) => powerOf(a).localeCompare(powerOf(b)))) {
+    const power = powerOf(o);
+    if (power !== last) {
+      const h = document.createElement("div");
+      h.className = "power";
+      h.style.color = colourOf(power);
+      h.textContent = power;
+      box.appendChild(h);
+      last = power;
+    }
+    const div = document.createElement("div");
+    div.className = "order-result" + (o.result.includes("SUC") ? "" : " bad");
+    div.textContent = o.outcome ? `${o.text} (${o.outcome})` : o.text;
+    div.dataset.power = power;
+    box.appendChild(div);
   }
 }
 
