@@ -42,6 +42,7 @@ retry for ever; then the first of them moves in regardless.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from random import Random
 
 from adjudicator import compiled_rules as switch
@@ -62,7 +63,7 @@ from adjudicator.orders import (
 from adjudicator.position import WINTER, Position
 from search import compiled_search as speedups
 from search.dumbbot_values import ProvinceValues, dumbbot_values, select_index
-from search.tables import DEFAULT_WEIGHTS, DumbBotWeights, tables_for
+from search.tables import DEFAULT_WEIGHTS, DumbBotWeights, MapTables, tables_for
 
 STALLED_ROUNDS = 10
 """Rounds in which no unit gets an order before a waiting cycle is broken by force."""
@@ -270,15 +271,29 @@ def dumbbot_builds(
 ) -> list[EngineOrder]:
     """DumbBot's ``count`` builds: weighted picks of the best home nodes, then waives."""
     values = dumbbot_values(pos, power, weights)
-    tables = values.tables
     nodes = build_nodes(pos, power)
     scores = [values.node_value(n) for n in nodes]
+
+    def picks() -> Iterator[int]:
+        while nodes:
+            k = select_index(scores, rng, weights)
+            del scores[k]
+            yield nodes.pop(k)
+
+    return builds_from(picks(), values.tables, count)
+
+
+def builds_from(nodes: Iterator[int], tables: MapTables, count: int) -> list[EngineOrder]:
+    """``count`` builds on ``nodes`` in turn, one a province, then waives.
+
+    A node is taken from ``nodes`` only while a build is still wanted.
+    """
     built: set[int] = set()
     orders: list[EngineOrder] = []
-    while nodes and len(orders) < count:
-        k = select_index(scores, rng, weights)
-        node = nodes.pop(k)
-        del scores[k]
+    while len(orders) < count:
+        node = next(nodes, None)
+        if node is None:
+            break
         prov = tables.node_prov[node]
         if prov not in built:
             built.add(prov)

@@ -22,16 +22,14 @@ from __future__ import annotations
 from random import Random
 
 from adjudicator.orders import (
-    BUILD,
     DISBAND_ORDER,
     REMOVE,
     RETREAT,
-    WAIVE_ORDER,
     EngineOrder,
     Orders,
 )
 from adjudicator.position import Position
-from search.dumbbot import build_nodes, dumbbot_builds, dumbbot_removals
+from search.dumbbot import build_nodes, builds_from, dumbbot_builds, dumbbot_removals
 from search.dumbbot_values import dumbbot_values
 from search.tables import DEFAULT_WEIGHTS, DumbBotWeights
 
@@ -88,19 +86,8 @@ def best_builds(
 ) -> list[EngineOrder]:
     """Up to ``count`` builds on the best-valued free home nodes, one per province; then waives."""
     values = dumbbot_values(pos, power, weights)
-    tables = values.tables
     ranked = sorted(build_nodes(pos, power), key=lambda n: (-values.node_value(n), n))
-    built: set[int] = set()
-    orders: list[EngineOrder] = []
-    for node in ranked:
-        if len(orders) == count:
-            break
-        prov = tables.node_prov[node]
-        if prov not in built:
-            built.add(prov)
-            orders.append((BUILD, tables.node_type[node], tables.node_loc[node]))
-    orders.extend([WAIVE_ORDER] * (count - len(orders)))
-    return orders
+    return builds_from(iter(ranked), values.tables, count)
 
 
 def worst_removals(

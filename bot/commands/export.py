@@ -29,7 +29,7 @@ from bot.interchange.mila_games import (
     saved_game,
 )
 from bot.toolkit.jsonfiles import write_json_object
-from bot.toolkit.usererror import UserError
+from bot.toolkit.usererror import UserError, extra_missing
 from bot.view.sources import ViewSourceError, load_run
 
 DEFAULT_FILE = "mila-game.json"
@@ -70,10 +70,7 @@ def _export(folder: Path, target: Path, out: TextIO) -> int:
         game = mila_game(timeline, folder.resolve().name)
         data = saved_game(game)
     except ImportError as exc:
-        raise UserError(
-            f"exporting needs MILA's package, the 'mila' extra ({exc.name} is missing): "
-            "pip install 'daide-mcts[mila]'"
-        ) from None
+        raise extra_missing("exporting needs MILA's package,", exc, "mila") from None
     except (ViewSourceError, ExchangeError) as exc:
         raise UserError(str(exc)) from None
     try:

@@ -29,7 +29,6 @@ import argparse
 import contextlib
 import random
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -67,7 +66,8 @@ from bot.local.lineup import (
 )
 from bot.local.runner import SERVER_CHOICES
 from bot.servers.parlance_maps import ServedMap
-from bot.toolkit.usererror import UserError
+from bot.toolkit.paths import dated_folder
+from bot.toolkit.usererror import UserError, extra_missing
 from protocol.messages import Message
 
 if TYPE_CHECKING:
@@ -332,12 +332,7 @@ def check_common(args: argparse.Namespace, served: ServedMap) -> None:
 def fresh_folder(path: Path | None, prefix: str) -> Path:
     """``path`` if it is new or empty, or a new dated folder under runs/; else UserError."""
     if path is None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = Path("runs") / f"{prefix}-{stamp}"
-        k = 1
-        while path.exists():
-            k += 1
-            path = Path("runs") / f"{prefix}-{stamp}-{k}"
+        path = dated_folder(Path("runs"), prefix)
     elif path.exists() and (not path.is_dir() or any(path.iterdir())):
         raise UserError(f"--out: {path} exists and is not an empty folder")
     try:
@@ -466,9 +461,7 @@ def _start_browser_view(folder: Path, out: TextIO) -> _BrowserView:
     try:
         view = _BrowserView(folder)
     except ImportError as exc:
-        raise UserError(
-            f"--view needs the 'view' extra ({exc.name} is missing): pip install 'daide-mcts[view]'"
-        ) from exc
+        raise extra_missing("--view needs", exc) from exc
     url = view.server.start_in_thread()
     out.write(f"watch it in the browser: {url}\n")
     out.flush()

@@ -26,7 +26,7 @@ from typing import TextIO
 
 from bot.client.gamelog import add_log_arguments, configure_logging
 from bot.client.settings import SettingsError, load_settings
-from bot.toolkit.usererror import UserError
+from bot.toolkit.usererror import UserError, check_port, extra_missing
 
 MAX_YEAR = 8192
 """One past the last year a game may end in (the settings' bound on ``final_year``)."""
@@ -91,8 +91,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _check_flags(args: argparse.Namespace) -> None:
     """UserError for a port or a year out of range."""
-    if not 0 <= args.http_port < 65536:
-        raise UserError(f"--http-port must be between 0 and 65535 (got {args.http_port})")
+    check_port(args.http_port, "--http-port")
     if args.last_year is not None and not 0 < args.last_year < MAX_YEAR:
         raise UserError(
             f"--last-year must be a year from 1 to {MAX_YEAR - 1} (got {args.last_year})"
@@ -124,10 +123,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         from bot.client.shell import GameSummary
         from bot.human.seat import PersonSeat, SeatAddress
     except ImportError as exc:
-        raise UserError(
-            f"the seat's page needs the 'view' extra ({exc.name} is missing): "
-            "pip install 'daide-mcts[view]'"
-        ) from exc
+        raise extra_missing("the seat's page needs", exc) from exc
     from bot.client.shell import FatalClientError
     from bot.local.runner import run_until_done
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.local.albert_seat import ALBERT_DIR_ENV
-from bot.toolkit.usererror import UserError
+from bot.toolkit.usererror import UserError, check_port, extra_missing
 
 LOOPBACK = "127.0.0.1"
 BACKLOG = 64
@@ -80,18 +80,14 @@ def _listening_socket(http_port: int) -> socket.socket:
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Serve the start page until Ctrl-C; 0 then."""
     out = out or sys.stdout
-    if not 0 <= args.http_port < 65536:
-        raise UserError(f"--http-port must be between 0 and 65535 (got {args.http_port})")
+    check_port(args.http_port, "--http-port")
     try:
         import uvicorn
 
         from bot.human.start_page import StartApp, load_catalogue
         from bot.human.webapp import new_secret
     except ImportError as exc:
-        raise UserError(
-            f"the start page needs the 'view' extra ({exc.name} is missing): "
-            "pip install 'daide-mcts[view]'"
-        ) from exc
+        raise extra_missing("the start page needs", exc) from exc
     from bot.local.runner import run_until_done
 
     def note(text: str) -> None:

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from bot.toolkit.usererror import UserError
+from bot.toolkit.usererror import UserError, check_port, extra_missing
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,19 +55,15 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise UserError("give a run folder, or --host and --port of a DAIDE server")
     if live and (args.host is None or args.port is None):
         raise UserError("--host and --port go together")
-    if live and not 0 < args.port < 65536:
-        raise UserError(f"--port must be between 1 and 65535 (got {args.port})")
-    if not 0 <= args.http_port < 65536:
-        raise UserError(f"--http-port must be between 0 and 65535 (got {args.http_port})")
+    if live:
+        check_port(args.port, "--port", lowest=1)
+    check_port(args.http_port, "--http-port")
     try:
         from bot.view.server import ViewServer
         from bot.view.sources import ViewSourceError, check_reachable, load_run, watch
         from bot.view.timeline import Timeline
     except ImportError as exc:
-        raise UserError(
-            f"the viewer needs the 'view' extra ({exc.name} is missing): "
-            "pip install 'daide-mcts[view]'"
-        ) from exc
+        raise extra_missing("the viewer needs", exc) from exc
 
     try:
         if live:

@@ -18,12 +18,15 @@ as plain JSON objects here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bot.human.ordertext import MAX_TEXT
+from bot.client.core.person import PersonChoices, PersonOrderError
+from bot.human.ordertext import MAX_TEXT, OrderTextError, parse_order_text
 from bot.human.ranked_hint import RankedHint
+from protocol.values import Order
 
 MAX_BODY = 16_384
 """The largest request body read (a full set of orders is well under 2 kB)."""
@@ -39,6 +42,9 @@ MAX_TURN_TEXT = 16
 
 MAX_REASON = 200
 """The most characters of a refusal's one line."""
+
+QUOTED = 40
+"""Characters of a refused text quoted in the refusal's line."""
 
 Json = dict[str, Any]
 """A JSON object of the viewer's drawing (a unit, an order, the game)."""
@@ -196,6 +202,31 @@ def read_request(raw: bytes, model: type[R]) -> R:
         return model.model_validate_json(raw or b"{}")
     except ValidationError as exc:
         raise BadRequest(reason(exc)) from None
+
+
+def quoted(text: str, most: int = QUOTED) -> str:
+    """``text`` quoted in a refusal's line: its first ``most`` characters ("..." if cut)."""
+    return repr(text[:most] + ("..." if len(text) > most else ""))
+
+
+def read_orders(texts: Sequence[str], choices: PersonChoices) -> list[Order]:
+    """A request's typed orders as the set sent in the phase of ``choices``.
+
+    Each text is read for the seat (:func:`~bot.human.ordertext.parse_order_text`)
+    and the set is checked as the core checks it
+    (:meth:`~bot.client.core.person.PersonChoices.accept`): a text that is no
+    order of the seat's, or a set that is not legal, is a :class:`BadRequest`.
+    """
+    orders = []
+    for text in texts:
+        try:
+            orders.append(parse_order_text(text, choices.position, choices.power))
+        except OrderTextError as exc:
+            raise BadRequest(f"{quoted(text)}: {exc}") from None
+    try:
+        return choices.accept(orders)
+    except PersonOrderError as exc:
+        raise BadRequest(str(exc)) from None
 
 
 def reason(exc: ValidationError) -> str:

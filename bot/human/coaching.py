@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from adjudicator.daide import adjudicate_phase
 from adjudicator.position import Position
 from adjudicator.rule_errors import AdjudicatorError
-from bot.client.core.person import PersonOrderError, legal_choices
+from bot.client.core.person import legal_choices
 from bot.coach.game_review import PhaseReview, Review, adjudicated, gradable, review_phase
 from bot.coach.recorded_game import GameReader, RecordedPhase
 from bot.human.api import (
@@ -47,8 +47,8 @@ from bot.human.api import (
     OutcomeView,
     ResultView,
     TryAnswer,
+    read_orders,
 )
-from bot.human.ordertext import OrderTextError, parse_order_text
 from bot.toolkit.messagelog import RecordedText
 from bot.toolkit.order_words import format_order_text
 from bot.view.timeline import describe_result, order_json
@@ -293,17 +293,7 @@ class SeatCoach:
         """``texts`` played in ``turn`` instead, against the others' recorded orders; compared."""
         index, phase, power = self._moment(turn)
         pos = phase.position
-        choices = legal_choices(pos, power)
-        orders = []
-        for text in texts:
-            try:
-                orders.append(parse_order_text(text, pos, power))
-            except OrderTextError as exc:
-                raise BadRequest(f"{text[:40]!r}: {exc}") from None
-        try:
-            mine = choices.accept(orders)
-        except PersonOrderError as exc:
-            raise BadRequest(str(exc)) from None
+        mine = read_orders(texts, legal_choices(pos, power))
         theirs = [r.order for r in phase.results if order_power(r.order) != power]
         tried = adjudicate_phase(pos, [*theirs, *mine])
         happened = self._reader.phases[index + 1] if index + 1 < len(self._reader.phases) else None

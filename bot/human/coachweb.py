@@ -17,8 +17,8 @@ from starlette.routing import Route
 
 from bot.human.api import MAX_TURN_TEXT, BadRequest, TryRequest, read_request
 from bot.human.coaching import SeatCoach
+from bot.human.page_key import Guard
 
-Handler = Callable[[Request], Awaitable[Response]]
 NO_STORE = {"Cache-Control": "no-store"}
 
 
@@ -28,7 +28,7 @@ class CoachWeb:
     def __init__(
         self,
         coach: SeatCoach,
-        guard: Callable[[Handler], Handler],
+        guard: Guard,
         read_body: Callable[[Request], Awaitable[bytes]],
     ) -> None:
         self.coach = coach

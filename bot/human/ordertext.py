@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from adjudicator.position import Position
+from bot.client.core.person import PersonChoices
 from bot.toolkit.order_words import COASTS
 from protocol.values import (
     Build,
@@ -186,6 +187,16 @@ def parse_order_text(text: str, pos: Position, power: str) -> Order:
         return Retreat(unit, dest)
     unit = reader.find(named, ours=True)
     return _movement(unit, words, reader)
+
+
+def chosen_order(text: str, choices: PersonChoices) -> Order:
+    """The order ``text`` means in the phase of ``choices``, as its menus list it.
+
+    :class:`OrderTextError` if the text is no order of the seat's; a
+    :class:`~bot.client.core.person.PersonOrderError` if the order is not
+    listed (:meth:`~bot.client.core.person.PersonChoices.resolve`).
+    """
+    return choices.resolve(parse_order_text(text, choices.position, choices.power))
 
 
 def _movement(unit: Unit, words: list[str], reader: _Reader) -> Order:

@@ -41,6 +41,7 @@ from bot.human.api import (
     PressView,
     TextForm,
     ZoneForm,
+    quoted,
     read_request,
 )
 from bot.human.ordertext import OrderTextError, parse_order_text
@@ -381,7 +382,7 @@ class PressPanel:
             try:
                 return parse_press_text(form.text, level, self.control.press_table())
             except (ProtocolError, ValueError) as exc:
-                raise BadRequest(f"{_quote(form.text)}: {exc}") from None
+                raise BadRequest(f"{quoted(form.text, QUOTED)}: {exc}") from None
         return Proposal(self._arrangement(form))
 
     def _arrangement(self, form: PressForm) -> Arrangement:
@@ -421,9 +422,5 @@ class PressPanel:
             try:
                 parts.append(DoOrder(parse_order_text(text, pos, power)))
             except OrderTextError as exc:
-                raise BadRequest(f"{_quote(text)}: {exc}") from None
+                raise BadRequest(f"{quoted(text, QUOTED)}: {exc}") from None
         return parts[0] if len(parts) == 1 else AllOf(tuple(parts))
-
-
-def _quote(text: str) -> str:
-    return repr(text[:QUOTED] + ("..." if len(text) > QUOTED else ""))

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.client.core.notes import HintSet, HintShare
 from bot.client.core.person import PersonChoices, PersonOrderError, order_subject
-from bot.human.ordertext import OrderTextError, parse_order_text
+from bot.human.ordertext import OrderTextError, chosen_order
 from bot.toolkit.order_words import format_order_text
 from bot.view.timeline import order_json
 
@@ -131,7 +131,7 @@ def speller(choices: PersonChoices) -> Spell:
 
     def spell(text: str) -> tuple[str, Json | None, str | None]:
         try:
-            order = choices.resolve(parse_order_text(text, choices.position, choices.power))
+            order = chosen_order(text, choices)
         except (OrderTextError, PersonOrderError):
             return text, None, None
         return format_order_text(order), order_json(order), order_subject(order)

@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
-import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import TextIO
@@ -41,6 +39,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from bot.human.api import BadRequest
+from bot.human.page_key import key_guard
 from bot.human.start_form import Catalogue, StartError, plan_game, read_form
 from bot.human.webapp import NO_STORE, STATIC, read_body
 from bot.local.albert_seat import AlbertInstall, AlbertUnavailableError, albert_dir_from
@@ -48,6 +47,7 @@ from bot.local.launch import PLAIN_STANDARD, STANDARD_MAP
 from bot.local.outcome import GameConfig
 from bot.local.record import LiveState
 from bot.local.runner import GameError, PersonPages, page_address, play_game
+from bot.toolkit.paths import dated_folder
 from bot.view.server import STATIC as VIEW_STATIC
 from bot.view.server import HostCheck, allowed_hosts
 
@@ -102,17 +102,6 @@ def load_catalogue(albert_dir: Path | None, notes: Callable[[str], None]) -> Cat
         notes(f"Parlance cannot run here ({str(exc).splitlines()[0]}): the standard map only")
         return Catalogue({STANDARD_MAP: PLAIN_STANDARD}, parang=False, albert=albert, server="auto")
     return Catalogue(maps, parang=True, albert=albert)
-
-
-def new_run_folder(runs: Path) -> Path:
-    """A new dated folder under ``runs`` for one game's record (not created)."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = runs / f"start-{stamp}"
-    k = 1
-    while path.exists():
-        k += 1
-        path = runs / f"start-{stamp}-{k}"
-    return path
 
 
 class NotesView:
@@ -214,6 +203,7 @@ class StartApp:
         self.secret = secret
         self.stream = out
         self.game: PageGame | None = None
+        self._guard = key_guard(secret, KEY_HEADER, "page", (BadRequest, StartError))
         self.app = Starlette(
             routes=[
                 Route("/", self._page),
@@ -225,21 +215,6 @@ class StartApp:
             ],
             middleware=[Middleware(HostCheck, allowed=allowed_hosts(host, port))],
         )
-
-    def _guard(
-        self, handler: Callable[[Request], Awaitable[Response]]
-    ) -> Callable[[Request], Awaitable[Response]]:
-        async def guarded(request: Request) -> Response:
-            given = request.headers.get(KEY_HEADER) or request.query_params.get("key") or ""
-            if not secrets.compare_digest(given.encode(), self.secret.encode()):
-                return PlainTextResponse("wrong or missing page key\n", status_code=403)
-            try:
-                return await handler(request)
-            except (BadRequest, StartError) as exc:
-                status = getattr(exc, "status", 400)
-                return PlainTextResponse(f"{exc}\n", status_code=status)
-
-        return guarded
 
     async def _page(self, request: Request) -> Response:
         return FileResponse(STATIC / "start.html", headers=NO_STORE)
@@ -254,7 +229,7 @@ class StartApp:
             return PlainTextResponse(
                 "a game is already being played: finish it first\n", status_code=409
             )
-        last, self.game = self.game, PageGame(config, new_run_folder(self.runs), self.stream)
+        last, self.game = self.game, PageGame(config, dated_folder(self.runs, "start"), self.stream)
         if last is not None:
             await last.stop()  # the last game's person's page, kept for its review
         return _status(self.game.status())

@@ -42,9 +42,8 @@ stream wakes when the seat's desk changes or the seat says something changed
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -52,7 +51,7 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -79,19 +78,29 @@ from bot.human.api import (
     SeatState,
     Sent,
     TooLarge,
+    quoted,
+    read_orders,
     read_request,
 )
 from bot.human.coaching import SeatCoach
 from bot.human.coachweb import CoachWeb
 from bot.human.desk import SeatDesk
-from bot.human.ordertext import OrderTextError, parse_order_text
+from bot.human.ordertext import OrderTextError, chosen_order
+from bot.human.page_key import key_guard
 from bot.human.press_panel import PressPanel
 from bot.human.ranked_hint import spelled, speller
 from bot.toolkit.order_words import format_order_text
 from bot.view.mapfacts import PictureError, map_key
 from bot.view.mappicture import picture_json
 from bot.view.server import STATIC as VIEW_STATIC
-from bot.view.server import BadParameter, HostCheck, allowed_hosts, version_parameter
+from bot.view.server import (
+    BadParameter,
+    HostCheck,
+    StreamBell,
+    allowed_hosts,
+    version_parameter,
+    wait_rung,
+)
 from bot.view.timeline import order_json, unit_json
 from protocol.values import MapDefinition, Order, Turn
 
@@ -101,9 +110,6 @@ KEY_HEADER = "x-seat-key"
 
 HINT_SECONDS = 3.0
 """How long the search thinks for a hint."""
-
-QUOTED = 40
-"""Characters of a refused order text quoted in the answer."""
 
 KEEPALIVE = 15.0
 """Seconds between two looks at the state (and keep-alive comments) on an idle stream."""
@@ -227,12 +233,13 @@ class SeatApp:
         self.desk = desk
         self.coach = coach
         self.secret = secret
+        self._guard = key_guard(secret, KEY_HEADER, "seat")
         self.press = press
         self.version = 0
         """The state's version: how many changes of it the app has seen."""
         self._seen: Snapshot | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._wake: asyncio.Event | None = None
+        self.bell = StreamBell()
+        """Wakes the open event streams when the state may have changed."""
         desk.listeners.append(self.changed)
         if press is not None:
             press.log.listeners.append(self.changed)
@@ -261,22 +268,6 @@ class SeatApp:
             middleware=[Middleware(HostCheck, allowed=allowed_hosts(host, port))],
         )
 
-    # --- the guard ------------------------------------------------------------------------
-
-    def _guard(
-        self, handler: Callable[[Request], Awaitable[Response]]
-    ) -> Callable[[Request], Awaitable[Response]]:
-        async def guarded(request: Request) -> Response:
-            given = request.headers.get(KEY_HEADER) or request.query_params.get("key") or ""
-            if not secrets.compare_digest(given.encode(), self.secret.encode()):
-                return PlainTextResponse("wrong or missing seat key\n", status_code=403)
-            try:
-                return await handler(request)
-            except BadRequest as exc:
-                return PlainTextResponse(f"{exc}\n", status_code=exc.status)
-
-        return guarded
-
     async def _body(self, request: Request, model: type[R]) -> R:
         return read_request(await read_body(request), model)
 
@@ -284,23 +275,11 @@ class SeatApp:
         """The phase a request is for, which must be the one being played."""
         current = self.control.current()
         if current is None:
-            raise BadRequest(f"no phase is being played (the request is for {_quote(asked)})")
+            raise BadRequest(f"no phase is being played (the request is for {quoted(asked)})")
         pos, power = current
         if str(pos.turn) != asked:
-            raise BadRequest(f"the phase {_quote(asked)} is not the one being played ({pos.turn})")
+            raise BadRequest(f"the phase {quoted(asked)} is not the one being played ({pos.turn})")
         return pos, power, legal_choices(pos, power)
-
-    def _orders(self, texts: list[str], choices: PersonChoices) -> list[Order]:
-        orders = []
-        for text in texts:
-            try:
-                orders.append(parse_order_text(text, choices.position, choices.power))
-            except OrderTextError as exc:
-                raise BadRequest(f"{_quote(text)}: {exc}") from None
-        try:
-            return choices.accept(orders)
-        except PersonOrderError as exc:
-            raise BadRequest(str(exc)) from None
 
     # --- the state and its changes --------------------------------------------------------
 
@@ -346,12 +325,13 @@ class SeatApp:
         desk = self.desk.phase_view(pos.turn)
         hint = desk.hint
         if hint is not None:
-            read = [self._canonical(t, choices) for t in hint.orders]
-            ranked = None if hint.ranked is None else spelled(hint.ranked, speller(choices))
+            spell = speller(choices)
+            read = [spell(t) for t in hint.orders]
+            ranked = None if hint.ranked is None else spelled(hint.ranked, spell)
             hint = hint.model_copy(
                 update={
-                    "orders": [text for text, _ in read],
-                    "draw": [d for _, d in read],
+                    "orders": [text for text, _, _ in read],
+                    "draw": [d for _, d, _ in read],
                     "ranked": ranked,
                 }
             )
@@ -363,30 +343,9 @@ class SeatApp:
             **{**dict(desk), "hint": hint},
         )
 
-    def _canonical(self, text: str, choices: PersonChoices) -> tuple[str, dict[str, Any] | None]:
-        """A hint's order as the page's menus spell it, and its drawing (None if unreadable)."""
-        try:
-            order = choices.resolve(parse_order_text(text, choices.position, choices.power))
-        except (OrderTextError, PersonOrderError):
-            return text, None
-        return format_order_text(order), order_json(order)
-
     def changed(self) -> None:
         """Something the page shows may have changed: wake the open streams (from any thread)."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
-        loop.call_soon_threadsafe(self._ring)
-
-    def _ring(self) -> None:
-        wake, self._wake = self._wake, asyncio.Event()
-        if wake is not None:
-            wake.set()
-
-    def _event(self) -> asyncio.Event:
-        if self._wake is None:
-            self._wake = asyncio.Event()
-        return self._wake
+        self.bell.ring()
 
     # --- the routes -----------------------------------------------------------------------
 
@@ -411,14 +370,14 @@ class SeatApp:
         return _json(state)
 
     async def _events(self, request: Request) -> Response:
-        self._loop = asyncio.get_running_loop()
+        self.bell.loop = asyncio.get_running_loop()
         return EventSourceResponse(self._stream(request), ping=KEEPALIVE, headers=NO_STORE)
 
     async def _stream(self, request: Request) -> AsyncIterator[dict[str, str]]:
         """The whole state first, then each change (the parts that changed) as it happens."""
         sent: Snapshot | None = None
         while True:
-            wake = self._event()
+            wake = self.bell.waiter()
             state, values = self.snapshot()
             if sent is None:
                 yield {"event": "state", "data": state.model_dump_json()}
@@ -429,32 +388,30 @@ class SeatApp:
                 sent = values
             if await request.is_disconnected():
                 return
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(KEEPALIVE):
-                    await wake.wait()
+            await wait_rung(wake, KEEPALIVE)
             await asyncio.sleep(SETTLE)
 
     async def _check(self, request: Request) -> Response:
         body = await self._body(request, CheckRequest)
-        pos, power, choices = self._phase(body.turn)
+        _, _, choices = self._phase(body.turn)
         try:
-            order = choices.resolve(parse_order_text(body.text, pos, power))
+            order = chosen_order(body.text, choices)
         except (OrderTextError, PersonOrderError) as exc:
-            raise BadRequest(f"{_quote(body.text)}: {exc}") from None
+            raise BadRequest(f"{quoted(body.text)}: {exc}") from None
         text = format_order_text(order)
         return _json(CheckAnswer(key=order_subject(order), text=text, draw=order_json(order)))
 
     async def _draft(self, request: Request) -> Response:
         body = await self._body(request, OrdersRequest)
         pos, _, choices = self._phase(body.turn)
-        orders = self._orders(body.orders, choices)
+        orders = read_orders(body.orders, choices)
         self.desk.draft(pos.turn, [format_order_text(o) for o in orders])
         return _json(Done())
 
     async def _submit(self, request: Request) -> Response:
         body = await self._body(request, OrdersRequest)
         pos, _, choices = self._phase(body.turn)
-        orders = self._orders(body.orders, choices)
+        orders = read_orders(body.orders, choices)
         texts = [format_order_text(o) for o in orders]
         self.desk.submit(pos.turn, texts)
         self.control.submit(pos.turn, orders)
@@ -495,7 +452,3 @@ class SeatApp:
 
     async def _press_answer(self, request: Request) -> Response:
         return _json(self._panel().answer(await read_body(request)))
-
-
-def _quote(text: str) -> str:
-    return repr(text[:QUOTED] + ("..." if len(text) > QUOTED else ""))

@@ -47,12 +47,12 @@ from bot.local.launch import DEFAULT_DEADLINES, DEFAULT_FINAL_YEAR, FIRST_YEAR, 
 from bot.local.lineup import DEFAULT_LINEUP, SEATS, LineupError, Seat, describe, parse_seat
 from bot.local.outcome import GameConfig, GameOutcome
 from bot.local.record import GameRecorder
-from bot.local.runner import STOP_GRACE, result_table, run_until_done, write_record
+from bot.local.runner import STOP_GRACE, recorded_outcome, result_table, run_until_done
 from bot.local.terminal_view import View, make_view
-from bot.measure.metrics import GameRecord
 from bot.servers.parlance_install import PARLANCE_VERSION
 from bot.toolkit.jsonfiles import CorruptJSON, json_object
 from bot.toolkit.observer import Observer
+from bot.toolkit.paths import STAMP, dated_folder
 
 DEFAULT_MQTT_PORT = 1883
 TELEMETRY_TOPIC = "daide-mcts"
@@ -154,9 +154,7 @@ def settings_from(env: Mapping[str, str]) -> ComposeSettings:
         _int_setting(env, "RTL", DEFAULT_DEADLINES.retreat, 1, 3600),
         _int_setting(env, "BTL", DEFAULT_DEADLINES.build, 1, 3600),
     )
-    project = env.get("COMPOSE_PROJECT_NAME", "").strip() or (
-        f"daide-mcts-{time.strftime('%Y%m%d-%H%M%S')}"
-    )
+    project = env.get("COMPOSE_PROJECT_NAME", "").strip() or (f"daide-mcts-{time.strftime(STAMP)}")
     return ComposeSettings(
         seats=tuple(seats),
         final_year=_int_setting(env, "FINAL_YEAR", DEFAULT_FINAL_YEAR, FIRST_YEAR, 2100),
@@ -429,41 +427,20 @@ async def play(settings: ComposeSettings, folder: Path, view: View) -> GameOutco
 def _finish(
     game: _Containers, settings: ComposeSettings, folder: Path, seconds: float
 ) -> GameOutcome:
-    recorder = game.recorder
-    record: GameRecord | None = None
-    try:
-        record = recorder.game_record()
-    except ValueError as exc:
-        game.problems.append(str(exc))
-    result = recorder.result
-    if result is None and recorder.over:
-        result = "SMR (the server sent neither DRW nor SLO)"
-    if not recorder.over:
-        game.problems.append("the server never summed the game up (no SMR)")
-    outcome = GameOutcome(
-        folder=folder,
-        config=settings.config(),
-        server=f"Parlance {PARLANCE_VERSION} in containers",
-        record=record,
-        result=result,
-        end=recorder.end_turn(),
-        ended_cleanly=recorder.over and record is not None,
-        problems=game.problems,
-        seat_powers=recorder.assignment()[0],
-        seconds=seconds,
+    return recorded_outcome(
+        game.recorder,
+        settings.config(),
+        folder,
+        f"Parlance {PARLANCE_VERSION} in containers",
+        game.problems,
+        seconds,
+        bots_dir=folder / "bots",
     )
-    write_record(outcome, recorder, folder / "bots")
-    return outcome
 
 
 def run_folder(runs: Path) -> Path:
     """A new ``compose-<date>-<time>`` folder under ``runs``."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = runs / f"compose-{stamp}"
-    k = 1
-    while path.exists():
-        k += 1
-        path = runs / f"compose-{stamp}-{k}"
+    path = dated_folder(runs, "compose")
     path.mkdir(parents=True)
     return path
 

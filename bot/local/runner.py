@@ -627,31 +627,56 @@ def _keep_server_log(server: RunningServer, folder: Path) -> None:
 
 
 def _finish(game: _Game, server: RunningServer, seconds: float) -> GameOutcome:
-    recorder = game.recorder
+    return recorded_outcome(
+        game.recorder,
+        game.config,
+        game.folder,
+        server.kind,
+        game.problems,
+        seconds,
+        index=game.index,
+        bots_dir=game.bots_dir,
+    )
+
+
+def recorded_outcome(
+    recorder: GameRecorder,
+    config: GameConfig,
+    folder: Path,
+    server: str,
+    problems: list[str],
+    seconds: float,
+    *,
+    index: int = 0,
+    bots_dir: Path,
+) -> GameOutcome:
+    """The game's outcome as ``recorder`` heard it, its record written in ``folder``.
+
+    What went wrong with the record (no game, no summary) is added to ``problems``.
+    """
     record: GameRecord | None = None
     try:
-        record = recorder.game_record(game.index)
+        record = recorder.game_record(index)
     except ValueError as exc:
-        game.problems.append(str(exc))
-    seat_powers, _how = recorder.assignment()
+        problems.append(str(exc))
     result = recorder.result
     if result is None and recorder.over:
         result = "SMR (the server sent neither DRW nor SLO)"
     if not recorder.over:
-        game.problems.append("the server never summed the game up (no SMR)")
+        problems.append("the server never summed the game up (no SMR)")
     outcome = GameOutcome(
-        folder=game.folder,
-        config=game.config,
-        server=server.kind,
+        folder=folder,
+        config=config,
+        server=server,
         record=record,
         result=result,
         end=recorder.end_turn(),
         ended_cleanly=recorder.over and record is not None,
-        problems=game.problems,
-        seat_powers=seat_powers,
+        problems=problems,
+        seat_powers=recorder.assignment()[0],
         seconds=seconds,
     )
-    write_record(outcome, recorder, game.bots_dir)
+    write_record(outcome, recorder, bots_dir)
     return outcome
 
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 _REPO_ROOT = Path(__file__).resolve().parent.parent.parent
+
+STAMP = "%Y%m%d-%H%M%S"
+"""How a run's folder names the local time it was made (``20261207-143200``)."""
 
 
 def local_dir() -> Path:
@@ -20,3 +24,17 @@ def local_dir() -> Path:
     if (_REPO_ROOT / "pyproject.toml").is_file():
         return _REPO_ROOT / ".local"
     return Path.home() / ".cache" / "daide-mcts"
+
+
+def dated_folder(runs: Path, prefix: str) -> Path:
+    """A new ``prefix-<date>-<time>`` folder's path under ``runs`` (not created).
+
+    A second one in the same second gets ``-2``, then ``-3``...
+    """
+    stamp = time.strftime(STAMP)
+    path = runs / f"{prefix}-{stamp}"
+    k = 1
+    while path.exists():
+        k += 1
+        path = runs / f"{prefix}-{stamp}-{k}"
+    return path

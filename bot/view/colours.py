@@ -36,13 +36,7 @@ def colour_of(power: str, index: int = 0) -> str:
 
 
 VARIANT_PALETTE: tuple[str, ...] = (
-    "#c81e1e",
-    "#1e3caa",
-    "#28a03c",
-    "#eb8c14",
-    "#8c46b4",
-    "#3caae6",
-    "#644628",
+    *PALETTE,
     "#e6199b",
     "#7f8c0d",
     "#0f8f8f",

@@ -132,6 +132,40 @@ def version_parameter(request: Request, name: str) -> int:
     return int(raw)
 
 
+class StreamBell:
+    """Wakes a page's open event streams when what they show changed; rung from any thread."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The event loop the streams wait in (None until the page serves: rings are dropped)."""
+        self._wake: asyncio.Event | None = None
+
+    def waiter(self) -> asyncio.Event:
+        """The event the next ring sets: take it before looking, so no change is missed."""
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        return self._wake
+
+    def ring(self) -> None:
+        """Something the page shows changed: wake every stream waiting (from any thread)."""
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        loop.call_soon_threadsafe(self._ring)
+
+    def _ring(self) -> None:
+        wake, self._wake = self._wake, asyncio.Event()
+        if wake is not None:
+            wake.set()
+
+
+async def wait_rung(wake: asyncio.Event, seconds: float) -> None:
+    """Wait until ``wake`` is set (:meth:`StreamBell.ring`), ``seconds`` at the most."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            await wake.wait()
+
+
 class ViewServer:
     """Serves one :class:`Timeline` on ``host`` (loopback by default)."""
 
@@ -144,8 +178,7 @@ class ViewServer:
         self._socket.bind((host, port))
         self._socket.listen(BACKLOG)  # connections wait from now on, even before uvicorn runs
         self.port = int(self._socket.getsockname()[1])
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._wake: asyncio.Event | None = None
+        self.bell = StreamBell()
         self._uvicorn: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._started = threading.Event()
@@ -193,7 +226,7 @@ class ViewServer:
 
     async def _stream(self, request: Request, since: int) -> AsyncIterator[dict[str, Any]]:
         while True:
-            wake = self._event()
+            wake = self.bell.waiter()
             with self.lock:
                 changes = self.timeline.changes(since)
             if changes is not None:
@@ -202,34 +235,19 @@ class ViewServer:
                 continue
             if await request.is_disconnected():
                 return
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(KEEPALIVE):
-                    await wake.wait()
-
-    def _event(self) -> asyncio.Event:
-        if self._wake is None:
-            self._wake = asyncio.Event()
-        return self._wake
+            await wait_rung(wake, KEEPALIVE)
 
     # --- telling the pages --------------------------------------------------------------
 
     def changed(self) -> None:
         """The timeline changed: wake every open event stream (from any thread)."""
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
-        loop.call_soon_threadsafe(self._ring)
-
-    def _ring(self) -> None:
-        wake, self._wake = self._wake, asyncio.Event()
-        if wake is not None:
-            wake.set()
+        self.bell.ring()
 
     # --- running ------------------------------------------------------------------------
 
     async def serve(self, also: Callable[[], Awaitable[object]] | None = None) -> None:
         """Serve until stopped (Ctrl-C, :meth:`stop`); ``also`` runs beside (e.g. an observer)."""
-        self._loop = asyncio.get_running_loop()
+        self.bell.loop = asyncio.get_running_loop()
         config = uvicorn.Config(
             self.app,
             log_level="warning",

@@ -9,7 +9,7 @@
 
 import { DISLODGED_OFFSET, MapDrawing, UNIT_RADIUS, el } from "/view/mapdraw.js";
 import { Coach } from "/static/coach.js";
-import { Story } from "/static/story.js";
+import { Story, orderResults } from "/static/story.js";
 import * as ranked from "/static/hint.js";
 
 const RECONNECT_MS = 2000;
@@ -316,25 +316,7 @@ function renderResults() {
   const phase = lastResults();
   $("results-turn").textContent = phase ? `(${phase.turn})` : "";
   if (!phase) return;
-  const powerOf = (o) => (o.unit ? o.unit.power : o.power);
-  const sorted = [...phase.orders].sort((a, b) => powerOf(a).localeCompare(powerOf(b)));
-  let last = null;
-  for (const o of sorted) {
-    const power = powerOf(o);
-    if (power !== last) {
-      const h = document.createElement("div");
-      h.className = "power";
-      h.style.color = colourOf(power);
-      h.textContent = power;
-      box.appendChild(h);
-      last = power;
-    }
-    const div = document.createElement("div");
-    div.className = "order-result" + (o.result.includes("SUC") ? "" : " bad");
-    div.textContent = o.outcome ? `${o.text} (${o.outcome})` : o.text;
-    div.dataset.power = power;
-    box.appendChild(div);
-  }
+  orderResults(box, phase.orders, colourOf);
 }
 
 function renderEnd() {

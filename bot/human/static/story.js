@@ -5,7 +5,7 @@
 // the seat's state's "game" (the viewer's JSON of bot/view/timeline.py), the grades its
 // "coach".  A plain ES module, used by human.js.
 
-import { el, titleOf } from "/view/mapdraw.js";
+import { el, ordersByPower, titleOf } from "/view/mapdraw.js";
 
 const SEASON_NAMES = { SPR: "Spring", SUM: "Summer retreats", FAL: "Fall", AUT: "Fall retreats", WIN: "Winter adjustments" };
 const CHART = { width: 360, height: 170, left: 24, right: 8, top: 8, bottom: 18 };
@@ -175,24 +175,7 @@ export class Story {
       note.textContent = "played again with your new orders:";
       box.appendChild(note);
     }
-    const powerOf = (o) => (o.unit ? o.unit.power : o.power);
-    let last = null;
-    for (const o of [...orders].sort((a, b) => powerOf(a).localeCompare(powerOf(b)))) {
-      const power = powerOf(o);
-      if (power !== last) {
-        const h = document.createElement("div");
-        h.className = "power";
-        h.style.color = this.colourOf(power);
-        h.textContent = power;
-        box.appendChild(h);
-        last = power;
-      }
-      const div = document.createElement("div");
-      div.className = "order-result" + (o.result.includes("SUC") ? "" : " bad");
-      div.textContent = o.outcome ? `${o.text} (${o.outcome})` : o.text;
-      div.dataset.power = power;
-      box.appendChild(div);
-    }
+    orderResults(box, orders, this.colourOf);
   }
 
   // Centres per power, phase by phase; the person's grades as dots on their line.
@@ -248,6 +231,17 @@ export class Story {
     for (let i = 1; i < phases.length; i++) if (Math.abs(this.x(i) - x) < Math.abs(this.x(best) - x)) best = i;
     this.go(best);
   }
+}
+
+// A phase's orders with their results into ``box``, under each power's name (powers in order).
+export function orderResults(box, orders, colourOf) {
+  const powerOf = (o) => (o.unit ? o.unit.power : o.power);
+  const sorted = [...orders].sort((a, b) => powerOf(a).localeCompare(powerOf(b)));
+  ordersByPower(box, sorted, colourOf, (o, div, power) => {
+    div.className = "order-result" + (o.result.includes("SUC") ? "" : " bad");
+    div.textContent = o.outcome ? `${o.text} (${o.outcome})` : o.text;
+    div.dataset.power = power;
+  });
 }
 
 export function signed(value) {

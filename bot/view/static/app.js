@@ -5,7 +5,7 @@
 // from the MDF), drawn by mapdraw.js; it is fetched again when the game's meta.map
 // changes.  No build step: a plain ES module.
 
-import { MapDrawing, el, titleOf } from "./mapdraw.js";
+import { MapDrawing, el, ordersByPower, titleOf } from "./mapdraw.js";
 
 const PLAY_INTERVAL_MS = 1200;
 const SEASON_NAMES = { SPR: "Spring", SUM: "Summer retreats", FAL: "Fall", AUT: "Fall retreats", WIN: "Winter adjustments" };
@@ -127,23 +127,11 @@ function drawOrderList(phase) {
     box.textContent = phase && phase.units.length ? "no orders reported yet" : "";
     return;
   }
-  let last = null;
-  for (const o of phase.orders) {
-    const power = o.unit ? o.unit.power : o.power;
-    if (power !== last) {
-      const h = document.createElement("div");
-      h.className = "power";
-      h.style.color = colourOf(power);
-      h.textContent = power;
-      box.appendChild(h);
-      last = power;
-    }
-    const div = document.createElement("div");
+  ordersByPower(box, phase.orders, colourOf, (o, div) => {
     div.className = o.result.includes("SUC") ? "" : "bad";
     div.textContent = orderText(o);
     div.title = o.daide;
-    box.appendChild(div);
-  }
+  });
 }
 
 function escapeHtml(text) {

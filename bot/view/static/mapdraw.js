@@ -29,6 +29,26 @@ export function titleOf(text) {
   return title;
 }
 
+// Orders into ``box`` a line each, under their power's name wherever the power changes;
+// ``line(order, div, power)`` fills an order's line.  The viewer's and the seat's order lists.
+export function ordersByPower(box, orders, colourOf, line) {
+  let last = null;
+  for (const o of orders) {
+    const power = o.unit ? o.unit.power : o.power;
+    if (power !== last) {
+      const h = document.createElement("div");
+      h.className = "power";
+      h.style.color = colourOf(power);
+      h.textContent = power;
+      box.appendChild(h);
+      last = power;
+    }
+    const div = document.createElement("div");
+    line(o, div, power);
+    box.appendChild(div);
+  }
+}
+
 export function mix(hex, base, weight) {
   const parse = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
   const [a, b] = [parse(hex), parse(base)];

@@ -6,6 +6,7 @@ and ``daide-mcts start``, the start page, likewise."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 import re
@@ -21,6 +22,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import uvicorn
+from starlette.types import ASGIApp
 
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
@@ -85,35 +87,50 @@ def board_seat() -> BoardSeat:
     return BoardSeat(initial_position(standard_map()))
 
 
-@pytest.fixture
-def served(board_seat: BoardSeat) -> Iterator[Served]:
-    """The seat's app for ``board_seat``, served on a fresh loopback port."""
+@contextlib.contextmanager
+def serving(make: Callable[[int], ASGIApp]) -> Iterator[int]:
+    """The app ``make(port)`` gives, served by uvicorn on a fresh loopback ``port`` (yielded)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
     port = int(sock.getsockname()[1])
-    coach = SeatCoach(lambda: board_seat.power)
-    app = SeatApp(
-        board_seat,
-        SeatDesk(),
-        SECRET,
-        "127.0.0.1",
-        port,
-        coach=coach,
-        press=PressPanel(board_seat, PressLog()),
-    )
     config = uvicorn.Config(
-        app.app, log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE
+        make(port), log_level="warning", lifespan="off", timeout_graceful_shutdown=GRACE
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
     thread.start()
-    yield Served(port, board_seat, app)
-    server.should_exit = True
-    thread.join(10.0)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10.0)
+        sock.close()
+
+
+@pytest.fixture
+def served(board_seat: BoardSeat) -> Iterator[Served]:
+    """The seat's app for ``board_seat``, served on a fresh loopback port."""
+    coach = SeatCoach(lambda: board_seat.power)
+    apps: list[SeatApp] = []
+
+    def make(port: int) -> ASGIApp:
+        app = SeatApp(
+            board_seat,
+            SeatDesk(),
+            SECRET,
+            "127.0.0.1",
+            port,
+            coach=coach,
+            press=PressPanel(board_seat, PressLog()),
+        )
+        apps.append(app)
+        return app.app
+
+    with serving(make) as port:
+        yield Served(port, board_seat, apps[0])
     coach.close()
-    sock.close()
 
 
 REVIEW_TIMEOUT = 300

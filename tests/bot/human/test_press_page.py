@@ -26,7 +26,7 @@ pytestmark = pytest.mark.browser
 
 def _in_loop(served: Served, note: notes.Note) -> None:
     """The seat's core notes ``note`` (in the app's event loop, as the real seat does)."""
-    loop = served.app._loop
+    loop = served.app.bell.loop
     panel = served.app.press
     assert loop is not None and panel is not None
     done = threading.Event()

@@ -107,7 +107,7 @@ def open_stream(served: Served) -> Iterator[Callable[[], Stream]]:
 
 def _in_loop(served: Served, action: Callable[[], None]) -> None:
     """Run ``action`` in the app's event loop (where the real seat changes things)."""
-    loop = served.app._loop
+    loop = served.app.bell.loop
     assert loop is not None
     done = threading.Event()
 
