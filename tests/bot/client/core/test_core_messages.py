@@ -1,0 +1,141 @@
+"""The core's answers to the server's smaller messages: ORD, CCD, OUT, SVE, LOD, ADM, NOT, HUH."""
+
+from __future__ import annotations
+
+from adjudicator.daide import load_position
+from bot.client.core import notes
+from protocol.expression import fold
+from protocol.messages import (
+    Adm,
+    Ccd,
+    Gof,
+    Huh,
+    Iam,
+    Lod,
+    Message,
+    Not,
+    Ord,
+    Out,
+    Rej,
+    Sub,
+    Sve,
+    Yes,
+)
+from protocol.tokens import ERR, STANDARD
+from protocol.values import (
+    Hold,
+    Location,
+    Move,
+    OrderResult,
+    Season,
+    Turn,
+    Unit,
+    UnitType,
+)
+from tests.bot.client.core.driver import PASSCODE, Driver, noted, opening, sent
+
+SPRING = Turn(Season.SPRING, 1901)
+FALL = Turn(Season.FALL, 1901)
+PARIS = Unit("FRA", UnitType.ARMY, Location("PAR"))
+
+
+RETREAT = load_position(
+    "NOW ( SUM 1901 ) ( FRA AMY BUR ) ( FRA FLT BRE ) ( GER AMY MUN ) "
+    "( FRA AMY PAR MRT ( GAS PIC ) )",
+    "SCO ( FRA BRE MAR PAR ) ( GER BER KIE MUN )",
+)
+WINTER = load_position(
+    "NOW ( WIN 1901 ) ( FRA AMY BUR ) ( FRA FLT MAO )",
+    "SCO ( FRA BRE MAR PAR ) ( GER BER KIE MUN )",
+)
+
+
+def huh(message: Message) -> Huh:
+    """The server's HUH for ``message``, its ERR after the first token."""
+    tokens = message.to_tokens(STANDARD)
+    return Huh(fold((tokens[0], ERR, *tokens[1:]), STANDARD))
+
+
+def in_spring() -> Driver:
+    d = Driver()
+    d.join()
+    d.show(opening())
+    return d
+
+
+def test_an_order_result_of_the_phase_is_noted_as_it_came() -> None:
+    d = in_spring()
+    order = Move(PARIS, Location("BUR"))
+    out = d.say(Ord(OrderResult(SPRING, order, ("BNC",))))
+    assert noted(out, notes.OrderResulted) == [notes.OrderResulted(SPRING, order, ("BNC",))]
+    assert noted(out, notes.MessageIgnored) == []
+    assert d.core.mirror.pending == [OrderResult(SPRING, order, ("BNC",))]
+
+
+def test_an_order_result_that_does_not_fit_is_ignored_with_its_reason() -> None:
+    d = in_spring()
+    ghost = Hold(Unit("FRA", UnitType.FLEET, Location("NAO")))
+    out = d.say(Ord(OrderResult(SPRING, ghost, ("SUC",))))
+    (ignored,) = noted(out, notes.MessageIgnored)
+    assert ignored.reason == "ORD for (FRA FLT NAO), which is not on the board"
+    assert ignored.kind == "ORD"
+    assert noted(out, notes.OrderResulted) == []
+    out = d.say(Ord(OrderResult(FALL, Hold(PARIS), ("SUC",))))
+    (ignored,) = noted(out, notes.MessageIgnored)
+    assert ignored.reason == "ORD for FAL 1901 while the phase is SPR 1901"
+    assert d.core.mirror.pending == []
+
+
+def test_civil_disorder_is_noted_as_ours_only_for_our_power() -> None:
+    d = in_spring()
+    out = d.say(Ccd("FRA", SPRING), Ccd("ENG"))
+    assert noted(out, notes.CivilDisorder) == [
+        notes.CivilDisorder("FRA", SPRING, True),
+        notes.CivilDisorder("ENG", None, False),
+    ]
+
+
+def test_an_eliminated_power_is_noted() -> None:
+    d = in_spring()
+    assert noted(d.say(Out("ITA")), notes.PowerEliminated) == [notes.PowerEliminated("ITA")]
+
+
+def test_a_save_is_agreed_to() -> None:
+    d = in_spring()
+    assert sent(d.say(Sve("game1"))) == [Yes(Sve("game1"))]
+
+
+def test_a_load_is_answered_with_who_we_are_once_we_know_it() -> None:
+    d = Driver()
+    d.open()
+    assert sent(d.say(Lod("game1"))) == [Rej(Lod("game1"))]
+    d = in_spring()
+    assert sent(d.say(Lod("game1"))) == [Iam("FRA", PASSCODE)]
+
+
+def test_an_admin_message_and_a_notice_are_noted_for_the_console() -> None:
+    d = in_spring()
+    out = d.say(Adm("Server", "The game starts soon"))
+    assert noted(out, notes.ServerNotice) == [
+        notes.ServerNotice("The game starts soon", sender="Server")
+    ]
+    out = d.say(Not(Ccd("ENG")))
+    assert noted(out, notes.ServerNotice) == [notes.ServerNotice("NOT ( CCD ( ENG ) )")]
+
+
+def test_a_huh_for_our_orders_resubmits_our_set_once_per_phase() -> None:
+    d = in_spring()
+    (first,) = sent(d.log, Sub)
+    (again,) = sent(d.say(huh(Sub((Hold(PARIS),)))), Sub)
+    assert again.orders == first.orders
+    assert sent(d.say(huh(Gof())), Sub) == []
+
+
+def test_a_huh_in_a_retreat_resends_our_retreat() -> None:
+    d = in_spring()
+    (first,) = sent(d.show(RETREAT), Sub)
+    (again,) = sent(d.say(huh(Sub((Hold(PARIS),)))), Sub)
+    assert again.orders == first.orders
+    assert [o.unit for o in again.orders] == [PARIS]
+    (build,) = sent(d.show(WINTER), Sub)
+    assert sent(d.say(huh(Gof())), Sub) == [build]  # once per phase: this is the winter's
