@@ -17,9 +17,9 @@ its own work folder ``mutants/<package>/`` (git-ignored):
 
 mutmut keeps its results in the work folder: a second run tests only the mutants of
 functions that changed since (``rm -rf mutants/`` starts afresh); ``--again`` tests the
-package's survivors again, after new tests.  One line per package at the end: its
-mutants, killed, survived, timed out, suspicious, without a test, and the score,
-mutmut's (killed and timed out, of the mutants not skipped).
+package's survivors (and the mutants no test ran) again, after new tests.  One line per
+package at the end: its mutants, killed, survived, timed out, suspicious, without a
+test, and the score, mutmut's (killed and timed out, of the mutants not skipped).
 
 Usage: ``python tests/mutants.py [--jobs N] [--again] [PACKAGE ...]``; standard library
 and mutmut only.
@@ -52,6 +52,9 @@ SERVER_MARKERS = ("parlance", "mila", "mqtt", "browser", "ray", "slow")
 
 PURE_PYTHON_ENV = "DAIDE_MCTS_PURE_PYTHON"
 """Set to 1: pure Python runs where compiled code exists (adjudicator.compiled_rules)."""
+
+AGAIN = (": survived", ": no tests")
+"""``mutmut results`` lines of the mutants ``--again`` tests again."""
 
 LOCAL_ENV = "DAIDE_MCTS_LOCAL"
 """The installed peers' folder (bot.toolkit.paths.local_dir): the checkout's ``.local``."""
@@ -163,9 +166,9 @@ def mutmut(package: Package, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def survivors(package: Package) -> list[str]:
-    """The names of the package's mutants that survived its last run."""
+    """The names of the package's mutants that survived its last run, or that no test ran."""
     listed = mutmut(package, "results").stdout.splitlines()
-    return [line.split(":")[0].strip() for line in listed if line.endswith(": survived")]
+    return [line.split(":")[0].strip() for line in listed if line.endswith(AGAIN)]
 
 
 def score(package: Package) -> Score | None:

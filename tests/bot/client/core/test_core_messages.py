@@ -2,26 +2,37 @@
 
 from __future__ import annotations
 
+import pytest
+
 from adjudicator.daide import load_position
 from bot.client.core import notes
+from bot.client.core.core import BotCore, CoreSettings
+from bot.client.core.effects import GiveUp
 from protocol.expression import fold
 from protocol.messages import (
     Adm,
     Ccd,
+    Drw,
     Gof,
     Huh,
     Iam,
     Lod,
     Message,
+    Nme,
     Not,
     Ord,
     Out,
+    PlayerSummary,
+    Prn,
     Rej,
+    Smr,
+    Snd,
     Sub,
     Sve,
     Yes,
 )
-from protocol.tokens import ERR, STANDARD
+from protocol.press import Fact, Negation, Peace
+from protocol.tokens import ERR, SND, STANDARD
 from protocol.values import (
     Hold,
     Location,
@@ -32,7 +43,7 @@ from protocol.values import (
     Unit,
     UnitType,
 )
-from tests.bot.client.core.driver import PASSCODE, Driver, noted, opening, sent
+from tests.bot.client.core.driver import PASSCODE, Driver, noted, of, opening, sent
 
 SPRING = Turn(Season.SPRING, 1901)
 FALL = Turn(Season.FALL, 1901)
@@ -139,3 +150,89 @@ def test_a_huh_in_a_retreat_resends_our_retreat() -> None:
     assert [o.unit for o in again.orders] == [PARIS]
     (build,) = sent(d.show(WINTER), Sub)
     assert sent(d.say(huh(Gof())), Sub) == [build]  # once per phase: this is the winter's
+
+
+def test_a_refused_nme_before_we_ever_joined_gives_up_with_the_servers_words() -> None:
+    d = Driver()
+    d.open()
+    out = d.say(Rej(Nme("test", "1")))
+    assert noted(out, notes.Refused) == [notes.Refused('NME ( "test" ) ( "1" )')]
+    assert of(out, GiveUp) == [
+        GiveUp('the server refused to let us join: REJ ( NME ( "test" ) ( "1" ) )')
+    ]
+
+
+def test_a_refused_iam_forgets_who_we_were_and_plays_as_new() -> None:
+    d = in_spring()
+    d.later(1).lose()
+    d.open()
+    out = d.say(Rej(Iam("FRA", PASSCODE)))
+    assert sent(out) == [Nme("test", "1")]
+    assert noted(out, notes.Refused) == [notes.Refused(f"IAM ( FRA ) ( {PASSCODE} )")]
+    assert of(out, GiveUp) == []
+    core = d.core
+    assert (core.power, core.passcode, core.hlo, core.player.replaying) == (None, None, None, False)
+
+
+def test_a_refused_nme_after_we_joined_once_is_only_noted() -> None:
+    d = in_spring()
+    d.later(1).lose()
+    d.open()
+    d.core.power = None  # as after a refused IAM: the greeting was NME
+    out = d.say(Rej(Iam("FRA", PASSCODE)))
+    assert sent(out) == [Nme("test", "1")]
+    out = d.say(Rej(Nme("test", "1")))
+    assert of(out, GiveUp) == [] and sent(out) == []
+    assert noted(out, notes.Refused) == [notes.Refused('NME ( "test" ) ( "1" )')]
+
+
+def test_the_scores_name_our_centres_and_the_result_its_text() -> None:
+    d = in_spring()
+    out = d.later(1).say(Drw())
+    assert noted(out, notes.GameResult) == [notes.GameResult("DRW")]
+    players = (
+        PlayerSummary("ENG", "a", "1", 5),
+        PlayerSummary("FRA", "test", "1", 7),
+        PlayerSummary("GER", "b", "1", 3, 1905),
+    )
+    out = d.say(Smr(SPRING, players))
+    (scores,) = noted(out, notes.ScoresReceived)
+    assert scores.centres == 7
+    assert scores.text.startswith('SMR ( SPR 1901 ) ( ENG ( "a" ) ( "1" ) 5 )')
+
+
+def test_scores_without_our_line_name_no_centres() -> None:
+    d = in_spring()
+    out = d.say(Smr(SPRING, (PlayerSummary("ENG", "a", "1", 5),)))
+    assert [s.centres for s in noted(out, notes.ScoresReceived)] == [None]
+    assert not d.core.game_over  # no result yet
+
+
+def test_a_huh_is_noted_with_its_text_and_one_for_our_press_is_counted_each_time() -> None:
+    d = in_spring()
+    press = Snd(("GER",), fold(Fact(Negation(Peace(("FRA", "GER")))).to_tokens(STANDARD), STANDARD))
+    for times in (1, 2):
+        out = d.say(huh(press))
+        (said,) = noted(out, notes.NotUnderstood)
+        assert said.reply.startswith("HUH ( SND ERR ( GER ) ")
+        assert d.core.negotiator.counts["press_refused_by_server"] == times
+        assert sent(out, Sub) == []
+    out = d.say(Prn((SND,)))
+    assert len(noted(out, notes.NotUnderstood)) == 1
+    assert len(sent(out, Sub)) == 1  # a bracket error may be in our orders: resubmitted
+
+
+@pytest.mark.parametrize("strategy", ["dumbbot", "random"])
+def test_a_heuristic_player_submits_its_policys_orders_in_every_phase(strategy: str) -> None:
+    settings = CoreSettings(name="test", version="1", seed=7, strategy=strategy)
+    d = Driver(core=BotCore(settings))
+    d.join()
+    out = d.show(opening())
+    (spring,) = sent(out, Sub)
+    assert any(isinstance(o, Move) for o in spring.orders)
+    assert len(spring.orders) == 3
+    assert noted(out, notes.QuickOrdersFailed) == [] and noted(out, notes.PhaseFailed) == []
+    out = d.show(RETREAT)
+    (retreat,) = sent(out, Sub)
+    assert [o.unit for o in retreat.orders] == [PARIS]  # type: ignore[attr-defined]
+    assert noted(out, notes.PhaseFailed) == []
