@@ -13,6 +13,7 @@ from protocol.messages import (
     Adm,
     Ccd,
     Drw,
+    Frm,
     Gof,
     Huh,
     Iam,
@@ -31,7 +32,7 @@ from protocol.messages import (
     Sve,
     Yes,
 )
-from protocol.press import Fact, Negation, Peace
+from protocol.press import Cancel, Fact, Negation, Peace, Press, Proposal
 from protocol.tokens import ERR, SND, STANDARD
 from protocol.values import (
     Hold,
@@ -43,6 +44,7 @@ from protocol.values import (
     Unit,
     UnitType,
 )
+from protocol.variant import Variant
 from tests.bot.client.core.driver import PASSCODE, Driver, noted, of, opening, sent
 
 SPRING = Turn(Season.SPRING, 1901)
@@ -236,3 +238,26 @@ def test_a_heuristic_player_submits_its_policys_orders_in_every_phase(strategy: 
     (retreat,) = sent(out, Sub)
     assert [o.unit for o in retreat.orders] == [PARIS]  # type: ignore[attr-defined]
     assert noted(out, notes.PhaseFailed) == []
+
+
+def press_game() -> Driver:
+    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press="on")))
+    d.join(Variant.of(10, move_time_limit=10))
+    d.show(opening())
+    return d
+
+
+def frm(sender: str, press: Press) -> Frm:
+    return Frm(sender, ("FRA",), fold(press.to_tokens(STANDARD), STANDARD))
+
+
+def test_press_heard_is_noted_with_what_we_did_with_it() -> None:
+    d = press_game()
+    peace = Proposal(Peace(("FRA", "TUR")))
+    (heard,) = noted(d.say(frm("TUR", peace)), notes.PressIn)
+    assert heard.sender == "TUR"
+    assert heard.reaction == "Accept; made peace TUR"
+    (heard,) = noted(d.say(frm("TUR", Cancel(peace))), notes.PressIn)
+    assert heard.reaction == "cancelled peace TUR"
+    (heard,) = noted(d.say(frm("RUS", Fact(Peace(("FRA", "RUS"))))), notes.PressIn)
+    assert heard.reaction == "noted"

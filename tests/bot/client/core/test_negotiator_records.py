@@ -12,8 +12,19 @@ from bot.client.core.negotiator import (
     Outcome,
     ProposalRecord,
 )
-from protocol.press import Accept, Cancel, Demilitarise, Peace, Proposal, Reject
-from protocol.values import Location, Move, SupportMove, Unit, UnitType
+from protocol.press import Accept, Cancel, Demilitarise, DoOrder, Peace, Proposal, Reject
+from protocol.values import (
+    Hold,
+    Location,
+    Move,
+    Order,
+    Season,
+    SupportMove,
+    Turn,
+    Unit,
+    UnitType,
+    Waive,
+)
 from search.negotiation import Budget
 
 BUDGET = Budget(rollouts=4, years=2)
@@ -155,3 +166,58 @@ def test_a_partner_attacking_us_breaks_the_peace_with_its_why() -> None:
     out = neg.on_result(TURN, Move(Unit("ENG", UnitType.FLEET, Location("LON")), Location("BRE")))
     assert out.changes == [AgreementNote("broken", agreement, "Move ENG LON attacks us at BRE")]
     assert neg.counts["broken_by_partner"] == 1
+
+
+def promise(order: Order) -> Proposal:
+    return Proposal(DoOrder(order))
+
+
+def test_a_partner_giving_another_order_than_promised_breaks_it_with_its_why() -> None:
+    neg, _ = negotiator()
+    neg.on_press("ITA", promise(Hold(army("ITA", "ROM"))), None)  # checked first, not this unit
+    neg.on_press("ITA", promise(Hold(army("ITA", "VEN"))), None)
+    kept, promised = neg.agreements
+    out = neg.on_result(TURN, Move(army("ITA", "VEN"), Location("PIE")))
+    assert out.changes == [
+        AgreementNote("broken", promised, "Move ITA VEN gave another order than promised")
+    ]
+    assert neg.agreements == [kept]
+    assert neg.counts["broken_by_partner"] == 1 and neg.counts["broken_by_us"] == 0
+
+
+def test_a_promise_kept_ends_nothing() -> None:
+    neg, _ = negotiator()
+    neg.on_press("ITA", promise(Hold(army("ITA", "ROM"))), None)
+    neg.on_press("ITA", promise(Move(army("ITA", "VEN"), Location("TYR"))), None)
+    out = neg.on_result(TURN, Move(army("ITA", "VEN"), Location("TYR")))
+    assert out.changes == []
+    assert len(neg.agreements) == 2
+
+
+def test_our_own_promise_not_kept_is_counted_as_ours_with_its_why() -> None:
+    neg, _ = negotiator()
+    neg.on_press("ITA", promise(Move(army("FRA", "MAR"), Location("GAS"))), None)
+    (agreement,) = neg.agreements
+    out = neg.on_result(TURN, Move(army("FRA", "MAR"), Location("BUR")))
+    assert out.changes[0] == AgreementNote(
+        "broken_by_us", agreement, "Move FRA MAR gave another order than promised"
+    )
+    assert neg.counts["broken_by_us"] == 1
+    assert neg.counts["broken_by_partner"] == 0
+
+
+def test_results_of_another_turn_or_a_waive_judge_nothing() -> None:
+    neg, _ = negotiator()
+    neg.on_press("ITA", promise(Hold(army("ITA", "VEN"))), None)
+    fall = Turn(Season.FALL, 1901)
+    assert neg.on_result(fall, Move(army("ITA", "VEN"), Location("PIE"))).changes == []
+    assert neg.on_result(TURN, Waive("ITA")).changes == []
+    assert len(neg.agreements) == 1 and neg.trust_in("ITA") == 1.0
+
+
+def test_a_break_by_the_second_of_two_partners_is_seen() -> None:
+    neg, _ = negotiator()
+    neg.on_press("TUR", peace("FRA", "TUR"), None)
+    neg.on_press("ENG", peace("ENG", "FRA"), None)
+    out = neg.on_result(TURN, Move(Unit("ENG", UnitType.FLEET, Location("LON")), Location("BRE")))
+    assert [(c.change, c.agreement.partner) for c in out.changes] == [("broken", "ENG")]
