@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from adjudicator.daide import load_position
+from bot.client.core import events as ev
 from bot.client.core import notes
 from bot.client.core.core import BotCore, CoreSettings
-from bot.client.core.effects import GiveUp
+from bot.client.core.effects import CancelSearch, GiveUp
 from protocol.expression import fold
 from protocol.messages import (
     Adm,
@@ -45,7 +46,7 @@ from protocol.values import (
     UnitType,
 )
 from protocol.variant import Variant
-from tests.bot.client.core.driver import PASSCODE, Driver, noted, of, opening, sent
+from tests.bot.client.core.driver import PASSCODE, Driver, job_of, noted, of, opening, sent
 
 SPRING = Turn(Season.SPRING, 1901)
 FALL = Turn(Season.FALL, 1901)
@@ -261,3 +262,15 @@ def test_press_heard_is_noted_with_what_we_did_with_it() -> None:
     assert heard.reaction == "cancelled peace TUR"
     (heard,) = noted(d.say(frm("RUS", Fact(Peace(("FRA", "RUS"))))), notes.PressIn)
     assert heard.reaction == "noted"
+
+
+def test_closing_ends_the_phase_in_play_once_and_stops_its_search() -> None:
+    d = Driver()
+    d.join()
+    job = job_of(d.show(opening())).job_id
+    out = d.feed(ev.Closing(d.now))
+    assert [c.job_id for c in of(out, CancelSearch)] == [job]
+    assert [n.turn for n in noted(out, notes.PhaseEnded)] == [SPRING]
+    assert d.core.phase is None
+    out = d.feed(ev.Closing(d.now))
+    assert noted(out, notes.PhaseEnded) == [] and of(out, CancelSearch) == []
