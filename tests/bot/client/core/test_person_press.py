@@ -67,6 +67,7 @@ def test_the_persons_press_is_sent_as_one_snd() -> None:
     assert snd.recipients == ("ENG",)
     (note,) = noted(out, notes.PressOut)
     assert note.text == "SND ( ENG ) ( YES ( PRP ( PCE ( ENG FRA ) ) ) )"
+    assert note.recipients == ("ENG",)
 
 
 @pytest.mark.parametrize(
@@ -90,6 +91,7 @@ def test_press_that_may_not_go_is_refused_with_a_reason(
     assert sent(out, Snd) == []
     (refused,) = noted(out, notes.PersonPressRefused)
     assert why in refused.reason
+    assert refused.recipients == recipients
 
 
 def test_press_within_the_level_passes_the_check() -> None:
