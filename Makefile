@@ -106,10 +106,10 @@ pythons: ## install the package and test protocol, adjudicator, search on Python
 
 # Mutation testing (tests/mutants.py): each package's mutants against its own fast tests (no
 # server, browser or whole game), in mutants/PACKAGE/, then the score per package.  Long (hours
-# on 2 cores), so not part of `make test`; a second run tests only what changed.  Some only, or
-# fewer workers: make mutants PACKAGES=bot/client/core JOBS=1
+# on 2 cores), so not part of `make test`; a second run tests only what changed, AGAIN=1 the
+# survivors after new tests.  Some only, or fewer workers: make mutants PACKAGES=bot/client/core JOBS=1
 mutants: $(MUTATION_STAMP) ## mutation testing of bot/client/core, bot/human, adjudicator (long)
-	$(BIN)/python tests/mutants.py $(if $(JOBS),--jobs $(JOBS)) $(PACKAGES)
+	$(BIN)/python tests/mutants.py $(if $(JOBS),--jobs $(JOBS)) $(if $(AGAIN),--again) $(PACKAGES)
 
 clean: ## remove the venv, the local servers, the caches and the mutants' work folders
 	rm -rf $(VENV) .local .pytest_cache .ruff_cache mutants

@@ -214,3 +214,31 @@ def test_a_phase_our_engine_cannot_play_counts_as_a_mismatch() -> None:
     assert report is not None and not report.ok
     assert counts(mirror) == (1, 1, 0)
     assert report.turn == SPRING.turn
+
+
+def test_other_supply_centre_owners_are_named() -> None:
+    mirror = mirror_at(SPRING)
+    out = adjudicate_phase(SPRING, [])
+    for r in out.results:
+        mirror.on_ord(r)
+    other = tuple(
+        (p, c) if p != "FRA" else (p, tuple(x for x in c if x != "PAR")) for p, c in out.centres
+    )
+    mirror.on_sco(other)
+    report = mirror.on_now(out.turn, out.units)
+    assert report is not None
+    assert report.differences == ("supply-centre owners differ",)
+    assert counts(mirror) == (1, 1, 0)
+
+
+def test_coarse_results_still_tell_a_success_from_a_failure() -> None:
+    mirror = mirror_at(SPRING)
+    mirror.coarse_results = True
+    out = adjudicate_phase(SPRING, [o("( FRA AMY PAR ) MTO BUR"), o("( GER AMY MUN ) MTO BUR")])
+    told = [
+        replace(r, result=("SUC",)) if r.order == o("( FRA AMY PAR ) MTO BUR") else r
+        for r in out.results
+    ]
+    report = step(mirror, told, out)
+    assert report is not None
+    assert report.differences == (f"{o('( FRA AMY PAR ) MTO BUR')}: server SUC, ours BNC",)
