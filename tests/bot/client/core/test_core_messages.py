@@ -9,6 +9,7 @@ from bot.client.core import events as ev
 from bot.client.core import notes
 from bot.client.core.core import BotCore, CoreSettings
 from bot.client.core.effects import CancelSearch, GiveUp
+from bot.client.core.negotiator import TRUST_AFTER_BREAK
 from protocol.expression import fold
 from protocol.messages import (
     Adm,
@@ -274,3 +275,24 @@ def test_closing_ends_the_phase_in_play_once_and_stops_its_search() -> None:
     assert d.core.phase is None
     out = d.feed(ev.Closing(d.now))
     assert noted(out, notes.PhaseEnded) == [] and of(out, CancelSearch) == []
+
+
+def test_an_agreement_made_then_broken_by_an_order_result_is_noted_in_full() -> None:
+    d = press_game()
+    peace = Proposal(Peace(("ENG", "FRA")))
+    (made,) = noted(d.say(frm("ENG", peace)), notes.AgreementChanged)
+    assert made == notes.AgreementChanged(
+        "made", "ENG", "peace", "PCE ( ENG FRA )", SPRING, "", 1.0
+    )
+    attack = Move(Unit("ENG", UnitType.FLEET, Location("LON")), Location("BRE"))
+    out = d.say(Ord(OrderResult(SPRING, attack, ("BNC",))))
+    (broken,) = noted(out, notes.AgreementChanged)
+    assert broken == notes.AgreementChanged(
+        "broken",
+        "ENG",
+        "peace",
+        "PCE ( ENG FRA )",
+        SPRING,
+        "Move ENG LON attacks us at BRE",
+        TRUST_AFTER_BREAK,
+    )
