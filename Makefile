@@ -8,6 +8,7 @@ BIN    := $(VENV)/bin
 VENV_STAMP := $(VENV)/.created
 GAME_STAMP := $(VENV)/.installed-game
 FULL_STAMP := $(VENV)/.installed-all
+MUTATION_STAMP := $(VENV)/.installed-mutation
 PARLANCE_STAMP := .local/parlance/site/.installed-1.4.1-1.4.1-1.4.1
 MOSQUITTO_STAMP := .local/mosquitto/.installed
 CHROMIUM_STAMP := .local/chromium/.installed
@@ -25,7 +26,7 @@ SOURCES := pyproject.toml setup.py adjudicator/compiled_sources.py adjudicator/_
 	search/_policy.pxd search/_rollout.pyx search/_rollout.pxd search/_fastbot.pyx \
 	search/_fasttree.pyx search/db_lanes.h search/db_levels.h search/db_mt.h
 
-.PHONY: help setup docker-engine test game lint bench clean compose pythons
+.PHONY: help setup docker-engine test game lint bench clean compose pythons mutants
 
 setup: $(FULL_STAMP) $(PARLANCE_STAMP) $(MOSQUITTO_STAMP) $(CHROMIUM_STAMP) docker-engine ## the venv with every extra, Parlance, mosquitto, Chromium and a Docker engine
 
@@ -51,6 +52,11 @@ $(GAME_STAMP): $(VENV_STAMP) $(SOURCES)
 $(FULL_STAMP): $(VENV_STAMP) $(SOURCES)
 	$(BIN)/pip install --quiet -e '.[$(ALL_EXTRAS)]'
 	touch $(FULL_STAMP) $(GAME_STAMP)
+
+# The mutation tester on top of everything (its own extra: not needed by make test).
+$(MUTATION_STAMP): $(FULL_STAMP)
+	$(BIN)/pip install --quiet -e '.[$(ALL_EXTRAS),mutation]'
+	touch $(MUTATION_STAMP)
 
 $(PARLANCE_STAMP): $(FULL_STAMP)
 	$(BIN)/python -m bot.servers.parlance_install
@@ -98,8 +104,15 @@ bench: setup ## run every benchmark once with short settings
 pythons: ## install the package and test protocol, adjudicator, search on Python 3.11-3.13
 	$(PYTHON) tests/pythons.py $(VERSIONS)
 
-clean: ## remove the venv, the local servers and the caches
-	rm -rf $(VENV) .local .pytest_cache .ruff_cache
+# Mutation testing (tests/mutants.py): each package's mutants against its own fast tests (no
+# server, browser or whole game), in mutants/PACKAGE/, then the score per package.  Long (hours
+# on 2 cores), so not part of `make test`; a second run tests only what changed, AGAIN=1 the
+# survivors after new tests.  Some only, or fewer workers: make mutants PACKAGES=bot/client/core JOBS=1
+mutants: $(MUTATION_STAMP) ## mutation testing of bot/client/core, bot/human, adjudicator (long)
+	$(BIN)/python tests/mutants.py $(if $(JOBS),--jobs $(JOBS)) $(if $(AGAIN),--again) $(PACKAGES)
+
+clean: ## remove the venv, the local servers, the caches and the mutants' work folders
+	rm -rf $(VENV) .local .pytest_cache .ruff_cache mutants
 
 # A seven-bot game in containers (docs/containers.md): builds the images (offline too),
 # plays, prints the result table, writes runs/compose-<date>-<time>/ and tears down.

@@ -23,6 +23,7 @@ from tests.bot.client.core.driver import Driver, noted, opening, sent
 SPRING = opening()
 POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
 PEACE = Proposal(Peace(("ENG", "FRA")))
+OTHERS = ("ENG", "GER", "ITA", "AUS", "RUS", "TUR")
 
 
 def _seat(level: int = 10) -> Driver:
@@ -66,6 +67,7 @@ def test_the_persons_press_is_sent_as_one_snd() -> None:
     assert snd.recipients == ("ENG",)
     (note,) = noted(out, notes.PressOut)
     assert note.text == "SND ( ENG ) ( YES ( PRP ( PCE ( ENG FRA ) ) ) )"
+    assert note.recipients == ("ENG",)
 
 
 @pytest.mark.parametrize(
@@ -89,6 +91,7 @@ def test_press_that_may_not_go_is_refused_with_a_reason(
     assert sent(out, Snd) == []
     (refused,) = noted(out, notes.PersonPressRefused)
     assert why in refused.reason
+    assert refused.recipients == recipients
 
 
 def test_press_within_the_level_passes_the_check() -> None:
@@ -103,3 +106,28 @@ def test_press_before_the_game_is_refused_not_raised() -> None:
     out = d.feed(ev.PersonPress(d.now, ("ENG",), PEACE))
     assert noted(out, notes.PersonPressRefused)
     assert sent(out, Snd) == []
+
+
+@pytest.mark.parametrize(
+    ("recipients", "level", "why"),
+    [
+        (("ENG",), 0, "this game has no press (level 0)"),
+        (("ENG",), 5, "this game has no press (level 5)"),
+        ((), 10, "press needs at least one recipient"),
+        ((*OTHERS, "ENG", "GER"), 10, "press goes to at most 7 powers"),
+        ((*OTHERS, "FRA"), 10, "press to yourself (FRA)"),
+        (("ENG", "GER", "ENG"), 10, "a power is named twice among the recipients"),
+        (("XYZ", "ENG", "ABC"), 10, "not a power of this game: XYZ ABC"),
+    ],
+)  # fmt: skip
+def test_each_refusal_says_exactly_why(recipients: tuple[str, ...], level: int, why: str) -> None:
+    with pytest.raises(PersonPressError) as refused:
+        check_person_press(recipients, PEACE, level, POWERS, "FRA")
+    assert str(refused.value) == why
+
+
+def test_press_above_the_level_names_both_levels() -> None:
+    dmz = Proposal(Demilitarise(("ENG", "FRA"), ("BUR",)))
+    with pytest.raises(PersonPressError) as refused:
+        check_person_press(("ENG",), dmz, 10, POWERS, "FRA")
+    assert str(refused.value) == "this press needs level 20; the game is at level 10"
