@@ -14,7 +14,8 @@ through its ``.pxd`` (their Python names are offered here too):
 * ``search._maptables`` — :class:`CMap` (a map's node tables as C arrays), :class:`CWeights`
   (one :class:`~search.tables.DumbBotWeights` as C integers), the order kinds and seasons,
   and :class:`PerMap`, the one cache of what is kept per map;
-* ``search._draws`` — a plain ``random.Random`` drawn from in C (:data:`C_DRAWS`);
+* ``search._draws`` — a plain :class:`~search.generator.SearchRandom` drawn from in C
+  through NumPy's bit generator interface (:func:`draws_in_c`);
 * ``search._valuation`` — DumbBot's valuation: :func:`values` (a :class:`CValues`, the
   interface of :class:`~search.dumbbot_values.ProvinceValues`); :func:`forget`;
 * ``search._dumbbot`` — DumbBot's choice: its weighted random choice and a power's
@@ -55,7 +56,7 @@ from adjudicator.orders import MOVE as _PY_MOVE
 from adjudicator.orders import SUPPORT_HOLD as _PY_SUPPORT_HOLD
 from adjudicator.orders import SUPPORT_MOVE as _PY_SUPPORT_MOVE
 
-from search._draws cimport Draws, _choice, _draws, _mt_below, _shuffle, _uniform
+from search._draws cimport Draws, _below, _choice, _draws, _shuffle, _uniform
 from search._maptables cimport (
     AUTUMN,
     DEPTH,
@@ -126,7 +127,7 @@ from adjudicator.position import Position as _Position
 _new_position = _Position.__new__
 
 # the rooms' Python names, as this module has always offered them
-from search._draws import C_DRAWS
+from search._draws import draws_in_c
 from search._valuation import forget, values
 
 globals().update(
