@@ -270,7 +270,7 @@ def test_bad_settings_get_a_clear_error(compiled: None) -> None:
     search = compiled_search(domain, pos, variant, SearchRandom(1))
     assert search is not None
     core_type = type(search.core)
-    args: list[Any] = [domain, speedups.COMPILED, None, None, None, None, M]
+    args: list[Any] = [domain, None, None, None, None, M]
     with pytest.raises(ValueError, match="no power"):
         core_type(*args, M.num_powers, 1902, 2, 1, 0.7, True, False, None)
     with pytest.raises(ValueError, match="rollout"):
@@ -343,7 +343,6 @@ def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) 
     or from its board)."""
     assert compiled_tree.FASTTREE is not None
     positions = [pos for _, pos in POSITIONS] + list(varied_positions()[::5])
-    weighted_options = speedups.COMPILED.weighted_options  # type: ignore[union-attr]
     handed = 0
     for i, pos in enumerate(positions):
         if pos.dislodged or pos.season not in (SPRING, FALL):
@@ -355,8 +354,8 @@ def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) 
                 speedups.compiled_map(tables_for(M)), pos, power, pos.year, M.win_centres
             )
             # from the position, from the board by its position, from the board in C
-            at, options = ((pos, None), (board, None), (board, weighted_options))[i % 3]
-            fast = compiled_tree.FASTTREE.Weighted(at, power, cap, options)
+            at, on_board = ((pos, False), (board, False), (board, True))[i % 3]
+            fast = compiled_tree.FASTTREE.Weighted(at, power, cap, on_board)
             slow = WeightedActions(cap).source(pos, power, SearchRandom(i))
             while True:
                 action = fast.next(rng)
