@@ -88,9 +88,17 @@ class SearchRandom(random.Random):
     _raw: Any  # its ``random_raw``: the next 64-bit word, as an int
 
     def seed(self, a: Any = None, version: int = 2) -> None:
-        """Start again from ``a`` (``version`` is accepted for ``random.Random``'s sake)."""
-        self._bits = np.random.PCG64(seed_entropy(a))
-        self._raw = self._bits.random_raw
+        """Start again from ``a`` (``version`` is accepted for ``random.Random``'s sake).
+
+        The bit generator stays the same object for the generator's life (its state is
+        replaced), so what C holds of it during a call stays valid.
+        """
+        fresh = np.random.PCG64(seed_entropy(a))
+        if "_bits" in self.__dict__:
+            self._bits.state = fresh.state
+        else:
+            self._bits = fresh
+            self._raw = fresh.random_raw
         self.gauss_next = None
 
     def random(self) -> float:

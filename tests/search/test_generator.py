@@ -59,7 +59,7 @@ def test_seeds_are_taken_as_random_random_takes_them() -> None:
     assert seed_entropy(None) is None
     assert isinstance(SearchRandom().random(), float)
     with pytest.raises(TypeError, match="seeded with"):
-        SearchRandom(1.5)  # type: ignore[arg-type]
+        SearchRandom(1.5)
 
 
 def test_its_state_carries_over_to_copies_pickles_and_setstate() -> None:
@@ -73,8 +73,10 @@ def test_its_state_carries_over_to_copies_pickles_and_setstate() -> None:
     expected = [rng.gauss(0.0, 1.0), rng.random(), rng.getrandbits(33)]
     for twin in twins:
         assert [twin.gauss(0.0, 1.0), twin.random(), twin.getrandbits(33)] == expected
+    bits = rng._bits
     rng.seed(11)
     assert rng.getstate() == SearchRandom(11).getstate()
+    assert rng._bits is bits  # the object C reads stays the same
 
 
 def test_a_state_of_another_generator_is_refused() -> None:
