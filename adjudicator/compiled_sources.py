@@ -68,16 +68,10 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
         "search/_valuation.pxd",
     ),
     "search._fasttree": (
-        "adjudicator/_moveorders.pxd",
-        "adjudicator/_movetables.pxd",
-        "adjudicator/_resolver.pxd",
-        "search/_draws.pxd",
-        "search/_dumbbot.pxd",
         "search/_fastbot.pxd",
         "search/_maptables.pxd",
         "search/_policy.pxd",
         "search/_rollout.pxd",
-        "search/_valuation.pxd",
     ),
 }
 """Each compiled module's ``.pxd`` files (its own, and the ones it cimports), from the root,
@@ -89,7 +83,6 @@ HEADERS: dict[str, tuple[str, ...]] = {
     "search._policy": ("search/db_lanes.h",),
     "search._rollout": ("search/db_lanes.h",),
     "search._fastbot": ("search/db_lanes.h",),
-    "search._fasttree": ("search/db_lanes.h",),
 }
 """The C headers each compiled module includes (through its ``.pyx`` or a ``.pxd`` it
 cimports), from the root: hashed with it as its ``.pxd`` files are."""
