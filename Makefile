@@ -23,8 +23,8 @@ SOURCES := pyproject.toml setup.py adjudicator/compiled_sources.py adjudicator/_
 	adjudicator/_fastlegal.pyx search/_maptables.pyx \
 	search/_maptables.pxd search/_draws.pyx search/_draws.pxd search/_valuation.pyx \
 	search/_valuation.pxd search/_dumbbot.pyx search/_dumbbot.pxd search/_policy.pyx \
-	search/_policy.pxd search/_rollout.pyx search/_rollout.pxd search/_fastbot.pyx \
-	search/_fasttree.pyx search/db_lanes.h search/db_levels.h search/db_mt.h
+	search/_policy.pxd search/_rollout.pyx search/_rollout.pxd search/_fastbot.pyx search/_fastbot.pxd \
+	search/_fasttree.pyx search/db_lanes.h search/db_levels.h
 
 .PHONY: help setup docker-engine test game lint bench clean compose pythons mutants
 

@@ -11,6 +11,7 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
@@ -35,7 +36,8 @@ def extension(name: str) -> Extension:
     """One optional extension, told the hash of its files (``SOURCE_SHA256``).
 
     ``-ffp-contract=off``: no fused multiply-add, so floating point gives what
-    Python gives for the same operations.
+    Python gives for the same operations.  NumPy's headers are on the include path: the
+    search's generator is read through its bit generator interface (``numpy/random/bitgen.h``).
     """
     source = SOURCES.pyx(name)
     built_with = SOURCES.built_with(name)
@@ -44,6 +46,7 @@ def extension(name: str) -> Extension:
         name,
         [source],
         depends=built_with,
+        include_dirs=[numpy.get_include()],
         define_macros=[("SOURCE_SHA256", f'"{digest}"')],
         extra_compile_args=["-O2", "-ffp-contract=off"],
         optional=True,

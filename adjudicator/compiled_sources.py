@@ -29,7 +29,7 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
     ),
     "adjudicator._fastlegal": (),
     "search._maptables": ("search/_maptables.pxd",),
-    "search._draws": ("search/_draws.pxd", "search/_maptables.pxd"),
+    "search._draws": ("search/_draws.pxd",),
     "search._valuation": ("search/_maptables.pxd", "search/_valuation.pxd"),
     "search._dumbbot": (
         "search/_draws.pxd",
@@ -61,23 +61,28 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
         "adjudicator/_resolver.pxd",
         "search/_draws.pxd",
         "search/_dumbbot.pxd",
+        "search/_fastbot.pxd",
         "search/_maptables.pxd",
         "search/_policy.pxd",
         "search/_rollout.pxd",
         "search/_valuation.pxd",
     ),
-    "search._fasttree": (),
+    "search._fasttree": (
+        "search/_fastbot.pxd",
+        "search/_maptables.pxd",
+        "search/_policy.pxd",
+        "search/_rollout.pxd",
+    ),
 }
 """Each compiled module's ``.pxd`` files (its own, and the ones it cimports), from the root,
 in path order.  A module is built after the ones whose ``.pxd`` it cimports (this order)."""
 
 HEADERS: dict[str, tuple[str, ...]] = {
-    "search._draws": ("search/db_mt.h",),
     "search._valuation": ("search/db_lanes.h", "search/db_levels.h"),
-    "search._dumbbot": ("search/db_lanes.h", "search/db_mt.h"),
-    "search._policy": ("search/db_lanes.h", "search/db_mt.h"),
-    "search._rollout": ("search/db_lanes.h", "search/db_mt.h"),
-    "search._fastbot": ("search/db_lanes.h", "search/db_mt.h"),
+    "search._dumbbot": ("search/db_lanes.h",),
+    "search._policy": ("search/db_lanes.h",),
+    "search._rollout": ("search/db_lanes.h",),
+    "search._fastbot": ("search/db_lanes.h",),
 }
 """The C headers each compiled module includes (through its ``.pyx`` or a ``.pxd`` it
 cimports), from the root: hashed with it as its ``.pxd`` files are."""

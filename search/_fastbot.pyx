@@ -14,7 +14,8 @@ through its ``.pxd`` (their Python names are offered here too):
 * ``search._maptables`` — :class:`CMap` (a map's node tables as C arrays), :class:`CWeights`
   (one :class:`~search.tables.DumbBotWeights` as C integers), the order kinds and seasons,
   and :class:`PerMap`, the one cache of what is kept per map;
-* ``search._draws`` — a plain ``random.Random`` drawn from in C (:data:`C_DRAWS`);
+* ``search._draws`` — a plain :class:`~search.generator.SearchRandom` drawn from in C
+  through NumPy's bit generator interface (:func:`draws_in_c`);
 * ``search._valuation`` — DumbBot's valuation: :func:`values` (a :class:`CValues`, the
   interface of :class:`~search.dumbbot_values.ProvinceValues`); :func:`forget`;
 * ``search._dumbbot`` — DumbBot's choice: its weighted random choice and a power's
@@ -55,7 +56,7 @@ from adjudicator.orders import MOVE as _PY_MOVE
 from adjudicator.orders import SUPPORT_HOLD as _PY_SUPPORT_HOLD
 from adjudicator.orders import SUPPORT_MOVE as _PY_SUPPORT_MOVE
 
-from search._draws cimport Draws, _choice, _draws, _mt_below, _shuffle, _uniform
+from search._draws cimport Draws, _below, _choice, _draws, _shuffle, _uniform
 from search._maptables cimport (
     AUTUMN,
     DEPTH,
@@ -126,7 +127,7 @@ from adjudicator.position import Position as _Position
 _new_position = _Position.__new__
 
 # the rooms' Python names, as this module has always offered them
-from search._draws import C_DRAWS
+from search._draws import draws_in_c
 from search._valuation import forget, values
 
 globals().update(
@@ -241,14 +242,14 @@ cdef const double *_region_weights(
 # --- movement orders from Python: DumbBot's, or a learned policy's ----------------------
 
 
-def movement_orders(CMap cm, CWeights w, object pos, int power, object rng):
+cpdef dict movement_orders(CMap cm, CWeights w, object pos, int power, object rng):
     """DumbBot's orders for every unit of ``power`` (see DumbBot.movement_orders)."""
     if not 0 <= power < cm.num_powers:
         raise ValueError(f"no power {power} on this map")
     return _orders_in(cm, w, pos, None, power, rng)
 
 
-def movement_orders_board(CMap cm, CWeights w, Board start, int power, object rng):
+cpdef dict movement_orders_board(CMap cm, CWeights w, Board start, int power, object rng):
     """:func:`movement_orders` in the position ``start`` holds."""
     if not 0 <= power < cm.num_powers:
         raise ValueError(f"no power {power} on this map")
@@ -259,7 +260,7 @@ def movement_orders_board(CMap cm, CWeights w, Board start, int power, object rn
 
 
 
-def learned_orders(CMap cm, CPolicy pol, object pos, int power, object rng):
+cpdef dict learned_orders(CMap cm, CPolicy pol, object pos, int power, object rng):
     """LearnedPolicy.movement_orders: the model's orders for every unit of ``power``."""
     if not 0 <= power < cm.num_powers:
         raise ValueError(f"no power {power} on this map")
@@ -267,7 +268,7 @@ def learned_orders(CMap cm, CPolicy pol, object pos, int power, object rng):
     return _orders_in(cm, pol, pos, None, power, rng)
 
 
-def learned_orders_board(CMap cm, CPolicy pol, Board start, int power, object rng):
+cpdef dict learned_orders_board(CMap cm, CPolicy pol, Board start, int power, object rng):
     """:func:`learned_orders` in the position ``start`` holds."""
     if not 0 <= power < cm.num_powers:
         raise ValueError(f"no power {power} on this map")
@@ -368,7 +369,7 @@ def play_out(
 
 
 
-def play_out_reward(
+cpdef double play_out_reward(
     CMap cm,
     CWeights w,
     object pos,
@@ -379,7 +380,7 @@ def play_out_reward(
     int win_centres,
     int player_draws,
     Py_ssize_t players,
-):
+) except? -1.0:
     """search.mcts.domain.DiplomacyDomain.rollout when every power's rollout player is the
     DumbBot of ``w``: the reward of the position :func:`play_out` ends in.
 
@@ -441,7 +442,7 @@ cdef bint _simple_orders(CMap cm, _Board b, object orders) except -1:
     return True
 
 
-def step(
+cpdef object step(
     CMap cm,
     CWeights w,
     CWeights wus,
@@ -536,13 +537,7 @@ cdef class Board:
     game for the power and final year it was made for (DiplomacyDomain.terminal).
     """
 
-    cdef readonly CMap cm
-    cdef readonly object game_map
-    cdef readonly int season, year
-    cdef readonly bint terminal
-    cdef readonly bint any_dislodged
-    cdef int *cells  # upow, unode, dpow, dnode, owner (as _Board's), then ropt_n and ropt
-    cdef int np
+    # its fields are declared in search/_fastbot.pxd
 
     def __cinit__(self):
         self.cells = NULL
@@ -626,7 +621,7 @@ cdef class Board:
         return key
 
 
-def weighted_options(Board board, int power, tuple level_weights, int foreign_constant):
+cpdef tuple weighted_options(Board board, int power, tuple level_weights, int foreign_constant):
     """The thesis's options for ``power``'s units on ``board``, each valued by its region.
 
     ``(mean, [(province, orders, values), ...])``: per unit, in province order, the orders
@@ -762,7 +757,7 @@ cdef int _restore(CMap cm, _Game g, Board s) except -1:
     return 0
 
 
-def board(CMap cm, object pos, int us, int final_year, int win_centres):
+cpdef Board board(CMap cm, object pos, int us, int final_year, int win_centres):
     """``pos`` as a :class:`Board` (its ``terminal`` for ``us`` in ``final_year``)."""
     if not 0 <= us < cm.num_powers:
         raise ValueError(f"no power {us} on this map")
@@ -775,7 +770,7 @@ def board(CMap cm, object pos, int us, int final_year, int win_centres):
         g.busy = False
 
 
-def step_board(
+cpdef object step_board(
     CMap cm,
     CWeights w,
     CWeights wus,
@@ -806,7 +801,7 @@ def step_board(
         g.busy = False
 
 
-def play_out_reward_board(
+cpdef double play_out_reward_board(
     CMap cm,
     CWeights w,
     Board start,
@@ -817,7 +812,7 @@ def play_out_reward_board(
     int win_centres,
     int player_draws,
     Py_ssize_t players,
-):
+) except? -1.0:
     """:func:`play_out_reward` from ``start``."""
     _check_reward_args(cm, us, win_centres, player_draws, players)
     cdef Draws d = _draws(rng)

@@ -6,7 +6,7 @@ when the domain's step and rollout run compiled (search.mcts.compiled_tree says 
 selection (UCT over the edges' statistics), expansion (progressive widening), the
 child lookup by position key, the end-of-game test, the rollout with its reward and
 the backpropagation run here, calling the compiled step and rollout of search._fastbot
-directly; so do ``dm``'s candidate order sets (the DumbBots' samples and the
+directly (cimported through its ``.pxd``, not through Python objects); so do ``dm``'s candidate order sets (the DumbBots' samples and the
 region-weighted combinations; other variants' come from the domain's action
 sources).  Each node keeps its position in C (a search._fastbot.Board), which the
 steps, the rollouts and the samples start from and the child keys are made from; its
@@ -23,6 +23,12 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.limits cimport INT_MAX, INT_MIN
 from libc.math cimport INFINITY, log, pow, sqrt
 from libc.string cimport memcpy
+
+from search cimport _fastbot as fastbot
+from search._fastbot cimport Board
+from search._maptables cimport CMap, CWeights
+from search._policy cimport CPolicy
+from search._rollout cimport NodeValues
 
 cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
@@ -142,9 +148,9 @@ cdef class Node:
     cdef public bint exhausted
     cdef public object data
     cdef readonly bint terminal
-    cdef readonly object board
+    cdef readonly Board board
 
-    def __init__(self, object state, bint terminal, object board=None):
+    def __init__(self, object state, bint terminal, Board board=None):
         if state is None and board is None:
             raise ValueError("a node needs its state or its board")
         self._state = state
@@ -169,7 +175,7 @@ cdef class Core:
 
     ``domain`` is the search's search.mcts.domain.DiplomacyDomain (its action
     sources, and its Python step when the compiled one declines an action);
-    ``fastbot`` the compiled search._fastbot module; ``cmap`` its map tables;
+    ``cmap`` the compiled search._fastbot's map tables;
     ``enemy_weights``, ``our_weights`` and ``rollout_weights`` the compiled weights of
     the enemies' DumbBot, of our retreat and adjustment player and of the rollout's
     DumbBot; ``rollout_years`` the rollout's length in years, counting the current one
@@ -189,22 +195,10 @@ cdef class Core:
     """
 
     cdef object domain
-    cdef object fastbot_board
-    cdef object fastbot_movement_orders
-    cdef object fastbot_movement_orders_board
-    cdef object fastbot_learned_orders
-    cdef object fastbot_learned_orders_board
-    cdef object policy_type  # search._fastbot.CPolicy
-    cdef object fastbot_step
-    cdef object fastbot_step_board
-    cdef object fastbot_play_out
-    cdef object fastbot_play_out_board
-    cdef object fastbot_weighted_options  # Weighted's values from a board
-    cdef object node_values
-    cdef object cmap
-    cdef object enemy_weights
-    cdef object our_weights
-    cdef object rollout_weights
+    cdef CMap cmap
+    cdef CWeights enemy_weights
+    cdef CWeights our_weights
+    cdef CWeights rollout_weights
     cdef object game_map
     cdef list centres
     cdef Py_ssize_t num_provinces
@@ -225,7 +219,7 @@ cdef class Core:
     cdef Py_ssize_t sample_cap
     cdef int patience
     cdef Py_ssize_t weighted_cap
-    cdef object enemy_policy  # a search._fastbot.CPolicy, or None: DumbBot's orders
+    cdef CPolicy enemy_policy  # or None: DumbBot's orders
     cdef long new_iterations  # counts not yet added to the tree's (see _flush)
     cdef long new_rollouts
     cdef long new_nodes
@@ -233,11 +227,10 @@ cdef class Core:
     def __init__(
         self,
         object domain,
-        object fastbot,
-        object cmap,
-        object enemy_weights,
-        object our_weights,
-        object rollout_weights,
+        CMap cmap,
+        CWeights enemy_weights,
+        CWeights our_weights,
+        CWeights rollout_weights,
         object game_map,
         int us,
         int final_year,
@@ -251,25 +244,13 @@ cdef class Core:
         Py_ssize_t sample_cap=0,
         int patience=0,
         Py_ssize_t weighted_cap=0,
-        object enemy_policy=None,
+        CPolicy enemy_policy=None,
     ):
         if not 0 <= us < game_map.num_powers:
             raise ValueError(f"no power {us} on this map")
         if players < 1 or rollout_years < -1:
             raise ValueError("a rollout needs a player to draw and a length of -1 years or more")
         self.domain = domain
-        self.fastbot_board = fastbot.board
-        self.fastbot_movement_orders = fastbot.movement_orders
-        self.fastbot_movement_orders_board = fastbot.movement_orders_board
-        self.fastbot_learned_orders = fastbot.learned_orders
-        self.fastbot_learned_orders_board = fastbot.learned_orders_board
-        self.policy_type = fastbot.CPolicy
-        self.fastbot_step = fastbot.step
-        self.fastbot_step_board = fastbot.step_board
-        self.fastbot_play_out = fastbot.play_out_reward
-        self.fastbot_play_out_board = fastbot.play_out_reward_board
-        self.fastbot_weighted_options = fastbot.weighted_options
-        self.node_values = fastbot.NodeValues
         self.cmap = cmap
         self.enemy_weights = enemy_weights
         self.our_weights = our_weights
@@ -306,9 +287,7 @@ cdef class Core:
         board = None
         if state.map is self.game_map:
             try:
-                board = self.fastbot_board(
-                    self.cmap, state, self.us, self.final_year, self.win_centres
-                )
+                board = fastbot.board(self.cmap, state, self.us, self.final_year, self.win_centres)
             except ValueError:
                 board = None
         return Node(state, self.terminal(state), board)
@@ -545,7 +524,7 @@ cdef class Core:
             else []
         )
         if node.board is not None:
-            weighted = Weighted(node.board, us, self.weighted_cap, self.fastbot_weighted_options)
+            weighted = Weighted(node.board, us, self.weighted_cap, True)
         else:
             weighted = Weighted(
                 node._state if node._state is not None else node.board, us, self.weighted_cap
@@ -599,19 +578,32 @@ cdef class Core:
         """The node's kept enemy values (search._fastbot.NodeValues) once it is visited enough."""
         known = node.data
         if known is None and node.visits >= KEEP_VALUES_FROM:
-            known = node.data = self.node_values(self.cmap)
+            known = node.data = NodeValues(self.cmap)
         return known
 
     cdef object _compiled_step(self, Node node, object action, object rng):
         """search.mcts.domain.DiplomacyDomain.step, compiled: from the node's board the next
         board, else from its position the next position; None (before any draw) when the
         action declines the compiled step."""
-        has_board = node.board is not None
-        return (self.fastbot_step_board if has_board else self.fastbot_step)(
+        if node.board is not None:
+            return fastbot.step_board(
+                self.cmap,
+                self.enemy_weights,
+                self.our_weights,
+                node.board,
+                action,
+                rng,
+                self.us,
+                self.final_year,
+                self.win_centres,
+                self._known(node),
+                self.enemy_policy,
+            )
+        return fastbot.step(
             self.cmap,
             self.enemy_weights,
             self.our_weights,
-            node.board if has_board else node.state,
+            node.state,
             action,
             rng,
             self.us,
@@ -637,10 +629,23 @@ cdef class Core:
         cdef long year = node.board.year if node.board is not None else node.state.year
         if self.rollout_years >= 0 and year + self.rollout_years - 1 < horizon:
             horizon = year + self.rollout_years - 1
-        return (self.fastbot_play_out_board if node.board is not None else self.fastbot_play_out)(
+        if node.board is not None:
+            return fastbot.play_out_reward_board(
+                self.cmap,
+                self.rollout_weights,
+                node.board,
+                rng,
+                self.us,
+                horizon,
+                self.final_year,
+                self.win_centres,
+                self.player_draws,
+                self.players,
+            )
+        return fastbot.play_out_reward(
             self.cmap,
             self.rollout_weights,
-            node.board if node.board is not None else node.state,
+            node.state,
             rng,
             self.us,
             horizon,
@@ -662,9 +667,9 @@ cdef class Sampled:
     ``sample_cap`` and ``patience`` apply.
     """
 
-    cdef object cmap
-    cdef object weights
-    cdef object movement_orders  # search._fastbot's, from the position or from the board
+    cdef CMap cmap
+    cdef object weights  # CWeights, or CPolicy when learned
+    cdef bint learned
     cdef object at  # the node's board, else its position
     cdef int power
     cdef list ours
@@ -675,17 +680,10 @@ cdef class Sampled:
     def __init__(self, Core core, object weights, Node node, int power, list ours):
         self.cmap = core.cmap
         self.weights = weights
-        learned = type(weights) is core.policy_type
-        if node.board is not None:
-            self.movement_orders = (
-                core.fastbot_learned_orders_board if learned else core.fastbot_movement_orders_board
-            )
-            self.at = node.board
-        else:
-            self.movement_orders = (
-                core.fastbot_learned_orders if learned else core.fastbot_movement_orders
-            )
-            self.at = node.state
+        self.learned = type(weights) is CPolicy
+        if not self.learned and type(weights) is not CWeights:
+            raise TypeError("a sampled player is a CWeights or a CPolicy")
+        self.at = node.board if node.board is not None else node.state
         self.power = power
         self.ours = ours
         self.cap = core.sample_cap
@@ -704,7 +702,22 @@ cdef class Sampled:
         return None
 
     cdef tuple _draw(self, object rng):
-        cdef dict orders = self.movement_orders(self.cmap, self.weights, self.at, self.power, rng)
+        cdef dict orders
+        if type(self.at) is Board:
+            if self.learned:
+                orders = fastbot.learned_orders_board(
+                    self.cmap, <CPolicy> self.weights, <Board> self.at, self.power, rng
+                )
+            else:
+                orders = fastbot.movement_orders_board(
+                    self.cmap, <CWeights> self.weights, <Board> self.at, self.power, rng
+                )
+        elif self.learned:
+            orders = fastbot.learned_orders(self.cmap, <CPolicy> self.weights, self.at, self.power, rng)
+        else:
+            orders = fastbot.movement_orders(
+                self.cmap, <CWeights> self.weights, self.at, self.power, rng
+            )
         return tuple([(p, orders.get(p, HOLD_ORDER)) for p in self.ours])
 
 
@@ -748,13 +761,13 @@ cdef class Weighted:
     best first by summed value, up to ``cap`` (search.mcts.order_sets.BestFirstCombinations:
     its heap entries ``(-sum, option indices, lowest unit)`` popped in the same order,
     since no two entries are equal).  It draws nothing from the generator.  ``at`` is
-    the position, or a search._fastbot.Board of it: with ``board_options``
-    (search._fastbot.weighted_options) the options and their values come from the board
-    in C, else from its position (built with the source).
+    the position, or a search._fastbot.Board of it: with ``on_board`` the options and their
+    values come from the board in C (search._fastbot.weighted_options), else from its
+    position (built with the source).
     """
 
     cdef object at  # the position, or a search._fastbot.Board of it
-    cdef object board_options  # search._fastbot.weighted_options, or None
+    cdef bint on_board  # the options valued from the board, in C
     cdef int power
     cdef Py_ssize_t cap
     cdef bint built
@@ -779,9 +792,11 @@ cdef class Weighted:
         self.idx = NULL
         self.cur = NULL
 
-    def __init__(self, object at, int power, Py_ssize_t cap, object board_options=None):
+    def __init__(self, object at, int power, Py_ssize_t cap, bint on_board=False):
+        if on_board and type(at) is not Board:
+            raise TypeError("options valued on a board need a search._fastbot.Board")
         self.at = at
-        self.board_options = board_options
+        self.on_board = on_board
         self.power = power
         self.cap = cap
         self.built = False
@@ -828,10 +843,10 @@ cdef class Weighted:
         cdef double v, best, mean, total = 0.0
         cdef list valued = []
         self.built = True
-        if self.board_options is not None:
+        if self.on_board:
             weights = _weights()
-            mean, options_valued = self.board_options(
-                self.at,
+            mean, options_valued = fastbot.weighted_options(
+                <Board> self.at,
                 self.power,
                 weights.SPRING_PROXIMITY_WEIGHTS
                 if self.at.season == SPRING or self.at.season == SUMMER

@@ -7,7 +7,8 @@
 * :class:`CWeights` — one :class:`~search.tables.DumbBotWeights` as C integers, with the
   check that its values cannot overflow 64 bits on a map;
 * :class:`PerMap` — the one cache the compiled search keeps things per map in (a map's
-  bounds in its weights, its valuation's scratch, its rollout's arrays).
+  bounds in its weights, its valuation's scratch, its rollout's arrays, and
+  search.compiled_search's tables, kernels and policies of a map).
 """
 
 from dataclasses import fields
@@ -70,7 +71,8 @@ cdef unsigned char[::1] _new_bytes(Py_ssize_t n):
 
 
 cdef class PerMap:
-    """Values kept per map: one per key object (a :class:`CMap`, a game map), found by the
+    """Values kept per map: one per key object (a :class:`CMap`, a game map, a map's
+    tables, the weights a map's kernel is made for), found by the
     key's identity (the key is held, so its id is not reused while kept), at most ``limit``
     keys (all dropped when one more comes); the last key found or kept is answered without
     a look-up (:func:`kept_for`)."""

@@ -19,7 +19,7 @@ from libc.string cimport memcpy, memset
 from adjudicator._movetables cimport _MapFacts
 from adjudicator._moveorders cimport resolve_arrays
 from adjudicator._resolver cimport _Resolver
-from search._draws cimport Draws, _choice, _draws, _mt_below, _shuffle, _uniform
+from search._draws cimport Draws, _below, _choice, _draws, _shuffle, _uniform
 from search._dumbbot cimport _Orders, _choose_moves, _provinces_of, _select
 from search._maptables cimport (
     AUTUMN,
@@ -636,8 +636,8 @@ cdef int _draw_players(Draws *d, int player_draws, Py_ssize_t players) except -1
     """The enemies' rollout players drawn (``player_draws`` times ``rng.randrange(players)``)."""
     cdef int i
     for i in range(player_draws):
-        if d.mt != NULL:
-            _mt_below(d.mt, players)
+        if d.bits != NULL:
+            _below(d.bits, players)
         else:
             (<object> d.rng).randrange(players)
     return 0

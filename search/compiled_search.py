@@ -60,9 +60,27 @@ class LearnedMoves(Protocol):
         ...
 
 
-_MAPS: dict[int, tuple[object, Any]] = {}
-_KERNELS: dict[tuple[int, int], tuple[object, object, Kernel | None]] = {}
-_LIMIT = 64
+class _Kept:
+    """What is kept for one map's tables.
+
+    Its compiled tables (None: pure Python) and, in the compiled search's one per-map
+    cache (``search._maptables.PerMap``, by identity), its kernels by DumbBot's weights and
+    its learned policies by DumbBot's weights, then by the model's weights; each value a
+    1-tuple, as None is kept too.
+    """
+
+    __slots__ = ("cmap", "kernels", "policies")
+
+    def __init__(self, cmap: Any) -> None:
+        assert COMPILED is not None
+        self.cmap = cmap
+        self.kernels: Any = COMPILED.PerMap()
+        self.policies: Any = COMPILED.PerMap()
+
+
+_MAPS: Any = COMPILED.PerMap() if COMPILED is not None else None
+"""What is kept per map's tables (a :class:`_Kept` each), in the compiled search's one
+per-map cache (``search._maptables.PerMap``); None without the compiled module."""
 
 
 class Kernel:
@@ -99,17 +117,13 @@ class Kernel:
 
 def kernel(tables: MapTables, weights: DumbBotWeights) -> Kernel | None:
     """The compiled DumbBot for ``tables``' map and ``weights``, or None to run pure Python."""
-    if COMPILED is None or not switch.enabled():
+    kept = _kept(tables)
+    if kept is None or kept.cmap is None:
         return None
-    key = (id(tables), id(weights))
-    found = _KERNELS.get(key)
-    if found is not None and found[0] is tables and found[1] is weights:
-        return found[2]
-    made = _make(tables, weights)
-    if len(_KERNELS) >= _LIMIT:
-        _KERNELS.clear()
-    _KERNELS[key] = (tables, weights, made)
-    return made
+    found = kept.kernels.get(weights)
+    if found is None:
+        found = kept.kernels.put(weights, (_make(kept.cmap, weights),))
+    return found[0]  # type: ignore[no-any-return]
 
 
 def rollout_kernel(weights: DumbBotWeights, pos: Position) -> Kernel | None:
@@ -200,9 +214,6 @@ def step(
     )
 
 
-_POLICIES: dict[tuple[int, int, tuple[float, ...]], tuple[object, object, Any]] = {}
-
-
 def learned_policy(tables: MapTables, weights: tuple[float, ...], dumbbot: DumbBotWeights) -> Any:
     """The compiled movement orders of a learned order model, or None to run pure Python.
 
@@ -214,22 +225,21 @@ def learned_policy(tables: MapTables, weights: tuple[float, ...], dumbbot: DumbB
     enemies' player.
     """
     fast = kernel(tables, dumbbot)
-    if fast is None:
+    kept = _kept(tables)
+    if fast is None or kept is None:
         return None
-    key = (id(tables), id(dumbbot), weights)
-    found = _POLICIES.get(key)
-    if found is not None and found[0] is tables and found[1] is dumbbot:
-        return found[2]
     assert COMPILED is not None
-    cmap = compiled_map(tables)
-    try:
-        made = COMPILED.CPolicy(cmap, tables.map, weights, fast.cweights)
-    except ValueError:
-        made = None
-    if len(_POLICIES) >= _LIMIT:
-        _POLICIES.clear()
-    _POLICIES[key] = (tables, dumbbot, made)
-    return made
+    by_model = kept.policies.get(dumbbot)
+    if by_model is None:
+        by_model = kept.policies.put(dumbbot, COMPILED.PerMap())
+    found = by_model.get(weights)
+    if found is None:
+        try:
+            made = COMPILED.CPolicy(kept.cmap, tables.map, weights, fast.cweights)
+        except ValueError:
+            made = None
+        found = by_model.put(weights, (made,))
+    return found[0]
 
 
 def node_values(pos: Position) -> Any:
@@ -243,26 +253,26 @@ def node_values(pos: Position) -> Any:
 
 def compiled_map(tables: MapTables) -> Any:
     """The compiled tables of ``tables``' map (one per map), or None to run pure Python."""
+    kept = _kept(tables)
+    return None if kept is None else kept.cmap
+
+
+def _kept(tables: MapTables) -> _Kept | None:
+    """What is kept for ``tables`` (made on first use), or None when the compiled code is off."""
     if COMPILED is None or not switch.enabled():
         return None
-    found = _MAPS.get(id(tables))
-    if found is not None and found[0] is tables:
-        return found[1]
-    try:
-        made = COMPILED.CMap(tables.map, tables)
-    except ValueError:
-        made = None
-    if len(_MAPS) >= _LIMIT:
-        _MAPS.clear()
-    _MAPS[id(tables)] = (tables, made)
-    return made
+    kept: _Kept | None = _MAPS.get(tables)
+    if kept is None:
+        try:
+            cmap = COMPILED.CMap(tables.map, tables)
+        except ValueError:
+            cmap = None
+        kept = _MAPS.put(tables, _Kept(cmap))
+    return kept
 
 
-def _make(tables: MapTables, weights: DumbBotWeights) -> Kernel | None:
+def _make(cmap: Any, weights: DumbBotWeights) -> Kernel | None:
     assert COMPILED is not None
-    cmap = compiled_map(tables)
-    if cmap is None:
-        return None
     try:
         cweights = COMPILED.CWeights(weights)
     except ValueError:

@@ -83,6 +83,7 @@ from adjudicator.position import AUTUMN, WINTER, PhaseKind, Position
 from adjudicator.retreats import adjudicate_retreats
 from adjudicator.validation import MBV, OrderBook
 from search.dumbbot import DumbBot
+from search.generator import SearchRandom
 from search.heuristics import PhaseHeuristics
 from search.mcts.config import SearchSettings
 from search.mcts.domain import DiplomacyDomain
@@ -429,7 +430,7 @@ def centres_after(
     seeds = Random(seed)
     out: list[tuple[int, ...]] = []
     for _ in range(settings.rollouts):
-        first = Random(seeds.getrandbits(_SEED_BITS))
+        first = SearchRandom(seeds.getrandbits(_SEED_BITS))
         then = seeds.getrandbits(_SEED_BITS)
         theirs = others if others is not None else _others_orders(domain, pos, power, first)
         counts: list[int] = []
@@ -437,7 +438,7 @@ def centres_after(
             if first_equal[index] < index:
                 counts.append(counts[first_equal[index]])
                 continue
-            rng = Random(then)
+            rng = SearchRandom(then)
             state = domain.to_next_movement(_play_first(pos, power, ours, theirs), rng)
             if not domain.terminal(state):
                 state = domain.play_out(state, rng)

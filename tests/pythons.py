@@ -8,7 +8,7 @@ For each version of :data:`VERSIONS` found (pyenv's, else on ``PATH``):
 * a check that the compiled paths are what runs: each extension of
   :data:`adjudicator.compiled_rules.EXTENSIONS` loads from the venv, is current and
   was built from this checkout's sources (its ``SOURCE_HASH``), and the compiled
-  DumbBot draws from the generator in C (``search._fastbot.C_DRAWS``);
+  DumbBot draws from the search's generator in C (``search._fastbot.draws_in_c``);
 * the tests of ``protocol``, ``adjudicator`` and ``search`` that need no server
   (:data:`SERVER_MARKERS` left out), run from a copy of ``tests/`` outside the
   source tree (``.local/pythons/3.X/run``), so that the installed package is the
@@ -67,9 +67,10 @@ for name in compiled_rules.EXTENSIONS:
     assert module.SOURCE_HASH == compiled_sources.digest(files), f"{name}: other sources"
     print(f"  {name}: {where.name}")
 from search import _fastbot
+from search.generator import SearchRandom
 
-assert _fastbot.C_DRAWS, "search._fastbot draws through random.Random's methods"
-print("  search._fastbot.C_DRAWS: True")
+assert _fastbot.draws_in_c(SearchRandom(1)), "search._fastbot draws through the methods"
+print("  search._fastbot.draws_in_c(SearchRandom(1)): True")
 """
 """Run by the venv's Python from outside the checkout, with the checkout as argument."""
 

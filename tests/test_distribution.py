@@ -47,7 +47,7 @@ EXTENSIONS = (
     "search._fastbot",
     "search._fasttree",
 )
-C_HEADERS = ("search/db_lanes.h", "search/db_levels.h", "search/db_mt.h")
+C_HEADERS = ("search/db_lanes.h", "search/db_levels.h")
 BUILD_TIMEOUT = 600
 GAME_TIMEOUT = 300
 

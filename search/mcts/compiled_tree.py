@@ -127,7 +127,6 @@ def compiled_search(
     sampled = _sampled_actions(variant, tables)
     core = FASTTREE.Core(
         domain,
-        FASTBOT,
         compiled_map(tables),
         enemies.cweights,
         ours.cweights,

@@ -35,11 +35,11 @@ import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from multiprocessing.connection import Connection
-from random import Random
 
 from adjudicator.maps import GameMap
 from adjudicator.position import Position
 from protocol.values import MapDefinition
+from search.generator import SearchRandom
 from search.mcts.inbox import PipeInbox
 from search.mcts.order_sets import Action
 from search.mcts.tree import new_search
@@ -294,7 +294,7 @@ def _answer(conn: Connection, inbox: PipeInbox[ToWorker], job: Think, game_map: 
     assert job.variant is not None and job.horizon is not None and job.seed is not None
     pos = Position.from_data(game_map, job.position)
     variant = get_variant(job.variant)
-    search = new_search(pos, job.power, variant, job.horizon, Random(job.seed))
+    search = new_search(pos, job.power, variant, job.horizon, SearchRandom(job.seed))
     control = JobControl(inbox, job)
     iterations = job.limit.iterations
 

@@ -26,6 +26,7 @@ from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
 from search.constraints import NO_CONSTRAINTS, Constraints
 from search.dumbbot import DumbBot
+from search.generator import SearchRandom
 from search.heuristics import PhaseHeuristics
 from search.mcts.config import SearchSettings
 from search.mcts.order_sets import Action
@@ -144,7 +145,7 @@ def search_within(
     began = time.monotonic()
     seed = rng.randrange(1 << 62)
     helper_seeds = [rng.randrange(1 << 62) for _ in range(parallel.helpers if parallel else 0)]
-    search = new_search(pos, power, variant, final_year, Random(seed), constraints)
+    search = new_search(pos, power, variant, final_year, SearchRandom(seed), constraints)
     iterations = limit.iterations
     job_id = None
     if constraints:

@@ -10,7 +10,6 @@ the same numbers, with a learned policy as the enemies' player too (``model=NAME
 
 from __future__ import annotations
 
-from random import Random
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from adjudicator.maps import standard_map
 from adjudicator.position import Position
 from search import compiled_search as speedups
 from search.dumbbot import DumbBot
+from search.generator import SearchRandom
 from search.mcts.compiled_tree import compiled_search
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.variants import LIVELY_DUMBBOT, get_variant
@@ -69,7 +69,7 @@ def _enemy_policy(domain: DiplomacyDomain, pos: Position) -> Any:
 
 def test_a_board_gives_back_its_position_key_and_end(compiled: None) -> None:
     search = compiled_search(
-        _domain(varied_positions()[0], 0), varied_positions()[0], get_variant("dm"), Random(1)
+        _domain(varied_positions()[0], 0), varied_positions()[0], get_variant("dm"), SearchRandom(1)
     )
     assert search is not None
     core = search.core
@@ -103,9 +103,9 @@ def test_stepping_from_a_board_is_stepping_from_its_position(compiled: None, spe
         policy = _enemy_policy(domain, pos)
         board = _board(domain, pos)
         for k, player in enumerate((DumbBot(), LIVELY_DUMBBOT)):
-            action = tuple(player.movement_orders(pos, domain.us, Random(k)).items())
+            action = tuple(player.movement_orders(pos, domain.us, SearchRandom(k)).items())
             given = (domain.us, domain.final_year, pos.map.win_centres)
-            fast_rng, slow_rng = Random(k), Random(k)
+            fast_rng, slow_rng = SearchRandom(k), SearchRandom(k)
             nxt = fastbot.step_board(
                 _cmap(pos), enemies, ours, board, action, fast_rng, *given, policy=policy
             )
@@ -115,7 +115,7 @@ def test_stepping_from_a_board_is_stepping_from_its_position(compiled: None, spe
             assert nxt.position() == expected, (i, k)
             assert nxt.terminal == domain.terminal(expected)
             assert fast_rng.getstate() == slow_rng.getstate()
-            dumbbots = fastbot.step(_cmap(pos), enemies, ours, pos, action, Random(k), *given)
+            dumbbots = fastbot.step(_cmap(pos), enemies, ours, pos, action, SearchRandom(k), *given)
             changed += dumbbots != expected
             stepped += 1
     assert stepped > 20
@@ -133,7 +133,7 @@ def test_rolling_out_and_ordering_from_a_board_is_doing_it_from_its_position(
         board = _board(domain, pos)
         rollout = _cweights(pos, DumbBot().weights)
         given = (domain.us, domain.final_year, domain.final_year, pos.map.win_centres, 6, 2)
-        fast_rng, slow_rng = Random(i), Random(i)
+        fast_rng, slow_rng = SearchRandom(i), SearchRandom(i)
         reward = fastbot.play_out_reward_board(_cmap(pos), rollout, board, fast_rng, *given)
         assert reward == fastbot.play_out_reward(_cmap(pos), rollout, pos, slow_rng, *given)
         assert fast_rng.getstate() == slow_rng.getstate()
@@ -161,7 +161,7 @@ def test_a_learned_policys_orders_from_a_board_are_its_orders_from_the_position(
         policy = player.compiled(pos.map)
         assert policy is not None
         for power in range(pos.map.num_powers):
-            fast_rng, slow_rng = Random(i + power), Random(i + power)
+            fast_rng, slow_rng = SearchRandom(i + power), SearchRandom(i + power)
             orders = fastbot.learned_orders_board(_cmap(pos), policy, board, power, fast_rng)
             assert orders == fastbot.learned_orders(_cmap(pos), policy, pos, power, slow_rng)
             assert fast_rng.getstate() == slow_rng.getstate()
@@ -176,9 +176,11 @@ def test_a_board_of_another_map_is_a_value_error(compiled: None) -> None:
     other = speedups.COMPILED.CMap(standard_map.__wrapped__(), tables_for(pos.map))  # type: ignore[union-attr]
     weights = _cweights(pos, DumbBot().weights)
     with pytest.raises(ValueError, match="another map"):
-        _fastbot().movement_orders_board(other, weights, board, 0, Random(1))
+        _fastbot().movement_orders_board(other, weights, board, 0, SearchRandom(1))
     with pytest.raises(ValueError, match="another map"):
-        _fastbot().play_out_reward_board(other, weights, board, Random(1), 0, 1905, 1905, 18, 6, 1)
+        _fastbot().play_out_reward_board(
+            other, weights, board, SearchRandom(1), 0, 1905, 1905, 18, 6, 1
+        )
 
 
 def test_a_policy_of_another_map_is_a_value_error_from_a_board(compiled: None) -> None:
@@ -192,6 +194,8 @@ def test_a_policy_of_another_map_is_a_value_error_from_a_board(compiled: None) -
     cmap = _cmap(pos)
     given = (domain.us, domain.final_year, pos.map.win_centres)
     with pytest.raises(ValueError, match="another map"):
-        _fastbot().step_board(cmap, weights, weights, board, (), Random(1), *given, policy=other)
+        _fastbot().step_board(
+            cmap, weights, weights, board, (), SearchRandom(1), *given, policy=other
+        )
     with pytest.raises(ValueError, match="another map"):
-        _fastbot().learned_orders_board(cmap, other, board, 0, Random(1))
+        _fastbot().learned_orders_board(cmap, other, board, 0, SearchRandom(1))

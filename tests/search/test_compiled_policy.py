@@ -9,14 +9,13 @@ draws from through its methods.
 
 from __future__ import annotations
 
-from random import Random
-
 import pytest
 
 from adjudicator.compiled_rules import pure_python
 from adjudicator.maps import standard_map
 from adjudicator.position import FALL, SPRING, Position, initial_position
 from search import compiled_search as speedups
+from search.generator import SearchRandom
 from search.orderpolicy import FEATURES, LearnedPolicy, OrderModel, load_model
 from search.tables import DEFAULT_WEIGHTS, tables_for
 from tests.search.boards import dumbbot_game
@@ -42,8 +41,8 @@ def _hand_made(**named: float) -> OrderModel:
     return OrderModel(tuple(named.get(f, 0.0) for f in FEATURES), name="hand-made")
 
 
-class MethodRandom(Random):
-    """A generator the compiled code draws from through its methods (not a plain Random)."""
+class MethodRandom(SearchRandom):
+    """A generator the compiled code draws from through its methods (not a plain SearchRandom)."""
 
     def random(self) -> float:
         return super().random()
@@ -74,7 +73,7 @@ def test_the_positions_cover_springs_and_falls_from_1901_to_1906() -> None:
 def test_the_compiled_policy_draws_what_the_python_policy_draws(compiled: None) -> None:
     policy = LearnedPolicy(load_model("policy"))
     assert policy.compiled(M) is not None
-    assert _assert_same_draws(policy, POSITIONS, Random) == len(POSITIONS) * 7 * len(SEEDS)
+    assert _assert_same_draws(policy, POSITIONS, SearchRandom) == len(POSITIONS) * 7 * len(SEEDS)
 
 
 @pytest.mark.parametrize(
@@ -89,7 +88,7 @@ def test_the_compiled_policy_draws_what_the_python_policy_draws(compiled: None) 
     ids=["uniform", "holding", "dumbbot", "dumbbot-stays", "supports"],
 )
 def test_any_models_compiled_draws_are_its_python_draws(compiled: None, model: OrderModel) -> None:
-    _assert_same_draws(LearnedPolicy(model), POSITIONS[::5], Random)
+    _assert_same_draws(LearnedPolicy(model), POSITIONS[::5], SearchRandom)
 
 
 def test_a_generator_subclass_is_drawn_from_as_the_python_policy_draws(compiled: None) -> None:

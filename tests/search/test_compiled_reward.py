@@ -18,6 +18,7 @@ import pytest
 from adjudicator.position import Position
 from search import compiled_search as speedups
 from search.dumbbot import DumbBot
+from search.generator import SearchRandom
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.variants import get_variant
 from search.tables import tables_for
@@ -60,7 +61,7 @@ def test_the_compiled_reward_is_the_rollouts(compiled: None) -> None:
         power = i % n
         for spec, years in (("dm", 1), ("dm/years=1", 3), ("dm/years=full", 10), ("dm/years=0", 2)):
             domain = DiplomacyDomain(get_variant(spec), power, pos.year + years, n)
-            fast_rng, slow_rng, domain_rng = Random(i), Random(i), Random(i)
+            fast_rng, slow_rng, domain_rng = SearchRandom(i), SearchRandom(i), SearchRandom(i)
             reward = _reward(domain, pos, fast_rng)
             assert reward == domain.reward(domain.play_out(pos, slow_rng)), (i, spec)
             assert reward == domain.rollout(pos, domain_rng), (i, spec)
@@ -74,12 +75,12 @@ def test_the_compiled_reward_is_the_rollouts(compiled: None) -> None:
 def test_bad_arguments_get_a_clear_error(compiled: None) -> None:
     pos = varied_positions()[0]
     domain = DiplomacyDomain(get_variant("dm"), 0, 1902, pos.map.num_powers)
-    assert _reward(domain, pos, Random(1)) >= 0
+    assert _reward(domain, pos, SearchRandom(1)) >= 0
     assert speedups.COMPILED is not None
     tables = tables_for(pos.map)
     fast = speedups.kernel(tables, DumbBot().weights)
     assert fast is not None
-    args = (speedups.compiled_map(tables), fast.cweights, pos, Random(1))
+    args = (speedups.compiled_map(tables), fast.cweights, pos, SearchRandom(1))
     play = speedups.COMPILED.play_out_reward
     with pytest.raises(ValueError, match="no power"):
         play(*args, 7, 1902, 1902, 18, 6, 1)

@@ -26,6 +26,7 @@ from adjudicator.phases import solo_winner
 from adjudicator.position import WINTER, Position
 from search import compiled_search as speedups
 from search.dumbbot import DumbBot
+from search.generator import SearchRandom
 from search.mcts.domain import KEEP_VALUES_FROM, DiplomacyDomain, game_over
 from search.mcts.order_sets import Action
 from search.mcts.uct import Node
@@ -84,7 +85,11 @@ def test_the_compiled_rollout_ends_where_the_python_one_does(compiled: None) -> 
         power = i % pos.map.num_powers
         for domain in _domains(pos, power):
             for seed in range(SEEDS):
-                fast_rng, slow_rng, replay_rng = Random(seed), Random(seed), Random(seed)
+                fast_rng, slow_rng, replay_rng = (
+                    SearchRandom(seed),
+                    SearchRandom(seed),
+                    SearchRandom(seed),
+                )
                 fast = domain.play_out(pos, fast_rng)
                 with pure_python():
                     slow = domain.play_out(pos, slow_rng)
@@ -109,35 +114,42 @@ def test_it_plays_any_one_dumbbot_and_no_mixed_players(compiled: None) -> None:
     for variant in (lively, mixed):
         domain = DiplomacyDomain(variant, 3, pos.year + 2, n)
         for seed in range(5):
-            fast_rng, slow_rng = Random(seed), Random(seed)
+            fast_rng, slow_rng = SearchRandom(seed), SearchRandom(seed)
             end = domain.play_out(pos, fast_rng)
             with pure_python():
                 assert domain.play_out(pos, slow_rng) == end
             assert fast_rng.getstate() == slow_rng.getstate()
-    assert speedups.play_out(LIVELY_DUMBBOT.weights, pos, Random(7), 3, pos.year, pos.year + 2)
+    assert speedups.play_out(
+        LIVELY_DUMBBOT.weights, pos, SearchRandom(7), 3, pos.year, pos.year + 2
+    )
     with pure_python():
-        assert speedups.play_out(DumbBot().weights, pos, Random(7), 3, pos.year, pos.year) is None
+        assert (
+            speedups.play_out(DumbBot().weights, pos, SearchRandom(7), 3, pos.year, pos.year)
+            is None
+        )
 
 
-class CountingRandom(Random):
-    """A generator the compiled code draws from through its methods (not a plain Random)."""
+class CountingRandom(SearchRandom):
+    """A generator the compiled code draws from through its methods (not a plain SearchRandom)."""
 
     def random(self) -> float:
         return super().random()
 
 
-def test_rollouts_draw_in_c_from_any_point_of_the_generator_and_through_a_subclass(
+def test_rollouts_draw_in_c_from_any_point_of_the_generator_and_through_others(
     compiled: None,
 ) -> None:
-    """A plain Random is drawn from in C on its own state, which the compiled rollout
-    leaves where Python's draws leave it from any word of the state (a regeneration of
-    the state falls at a different draw each time); any other generator through its
-    methods."""
-    assert speedups.COMPILED is not None and speedups.COMPILED.C_DRAWS
+    """A plain SearchRandom is drawn from in C on its bit generator, which the compiled
+    rollout leaves where Python's draws leave it from any point of its stream; a subclass
+    and a plain ``random.Random`` through their methods."""
+    assert speedups.COMPILED is not None
+    assert speedups.COMPILED.draws_in_c(SearchRandom(1))
+    assert not speedups.COMPILED.draws_in_c(CountingRandom(1))
+    assert not speedups.COMPILED.draws_in_c(Random(1))
     pos = varied_positions()[40]
     domain = DiplomacyDomain(get_variant("dm/years=1"), 2, pos.year + 3, pos.map.num_powers)
-    for advance in (0, 1, 150, 311, 500, 623):
-        for kind in (Random, CountingRandom):
+    for advance in (0, 1, 150, 311):
+        for kind in (SearchRandom, CountingRandom, Random):
             fast_rng, slow_rng = kind(advance), kind(advance)
             for rng in (fast_rng, slow_rng):
                 rng.getrandbits(32 * advance)
@@ -184,8 +196,8 @@ def test_the_compiled_step_goes_where_the_python_one_does(compiled: None, spec: 
         us = i % pos.map.num_powers
         domain = DiplomacyDomain(get_variant(spec), us, pos.year + i % 3, pos.map.num_powers)
         assert domain.enemy_bot is not None and domain.our_phases is not None
-        for k, action in enumerate(_actions(pos, us, Random(i))):
-            fast_rng, slow_rng, replay_rng = Random(k), Random(k), Random(k)
+        for k, action in enumerate(_actions(pos, us, SearchRandom(i))):
+            fast_rng, slow_rng, replay_rng = SearchRandom(k), SearchRandom(k), SearchRandom(k)
             fast = domain.step(Node(pos), action, fast_rng)
             with pure_python():
                 slow = domain.step(Node(pos), action, slow_rng)
@@ -194,7 +206,7 @@ def test_the_compiled_step_goes_where_the_python_one_does(compiled: None, spec: 
             assert fast_rng.getstate() == slow_rng.getstate()
             bot, ours, learned = domain.enemy_bot.weights, domain.our_phases, domain.enemy_policy
             if (
-                speedups.step(bot, ours, pos, action, Random(k), us, pos.year, None, learned)
+                speedups.step(bot, ours, pos, action, SearchRandom(k), us, pos.year, None, learned)
                 is None
             ):
                 seen["in Python"] += 1
@@ -209,10 +221,10 @@ def test_a_node_stepped_again_and_again_keeps_its_enemies_values(compiled: None,
         us = i % pos.map.num_powers
         domain = DiplomacyDomain(get_variant(spec), us, pos.year + 1, pos.map.num_powers)
         node: Node[Position, Action] = Node(pos)
-        action = tuple(DumbBot().movement_orders(pos, us, Random(i)).items())
+        action = tuple(DumbBot().movement_orders(pos, us, SearchRandom(i)).items())
         for visit in range(KEEP_VALUES_FROM + 3):
             node.visits = visit
-            fast_rng, slow_rng = Random(visit), Random(visit)
+            fast_rng, slow_rng = SearchRandom(visit), SearchRandom(visit)
             fast = domain.step(node, action, fast_rng)
             with pure_python():
                 assert domain.step(Node(pos), action, slow_rng) == fast
@@ -248,7 +260,7 @@ def test_a_malformed_unit_is_a_value_error_not_a_crash(compiled: None) -> None:
     assert len(broken) == 12
     for pos in broken:
         with pytest.raises(ValueError):
-            speedups.play_out(weights, pos, Random(1), 0, pos.year, pos.year + 2)
+            speedups.play_out(weights, pos, SearchRandom(1), 0, pos.year, pos.year + 2)
 
 
 def test_an_empty_order_in_an_action_is_left_to_python(compiled: None) -> None:
@@ -257,7 +269,9 @@ def test_an_empty_order_in_an_action_is_left_to_python(compiled: None) -> None:
     province, unit = next(iter(pos.units.items()))
     action = ((province, ()),)
     weights = LIVELY_DUMBBOT.weights
-    assert speedups.step(weights, weights, pos, action, Random(1), unit[0], pos.year + 2) is None  # type: ignore[arg-type]
+    assert (
+        speedups.step(weights, weights, pos, action, SearchRandom(1), unit[0], pos.year + 2) is None
+    )  # type: ignore[arg-type]
 
 
 def test_values_kept_for_other_tables_are_a_value_error(compiled: None) -> None:
@@ -269,9 +283,9 @@ def test_values_kept_for_other_tables_are_a_value_error(compiled: None) -> None:
     weights = LIVELY_DUMBBOT.weights
     us = next(iter(pos.units.values()))[0]
     kept = speedups.node_values(pos)
-    assert speedups.step(weights, weights, pos, (), Random(1), us, pos.year + 2, kept)
+    assert speedups.step(weights, weights, pos, (), SearchRandom(1), us, pos.year + 2, kept)
     with pytest.raises(ValueError, match="another map"):
-        speedups.step(weights, weights, pos, (), Random(1), us, pos.year + 2, other)
+        speedups.step(weights, weights, pos, (), SearchRandom(1), us, pos.year + 2, other)
 
 
 def test_an_action_given_as_an_iterator_is_played(compiled: None) -> None:
@@ -286,9 +300,11 @@ def test_an_action_given_as_an_iterator_is_played(compiled: None) -> None:
             if order[0] != MOVE:
                 continue
             action = ((province, order),)
-            once = speedups.step(weights, weights, pos, action, Random(1), unit[0], pos.year + 2)
+            once = speedups.step(
+                weights, weights, pos, action, SearchRandom(1), unit[0], pos.year + 2
+            )
             again = speedups.step(
-                weights, weights, pos, iter(action), Random(1), unit[0], pos.year + 2
+                weights, weights, pos, iter(action), SearchRandom(1), unit[0], pos.year + 2
             )
             assert once is not None and again == once
             checked += 1
@@ -305,7 +321,7 @@ def test_a_generator_drawing_through_its_own_attribute_is_drawn_from_through_it(
     for name, method in (("random", lambda: 0.0), ("_randbelow", lambda n: n - 1)):
         ends = []
         for pure in (False, True):
-            rng = Random(5)
+            rng = SearchRandom(5)
             setattr(rng, name, method)
             if pure:
                 with pure_python():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import re
 from pathlib import Path
+from random import Random
 from types import ModuleType
 from typing import Any
 
@@ -22,6 +23,7 @@ from adjudicator import compiled_sources
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from search import compiled_search
+from search.generator import SearchRandom
 from search.tables import DEFAULT_WEIGHTS, tables_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,6 +79,47 @@ def test_the_per_map_cache_holds_its_keys_and_drops_all_when_full(compiled: None
     assert (len(cache), cache.get(kept)) == (1, "again")
 
 
+def _mixed_draws(seed: int) -> list[tuple[int, int]]:
+    """Kinds and sizes of draws for ``search._draws._draws_of``: every kind, small and large."""
+    mix = Random(seed)
+    sizes = (1, 2, 3, 7, 64, 65, 255, 256, (1 << 31) + 5, (1 << 62) + 1)
+    return [
+        (kind, mix.choice(sizes[:8] if kind in (2, 3) else sizes))
+        for kind in mix.choices(range(4), k=400)
+    ]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2026])
+def test_the_c_draws_give_and_leave_what_the_generators_methods_do(
+    compiled: None, seed: int
+) -> None:
+    """In C on the bit generator (a plain SearchRandom) and through the methods (any other),
+    the same numbers as ``random()``, ``randrange``, ``shuffle`` and ``choice``, and the
+    generator left in the same state."""
+    draws = _room("search._draws")
+    kinds = _mixed_draws(seed)
+    mine, theirs = SearchRandom(seed), SearchRandom(seed)
+    assert draws.draws_in_c(mine)
+    got = draws._draws_of(mine, kinds)
+    expected: list[object] = []
+    for kind, n in kinds:
+        if kind == 0:
+            expected.append(theirs.random())
+        elif kind == 1:
+            expected.append(theirs.randrange(n))
+        elif kind == 2:
+            items = list(range(n))
+            theirs.shuffle(items)
+            expected.append(items)
+        else:
+            expected.append(theirs.choice(list(range(n))))
+    assert got == expected
+    assert mine.getstate() == theirs.getstate()
+    plain = Random(seed)
+    assert not draws.draws_in_c(plain)
+    assert draws._draws_of(plain, kinds[:50]) == draws._draws_of(Random(seed), kinds[:50])
+
+
 def test_the_rooms_names_are_offered_by_the_compiled_search(compiled: None) -> None:
     fastbot = compiled_search.COMPILED
     assert fastbot is not None
@@ -84,7 +127,7 @@ def test_the_rooms_names_are_offered_by_the_compiled_search(compiled: None) -> N
     assert fastbot.CWeights is _room("search._maptables").CWeights
     assert fastbot.CValues is _room("search._valuation").CValues
     assert fastbot.values is _room("search._valuation").values
-    assert fastbot.C_DRAWS is _room("search._draws").C_DRAWS
+    assert fastbot.draws_in_c is _room("search._draws").draws_in_c
     assert fastbot.CPolicy is _room("search._policy").CPolicy
     assert fastbot.NodeValues is _room("search._rollout").NodeValues
 
@@ -129,6 +172,12 @@ def test_no_c_is_written_in_cython_strings(name: str) -> None:
 def test_the_compiled_search_cimports_its_rooms() -> None:
     assert set(switch.cimported("search._fastbot")) == {*ADJUDICATOR_ROOMS, *ROOMS}
     assert switch.cimported("search._maptables") == []
+    assert set(switch.cimported("search._fasttree")) == {
+        "search._fastbot",
+        "search._maptables",
+        "search._policy",
+        "search._rollout",
+    }
 
 
 @pytest.mark.parametrize("stale", ROOMS)
@@ -141,4 +190,8 @@ def test_a_stale_room_keeps_the_compiled_search_from_running(
     monkeypatch.setattr(switch, "is_current", current)
     with pytest.warns(switch.StaleExtensionWarning, match=re.escape(stale)):
         assert switch.load("search._fastbot") is None
-    assert switch.load("search._fasttree") is not None  # it cimports no room
+    if stale in switch.cimported("search._fasttree"):
+        with pytest.warns(switch.StaleExtensionWarning, match=re.escape(stale)):
+            assert switch.load("search._fasttree") is None
+    else:  # it runs only beside search._fastbot (search.mcts.compiled_tree asks for both)
+        assert switch.load("search._fasttree") is not None

@@ -30,6 +30,7 @@ from bot.lab.bench.bench_heuristics import sample_positions
 from search import compiled_search as speedups
 from search.dumbbot import DumbBot
 from search.dumbbot_values import dumbbot_values
+from search.generator import SearchRandom
 from search.heuristics import PhaseHeuristics
 from search.mcts.player import think
 from search.mcts.variants import LIVELY_DUMBBOT, get_variant
@@ -41,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BOTS = (DumbBot(), LIVELY_DUMBBOT)
 
 
-class Dice(Random):
+class Dice(SearchRandom):
     """A generator whose ``random()`` always rolls the same number (shuffles stay random)."""
 
     def __init__(self, roll: float) -> None:
@@ -83,7 +84,7 @@ def test_values_match_on_every_kind_of_phase(compiled: None) -> None:
 def shaped_positions(seed: int, count: int) -> list[Position]:
     """Random boards of many shapes: one to every power present, few or many units, any
     season, dislodged units, centres spread out or all held by one power."""
-    rng = Random(seed)
+    rng = SearchRandom(seed)
     start = varied_positions()[0]
     m = start.map
     tables = tables_for(m)
@@ -244,9 +245,9 @@ def test_movement_orders_match_in_order_and_draw_the_same_numbers(
     for pos in positions_of("movement"):
         for me in range(pos.map.num_powers):
             for seed in range(3):
-                fast = _orders_and_state(bot, pos, me, Random(seed))
+                fast = _orders_and_state(bot, pos, me, SearchRandom(seed))
                 with pure_python():
-                    slow = _orders_and_state(bot, pos, me, Random(seed))
+                    slow = _orders_and_state(bot, pos, me, SearchRandom(seed))
                 assert fast == slow, (pos, me, seed)
 
 
@@ -285,9 +286,9 @@ def test_retreats_builds_and_removals_match(compiled: None) -> None:
         for me in range(pos.map.num_powers):
             for player in players:
                 if pos.is_retreat:
-                    fast, slow = both(player.retreat_orders, pos, me, Random(me))
+                    fast, slow = both(player.retreat_orders, pos, me, SearchRandom(me))
                 else:
-                    fast, slow = both(player.adjustment_orders, pos, me, Random(me))
+                    fast, slow = both(player.adjustment_orders, pos, me, SearchRandom(me))
                 assert fast == slow, (pos, me, player)
                 checked += bool(fast)
     assert checked > 100
@@ -343,7 +344,7 @@ def test_region_weights_are_the_same_floats(compiled: None) -> None:
 
 
 def _search(pos: Position, power: int, seed: int) -> tuple[object, dict[str, Any]]:
-    orders, stats = think(pos, power, get_variant("dm"), 1905, Random(seed), iterations=40)
+    orders, stats = think(pos, power, get_variant("dm"), 1905, SearchRandom(seed), iterations=40)
     for key in ("seconds", "elapsed"):
         del stats[key]
     return sorted(orders.items()), stats
@@ -365,7 +366,7 @@ def test_weights_the_compiled_code_cannot_hold_exactly_run_in_pure_python(compil
         assert speedups.kernel(tables, weights) is None
         bot = DumbBot(weights)
         pos = positions_of("movement")[10]
-        fast, slow = both(bot.movement_orders, pos, 3, Random(1))
+        fast, slow = both(bot.movement_orders, pos, 3, SearchRandom(1))
         assert fast == slow
 
 
@@ -373,12 +374,12 @@ def test_without_the_extension_pure_python_runs(
     compiled: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pos = positions_of("movement")[20]
-    expected = DumbBot().movement_orders(pos, 4, Random(2))
+    expected = DumbBot().movement_orders(pos, 4, SearchRandom(2))
     monkeypatch.setattr(speedups, "COMPILED", None)
     monkeypatch.setattr(switch, "MOVEMENT", None)
     assert speedups.kernel(tables_for(pos.map), DEFAULT_WEIGHTS) is None
     assert type(dumbbot_values(pos, 4)).__name__ == "ProvinceValues"
-    assert DumbBot().movement_orders(pos, 4, Random(2)) == expected
+    assert DumbBot().movement_orders(pos, 4, SearchRandom(2)) == expected
 
 
 @pytest.mark.parametrize(("setting", "expected"), [("1", "ProvinceValues"), ("0", "CValues")])

@@ -39,6 +39,7 @@ from adjudicator.position import Position
 from bot.lab.bench.bench_heuristics import sample_positions
 from bot.lab.bench.recorded_positions import RecordedGameError, recorded_positions
 from search.compiled_search import COMPILED as fastbot
+from search.generator import SearchRandom
 from search.mcts.domain import DiplomacyDomain
 from search.mcts.parallel import RootParallel, collector_paused
 from search.mcts.player import think
@@ -67,7 +68,7 @@ def rollouts_per_second(
     """
     v = get_variant(variant)
     domain = DiplomacyDomain(v, power, horizon(pos, v, final_year), pos.map.num_powers)
-    rng = Random(0)
+    rng = SearchRandom(0)
     count = 0
     with collector_paused():
         began = clock()

@@ -26,6 +26,7 @@ from adjudicator.legal import movement_orders
 from adjudicator.maps import standard_map
 from adjudicator.position import FALL, SPRING, Position, initial_position
 from search import compiled_search as speedups
+from search.generator import SearchRandom
 from search.mcts import compiled_tree
 from search.mcts.compiled_tree import CompiledMcts, compiled_search
 from search.mcts.config import SearchSettings
@@ -89,7 +90,7 @@ def _pure(pos: Position, power: int, variant: SearchSettings, final_year: int, s
     return Mcts(
         domain,
         pos,
-        Random(seed),
+        SearchRandom(seed),
         cp=variant.cp,
         resample=variant.resample,
         double_expansion=variant.double_expansion,
@@ -140,7 +141,7 @@ def test_the_compiled_tree_grows_the_python_tree(compiled: None, spec: str) -> N
         for final_year in (pos.year, pos.year + 1, 1912):
             seed = 1000 * i + final_year
             cap = ITERATIONS[(i + final_year) % len(ITERATIONS)]
-            fast = new_search(pos, power, variant, final_year, Random(seed))
+            fast = new_search(pos, power, variant, final_year, SearchRandom(seed))
             assert isinstance(fast, CompiledMcts)
             slow = _pure(pos, power, variant, final_year, seed)
             fast.run(iterations=cap)
@@ -179,7 +180,7 @@ def test_the_compiled_loop_stops_and_reports_as_the_python_loop(
     """The same iterations between the same checks, the counts up to date at each report."""
     pos = POSITIONS[3][1]
     variant = get_variant("dm")
-    fast = new_search(pos, 2, variant, pos.year + 1, Random(9))
+    fast = new_search(pos, 2, variant, pos.year + 1, SearchRandom(9))
     assert isinstance(fast, CompiledMcts)
     slow = _pure(pos, 2, variant, pos.year + 1, 9)
     ticks = {}
@@ -207,11 +208,11 @@ def test_the_compiled_tree_matches_the_pure_python_search(spec: str) -> None:
         power = M.power_index["FRA"]
         if not any(u[0] == power for u in pos.units.values()):
             continue
-        fast = new_search(pos, power, variant, pos.year + 1, Random(5))
+        fast = new_search(pos, power, variant, pos.year + 1, SearchRandom(5))
         assert isinstance(fast, CompiledMcts), label
         fast.run(iterations=12)
         with pure_python():
-            slow = new_search(pos, power, variant, pos.year + 1, Random(5))
+            slow = new_search(pos, power, variant, pos.year + 1, SearchRandom(5))
             assert type(slow) is Mcts
             slow.run(iterations=12)
         assert _summary(fast) == _summary(slow), label
@@ -233,10 +234,10 @@ def test_the_learned_policys_candidates_are_drawn_in_c(compiled: None, spec: str
 def test_other_variants_and_pure_python_run_the_python_loop(compiled: None) -> None:
     pos = initial_position(M)
     for spec in ("v1", "v5", "v6", "v8"):
-        search = new_search(pos, 0, get_variant(spec), 1903, Random(1))
+        search = new_search(pos, 0, get_variant(spec), 1903, SearchRandom(1))
         assert type(search) is Mcts, spec
     with pure_python():
-        assert type(new_search(pos, 0, get_variant("dm"), 1903, Random(1))) is Mcts
+        assert type(new_search(pos, 0, get_variant("dm"), 1903, SearchRandom(1))) is Mcts
 
 
 def test_without_the_compiled_tree_the_python_loop_runs(
@@ -244,7 +245,7 @@ def test_without_the_compiled_tree_the_python_loop_runs(
 ) -> None:
     monkeypatch.setattr(compiled_tree, "FASTTREE", None)
     pos = initial_position(M)
-    search = new_search(pos, 0, get_variant("dm"), 1903, Random(1))
+    search = new_search(pos, 0, get_variant("dm"), 1903, SearchRandom(1))
     assert type(search) is Mcts
     search.run(iterations=3)
     assert search.iterations == 3
@@ -253,7 +254,7 @@ def test_without_the_compiled_tree_the_python_loop_runs(
 def test_a_position_on_its_last_phase_is_scored_without_a_rollout(compiled: None) -> None:
     pos = initial_position(M)
     last = Position(M, FALL, 1901, dict(pos.units), list(pos.owners))
-    search = new_search(last, 2, get_variant("dm"), 1901, Random(3))
+    search = new_search(last, 2, get_variant("dm"), 1901, SearchRandom(3))
     assert isinstance(search, CompiledMcts)
     search.run(iterations=10)
     slow = _pure(last, 2, get_variant("dm"), 1901, 3)
@@ -266,10 +267,10 @@ def test_bad_settings_get_a_clear_error(compiled: None) -> None:
     pos = initial_position(M)
     variant = get_variant("dm")
     domain = DiplomacyDomain(variant, 0, 1902, M.num_powers)
-    search = compiled_search(domain, pos, variant, Random(1))
+    search = compiled_search(domain, pos, variant, SearchRandom(1))
     assert search is not None
     core_type = type(search.core)
-    args: list[Any] = [domain, speedups.COMPILED, None, None, None, None, M]
+    args: list[Any] = [domain, None, None, None, None, M]
     with pytest.raises(ValueError, match="no power"):
         core_type(*args, M.num_powers, 1902, 2, 1, 0.7, True, False, None)
     with pytest.raises(ValueError, match="rollout"):
@@ -277,8 +278,8 @@ def test_bad_settings_get_a_clear_error(compiled: None) -> None:
     assert pos.season == SPRING
 
 
-class CountingRandom(Random):
-    """A generator the compiled code draws from through its methods (not a plain Random)."""
+class CountingRandom(SearchRandom):
+    """A generator the compiled code draws from through its methods (not a plain SearchRandom)."""
 
     def random(self) -> float:
         return super().random()
@@ -300,7 +301,7 @@ def _core() -> Any:
     pos = initial_position(M)
     variant = get_variant("dm")
     domain = DiplomacyDomain(variant, 0, 1905, M.num_powers)
-    search = compiled_search(domain, pos, variant, Random())
+    search = compiled_search(domain, pos, variant, SearchRandom())
     assert search is not None
     return search.core
 
@@ -314,7 +315,7 @@ def test_keys_are_equal_exactly_for_equal_positions(compiled: None) -> None:
     for i, a in enumerate(positions):
         shuffled = a.copy()
         items = list(a.units.items())
-        Random(i).shuffle(items)
+        SearchRandom(i).shuffle(items)
         shuffled.units = dict(items)
         assert core.key(shuffled) == keys[i]
         for j, b in enumerate(positions):
@@ -342,21 +343,20 @@ def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) 
     or from its board)."""
     assert compiled_tree.FASTTREE is not None
     positions = [pos for _, pos in POSITIONS] + list(varied_positions()[::5])
-    weighted_options = speedups.COMPILED.weighted_options  # type: ignore[union-attr]
     handed = 0
     for i, pos in enumerate(positions):
         if pos.dislodged or pos.season not in (SPRING, FALL):
             continue
         for power in range(M.num_powers):
             cap = WEIGHTED_CAPS[(i + power) % len(WEIGHTED_CAPS)]
-            rng = Random(i)
+            rng = SearchRandom(i)
             board = speedups.COMPILED.board(  # type: ignore[union-attr]
                 speedups.compiled_map(tables_for(M)), pos, power, pos.year, M.win_centres
             )
             # from the position, from the board by its position, from the board in C
-            at, options = ((pos, None), (board, None), (board, weighted_options))[i % 3]
-            fast = compiled_tree.FASTTREE.Weighted(at, power, cap, options)
-            slow = WeightedActions(cap).source(pos, power, Random(i))
+            at, on_board = ((pos, False), (board, False), (board, True))[i % 3]
+            fast = compiled_tree.FASTTREE.Weighted(at, power, cap, on_board)
+            slow = WeightedActions(cap).source(pos, power, SearchRandom(i))
             while True:
                 action = fast.next(rng)
                 assert action == slow.next(rng), (i, power, handed)
@@ -364,7 +364,7 @@ def test_the_compiled_weighted_combinations_are_the_python_ones(compiled: None) 
                     break
                 handed += 1
             assert fast.next(rng) is None
-            assert rng.getstate() == Random(i).getstate()
+            assert rng.getstate() == SearchRandom(i).getstate()
     assert handed > 1000
 
 
@@ -423,7 +423,7 @@ def test_a_step_the_compiled_one_declines_grows_the_python_tree(compiled: None, 
         power = M.power_index["ENG"]
         if not any(u[0] == power for u in pos.units.values()):
             continue
-        fast = new_search(pos, power, variant, pos.year + 1, Random(i))
+        fast = new_search(pos, power, variant, pos.year + 1, SearchRandom(i))
         assert isinstance(fast, CompiledMcts), label
         slow = _pure(pos, power, variant, pos.year + 1, i)
         fast.run(iterations=40)
