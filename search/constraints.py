@@ -1,4 +1,4 @@
-"""Agreements as constraints on orders: what the search may choose and what it predicts.
+"""Agreements as constraints on orders: how the rollouts that value an agreement play it.
 
 An agreement made in press (:mod:`bot.client.core.negotiator`) binds orders:
 
@@ -7,23 +7,20 @@ An agreement made in press (:mod:`bot.client.core.negotiator`) binds orders:
   or owns a centre;
 * a **demilitarised zone**: the named powers move no unit into the provinces;
 * an **order promised** (``XDO``), for one movement phase: the unit gives that
-  order — ours in our candidates (we keep the agreement), a partner's in our
-  model of its orders (we take it at its word).
+  order (ours: we keep the agreement; a partner's: we take it at its word).
 
-:class:`Constraints` is the typed value the client core passes with a search job
-(power indices and engine-form orders, so it crosses to the worker as plain
-data).  :func:`restrain` applies it to one power's order set: an order that
-breaks it becomes a hold, and a promised order replaces the unit's own in the
-promise's phase, so a filtered candidate or prediction is always a complete
-legal set (a promise is checked legal when it is agreed).  The search
-filters its candidate order sets through it
-(:class:`~search.mcts.order_sets.ConstrainedActions`) and
-the enemies' predicted orders (:meth:`Constraints.restrain_all`).
+:class:`Constraints` is the typed value of power indices and engine-form orders
+that :func:`search.negotiation.agreement_gain` plays its paired rollouts with
+and without.  :meth:`Constraints.restrain` applies it to one power's order set:
+an order that breaks it becomes a hold, and a promised order replaces the
+unit's own in the promise's phase, so a restrained set is always a complete
+legal set (a promise is checked legal when it is agreed).  The movement search
+is not bound by agreements (``--press on`` did that, and lost to leaving it
+free: docs/research.md, "Press at a table of PeaceBots").
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from adjudicator.orders import (
@@ -141,27 +138,6 @@ class Constraints:
                 changed[promise.province] = promise.order
         return orders if changed is None else changed
 
-    def restrain_all(self, pos: Position, orders: Orders) -> Orders:
-        """Every power's ``orders`` (keyed by unit province) restrained by the agreements."""
-        if not self:
-            return orders
-        out: Orders = {}
-        for province, order in orders.items():
-            unit = pos.units.get(province)
-            if unit is not None and self.breaks(pos, int(unit[0]), order):
-                out[province] = HOLD_ORDER
-            else:
-                out[province] = order
-        for promise in self.promised:
-            if promise.province in out and promise.applies(pos, promise.power):
-                out[promise.province] = promise.order
-        return out
-
 
 NO_CONSTRAINTS = Constraints()
 """Nothing agreed."""
-
-
-def with_peace(base: Constraints, us: int, partners: Iterable[int]) -> Constraints:
-    """``base`` (for ``us``) with peace with ``partners`` added."""
-    return Constraints(us, base.peace | frozenset(partners), base.zones, base.promised)

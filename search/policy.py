@@ -25,7 +25,6 @@ from typing import Any, Protocol
 
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
-from search.constraints import NO_CONSTRAINTS, Constraints
 
 
 class Policy(Protocol):
@@ -85,15 +84,13 @@ class SearchRequest:
     """Choose ``power``'s orders in ``position`` within ``limit``.
 
     ``retimed()``, when given, says the limit as it stands now (the deadline
-    moved): an anytime search follows it, helpers included.  ``constraints``
-    are the agreements in force (:mod:`search.constraints`).
+    moved): an anytime search follows it, helpers included.
     """
 
     position: Position
     power: int
     limit: SearchLimit
     retimed: Callable[[], SearchLimit] | None = None
-    constraints: Constraints = NO_CONSTRAINTS
     ranked: int = 0
     """For a person's hint: rank this many of the best sets in the answer's statistics
     (:func:`search.mcts.root_summary.summarize`); choosers without a tree ignore it."""

@@ -78,11 +78,11 @@ class BotSettings(BaseSettings):
     chooser: Literal["bot", "person"] = Field(
         "bot", description="who chooses the orders: bot (the strategy) or person (a page)"
     )
-    press: Literal["on", "off", "unbound"] = Field(
+    press: Literal["off", "unbound"] = Field(
         "unbound",
         description="in press games: negotiate by value without binding our orders (unbound, "
-        "the default), negotiate and keep the agreements in the search (on), or refuse every "
-        "proposal (off: REJ, as before the negotiator); docs/press.md",
+        "the default) or refuse every proposal (off: REJ, as before the negotiator); "
+        "docs/press.md",
     )
     press_turn: bool = Field(
         False,

@@ -264,14 +264,13 @@ class DaideClient:
                 position=pos,
                 power=power,
                 limit=limit,
-                constraints=bound,
                 ranked=ranked,
             ):
                 self._ensure_thinker()
                 try:
                     if self.thinker is None:
                         raise ThinkerError("no search worker")
-                    self.thinker.think(job_id, pos, power, limit, bound, ranked)
+                    self.thinker.think(job_id, pos, power, limit, ranked)
                 except ThinkerError as exc:
                     self._queue(ev.SearchUnavailable(time.monotonic(), job_id, str(exc)))
             case RetimeSearch(job_id=job_id, limit=limit):

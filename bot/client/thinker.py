@@ -44,7 +44,6 @@ from adjudicator.orders import Orders
 from adjudicator.position import Position
 from protocol.values import MapDefinition
 from search.choosers import make_chooser
-from search.constraints import NO_CONSTRAINTS, Constraints
 from search.mcts.inbox import PipeInbox
 from search.mcts.parallel import die_with_parent, quiet_collector
 from search.mcts.worker_protocol import (
@@ -161,10 +160,9 @@ class Thinker:
         pos: Position,
         power: int,
         limit: SearchLimit,
-        constraints: Constraints = NO_CONSTRAINTS,
         ranked: int = 0,
     ) -> None:
-        """Job ``job_id``: ``power``'s orders for ``pos`` within ``limit``, bound by agreements.
+        """Job ``job_id``: ``power``'s orders for ``pos`` within ``limit``.
 
         ``ranked`` asks for that many best sets in the answer's statistics (a hint).
         """
@@ -172,9 +170,7 @@ class Thinker:
             raise ThinkerError("the search worker is not running")
         if self.map_name is None:
             raise ThinkerError("the search worker has not been given the map")
-        self._send(
-            Think(job_id, pos.to_data(), power, limit, constraints=constraints, ranked=ranked)
-        )
+        self._send(Think(job_id, pos.to_data(), power, limit, ranked=ranked))
 
     def retime(self, job_id: int, limit: SearchLimit) -> None:
         """Job ``job_id`` now searches within ``limit`` (the deadline moved)."""
@@ -319,7 +315,6 @@ def _answer_job(
             job.power,
             job.limit,
             retimed=control.current,
-            constraints=job.constraints,
             ranked=job.ranked,
         )
         chooser(request, rng, report, control.should_stop)

@@ -53,9 +53,9 @@ def add_play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="random seed")
     p.add_argument(
         "--press",
-        choices=("on", "off", "unbound"),
-        help="in a press game: negotiate without binding our orders (unbound, the default), "
-        "negotiate and keep the agreements (on), or refuse every proposal (off); docs/press.md",
+        choices=("off", "unbound"),
+        help="in a press game: negotiate without binding our orders (unbound, the default) "
+        "or refuse every proposal (off); docs/press.md",
     )
     _add_output_arguments(p)
     add_log_arguments(p)

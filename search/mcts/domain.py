@@ -34,7 +34,6 @@ from adjudicator.position import FALL, SPRING, Position
 from search.compiled_search import node_values, rollout_kernel
 from search.compiled_search import play_out as compiled_play_out
 from search.compiled_search import step as compiled_step
-from search.constraints import NO_CONSTRAINTS, Constraints
 from search.dumbbot import DumbBot
 from search.heuristics import PhaseHeuristics
 from search.mcts.config import SearchSettings
@@ -60,17 +59,9 @@ def game_over(pos: Position, final_year: int) -> bool:
 class DiplomacyDomain:
     """The game of one power (``us``) under one variant's settings, to ``final_year``."""
 
-    def __init__(
-        self,
-        variant: SearchSettings,
-        us: int,
-        final_year: int,
-        num_powers: int,
-        constraints: Constraints = NO_CONSTRAINTS,
-    ) -> None:
+    def __init__(self, variant: SearchSettings, us: int, final_year: int, num_powers: int) -> None:
         self.variant = variant
         self.us = us
-        self.constraints = constraints
         self.final_year = final_year
         self.phase_policies = variant.phases.for_powers(num_powers, us)
         self.enemy_policy = self._enemy_policy()
@@ -105,7 +96,7 @@ class DiplomacyDomain:
             )
             if nxt is not None:
                 return nxt
-        orders = self.constraints.restrain_all(pos, self.enemy_orders(node, rng)).copy()
+        orders = self.enemy_orders(node, rng).copy()
         orders.update(action)
         return self.to_next_movement(next_position(pos, orders), rng)
 

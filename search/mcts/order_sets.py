@@ -14,9 +14,7 @@ the actions out one at a time, in the order the variant expands them:
   region weights (equation 5);
 * :class:`SampledActions` — ours: distinct order sets drawn from a stochastic
   player (DumbBot with livelier choices), first its usual choice, then others;
-* :class:`MixedActions` — several generators taken in turn;
-* :class:`ConstrainedActions` — another generator's actions restrained by the
-  agreements in force (:mod:`search.constraints`).
+* :class:`MixedActions` — several generators taken in turn.
 
 The thesis builds the whole cartesian product; with a dozen units that is
 millions of sets, so the sources here are lazy and stop after ``cap``
@@ -38,7 +36,6 @@ from adjudicator.legal import complete_with_holds
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
 from search.compiled_search import plain_sum
-from search.constraints import Constraints
 from search.mcts.thesis_rules import UnitOptions, possible_orders
 from search.mcts.weights import RegionWeights
 from search.policy import Policy
@@ -205,53 +202,8 @@ class InTurn:
         return None
 
 
-class ConstrainedSource:
-    """A node's action source with every action restrained, each distinct one handed out once."""
-
-    __slots__ = ("constraints", "pos", "power", "seen", "source")
-
-    def __init__(
-        self, source: Sources, constraints: Constraints, pos: Position, power: int
-    ) -> None:
-        self.source = source
-        self.constraints = constraints
-        self.pos = pos
-        self.power = power
-        self.seen: set[Action] = set()
-
-    def next(self, rng: Random) -> Action | None:
-        """The next distinct restrained action, or None when the source is spent."""
-        while True:
-            action = self.source.next(rng)
-            if action is None:
-                return None
-            orders = self.constraints.restrain(self.pos, self.power, dict(action))
-            kept = tuple(sorted(orders.items()))
-            if kept not in self.seen:
-                self.seen.add(kept)
-                return kept
-
-
-@dataclass(frozen=True)
-class ConstrainedActions:
-    """An action generator whose actions are ``inner``'s, restrained by ``constraints``."""
-
-    inner: ActionGenerator
-    constraints: Constraints
-
-    def source(self, pos: Position, power: int, rng: Random) -> Sources:
-        """``inner``'s source at ``pos``, restrained."""
-        return ConstrainedSource(self.inner.source(pos, power, rng), self.constraints, pos, power)
-
-
 Sources = (
-    EmptySource
-    | RandomCombinations
-    | BestFirstCombinations
-    | SampledActions
-    | Deferred
-    | InTurn
-    | ConstrainedSource
+    EmptySource | RandomCombinations | BestFirstCombinations | SampledActions | Deferred | InTurn
 )
 """Every action source this module builds."""
 

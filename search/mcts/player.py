@@ -24,7 +24,6 @@ from typing import Any
 from adjudicator.legal import complete_with_holds
 from adjudicator.orders import EngineOrder, Orders
 from adjudicator.position import Position
-from search.constraints import NO_CONSTRAINTS, Constraints
 from search.dumbbot import DumbBot
 from search.generator import SearchRandom
 from search.heuristics import PhaseHeuristics
@@ -66,7 +65,6 @@ def think(
     report_final: bool = False,
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.monotonic,
-    constraints: Constraints = NO_CONSTRAINTS,
 ) -> tuple[Orders, dict[str, Any]]:
     """:func:`search_within` the limit of ``deadline`` (or none), ``iterations`` and ``collect_by``.
 
@@ -87,7 +85,6 @@ def think(
         report_final=report_final,
         should_stop=should_stop,
         clock=clock,
-        constraints=constraints,
     )
 
 
@@ -106,15 +103,9 @@ def search_within(
     should_stop: Callable[[], bool] | None = None,
     clock: Callable[[], float] = time.monotonic,
     retimed: Callable[[], SearchLimit] | None = None,
-    constraints: Constraints = NO_CONSTRAINTS,
     ranked: int = 0,
 ) -> tuple[Orders, dict[str, Any]]:
     """Search ``power``'s orders at ``pos`` within ``limit``; ``(orders, statistics)``.
-
-    ``constraints`` (agreements in force) restrain our candidates and the
-    enemies' predicted orders (see :func:`~search.mcts.tree.new_search`);
-    root-parallel helpers search unconstrained, so a constrained search runs
-    alone, and its final set is restrained too.
 
     The search stops at the limit's stop time (a reading of ``clock``, see
     :meth:`Mcts.run`), after its iterations, or once ``should_stop()`` says so
@@ -145,11 +136,9 @@ def search_within(
     began = time.monotonic()
     seed = rng.randrange(1 << 62)
     helper_seeds = [rng.randrange(1 << 62) for _ in range(parallel.helpers if parallel else 0)]
-    search = new_search(pos, power, variant, final_year, SearchRandom(seed), constraints)
+    search = new_search(pos, power, variant, final_year, SearchRandom(seed))
     iterations = limit.iterations
     job_id = None
-    if constraints:
-        parallel = None
     if parallel is not None:
         job_id = parallel.submit(
             pos, power, variant.name, horizon(pos, variant, final_year), helper_seeds, limit
@@ -177,7 +166,7 @@ def search_within(
         collect_by = current.collect_by if current.deadline is not None else began + NO_LIMIT_WAIT
         merged = _merge_helpers(search, variant, parallel, job_id, collect_by, stop.stopped, stats)
         chosen = merged or chosen
-    orders = constraints.restrain(pos, power, _orders(pos, power, chosen))
+    orders = _orders(pos, power, chosen)
     if ranked > 0:
         root = {e.action: (e.visits, e.total) for e in search.root.edges}
         units = [p for p, u in pos.units.items() if u[0] == power]
@@ -434,7 +423,6 @@ class AnytimeChooser:
             request.limit,
             parallel=self.parallel,
             retimed=request.retimed,
-            constraints=request.constraints,
             ranked=request.ranked,
             report=report,
             report_final=True,

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from random import Random
 
 from adjudicator.position import Position
-from search.constraints import NO_CONSTRAINTS, Constraints
 from search.mcts.compiled_tree import compiled_search
 from search.mcts.config import SearchSettings
 from search.mcts.domain import DiplomacyDomain
-from search.mcts.order_sets import Action, ConstrainedActions
+from search.mcts.order_sets import Action
 from search.mcts.uct import Mcts
 
 
@@ -23,29 +21,14 @@ def horizon(pos: Position, variant: SearchSettings, final_year: int | None) -> i
 
 
 def new_search(
-    pos: Position,
-    power: int,
-    variant: SearchSettings,
-    final_year: int | None,
-    rng: Random,
-    constraints: Constraints = NO_CONSTRAINTS,
+    pos: Position, power: int, variant: SearchSettings, final_year: int | None, rng: Random
 ) -> Mcts[Position, Action]:
     """A fresh tree for ``power`` at ``pos`` (a movement phase) under ``variant``.
 
     Its iterations run compiled when the ``dm`` path does (see
-    :mod:`search.mcts.compiled_tree`), else in Python.  With ``constraints``
-    (agreements in force), our candidate order sets are restrained by them
-    (:class:`~search.mcts.order_sets.ConstrainedActions`: the tree then takes its
-    candidates from Python) and so are the enemies' orders where the step runs
-    in Python (the compiled step draws them in C, unrestrained).
+    :mod:`search.mcts.compiled_tree`), else in Python.
     """
-    if constraints:
-        variant = dataclasses.replace(
-            variant, actions=ConstrainedActions(variant.actions, constraints)
-        )
-    domain = DiplomacyDomain(
-        variant, power, horizon(pos, variant, final_year), pos.map.num_powers, constraints
-    )
+    domain = DiplomacyDomain(variant, power, horizon(pos, variant, final_year), pos.map.num_powers)
     compiled = compiled_search(domain, pos, variant, rng)
     if compiled is not None:
         return compiled

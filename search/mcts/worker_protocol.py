@@ -23,7 +23,6 @@ from typing import Any
 from adjudicator.orders import Orders
 from adjudicator.position import PositionData
 from protocol.values import MapDefinition
-from search.constraints import NO_CONSTRAINTS, Constraints
 from search.mcts.inbox import PipeInbox
 from search.mcts.order_sets import Action
 from search.policy import SearchLimit
@@ -47,7 +46,6 @@ class Think:
     A root-parallel helper is also told its ``seed``, the ``variant`` and the
     search's ``horizon`` (the year its rollouts end); the bot's worker knows its
     strategy from its start and draws its seeds from its own generator.
-    ``constraints`` are the agreements in force (:mod:`search.constraints`).
     """
 
     job_id: int
@@ -57,7 +55,6 @@ class Think:
     seed: int | None = None
     variant: str | None = None
     horizon: int | None = None
-    constraints: Constraints = NO_CONSTRAINTS
     ranked: int = 0
     """How many best sets the answer's statistics rank (a person's hint; 0: none)."""
 

@@ -207,8 +207,8 @@ def test_the_console_format_and_the_level_filter() -> None:
     [
         ([], {}, "unbound"),
         (["--press", "off"], {}, "off"),
-        (["--press", "on"], {"DAIDE_MCTS_PRESS": "off"}, "on"),  # the flag wins
-        ([], {"DAIDE_MCTS_PRESS": "on"}, "on"),  # how a tournament's seats are told
+        (["--press", "unbound"], {"DAIDE_MCTS_PRESS": "off"}, "unbound"),  # the flag wins
+        ([], {"DAIDE_MCTS_PRESS": "off"}, "off"),  # how a tournament's seats are told
     ],
 )
 def test_play_press_comes_from_the_flag_or_the_environment(
@@ -227,3 +227,27 @@ def test_play_press_refuses_an_unknown_mode(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--press", "maybe"])
     assert "--press" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "complaint"),
+    [
+        (["--press", "on"], {}, "argument --press: invalid choice: 'on'"),
+        ([], {"DAIDE_MCTS_PRESS": "on"}, "press: Input should be 'off' or 'unbound'"),
+    ],
+)
+def test_press_on_was_removed_and_is_a_one_line_usage_error(
+    args: list[str], env: dict[str, str], complaint: str
+) -> None:
+    """``on`` (agreements binding the search) lost to ``unbound``: a flag or an old
+    tournament's environment asking for it is refused before the bot connects."""
+    proc = subprocess.run(
+        [str(SCRIPT), "play", "--port", "1", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **env},
+    )
+    assert proc.returncode == 2
+    assert complaint in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -119,12 +119,12 @@ class CoreSettings:
     ``final_year`` is BANDANA's ``-fy`` (a draw is offered from its end on);
     ``chooser`` is who chooses the orders: ``bot`` (the ``strategy``) or
     ``person`` (a person at a page; the strategy then gives the hints);
-    ``press`` is the negotiator's mode in a press game: ``unbound`` (the
-    default: it answers and proposes by value, but its agreements do not bind
-    our orders — what won at a table of PeaceBots, docs/research.md), ``on``
-    (the same words, and its agreements bind the search) or ``off`` (every
-    proposal understood is refused); ``press_turn`` names the turn in every
-    ``SND`` (MILA's server takes a lone recipient's group for a turn).
+    ``press`` is the negotiator's mode in a press game (:data:`PRESS_MODES`):
+    ``unbound`` (the default: it answers and proposes by value, but its
+    agreements do not bind our orders — what won at a table of PeaceBots,
+    docs/research.md) or ``off`` (every proposal understood is refused);
+    ``press_turn`` names the turn in every ``SND`` (MILA's server takes a lone
+    recipient's group for a turn).
     """
 
     name: str
@@ -157,11 +157,23 @@ def make_phase_chooser(settings: CoreSettings, rng: Random) -> PhaseChooser:
     raise ValueError(f"unknown chooser {settings.chooser!r}; one of {', '.join(CHOOSERS)}")
 
 
+PRESS_MODES = ("off", "unbound")
+"""The negotiator's modes (:attr:`CoreSettings.press`).  ``on``, agreements binding the
+search, was removed: it lost to ``unbound`` at a table of PeaceBots (docs/research.md)."""
+
+
+def check_press_mode(settings: CoreSettings) -> None:
+    """ValueError unless ``settings.press`` is one of :data:`PRESS_MODES`."""
+    if settings.press not in PRESS_MODES:
+        raise ValueError(f"unknown press mode {settings.press!r}; one of {', '.join(PRESS_MODES)}")
+
+
 class BotCore:
     """One game's rules: :meth:`handle` an event, get the effects to carry out."""
 
     def __init__(self, settings: CoreSettings) -> None:
         # Stays whole: the parts and the table of message handlers, read in one place.
+        check_press_mode(settings)
         self.settings = settings
         self.out = Outbox()
         self.mirror = GameMirror(rule=CivilDisorderRule(settings.rules))
@@ -539,7 +551,7 @@ class BotCore:
         self._note(notes.PressOut(say.recipients, self.out.text(message)))
 
     def _carry_out(self, outcome: Outcome) -> None:
-        """Say what the negotiator decided, note its agreement changes, bind the search."""
+        """Say what the negotiator decided and note its agreement changes."""
         for say in outcome.said:
             self._say(say)
         for change in outcome.changes:
@@ -559,8 +571,6 @@ class BotCore:
                     self.negotiator.trust_in(agreement.partner),
                 )
             )
-        if self.settings.press == "on":
-            self.player.constraints = self.negotiator.constraints()
 
     def _on_sve(self, m: Sve) -> None:
         self._send(Yes(m))

@@ -8,7 +8,6 @@ from adjudicator.position import Position
 from bot.client.core.notes import Note
 from protocol.messages import Message
 from protocol.values import MapDefinition
-from search.constraints import NO_CONSTRAINTS, Constraints
 from search.policy import SearchLimit
 
 
@@ -48,16 +47,12 @@ class UseMap(Effect):
 
 @dataclass(frozen=True, slots=True)
 class StartSearch(Effect):
-    """Start job ``job_id``: ``power``'s movement orders in ``position`` within ``limit``.
-
-    ``constraints`` are the agreements in force that bind the search's orders.
-    """
+    """Start job ``job_id``: ``power``'s movement orders in ``position`` within ``limit``."""
 
     job_id: int
     position: Position
     power: int
     limit: SearchLimit
-    constraints: Constraints = NO_CONSTRAINTS
     ranked: int = 0
     """For a hint: how many best sets the answer ranks (0: none)."""
 

@@ -25,8 +25,9 @@ without it, less :data:`ACCEPT_TOLERANCE` (a refusal costs what the rollouts do
 not model: the proposer's hostility); peace is proposed, at the start of each
 movement phase, to the powers where it gains most; an agreement is broken when
 its value falls below :data:`BREAK_BELOW` (in silence: ``FCT`` is not in
-Parlance's level 10, which answers it with ``HUH``).  The agreements in force bind the
-search (:meth:`Negotiator.constraints`).
+Parlance's level 10, which answers it with ``HUH``).  The agreements restrain the
+rollouts that value them (:meth:`Negotiator.constraints_of`), never our movement
+search: binding it lost to leaving it free at a table of PeaceBots (docs/research.md).
 
 Hostile press gets counted reactions (:attr:`Negotiator.counts`), never more
 work than the budget: at most :data:`MAX_EVALUATIONS_PER_PHASE` evaluations and
@@ -161,16 +162,13 @@ class Negotiator:
         self._replies = 0
         self._evaluated = 0  # every evaluation ever, to seed the next
 
-    # --- what the search is bound by ---------------------------------------------------------
+    # --- agreements as the valuation's rollouts play them ------------------------------------
 
-    def constraints(self) -> Constraints:
-        """The agreements in force as constraints on the search's orders (power indices)."""
-        m, us = self.game_map, self.us
-        if m is None or us is None or not self.agreements:
-            return NO_CONSTRAINTS
-        return self._constraints(self.agreements)
+    def constraints_of(self, agreements: list[Agreement]) -> Constraints:
+        """``agreements`` as constraints (power indices) on the rollouts that value them.
 
-    def _constraints(self, agreements: list[Agreement]) -> Constraints:
+        An order promised counts in its phase only, and only if it is legal there.
+        """
         m, us = self.game_map, self.us
         if m is None or us is None:
             return NO_CONSTRAINTS
@@ -398,8 +396,8 @@ class Negotiator:
         assert pos is not None and m is not None and us is not None
         self._evaluations += 1
         self._evaluated += 1
-        before = self._constraints(self.agreements)
-        after = self._constraints([*self.agreements, *wanted])
+        before = self.constraints_of(self.agreements)
+        after = self.constraints_of([*self.agreements, *wanted])
         seed = self.seed * 7919 + self._evaluated
         return agreement_gain(pos, m.power_index[us], after, before, seed=seed, budget=self.budget)
 
@@ -505,8 +503,8 @@ class Negotiator:
             gain = agreement_gain(
                 pos,
                 m.power_index[us],
-                self._constraints(self.agreements),
-                self._constraints(others),
+                self.constraints_of(self.agreements),
+                self.constraints_of(others),
                 seed=self.seed * 7919 + self._evaluated,
                 budget=self.budget,
             )

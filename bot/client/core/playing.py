@@ -45,7 +45,6 @@ from bot.client.core.timebudget import PhaseClock, TimeBudget
 from protocol.messages import Drw, Gof, Mis, Not, Sub, Thx
 from protocol.notation import format_order, format_unit
 from protocol.values import Order, Turn
-from search.constraints import NO_CONSTRAINTS, Constraints
 from search.mcts.worker_protocol import Answer, Failed, Progress
 from search.policy import SearchLimit
 
@@ -77,7 +76,6 @@ class PhasePlayer:
         self.iterations = iterations
         self.phase: PhaseState | None = None
         self.replaying = False
-        self.constraints: Constraints = NO_CONSTRAINTS  # the agreements in force (negotiator's)
         self._next_job = 0
         self._cancelled: dict[int, float] = {}  # job id -> its stop time, answer still due
         self._counted = False  # the phase in play (however restated) was noted as played
@@ -260,9 +258,7 @@ class PhasePlayer:
         self._next_job += 1
         job = SearchState(self._next_job, limit)
         power = phase.book.power_id
-        self.out.act(
-            StartSearch(job.job_id, phase.position, power, limit, self.constraints, ranked)
-        )
+        self.out.act(StartSearch(job.job_id, phase.position, power, limit, ranked))
         return job
 
     def _retime(self, phase: PhaseState, limit: SearchLimit) -> None:

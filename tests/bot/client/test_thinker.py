@@ -12,7 +12,6 @@ from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from adjudicator.standard import standard_definition
 from bot.client.thinker import Thinker, ThinkerError
-from search.constraints import Constraints
 from search.mcts.worker_protocol import Answer, JobMessage
 from search.policy import SearchLimit
 
@@ -92,29 +91,3 @@ def test_a_limit_that_collects_helpers_before_the_stop_is_refused() -> None:
     with pytest.raises(ValueError, match="needs an iteration cap"):
         SearchLimit(math.inf, math.inf)
     assert not SearchLimit(math.inf, math.inf, iterations=5).timed
-
-
-def test_a_job_bound_by_peace_answers_orders_that_keep_it() -> None:
-    """The agreements go with the job to the worker: at peace with Germany, France's answer
-    moves on none of Germany's units or centres (two French armies stand on its border)."""
-    game_map = standard_map()
-    fra, ger = game_map.power_index["FRA"], game_map.power_index["GER"]
-    pos = initial_position(game_map).copy()
-    pos.units[game_map.province_index["BUR"]] = (fra, 0, game_map.location("BUR"))
-    pos.units[game_map.province_index["RUH"]] = (fra, 0, game_map.location("RUH"))
-    peace = Constraints(fra, frozenset({ger}))
-
-    async def play() -> Answer:
-        thinker, queue = await _worker("mcts")
-        try:
-            thinker.use_map(standard_definition(), "standard")
-            stop = time.monotonic() + 1.0
-            thinker.think(1, pos, fra, SearchLimit(stop, stop + 0.2), peace)
-            answer, _ = await _answer(queue, 1)
-            return answer
-        finally:
-            thinker.close()
-
-    answer = asyncio.run(play())
-    assert answer.orders
-    assert not any(peace.breaks(pos, fra, order) for order in answer.orders.values())

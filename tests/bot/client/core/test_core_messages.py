@@ -243,7 +243,7 @@ def test_a_heuristic_player_submits_its_policys_orders_in_every_phase(strategy: 
 
 
 def press_game() -> Driver:
-    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press="on")))
+    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7)))
     d.join(Variant.of(10, move_time_limit=10))
     d.show(opening())
     return d

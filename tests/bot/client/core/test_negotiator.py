@@ -102,12 +102,12 @@ def test_a_peace_proposal_is_accepted_or_refused_by_its_value(
     assert [c.change for c in out.changes] == (["made"] if accepted else [])
 
 
-def test_an_accepted_peace_binds_the_search() -> None:
+def test_an_accepted_peace_restrains_the_rollouts_that_value_the_next_proposal() -> None:
     neg, _ = _negotiator()
-    assert not neg.constraints()
+    assert not neg.constraints_of(neg.agreements)
     neg.on_press("TUR", _peace("FRA", "TUR"), None)
     m = standard_map()
-    bound = neg.constraints()
+    bound = neg.constraints_of(neg.agreements)
     assert bound.us == m.power_index["FRA"]
     assert bound.peace == frozenset({m.power_index["TUR"]})
 
@@ -161,7 +161,7 @@ def test_a_dmz_is_agreed_by_value_and_keeps_units_out() -> None:
     out = neg.on_press("ITA", Proposal(Demilitarise(("FRA", "ITA"), ("PIE",))), None)
     assert isinstance(out.said[0].press, Accept)
     m = standard_map()
-    zone = neg.constraints().zones[0]
+    zone = neg.constraints_of(neg.agreements).zones[0]
     assert zone.provinces == frozenset({m.province_index["PIE"]})
 
 
@@ -191,7 +191,7 @@ def test_an_order_promised_is_agreed_when_it_is_ours_or_the_sender_s_and_legal(
     out = neg.on_press(sender, _xdo(order), None)
     assert [type(s.press) for s in out.said] == [Accept if agreed else Reject]
     assert neg.counts["refused_not_offered"] == (0 if agreed else 1)
-    promised = neg.constraints().promised
+    promised = neg.constraints_of(neg.agreements).promised
     assert len(promised) == (1 if agreed else 0)
     if agreed:
         m = standard_map()
@@ -203,13 +203,15 @@ def test_an_order_promised_is_agreed_when_it_is_ours_or_the_sender_s_and_legal(
 def test_an_order_promised_binds_its_phase_only() -> None:
     neg, _ = _negotiator()
     neg.on_press("ITA", _xdo(Hold(Unit("ITA", UnitType.ARMY, Location("VEN")))), None)
-    assert neg.constraints().promised
+    promised = list(neg.agreements)
+    assert neg.constraints_of(promised).promised
     pos = opening()
     autumn = initial_position(standard_map()).copy()
     autumn.season += 2  # the fall movement phase, after the spring's retreats
     out = neg.on_phase("FRA", pos.map, autumn.turn, autumn, None)
     assert [(c.change, c.agreement.kind) for c in out.changes] == [("expired", "xdo")]
-    assert not neg.constraints().promised
+    assert not neg.agreements
+    assert not neg.constraints_of(promised).promised  # and past its phase it binds nothing
 
 
 @pytest.mark.parametrize(
@@ -337,7 +339,7 @@ def _frm(sender: str, press: Proposal) -> Frm:
     return Frm(sender, ("FRA",), fold(press.to_tokens(STANDARD), STANDARD))
 
 
-def _press_game(level: int = 10, press: str = "on") -> Driver:
+def _press_game(level: int = 10, press: str = "unbound") -> Driver:
     d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press=press)))
     d.join(Variant.of(level, move_time_limit=10))
     d.show(opening())
@@ -348,7 +350,7 @@ def _replies(out: list[Effect]) -> list[Press]:
     return [parse_press(flatten(m.press), 30, STANDARD) for m in sent(out, Snd)]
 
 
-def test_the_core_accepts_peace_notes_it_and_binds_the_next_search() -> None:
+def test_the_core_accepts_peace_and_notes_it() -> None:
     d = _press_game()
     out = d.say(_frm("TUR", _peace("FRA", "TUR")))
     assert Accept(_peace("FRA", "TUR")) in _replies(out)
@@ -356,7 +358,7 @@ def test_the_core_accepts_peace_notes_it_and_binds_the_next_search() -> None:
     assert noted(out, notes.PressOut)
     made = noted(out, notes.AgreementChanged)
     assert [(n.change, n.partner, n.kind) for n in made] == [("made", "TUR", "peace")]
-    assert d.core.player.constraints.peace == frozenset({standard_map().power_index["TUR"]})
+    assert d.core.negotiator.partners() == ("TUR",)
 
 
 @pytest.mark.parametrize("press_turn", [False, True])
@@ -428,14 +430,15 @@ def test_a_flood_of_proposals_in_the_last_second_and_the_orders_still_go() -> No
     assert sent(d.log, Sub)
 
 
-def test_unbound_press_is_the_default_and_talks_alike_but_binds_nothing() -> None:
+def test_unbound_press_is_the_default() -> None:
     assert CoreSettings(name="test", version="1").press == "unbound"
     assert load_settings().press == "unbound"
-    d = _press_game(press="unbound")
-    out = d.say(_frm("TUR", _peace("FRA", "TUR")))
-    assert Accept(_peace("FRA", "TUR")) in _replies(out)
-    assert d.core.negotiator.partners() == ("TUR",)
-    assert not d.core.player.constraints
+
+
+def test_press_that_binds_the_search_was_removed_and_is_refused() -> None:
+    """``on`` (agreements binding the search) lost to ``unbound`` and was removed."""
+    with pytest.raises(ValueError, match="unknown press mode 'on'; one of off, unbound"):
+        BotCore(CoreSettings(name="test", version="1", press="on"))
 
 
 def test_a_huh_to_our_press_is_counted_and_our_orders_stay() -> None:
