@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.client.core.person import PersonChoices, PersonOrderError
 from bot.human.ordertext import MAX_TEXT, OrderTextError, parse_order_text
-from bot.human.ranked_hint import RankedHint
+from bot.human.ranked_hint import HintView
 from protocol.values import Order
 
 MAX_BODY = 16_384
@@ -313,17 +313,6 @@ class ResultRow(Answer):
     solo: bool
     points: float
     rank: float
-
-
-class HintView(Answer):
-    """The bot's hint for the phase: its orders (as the menus spell them), drawn; or why none."""
-
-    orders: list[str]
-    draw: list[Json | None] = Field(default_factory=list)
-    error: str | None = None
-    pending: bool = True
-    ranked: RankedHint | None = None
-    """The search's best sets and each unit's spread (movement phases)."""
 
 
 class DeskView(Answer):

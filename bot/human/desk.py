@@ -13,23 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.human.api import DeskView, HintView, ResultRow
-from bot.human.ranked_hint import RankedHint
+from bot.human.api import DeskView, ResultRow
+from bot.human.ranked_hint import HintView, RankedHint
 from bot.measure.metrics import game_points, game_ranks
 from bot.view.timeline import Timeline
 from protocol.messages import Message, Slo, Smr
 from protocol.values import Turn
-
-
-@dataclass
-class Hint:
-    """The bot's suggestion for a phase: order texts in the usual notation, or why there is none."""
-
-    turn: str
-    orders: list[str] = field(default_factory=list)
-    error: str | None = None
-    pending: bool = True
-    ranked: RankedHint | None = None
 
 
 @dataclass
@@ -43,7 +32,8 @@ class SeatDesk:
     missing: dict[str, str] = field(default_factory=dict)
     refusals: dict[str, str] = field(default_factory=dict)
     ready: dict[str, bool] = field(default_factory=dict)
-    hints: dict[str, Hint] = field(default_factory=dict)
+    hints: dict[str, HintView] = field(default_factory=dict)
+    """The bot's suggestion per phase: orders in the usual notation, or why there is none."""
     summary: list[ResultRow] = field(default_factory=list)
     solo_power: str | None = None
     draw_offered: set[str] = field(default_factory=set)
@@ -115,7 +105,7 @@ class SeatDesk:
 
     def asked_hint(self, turn: Turn) -> None:
         """The person asked what the bot would play."""
-        self.hints[str(turn)] = Hint(str(turn))
+        self.hints[str(turn)] = HintView(orders=[])
         self._bump()
 
     def hinted(
@@ -126,7 +116,9 @@ class SeatDesk:
         ranked: RankedHint | None = None,
     ) -> None:
         """The bot's suggestion for ``turn`` arrived (or failed with ``error``), maybe ranked."""
-        self.hints[str(turn)] = Hint(str(turn), orders or [], error, pending=False, ranked=ranked)
+        self.hints[str(turn)] = HintView(
+            orders=orders or [], error=error, pending=False, ranked=ranked
+        )
         self._bump()
 
     # --- the page ---------------------------------------------------------------------------
@@ -134,7 +126,6 @@ class SeatDesk:
     def phase_view(self, turn: Turn | None) -> DeskView:
         """What the page shows of the person's orders for ``turn``."""
         key = str(turn)
-        hint = self.hints.get(key)
         return DeskView(
             draft=list(self.drafts.get(key, [])),
             submitted=self.submitted.get(key),
@@ -143,14 +134,7 @@ class SeatDesk:
             refused=self.refusals.get(key),
             ready=self.ready.get(key, False),
             draw=key in self.draw_offered,
-            hint=None
-            if hint is None
-            else HintView(
-                orders=list(hint.orders),
-                error=hint.error,
-                pending=hint.pending,
-                ranked=hint.ranked,
-            ),
+            hint=self.hints.get(key),
         )
 
 

@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from adjudicator.position import Position
 from bot.client.core import notes
+from bot.client.core.person import PersonChoices
 from bot.client.core.person_press import PersonPressError, check_person_press
 from bot.human.api import (
     AgreementLine,
@@ -306,8 +306,11 @@ def _agreement(a: Agreed, power: str | None, table: TokenTable) -> AgreementLine
 class PressControl(Protocol):
     """What the panel asks of the seat: the game's press level, names and powers; sending."""
 
-    def current(self) -> tuple[Position, str] | None:
-        """The position of the phase being played and the seat's power (None between phases)."""
+    def current(self) -> PersonChoices | None:
+        """The phase being played: the seat's legal orders in it, its position and power.
+
+        None between phases.
+        """
 
     def press_level(self) -> int:
         """The game's press level (0 before HLO, or in a no-press game)."""
@@ -416,11 +419,10 @@ class PressPanel:
         current = self.control.current()
         if current is None:
             raise BadRequest("orders are proposed during a phase (none is being played)")
-        pos, power = current
         parts = []
         for text in form.orders:
             try:
-                parts.append(DoOrder(parse_order_text(text, pos, power)))
+                parts.append(DoOrder(parse_order_text(text, current.position, current.power)))
             except OrderTextError as exc:
                 raise BadRequest(f"{quoted(text, QUOTED)}: {exc}") from None
         return parts[0] if len(parts) == 1 else AllOf(tuple(parts))

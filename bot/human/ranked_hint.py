@@ -1,9 +1,10 @@
-"""The richer hint as the page shows it: the search's best sets and each unit's spread.
+"""The hint as the page shows it: the search's orders, its best sets and each unit's spread.
 
-The core notes a hint with the search's best sets and, per unit, its orders by
-share of the root's visits (:class:`~bot.client.core.notes.HintReady`, DAIDE
-text).  :func:`ranked_from_note` puts them in the usual notation for the
-seat's desk; :func:`spelled` gives them as the page's menus spell them, each
+The core notes a hint with the search's orders, its best sets and, per unit,
+its orders by share of the root's visits (:class:`~bot.client.core.notes.HintReady`,
+DAIDE text).  The seat puts them in the usual notation (:func:`ranked_from_note`
+for the sets and spread) and its desk keeps them as a :class:`HintView`;
+:meth:`HintView.spelled` gives the whole hint as the page's menus spell it, each
 order drawn and each unit keyed as its menu is (the web app, on each state).
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from bot.client.core.notes import HintSet, HintShare
 from bot.client.core.person import PersonChoices, PersonOrderError, order_subject
@@ -104,25 +105,45 @@ def ranked_from_note(
     )
 
 
+class HintView(HintPart):
+    """The bot's hint for the phase: its orders (as the menus spell them), drawn; or why none."""
+
+    orders: list[str]
+    draw: list[Json | None] = Field(default_factory=list)
+    error: str | None = None
+    pending: bool = True
+    ranked: RankedHint | None = None
+    """The search's best sets and each unit's spread (movement phases)."""
+
+    def spelled(self, choices: PersonChoices) -> HintView:
+        """The whole hint as the phase's menus (``choices``) spell it: orders, sets and spread."""
+        spell = speller(choices)
+        orders, draw = spelled_orders(self.orders, spell)
+        ranked = None if self.ranked is None else spelled(self.ranked, spell)
+        return self.model_copy(update={"orders": orders, "draw": draw, "ranked": ranked})
+
+
+def spelled_orders(texts: list[str], spell: Spell) -> tuple[list[str], list[Json | None]]:
+    """``texts`` as the menus spell them, and their drawings (None: an order not read)."""
+    read = [spell(text) for text in texts]
+    return [t for t, _, _ in read], [d for _, d, _ in read]
+
+
 def spelled(hint: RankedHint, spell: Spell) -> RankedHint:
     """``hint`` as the menus spell its orders, each drawn, each unit keyed as its menu is."""
     sets = []
     for s in hint.sets:
-        read = [spell(text) for text in s.orders]
-        sets.append(
-            s.model_copy(
-                update={"orders": [t for t, _, _ in read], "draw": [d for _, d, _ in read]}
-            )
-        )
+        orders, draw = spelled_orders(s.orders, spell)
+        sets.append(s.model_copy(update={"orders": orders, "draw": draw}))
     spread = []
     for unit in hint.spread:
-        orders = []
+        shares = []
         key = None
         for o in unit.orders:
-            text, draw, subject = spell(o.text)
+            text, drawing, subject = spell(o.text)
             key = key or subject
-            orders.append(o.model_copy(update={"text": text, "draw": draw}))
-        spread.append(UnitSpreadView(key=key, orders=orders))
+            shares.append(o.model_copy(update={"text": text, "draw": drawing}))
+        spread.append(UnitSpreadView(key=key, orders=shares))
     return RankedHint(sets=sets, spread=spread)
 
 

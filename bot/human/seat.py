@@ -21,9 +21,9 @@ from pathlib import Path
 
 import uvicorn
 
-from adjudicator.position import Position
 from bot.client.core import events as ev
 from bot.client.core import notes
+from bot.client.core.person import PersonChoices
 from bot.client.settings import BotSettings
 from bot.client.shell import DaideClient, GameSummary
 from bot.human.api import Limits, SeatInfo
@@ -98,13 +98,17 @@ class PersonSeat:
 
     # --- what the page asks (SeatControl) -------------------------------------------------
 
-    def current(self) -> tuple[Position, str] | None:
-        """The phase being played and the seat's power; None before the game or after it."""
+    def current(self) -> PersonChoices | None:
+        """The phase being played as the seat's legal orders in it; None before the game or after.
+
+        The core's :meth:`~bot.client.core.person.PhaseInPlay.choices`: the page's menus,
+        its checks and the core's are one list.
+        """
         core = self.client.core
         phase = core.phase_in_play()
         if phase is None or phase.power is None or core.game_over:
             return None
-        return phase.position, phase.power
+        return phase.choices()
 
     def seconds_left(self) -> float | None:
         """Seconds to the deadline as the core reckons it."""

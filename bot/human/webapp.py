@@ -55,8 +55,7 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from adjudicator.position import Position
-from bot.client.core.person import PersonChoices, PersonOrderError, legal_choices, order_subject
+from bot.client.core.person import PersonChoices, PersonOrderError, order_subject
 from bot.human.api import (
     MAX_BODY,
     BadRequest,
@@ -88,7 +87,6 @@ from bot.human.desk import SeatDesk
 from bot.human.ordertext import OrderTextError, chosen_order
 from bot.human.page_key import key_guard
 from bot.human.press_panel import PressPanel
-from bot.human.ranked_hint import spelled, speller
 from bot.toolkit.order_words import format_order_text
 from bot.view.mapfacts import PictureError, map_key
 from bot.view.mappicture import picture_json
@@ -129,8 +127,11 @@ Snapshot = dict[str, Any]
 class SeatControl(Protocol):
     """What the web app asks of the seat (the client's core, in the same event loop)."""
 
-    def current(self) -> tuple[Position, str] | None:
-        """The position of the phase being played and the seat's power (None between phases)."""
+    def current(self) -> PersonChoices | None:
+        """The phase being played: the seat's legal orders in it, its position and power.
+
+        None between phases.
+        """
 
     def seconds_left(self) -> float | None:
         """Seconds to the phase's deadline, if the server set one."""
@@ -156,9 +157,9 @@ def new_secret() -> str:
     return secrets.token_urlsafe(18)
 
 
-def choices_view(choices: PersonChoices, pos: Position) -> ChoicesView:
+def choices_view(choices: PersonChoices) -> ChoicesView:
     """The legal orders per unit (or site) as the page offers them: text and drawing."""
-    units = {u.unit.location.province: u for u in pos.unit_positions()}
+    units = {u.unit.location.province: u for u in choices.position.unit_positions()}
     options = []
     for key, orders in choices.options.items():
         unit = units.get(key)
@@ -271,15 +272,15 @@ class SeatApp:
     async def _body(self, request: Request, model: type[R]) -> R:
         return read_request(await read_body(request), model)
 
-    def _phase(self, asked: str) -> tuple[Position, str, PersonChoices]:
-        """The phase a request is for, which must be the one being played."""
+    def _phase(self, asked: str) -> PersonChoices:
+        """The phase a request is for, which must be the one being played (its choices)."""
         current = self.control.current()
         if current is None:
             raise BadRequest(f"no phase is being played (the request is for {quoted(asked)})")
-        pos, power = current
-        if str(pos.turn) != asked:
-            raise BadRequest(f"the phase {quoted(asked)} is not the one being played ({pos.turn})")
-        return pos, power, legal_choices(pos, power)
+        turn = current.position.turn
+        if str(turn) != asked:
+            raise BadRequest(f"the phase {quoted(asked)} is not the one being played ({turn})")
+        return current
 
     # --- the state and its changes --------------------------------------------------------
 
@@ -288,7 +289,7 @@ class SeatApp:
         if self.desk.timeline.definition is not None:
             return self.desk.timeline.definition
         current = self.control.current()
-        return None if current is None else current[0].map.definition
+        return None if current is None else current.position.map.definition
 
     def state(self) -> SeatState:
         """Everything the page shows now, with the version of what it shows."""
@@ -317,29 +318,17 @@ class SeatApp:
         return state, values
 
     def _phase_view(self) -> PhaseView | None:
-        current = self.control.current()
-        if current is None:
+        choices = self.control.current()
+        if choices is None:
             return None
-        pos, power = current
-        choices = legal_choices(pos, power)
+        pos = choices.position
         desk = self.desk.phase_view(pos.turn)
-        hint = desk.hint
-        if hint is not None:
-            spell = speller(choices)
-            read = [spell(t) for t in hint.orders]
-            ranked = None if hint.ranked is None else spelled(hint.ranked, spell)
-            hint = hint.model_copy(
-                update={
-                    "orders": [text for text, _, _ in read],
-                    "draw": [d for _, d, _ in read],
-                    "ranked": ranked,
-                }
-            )
+        hint = None if desk.hint is None else desk.hint.spelled(choices)
         return PhaseView(
             turn=str(pos.turn),
-            power=power,
+            power=choices.power,
             units=[unit_json(u) for u in pos.unit_positions()],
-            choices=choices_view(choices, pos),
+            choices=choices_view(choices),
             **{**dict(desk), "hint": hint},
         )
 
@@ -393,7 +382,7 @@ class SeatApp:
 
     async def _check(self, request: Request) -> Response:
         body = await self._body(request, CheckRequest)
-        _, _, choices = self._phase(body.turn)
+        choices = self._phase(body.turn)
         try:
             order = chosen_order(body.text, choices)
         except (OrderTextError, PersonOrderError) as exc:
@@ -403,23 +392,24 @@ class SeatApp:
 
     async def _draft(self, request: Request) -> Response:
         body = await self._body(request, OrdersRequest)
-        pos, _, choices = self._phase(body.turn)
+        choices = self._phase(body.turn)
         orders = read_orders(body.orders, choices)
-        self.desk.draft(pos.turn, [format_order_text(o) for o in orders])
+        self.desk.draft(choices.position.turn, [format_order_text(o) for o in orders])
         return _json(Done())
 
     async def _submit(self, request: Request) -> Response:
         body = await self._body(request, OrdersRequest)
-        pos, _, choices = self._phase(body.turn)
+        choices = self._phase(body.turn)
         orders = read_orders(body.orders, choices)
         texts = [format_order_text(o) for o in orders]
-        self.desk.submit(pos.turn, texts)
-        self.control.submit(pos.turn, orders)
+        turn = choices.position.turn
+        self.desk.submit(turn, texts)
+        self.control.submit(turn, orders)
         return _json(Sent(orders=texts))
 
     async def _ready(self, request: Request) -> Response:
         body = await self._body(request, ReadyRequest)
-        pos, _, _ = self._phase(body.turn)
+        pos = self._phase(body.turn).position
         if not pos.is_movement:
             raise BadRequest("ready (GOF) is for movement phases")
         self.desk.set_ready(pos.turn, body.ready)
@@ -428,7 +418,7 @@ class SeatApp:
 
     async def _hint(self, request: Request) -> Response:
         body = await self._body(request, HintRequest)
-        pos, _, _ = self._phase(body.turn)
+        pos = self._phase(body.turn).position
         self.desk.asked_hint(pos.turn)
         self.control.hint(pos.turn, HINT_SECONDS if body.seconds is None else body.seconds)
         return _json(Done())
@@ -438,7 +428,7 @@ class SeatApp:
         current = self.control.current()
         if current is None:
             raise BadRequest("no phase is being played")
-        self.desk.offered_draw(current[0].turn)
+        self.desk.offered_draw(current.position.turn)
         self.control.draw()
         return _json(Done())
 

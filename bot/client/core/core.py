@@ -39,6 +39,7 @@ limit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from random import Random
 from typing import Any
@@ -98,7 +99,7 @@ from protocol.messages import (
     parse_message,
     reply_to_bad_message,
 )
-from protocol.press import PEACE_LEVEL, Proposal, Reject, check_level, press_snd
+from protocol.press import PEACE_LEVEL, Press, Proposal, Reject, check_level, press_snd
 from protocol.press_reader import parse_frm_press, press_answer
 from protocol.tokens import SND, TokenTable
 from protocol.values import Turn
@@ -313,10 +314,16 @@ class BotCore:
     def _note(self, note: notes.Note) -> None:
         self.out.note(note)
 
-    def _send(self, message: Message) -> None:
+    def _send(self, message: Message) -> Message:
+        """Send ``message``, an ``SND`` naming the turn if the server needs it; the message sent.
+
+        This is the one place an ``SND`` gets its turn (``press_turn``), so a
+        record of what went out is made of the message this returns.
+        """
         if isinstance(message, Snd) and self.settings.press_turn and message.turn is None:
             message = replace(message, turn=self.turn)
         self.out.send(message)
+        return message
 
     def _ignore(self, why: str, message: Message) -> None:
         self.out.ignore(why, message)
@@ -519,8 +526,7 @@ class BotCore:
         powers = () if game_map is None else game_map.powers
         try:
             check_person_press(event.recipients, event.press, self.press_level, powers, self.power)
-            message = press_snd(event.recipients, event.press, self.table)
-            self._send(message)
+            self._send_press(event.recipients, event.press)
         except (
             PersonPressError,
             ProtocolError,
@@ -530,8 +536,6 @@ class BotCore:
             NotConnected,
         ) as exc:
             self._note(notes.PersonPressRefused(event.recipients, str(exc)))
-            return
-        self._note(notes.PressOut(event.recipients, self.out.text(message)))
 
     def _seconds_left(self) -> float | None:
         """Seconds to the deadline of the phase in play (None: no phase, or no deadline)."""
@@ -542,13 +546,21 @@ class BotCore:
         """Send one press message (if it fits the game's level and table; else count it)."""
         try:
             check_level(say.press, self.press_level)
-            message = press_snd(say.recipients, say.press, self.table)
+            self._send_press(say.recipients, say.press)
         except (ProtocolError, ValueError, KeyError) as exc:
             self.negotiator.counts["unsendable"] += 1
             self._note(notes.HandlerError(repr(exc), repr(say.press), "SND"))
-            return
-        self._send(message)
-        self._note(notes.PressOut(say.recipients, self.out.text(message)))
+
+    def _send_press(self, recipients: Sequence[str], press: Press) -> None:
+        """Send ``press`` to ``recipients`` as one ``SND``, and note that ``SND`` as it was sent.
+
+        The bot's press and the person's both leave here, so the ``PressOut``
+        note (the game log's ``press_out``, the person's panel) is the message
+        sent, turn included.  Raises what building the message (a name not in
+        the game's table) or sending it (the session) raises.
+        """
+        sent = self._send(press_snd(recipients, press, self.table))
+        self._note(notes.PressOut(tuple(recipients), self.out.text(sent)))
 
     def _carry_out(self, outcome: Outcome) -> None:
         """Say what the negotiator decided and note its agreement changes."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.position import Position
+from bot.client.core.person import PersonChoices, legal_choices
 from bot.human.api import SeatInfo
 from protocol.press import Press
 from protocol.tokens import STANDARD, TokenTable
@@ -30,8 +31,8 @@ class BoardSeat:
         if self.position is not None:
             self.powers = self.position.map.powers
 
-    def current(self) -> tuple[Position, str] | None:
-        return None if self.position is None else (self.position, self.power)
+    def current(self) -> PersonChoices | None:
+        return None if self.position is None else legal_choices(self.position, self.power)
 
     def seconds_left(self) -> float | None:
         return 60.0

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -39,6 +39,44 @@ SECRET = "s3cret-key"
 TIMEOUT = 10.0
 GRACE = 1
 """Seconds open requests (an event stream) get when the served app stops."""
+
+
+SEAT_KEY = "X-Seat-Key"
+"""The header that carries a seat's key."""
+
+START_KEY = "X-Start-Key"
+"""The header that carries the start page's key."""
+
+
+def request(
+    port: int,
+    method: str,
+    path: str,
+    data: bytes,
+    headers: dict[str, str],
+    *,
+    host: str | None = "",
+    timeout: float = TIMEOUT,
+) -> tuple[int, str]:
+    """Status and text of one JSON request to 127.0.0.1:``port``, written by hand.
+
+    ``host`` None sends no Host header, "" the right one, anything else that
+    text; ``headers`` are added as they are.
+    """
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.putrequest(method, path, skip_host=True)
+        if host is not None:
+            conn.putheader("Host", host or f"127.0.0.1:{port}")
+        for name, value in headers.items():
+            conn.putheader(name, value)
+        conn.putheader("Content-Type", "application/json")
+        conn.putheader("Content-Length", str(len(data)))
+        conn.endheaders(data)
+        response = conn.getresponse()
+        return response.status, response.read().decode("utf-8", "replace")
+    finally:
+        conn.close()
 
 
 @dataclass
@@ -64,21 +102,9 @@ class Served:
         raw: bytes | None = None,
     ) -> tuple[int, str]:
         """Status and text of ``method path``; ``host`` None sends no Host, "" the right one."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
-        try:
-            conn.putrequest(method, path, skip_host=True)
-            if host is not None:
-                conn.putheader("Host", host or f"127.0.0.1:{self.port}")
-            if key is not None:
-                conn.putheader("X-Seat-Key", key)
-            data = raw if raw is not None else (b"" if body is None else json.dumps(body).encode())
-            conn.putheader("Content-Type", "application/json")
-            conn.putheader("Content-Length", str(len(data)))
-            conn.endheaders(data)
-            response = conn.getresponse()
-            return response.status, response.read().decode("utf-8", "replace")
-        finally:
-            conn.close()
+        data = raw if raw is not None else (b"" if body is None else json.dumps(body).encode())
+        keys = {} if key is None else {SEAT_KEY: key}
+        return request(self.port, method, path, data, keys, host=host)
 
 
 @pytest.fixture
@@ -151,30 +177,23 @@ def review_json(folder: Path, power: str, out: Path) -> dict[str, Any]:
     return dict(json.loads(out.read_text()))
 
 
-HUMAN_URL = re.compile(r"(http://127\.0\.0\.1:\d+/\?key=[A-Za-z0-9_-]+)")
+QUIET = {"DAIDE_MCTS_LOG_LEVEL": "warning"}
+"""The environment the page commands run with: their log at warnings only."""
 
 
-class HumanProcess(PageProcess):
-    """``daide-mcts human`` running as a subprocess; ``url`` is the page it printed."""
+class KeyedPage(PageProcess):
+    """A ``daide-mcts`` command serving a page with a key, running as a subprocess.
 
-    @property
-    def port(self) -> int:
-        port = urlsplit(self.url).port
-        assert port is not None
-        return port
+    A subclass names the command, the address it prints (``url``, with the
+    key), how long it may take to print it and the header requests give the
+    key in; :func:`keyed_pages` runs it.
+    """
 
-    @property
-    def key(self) -> str:
-        return parse_qs(urlsplit(self.url).query)["key"][0]
-
-
-START_URL = re.compile(r"choose your game at (http://127\.0\.0\.1:\d+/\?key=[A-Za-z0-9_-]+)")
-STARTED_WITHIN = 120.0
-"""Seconds the start command may take to serve its page (it may install Parlance first)."""
-
-
-class StartProcess(PageProcess):
-    """``daide-mcts start`` running as a subprocess; ``url`` is the page it printed."""
+    command: ClassVar[str]
+    address: ClassVar[re.Pattern[str]]
+    started_within: ClassVar[float]
+    """Seconds the command may take to serve its page."""
+    key_header: ClassVar[str]
 
     @property
     def port(self) -> int:
@@ -189,39 +208,50 @@ class StartProcess(PageProcess):
     def call(
         self, method: str, path: str, body: bytes = b"", *, key: str | None = "", host: str = ""
     ) -> tuple[int, str]:
-        """Status and text of one request (the page's key unless ``key`` says otherwise)."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        try:
-            conn.putrequest(method, path, skip_host=True)
-            conn.putheader("Host", host or f"127.0.0.1:{self.port}")
-            if key is not None:
-                conn.putheader("X-Start-Key", key or self.key)
-            conn.putheader("Content-Type", "application/json")
-            conn.putheader("Content-Length", str(len(body)))
-            conn.endheaders(body)
-            response = conn.getresponse()
-            return response.status, response.read().decode("utf-8", "replace")
-        finally:
-            conn.close()
+        """Status and text of one request: the page's key, unless ``key`` is another or None."""
+        keys = {} if key is None else {self.key_header: key or self.key}
+        return request(self.port, method, path, body, keys, host=host, timeout=30)
+
+
+class HumanProcess(KeyedPage):
+    """``daide-mcts human`` running as a subprocess; ``url`` is the page it printed."""
+
+    command = "human"
+    address = re.compile(r"(http://127\.0\.0\.1:\d+/\?key=[A-Za-z0-9_-]+)")
+    started_within = 60.0
+    key_header = SEAT_KEY
+
+
+class StartProcess(KeyedPage):
+    """``daide-mcts start`` running as a subprocess; ``url`` is the page it printed."""
+
+    command = "start"
+    address = re.compile(r"choose your game at (http://127\.0\.0\.1:\d+/\?key=[A-Za-z0-9_-]+)")
+    started_within = 120.0  # it may install Parlance first
+    key_header = START_KEY
+
+
+K = TypeVar("K", bound=KeyedPage)
+
+
+def keyed_pages(kind: type[K], argv: Callable[..., list[str]]) -> Iterator[Callable[..., K]]:
+    """A fixture's body: a factory of ``kind``'s processes, stopped at the end.
+
+    The factory's arguments become the command's by ``argv``.
+    """
+    factory = page_processes(kind, kind.command, kind.address, kind.started_within, QUIET)
+    start = next(factory)
+    yield lambda *args: start(*argv(*args))
+    next(factory, None)
 
 
 @pytest.fixture
 def run_start(tmp_path: Path) -> Iterator[Callable[..., StartProcess]]:
     """A factory: ``run_start()`` serves the start page, its games' records under tmp_path."""
-    factory = page_processes(
-        StartProcess, "start", START_URL, STARTED_WITHIN, {"DAIDE_MCTS_LOG_LEVEL": "warning"}
-    )
-    start = next(factory)
-    yield lambda *args: start("--runs", str(tmp_path / "runs"), *args)
-    next(factory, None)
+    yield from keyed_pages(StartProcess, lambda *args: ["--runs", str(tmp_path / "runs"), *args])
 
 
 @pytest.fixture
 def run_human() -> Iterator[Callable[..., HumanProcess]]:
     """A factory: ``run_human(port, "--name", "Alice")`` takes a seat with ``daide-mcts human``."""
-    factory = page_processes(
-        HumanProcess, "human", HUMAN_URL, 60.0, {"DAIDE_MCTS_LOG_LEVEL": "warning"}
-    )
-    start = next(factory)
-    yield lambda port, *args: start("--port", str(port), *args)
-    next(factory, None)
+    yield from keyed_pages(HumanProcess, lambda port, *args: ["--port", str(port), *args])

@@ -7,7 +7,6 @@ decide what to click and to check what the page shows.
 
 from __future__ import annotations
 
-import http.client
 import json
 import time
 from dataclasses import dataclass
@@ -27,25 +26,13 @@ class SeatApi:
     human: HumanProcess
 
     def state(self) -> dict[str, Any]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.human.port, timeout=10)
-        try:
-            conn.request("GET", "/api/state", headers={"X-Seat-Key": self.human.key})
-            response = conn.getresponse()
-            assert response.status == 200, response.read()
-            return json.loads(response.read())
-        finally:
-            conn.close()
+        status, text = self.human.call("GET", "/api/state")
+        assert status == 200, text
+        return json.loads(text)
 
     def post(self, path: str, body: object) -> tuple[int, str]:
         """Status and text of ``POST path`` with ``body`` as JSON (and the seat's key)."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.human.port, timeout=10)
-        try:
-            headers = {"X-Seat-Key": self.human.key, "Content-Type": "application/json"}
-            conn.request("POST", path, json.dumps(body), headers=headers)
-            response = conn.getresponse()
-            return response.status, response.read().decode("utf-8", "replace")
-        finally:
-            conn.close()
+        return self.human.call("POST", path, json.dumps(body).encode())
 
     def phase(self) -> dict[str, Any] | None:
         return self.state()["phase"]

@@ -10,7 +10,6 @@ server started for the test with short deadlines; the person says "ready"
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import shutil
@@ -53,20 +52,7 @@ def _bots(run_bot, port: int, count: int, final_year: int) -> list[Any]:
 def _call(
     human: HumanProcess, path: str, body: object, *, key: str | None, host: str = ""
 ) -> tuple[int, str]:
-    conn = http.client.HTTPConnection("127.0.0.1", human.port, timeout=10)
-    try:
-        conn.putrequest("POST", path, skip_host=True)
-        conn.putheader("Host", host or f"127.0.0.1:{human.port}")
-        if key is not None:
-            conn.putheader("X-Seat-Key", key)
-        data = json.dumps(body).encode()
-        conn.putheader("Content-Type", "application/json")
-        conn.putheader("Content-Length", str(len(data)))
-        conn.endheaders(data)
-        response = conn.getresponse()
-        return response.status, response.read().decode()
-    finally:
-        conn.close()
+    return human.call("POST", path, json.dumps(body).encode(), key=key, host=host)
 
 
 def _holds(seat: SeatPage, phase: dict[str, Any]) -> int:

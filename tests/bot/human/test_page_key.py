@@ -8,7 +8,6 @@ with 403 and one line.
 
 from __future__ import annotations
 
-import http.client
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,10 +19,7 @@ from starlette.types import ASGIApp
 from bot.human.start_form import Catalogue
 from bot.human.start_page import StartApp
 from bot.local.launch import PLAIN_STANDARD, STANDARD_MAP
-from tests.bot.human.conftest import SECRET, TIMEOUT, Served, serving
-
-SEAT_HEADER = "X-Seat-Key"
-START_HEADER = "X-Start-Key"
+from tests.bot.human.conftest import SEAT_KEY, SECRET, START_KEY, Served, request, serving
 
 
 @dataclass(frozen=True)
@@ -39,13 +35,7 @@ class Page:
         self, path: str, headers: dict[str, str], method: str = "GET", body: bytes = b""
     ) -> tuple[int, str]:
         """Status and text of one request with ``headers`` (and the right Host)."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
-        try:
-            conn.request(method, path, body=body, headers=headers)
-            response = conn.getresponse()
-            return response.status, response.read().decode("utf-8", "replace")
-        finally:
-            conn.close()
+        return request(self.port, method, path, body, headers)
 
 
 @pytest.fixture
@@ -58,7 +48,7 @@ def start_page(tmp_path: Path) -> Iterator[Page]:
         return app.app
 
     with serving(make) as port:
-        yield Page(port, START_HEADER, SEAT_HEADER, "/api/game")
+        yield Page(port, START_KEY, SEAT_KEY, "/api/game")
 
 
 @pytest.fixture(params=["seat", "start"])
@@ -66,7 +56,7 @@ def page(request: pytest.FixtureRequest) -> Page:
     """Each of the two pages in turn."""
     if request.param == "seat":
         served: Served = request.getfixturevalue("served")
-        return Page(served.port, SEAT_HEADER, START_HEADER, "/api/state")
+        return Page(served.port, SEAT_KEY, START_KEY, "/api/state")
     page: Page = request.getfixturevalue("start_page")
     return page
 
@@ -103,8 +93,8 @@ def test_the_page_is_served_without_the_key(page: Page) -> None:
 
 def test_a_guarded_refusal_keeps_its_status(start_page: Page) -> None:
     """The start page's form errors (no status of their own) are 400, a big body 413."""
-    key = {START_HEADER: SECRET, "Content-Type": "application/json"}
+    key = {START_KEY: SECRET}  # request() gives the Content-Type
     status, text = start_page.call("/api/start", key, "POST", b'{"opponents": []}')
     assert status == 400 and "opponents" in text and text.count("\n") == 1, text
     assert start_page.call("/api/start", key, "POST", b"x" * 20_000)[0] == 413
-    assert start_page.call("/api/start", {START_HEADER: "wrong"}, "POST", b"{}")[0] == 403
+    assert start_page.call("/api/start", {START_KEY: "wrong"}, "POST", b"{}")[0] == 403

@@ -164,6 +164,8 @@ def test_a_persons_press_on_mila_reaches_the_others_and_is_answered(
     )
     answer = _out_lines(answered)[0]["answers"][other]
     assert answer in ("YES", "REJ")
+    sent = _out_lines(answered)[0]["text"]  # her panel shows the SND as sent, turn included
+    assert sent.startswith(f"SND ( {turn} ) ( {other} ) ( PRP ( PCE"), sent
     logs = {_power_of(records): records for records in (b.game_log() for b in bots)}
     heard = [
         r["text"] for r in logs[other] if r["kind"] == "msg" and r["dir"] == "in"

@@ -371,6 +371,9 @@ def test_every_snd_names_the_turn_when_the_server_needs_it(press_turn: bool) -> 
     out += _say_tokens(d, "TUR", tokens) + d.say(_frm("TUR", _peace("FRA", "TUR")))
     turns = {m.turn for m in sent(out, Snd)}
     assert turns == ({opening().turn} if press_turn else {None})
+    texts = {m.to_text(STANDARD) for m in sent(out, Snd)}
+    recorded = [n.text for n in noted(out, notes.PressOut)]
+    assert recorded and set(recorded) <= texts  # each record is of a message as sent
 
 
 def test_with_press_off_every_proposal_is_refused() -> None:

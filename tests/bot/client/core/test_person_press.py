@@ -26,8 +26,11 @@ PEACE = Proposal(Peace(("ENG", "FRA")))
 OTHERS = ("ENG", "GER", "ITA", "AUS", "RUS", "TUR")
 
 
-def _seat(level: int = 10) -> Driver:
-    core = BotCore(CoreSettings(name="person", version="1", seed=3, chooser="person"))
+def _seat(level: int = 10, press_turn: bool = False) -> Driver:
+    settings = CoreSettings(
+        name="person", version="1", seed=3, chooser="person", press_turn=press_turn
+    )
+    core = BotCore(settings)
     d = Driver(core=core)
     d.join(Variant.of(level, move_time_limit=60))
     d.show(SPRING)
@@ -68,6 +71,16 @@ def test_the_persons_press_is_sent_as_one_snd() -> None:
     (note,) = noted(out, notes.PressOut)
     assert note.text == "SND ( ENG ) ( YES ( PRP ( PCE ( ENG FRA ) ) ) )"
     assert note.recipients == ("ENG",)
+
+
+def test_the_persons_press_is_noted_as_sent_with_the_turn_the_server_needs() -> None:
+    d = _seat(press_turn=True)
+    out = d.feed(ev.PersonPress(d.now, ("ENG",), Accept(PEACE)))
+    (snd,) = sent(out, Snd)
+    assert snd.turn == SPRING.turn
+    (note,) = noted(out, notes.PressOut)
+    assert note.text == "SND ( SPR 1901 ) ( ENG ) ( YES ( PRP ( PCE ( ENG FRA ) ) ) )"
+    assert note.text == snd.to_text(STANDARD)  # the record is the message sent
 
 
 @pytest.mark.parametrize(
