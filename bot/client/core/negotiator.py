@@ -55,6 +55,7 @@ from protocol.press import (
     Press,
     Proposal,
     Reject,
+    Try,
 )
 from protocol.values import Convoy, Move, MoveByConvoy, Order, SupportMove, Turn, Waive
 from search.constraints import NO_CONSTRAINTS, Constraints, Promise, Zone
@@ -84,6 +85,8 @@ TRUST_PER_KEPT_YEAR = 0.1
 """Trust regained for each year an agreement is kept (up to :data:`INITIAL_TRUST`)."""
 MIN_TRUST = 0.5
 """Least trust for us to agree to anything with a power."""
+PEACE_WORDS = frozenset({"PRP", "PCE"})
+"""The press tokens a power's ``TRY`` must list for us to propose peace to it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +159,7 @@ class Negotiator:
         self.record: list[ProposalRecord] = []
         self.agreements: list[Agreement] = []
         self.trust: dict[str, float] = {}
+        self.speaks: dict[str, frozenset[str]] = {}  # each power's last TRY: what it understands
         self.counts: Counter[str] = Counter()
         self._pending: list[tuple[str, Proposal]] = []
         self._evaluations = 0
@@ -248,6 +252,9 @@ class Negotiator:
             self._on_answer(sender, press, out)
         elif isinstance(press, Cancel):
             self._on_cancel(sender, press, out)
+        elif isinstance(press, Try):
+            self.speaks[sender] = frozenset(press.tokens)
+            self.counts["try_heard"] += 1
         else:
             self.counts["noted"] += 1
         return out
@@ -457,8 +464,17 @@ class Negotiator:
 
     # --- our own words -----------------------------------------------------------------------
 
+    def speaks_peace(self, power: str) -> bool:
+        """False once ``power``'s ``TRY`` left out a word of a peace proposal (it cannot agree)."""
+        said = self.speaks.get(power)
+        return said is None or PEACE_WORDS.issubset(said)
+
     def _propose(self, out: Outcome) -> None:
-        """Propose peace to the powers where it gains most (not to partners, nor to distrusted)."""
+        """Propose peace to the powers where it gains most.
+
+        Not to partners, nor to the distrusted, nor to powers that said (``TRY``) they do
+        not speak peace proposals: Parang's DumbBot answers ``HUH`` and ``TRY ()``.
+        """
         m, us, pos = self.game_map, self.us, self.position
         if m is None or us is None or pos is None:
             return
@@ -477,6 +493,9 @@ class Negotiator:
             if power == us or power in at_peace or power in asked:
                 continue
             if m.power_index[power] not in alive or self.trust_in(power) < MIN_TRUST:
+                continue
+            if not self.speaks_peace(power):
+                self.counts["not_asked_no_press"] += 1
                 continue
             if self._evaluations >= MAX_EVALUATIONS_PER_PHASE:
                 break

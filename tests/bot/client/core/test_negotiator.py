@@ -41,10 +41,11 @@ from protocol.press import (
     Press,
     Proposal,
     Reject,
+    Try,
 )
 from protocol.press_reader import parse_press
 from protocol.tokens import AND, BRA, ERR, HUH, KET, PCE, PRP, STANDARD, TRY
-from protocol.values import Hold, Location, Move, SupportMove, Unit, UnitType
+from protocol.values import Hold, Location, Move, Season, SupportMove, Turn, Unit, UnitType
 from protocol.variant import Variant
 from search.negotiation import Budget
 from tests.bot.client.core.driver import Driver, job_of, noted, opening, sent
@@ -147,6 +148,30 @@ def test_we_propose_peace_where_it_gains_and_a_yes_makes_it() -> None:
     assert to in neg.partners()
     assert [c.change for c in change.changes] == ["made"]
     assert neg.record[0].answer == "YES"
+
+
+@pytest.mark.parametrize(
+    ("tokens", "asked"),
+    [
+        ((), False),  # Parang's DumbBot: HUH, then TRY () -- it speaks no press
+        (("YES", "REJ", "ALY"), False),  # press, but not the words of a peace proposal
+        (("PCE", "PRP", "YES"), True),  # Parang's PeaceBot
+    ],
+)
+def test_no_peace_is_proposed_to_a_power_whose_try_leaves_it_out(
+    tokens: tuple[str, ...], asked: bool
+) -> None:
+    neg, _ = _negotiator()
+    others = [p for p in standard_map().powers if p != "FRA"]
+    for power in others:
+        neg.on_press(power, Try(tokens), None)
+    pos = initial_position(standard_map())
+    out = neg.on_phase("FRA", pos.map, Turn(Season.SPRING, 1902), pos, None)
+    proposed = [s for s in out.said if isinstance(s.press, Proposal)]
+    assert neg.counts["try_heard"] == len(others)
+    assert bool(proposed) == asked
+    assert all(neg.speaks_peace(p) == asked for p in others)
+    assert neg.counts["not_asked_no_press"] == (0 if asked else len(others))
 
 
 def test_a_yes_to_nothing_we_said_is_counted() -> None:
