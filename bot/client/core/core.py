@@ -706,7 +706,7 @@ class BotCore:
         if self.power_id is not None:
             game_map = self.mirror.game_map
             if self.negotiating and game_map is not None:
-                # Before the phase is played: its search is bound by the agreements.
+                # Press first: answers and proposals go out before the phase's search starts.
                 self._carry_out(self.negotiator.on_phase(self.power, game_map, m.turn, pos, None))
             self.player.on_position(m.turn, pos, self.power)
 
