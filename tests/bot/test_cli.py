@@ -155,9 +155,12 @@ def test_the_version_is_the_installed_package_version() -> None:
         (["--log-format", "xml"], {}, "argument --log-format: invalid choice: 'xml'"),
         ([], {"DAIDE_MCTS_LOG_LEVEL": "bogus"}, "log_level: must be one of debug, info"),
         ([], {"DAIDE_MCTS_LOG_FORMAT": "xml"}, "log_format: Input should be 'console' or 'json'"),
+        # press "on" (agreements binding the search) lost to "unbound" and was removed
+        (["--press", "on"], {}, "argument --press: invalid choice: 'on'"),
+        ([], {"DAIDE_MCTS_PRESS": "on"}, "press: Input should be 'off' or 'unbound'"),
     ],
 )
-def test_a_bad_log_setting_is_a_one_line_usage_error(
+def test_a_bad_setting_is_a_one_line_usage_error(
     args: list[str], env: dict[str, str], complaint: str
 ) -> None:
     proc = subprocess.run(
@@ -227,27 +230,3 @@ def test_play_press_refuses_an_unknown_mode(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         build_parser().parse_args(["play", "--press", "maybe"])
     assert "--press" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize(
-    ("args", "env", "complaint"),
-    [
-        (["--press", "on"], {}, "argument --press: invalid choice: 'on'"),
-        ([], {"DAIDE_MCTS_PRESS": "on"}, "press: Input should be 'off' or 'unbound'"),
-    ],
-)
-def test_press_on_was_removed_and_is_a_one_line_usage_error(
-    args: list[str], env: dict[str, str], complaint: str
-) -> None:
-    """``on`` (agreements binding the search) lost to ``unbound``: a flag or an old
-    tournament's environment asking for it is refused before the bot connects."""
-    proc = subprocess.run(
-        [str(SCRIPT), "play", "--port", "1", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, **env},
-    )
-    assert proc.returncode == 2
-    assert complaint in proc.stderr, proc.stderr
-    assert "Traceback" not in proc.stderr
