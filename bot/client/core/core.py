@@ -144,6 +144,15 @@ class CoreSettings:
     press: str = "unbound"
     press_turn: bool = False
 
+    def __post_init__(self) -> None:
+        if self.press not in PRESS_MODES:
+            raise ValueError(f"unknown press mode {self.press!r}; one of {', '.join(PRESS_MODES)}")
+
+
+PRESS_MODES = ("off", "unbound")
+"""The negotiator's modes (:attr:`CoreSettings.press`).  ``on``, agreements binding the
+search, was removed: it lost to ``unbound`` at a table of PeaceBots (docs/research.md)."""
+
 
 CHOOSERS = ("bot", "person")
 """Who may choose a seat's orders (:attr:`CoreSettings.chooser`)."""
@@ -158,23 +167,11 @@ def make_phase_chooser(settings: CoreSettings, rng: Random) -> PhaseChooser:
     raise ValueError(f"unknown chooser {settings.chooser!r}; one of {', '.join(CHOOSERS)}")
 
 
-PRESS_MODES = ("off", "unbound")
-"""The negotiator's modes (:attr:`CoreSettings.press`).  ``on``, agreements binding the
-search, was removed: it lost to ``unbound`` at a table of PeaceBots (docs/research.md)."""
-
-
-def check_press_mode(settings: CoreSettings) -> None:
-    """ValueError unless ``settings.press`` is one of :data:`PRESS_MODES`."""
-    if settings.press not in PRESS_MODES:
-        raise ValueError(f"unknown press mode {settings.press!r}; one of {', '.join(PRESS_MODES)}")
-
-
 class BotCore:
     """One game's rules: :meth:`handle` an event, get the effects to carry out."""
 
     def __init__(self, settings: CoreSettings) -> None:
         # Stays whole: the parts and the table of message handlers, read in one place.
-        check_press_mode(settings)
         self.settings = settings
         self.out = Outbox()
         self.mirror = GameMirror(rule=CivilDisorderRule(settings.rules))
