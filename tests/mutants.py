@@ -13,6 +13,8 @@ its own work folder ``mutants/<package>/`` (git-ignored):
   the files that start Parlance without a marker (:attr:`Package.left_out`);
 * the adjudicator's mutants run in pure Python (``DAIDE_MCTS_PURE_PYTHON=1``): its
   compiled twins would otherwise run in place of the mutated Python;
+* the property tests (hypothesis) draw at most :data:`MUTATION_EXAMPLES` examples
+  (tests/examples.py), their explicit cases in full;
 * ``.local`` (Parlance and the other installed peers) stays the checkout's.
 
 mutmut keeps its results in the work folder: a second run tests only the mutants of
@@ -55,6 +57,12 @@ PURE_PYTHON_ENV = "DAIDE_MCTS_PURE_PYTHON"
 
 AGAIN = (": survived", ": no tests")
 """``mutmut results`` lines of the mutants ``--again`` tests again."""
+
+MUTATION_EXAMPLES_ENV = "DAIDE_MCTS_MUTATION_EXAMPLES"
+"""tests/examples.py's variable (this script imports nothing of the checkout's)."""
+
+MUTATION_EXAMPLES = 20
+"""The most examples a property test draws under mutation (tests/examples.py)."""
 
 LOCAL_ENV = "DAIDE_MCTS_LOCAL"
 """The installed peers' folder (bot.toolkit.paths.local_dir): the checkout's ``.local``."""
@@ -157,6 +165,7 @@ def mutmut(package: Package, *args: str) -> subprocess.CompletedProcess[str]:
     """``mutmut ARGS`` in the package's work folder, its output shown unless captured."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env[LOCAL_ENV] = str((ROOT / ".local").resolve())
+    env[MUTATION_EXAMPLES_ENV] = str(MUTATION_EXAMPLES)
     if package.pure_python:
         env[PURE_PYTHON_ENV] = "1"
     capture = args[0] in ("results", "export-cicd-stats")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import mutants
+from tests import examples, mutants
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -79,3 +79,17 @@ def test_an_unknown_package_is_refused_in_one_line(capsys: pytest.CaptureFixture
         mutants.main(["bot/nowhere"])
     assert exited.value.code == 2
     assert "not a package mutated here: bot/nowhere" in capsys.readouterr().err
+
+
+def test_the_property_tests_draw_fewer_examples_under_mutation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert mutants.MUTATION_EXAMPLES_ENV == examples.MUTATION_EXAMPLES_ENV
+    monkeypatch.delenv(examples.MUTATION_EXAMPLES_ENV, raising=False)
+    assert examples.examples(200) == 200
+    monkeypatch.setenv(examples.MUTATION_EXAMPLES_ENV, str(mutants.MUTATION_EXAMPLES))
+    assert examples.examples(200) == mutants.MUTATION_EXAMPLES
+    assert examples.examples(5) == 5
+    for bad in ("0", "-3", "many", ""):
+        monkeypatch.setenv(examples.MUTATION_EXAMPLES_ENV, bad)
+        assert examples.examples(200) == 200

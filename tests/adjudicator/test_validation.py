@@ -38,6 +38,7 @@ from protocol.values import (
     Waive,
 )
 from tests.adjudicator.test_maps import variant_map
+from tests.examples import examples
 
 NOTES = {"MBV", "FAR", "NSP", "NSU", "NAS", "NSF", "NSA", "NYU", "NRN", "NVR", "YSC", "ESC",
          "HSC", "NSC", "CST", "NMB", "NMR", "NRS"}  # fmt: skip
@@ -110,7 +111,7 @@ PHASES = [
 ]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(range(len(PHASES))), st.lists(st.tuples(st.sampled_from(POWERS), order),
                                                     max_size=12))  # fmt: skip
 def test_any_order_gets_a_note_and_never_an_exception(

@@ -31,6 +31,7 @@ from protocol.values import Hold, Order, Turn, UnitPosition
 from protocol.variant import Variant
 from search.mcts.worker_protocol import Answer, Progress
 from tests.bot.client.core.driver import PASSCODE, Driver, opening
+from tests.examples import examples
 
 GAME_ACTIONS = (Sub, Gof, Not, Drw)
 SPRING = opening()
@@ -183,7 +184,7 @@ PREFIXES: list[list[Step]] = [[], PLAYING, [*PLAYING, ("advance", 10), ("lose", 
 """Where a script starts: nowhere, in the game, or rejoining it after a cut mid-search."""
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PREFIXES), steps)
 @example(  # a late THX refusing the spring's order after the fall is shown, then a rejoin
     prefix=PREFIXES[2], script=[("now", 1), ("refuse", 0), ("yes_iam", 0), ("now", 1)]
@@ -223,7 +224,7 @@ def test_the_core_keeps_its_promises_in_any_order_of_events(
             assert phase.turn in model.gof_turns, "the deadline came and went without GOF"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(["advance", "tick", "tme"]), st.integers(0, 12))))
 def test_a_joined_movement_phase_always_ends_with_its_orders(script: list[Step]) -> None:
     """Joined and never cut: whatever the timers and TMEs, GOF comes by the last tick."""
