@@ -2,9 +2,10 @@
 
 Each extension is optional: without a C compiler the install goes on and the
 pure-Python code runs instead (slower; see adjudicator/compiled_rules.py).  Each is
-built with the SHA-256 of its .pyx and the .pxd files and C headers it is built with
-(adjudicator/compiled_sources.py), so that a stale build can be told from a
-current one (``make setup`` rebuilds after a change).
+built from its .pyx, or from a .py in Cython's pure Python mode (adjudicator/per_map.py,
+which runs as it is where it is not built), with the SHA-256 of that source and the .pxd
+files and C headers it is built with (adjudicator/compiled_sources.py), so that a stale
+build can be told from a current one (``make setup`` rebuilds after a change).
 """
 
 import importlib.util
@@ -39,7 +40,7 @@ def extension(name: str) -> Extension:
     Python gives for the same operations.  NumPy's headers are on the include path: the
     search's generator is read through its bit generator interface (``numpy/random/bitgen.h``).
     """
-    source = SOURCES.pyx(name)
+    source = SOURCES.source(name)
     built_with = SOURCES.built_with(name)
     digest = SOURCES.digest(ROOT / path for path in [source, *built_with])
     return Extension(

@@ -28,6 +28,8 @@ from cpython.sequence cimport PySequence_Fast_ITEMS
 from cpython.tuple cimport PyTuple_CheckExact
 from libc.string cimport memcpy, memset
 
+from adjudicator.per_map cimport PerMap, kept_for
+
 from adjudicator.maps import ARMY as _PY_ARMY
 from adjudicator.maps import COASTAL as _PY_COASTAL
 from adjudicator.maps import FLEET as _PY_FLEET
@@ -517,27 +519,16 @@ cdef Py_ssize_t _convoy_orders(
     return at
 
 
-TABLES_KEPT = 64
-"""The most maps whose tables are kept (a process rarely plays on more than one)."""
-
-cdef dict _kept = {}
-cdef object _last_map = None
-cdef LegalTables _last_tables = None
+cdef PerMap _TABLES = PerMap()
+"""Each map's :class:`LegalTables`."""
 
 
 cpdef LegalTables tables(game_map):
     """The tables of ``game_map``, built once per map (maps are immutable)."""
-    global _last_map, _last_tables
-    if game_map is _last_map:
-        return _last_tables
-    found = _kept.get(id(game_map))
-    if found is None or (<LegalTables> found).game_map is not game_map:
-        if len(_kept) >= TABLES_KEPT:
-            _kept.clear()
-        found = _kept[id(game_map)] = LegalTables(game_map)
-    _last_map = game_map
-    _last_tables = found
-    return _last_tables
+    found = kept_for(_TABLES, game_map)
+    if found is None:
+        found = _TABLES.keep(game_map, LegalTables(game_map))
+    return <LegalTables> found
 
 
 def movement_orders(pos, int prov, bint convoys=True):

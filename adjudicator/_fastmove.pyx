@@ -31,6 +31,7 @@ from cpython.type cimport PyType_GenericNew
 from adjudicator._movetables cimport ARMY, LAND_MOVE, _MapFacts
 from adjudicator._moveorders cimport prepare, setup
 from adjudicator._resolver cimport _Resolver
+from adjudicator.per_map cimport PerMap, kept_for
 
 from adjudicator.orders import BNC as _PY_BNC
 from adjudicator.orders import CUT as _PY_CUT
@@ -88,32 +89,22 @@ cdef class _Scratch:
         PyMem_Free(self.counts)
 
 
-cdef dict _SCRATCH = {}  # by id of the map (its facts hold the map, so the id stays its own)
-cdef int _MAPS_KEPT = 64
-cdef _Scratch _last = None
+cdef PerMap _SCRATCH = PerMap()
+"""Each map's :class:`_Scratch`."""
+
 cdef bint _busy = False
 
 
 cdef _Scratch _scratch(object game_map):
     """The kept scratch space for ``game_map``, reset (a fresh one if in use)."""
-    global _last
     cdef _Scratch sc
     if _busy:
         return _Scratch(_MapFacts(game_map))
-    if _last is not None and _last.facts.game_map is game_map:
-        sc = _last
-        sc.resolver.reset()
-        return sc
-    found = _SCRATCH.get(id(game_map))
-    if found is None or (<_Scratch> found).facts.game_map is not game_map:
-        if len(_SCRATCH) >= _MAPS_KEPT:
-            _SCRATCH.clear()
-        sc = _Scratch(_MapFacts(game_map))
-        _SCRATCH[id(game_map)] = sc
-    else:
-        sc = <_Scratch> found
-        sc.resolver.reset()
-    _last = sc
+    found = kept_for(_SCRATCH, game_map)
+    if found is None:
+        return <_Scratch> _SCRATCH.keep(game_map, _Scratch(_MapFacts(game_map)))
+    sc = <_Scratch> found
+    sc.resolver.reset()
     return sc
 
 

@@ -11,6 +11,11 @@ The hot paths have compiled twins (Cython), built by ``pip install -e .``
   convoy routes);
 * ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
   (every legal order of a unit, convoys included);
+* ``adjudicator/per_map.py`` — the one per-map cache every compiled room and
+  :func:`search.tables.tables_for` keep their tables and scratch space in, compiled from
+  the same ``.py`` that runs where it is not built (Cython's pure Python mode, its C
+  declared in ``adjudicator/per_map.pxd``): not an oracle, plain Python imports whichever
+  there is;
 * ``search/_fastbot.pyx`` — DumbBot's and the learned policy's movement orders, and the
   whole ``dm`` rollout and tree step (see :mod:`search.compiled_search`), on its rooms
   ``search/_maptables.pyx`` (the map's tables and DumbBot's weights),
@@ -50,6 +55,7 @@ ENV_PURE_PYTHON = "DAIDE_MCTS_PURE_PYTHON"
 """Environment variable: set to 1 to run pure Python even where compiled code exists."""
 
 EXTENSIONS = (
+    "adjudicator.per_map",
     "adjudicator._movetables",
     "adjudicator._resolver",
     "adjudicator._moveorders",
@@ -79,13 +85,17 @@ _told_not_compiled = False
 
 
 def source_of(module: ModuleType) -> Path:
-    """The ``.pyx`` file beside a compiled module (absent from a non-editable install)."""
+    """The source beside a compiled module (a ``.pyx`` is absent from a non-editable install).
+
+    Its ``.pyx``, or its ``.py`` (see :data:`adjudicator.compiled_sources.PURE_MODE`).
+    """
     assert module.__file__ is not None
-    return Path(module.__file__).with_name(module.__name__.rpartition(".")[2] + ".pyx")
+    source = Path(compiled_sources.source(module.__name__))
+    return Path(module.__file__).with_name(source.name)
 
 
 def built_from(module: ModuleType) -> list[Path]:
-    """The files ``module`` is built from: its ``.pyx``, then its ``.pxd`` files and C headers.
+    """The files ``module`` is built from: its source, then its ``.pxd`` files and C headers.
 
     See :mod:`adjudicator.compiled_sources`.
     """
@@ -114,12 +124,12 @@ def load(name: str) -> ModuleType | None:
     None when it was not built (a :class:`NotCompiledWarning`, once per
     process, unless pure Python was asked for), or (with a
     :class:`StaleExtensionWarning`) when it, or a compiled module it cimports
-    (:func:`cimported`), was built from an older source or is missing: pure
-    Python runs then.
+    (:func:`cimported`), was built from an older source or is missing, or its C types
+    are no longer theirs: pure Python runs then.
     """
     global _told_not_compiled
     try:
-        module = importlib.import_module(name)
+        module = import_build(name)
     except ImportError:
         if not _told_not_compiled and _enabled:
             _told_not_compiled = True
@@ -130,10 +140,18 @@ def load(name: str) -> ModuleType | None:
                 stacklevel=2,
             )
         return None
+    except (TypeError, ValueError) as exc:  # Cython's check of the C types it cimports
+        warnings.warn(
+            f"{name} was built against other compiled modules than there are ({exc}): "
+            "running pure Python until it is rebuilt (make setup)",
+            StaleExtensionWarning,
+            stacklevel=2,
+        )
+        return None
     rooms = []
     for room in cimported(name):
         try:
-            rooms.append(importlib.import_module(room))
+            rooms.append(import_build(room))
         except ImportError:
             warnings.warn(
                 f"{name} is built but {room}, which it needs, is not (sources newer than the "
@@ -155,13 +173,25 @@ def load(name: str) -> ModuleType | None:
     return module
 
 
+def import_build(name: str) -> ModuleType:
+    """The compiled module ``name``; ImportError if it is not built.
+
+    A module of :data:`adjudicator.compiled_sources.PURE_MODE` not built imports as Python,
+    without a ``SOURCE_HASH``.
+    """
+    module = importlib.import_module(name)
+    if getattr(module, "SOURCE_HASH", None) is None:
+        raise ImportError(f"{name} is not built: its source runs as Python")
+    return module
+
+
 def cimported(name: str) -> list[str]:
     """The project's compiled modules ``name`` cimports: the compiled code it runs.
 
     Their ``.pxd`` files are among its own (see :mod:`adjudicator.compiled_sources`);
     :func:`load` takes ``name`` only when they are current too.
     """
-    own = compiled_sources.pyx(name).removesuffix(".pyx") + ".pxd"
+    own = name.replace(".", "/") + ".pxd"
     return [
         path.removesuffix(".pxd").replace("/", ".")
         for path in compiled_sources.DECLARATIONS.get(name, ())
@@ -218,7 +248,7 @@ def fast_movement() -> ModuleType | None:
 def fast_legal(game_map: object) -> Any:
     """The compiled legal order tables of ``game_map`` if compiled code runs, else None.
 
-    Built once per map (maps are immutable; the compiled module keeps the
-    tables of up to ``TABLES_KEPT`` maps).
+    Built once per map (maps are immutable; the compiled module keeps them in a
+    :class:`~adjudicator.per_map.PerMap`, of up to ``MAPS_KEPT`` maps).
     """
     return None if legal_generator is None else legal_generator.tables(game_map)

@@ -3,9 +3,10 @@
 ``setup.py`` builds each extension with :func:`digest` of its files (the
 ``SOURCE_SHA256`` define, the module's ``SOURCE_HASH``) and
 :func:`adjudicator.compiled_rules.is_current` compares it with the files as they
-are now: a changed ``.pyx``, or a changed ``.pxd`` or C header it is built with, marks
-the build stale.  Standard library only: ``setup.py`` loads this file by its path,
-before the package can be imported.
+are now: a changed source (a ``.pyx``, or the ``.py`` of a module of :data:`PURE_MODE`),
+or a changed ``.pxd`` or C header it is built with, marks the build stale.  Standard
+library only: ``setup.py`` loads this file by its path, before the package can be
+imported.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 DECLARATIONS: dict[str, tuple[str, ...]] = {
+    "adjudicator.per_map": ("adjudicator/per_map.pxd",),
     "adjudicator._movetables": ("adjudicator/_movetables.pxd",),
     "adjudicator._resolver": ("adjudicator/_movetables.pxd", "adjudicator/_resolver.pxd"),
     "adjudicator._moveorders": (
@@ -26,11 +28,16 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
         "adjudicator/_moveorders.pxd",
         "adjudicator/_movetables.pxd",
         "adjudicator/_resolver.pxd",
+        "adjudicator/per_map.pxd",
     ),
-    "adjudicator._fastlegal": (),
-    "search._maptables": ("search/_maptables.pxd",),
+    "adjudicator._fastlegal": ("adjudicator/per_map.pxd",),
+    "search._maptables": ("adjudicator/per_map.pxd", "search/_maptables.pxd"),
     "search._draws": ("search/_draws.pxd",),
-    "search._valuation": ("search/_maptables.pxd", "search/_valuation.pxd"),
+    "search._valuation": (
+        "adjudicator/per_map.pxd",
+        "search/_maptables.pxd",
+        "search/_valuation.pxd",
+    ),
     "search._dumbbot": (
         "search/_draws.pxd",
         "search/_dumbbot.pxd",
@@ -48,6 +55,7 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
         "adjudicator/_moveorders.pxd",
         "adjudicator/_movetables.pxd",
         "adjudicator/_resolver.pxd",
+        "adjudicator/per_map.pxd",
         "search/_draws.pxd",
         "search/_dumbbot.pxd",
         "search/_maptables.pxd",
@@ -59,6 +67,7 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
         "adjudicator/_moveorders.pxd",
         "adjudicator/_movetables.pxd",
         "adjudicator/_resolver.pxd",
+        "adjudicator/per_map.pxd",
         "search/_draws.pxd",
         "search/_dumbbot.pxd",
         "search/_fastbot.pxd",
@@ -77,6 +86,10 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
 """Each compiled module's ``.pxd`` files (its own, and the ones it cimports), from the root,
 in path order.  A module is built after the ones whose ``.pxd`` it cimports (this order)."""
 
+PURE_MODE = frozenset({"adjudicator.per_map"})
+"""The compiled modules built from a ``.py`` file (Cython's pure Python mode, their ``.pxd``
+declaring the C types): where they are not built, the same file runs as Python."""
+
 HEADERS: dict[str, tuple[str, ...]] = {
     "search._valuation": ("search/db_lanes.h", "search/db_levels.h"),
     "search._dumbbot": ("search/db_lanes.h",),
@@ -89,20 +102,23 @@ cimports), from the root: hashed with it as its ``.pxd`` files are."""
 
 
 def built_with(name: str) -> list[str]:
-    """The files the compiled module ``name`` is built with besides its ``.pyx``, from the root.
+    """The files the compiled module ``name`` is built with besides its source, from the root.
 
     Its ``.pxd`` files, then its C headers.
     """
     return [*DECLARATIONS[name], *HEADERS.get(name, ())]
 
 
-def pyx(name: str) -> str:
-    """The ``.pyx`` of the compiled module ``name``, from the root."""
-    return name.replace(".", "/") + ".pyx"
+def source(name: str) -> str:
+    """The source of the compiled module ``name``, from the root.
+
+    Its ``.pyx``, or the ``.py`` of a module of :data:`PURE_MODE`.
+    """
+    return name.replace(".", "/") + (".py" if name in PURE_MODE else ".pyx")
 
 
 def digest(files: Iterable[Path]) -> str:
-    """The SHA-256 of the files' bytes, one after another (of the ``.pyx`` alone: its own)."""
+    """The SHA-256 of the files' bytes, one after another (of the source alone: its own)."""
     sha = hashlib.sha256()
     for path in files:
         sha.update(path.read_bytes())

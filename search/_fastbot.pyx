@@ -12,8 +12,7 @@ pure-Python modules are the oracle the tests hold this one to).
 through its ``.pxd`` (their Python names are offered here too):
 
 * ``search._maptables`` — :class:`CMap` (a map's node tables as C arrays), :class:`CWeights`
-  (one :class:`~search.tables.DumbBotWeights` as C integers), the order kinds and seasons,
-  and :class:`PerMap`, the one cache of what is kept per map;
+  (one :class:`~search.tables.DumbBotWeights` as C integers), the order kinds and seasons;
 * ``search._draws`` — a plain :class:`~search.generator.SearchRandom` drawn from in C
   through NumPy's bit generator interface (:func:`draws_in_c`);
 * ``search._valuation`` — DumbBot's valuation: :func:`values` (a :class:`CValues`, the
@@ -77,12 +76,10 @@ from search._maptables cimport (
     WINTER,
     CMap,
     CWeights,
-    PerMap,
     _check,
     _check_length,
     _fdiv,
     _ints,
-    kept_for,
 )
 from search._valuation cimport (
     CValues,
@@ -121,6 +118,7 @@ from search._rollout cimport (
 from adjudicator._movetables cimport _MapFacts
 from adjudicator._moveorders cimport resolve_arrays
 from adjudicator._resolver cimport _Resolver
+from adjudicator.per_map cimport PerMap, kept_for
 
 from adjudicator.position import Position as _Position
 
@@ -134,7 +132,6 @@ globals().update(
     CMap=CMap,
     CWeights=CWeights,
     CValues=CValues,
-    PerMap=PerMap,
     CPolicy=CPolicy,
     NodeValues=NodeValues,
 )

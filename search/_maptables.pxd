@@ -3,10 +3,12 @@
 """The compiled search's map tables and DumbBot's weights, and what every room shares.
 
 The constants of the order kinds and seasons, the checked builders of C arrays, a map's
-tables (:class:`CMap`), DumbBot's weights as C integers (:class:`CWeights`) and the one
-per-map cache (:class:`PerMap`): cimported by ``search._draws``' users, by
-``search._valuation`` and by ``search._fastbot``.
+tables (:class:`CMap`) and DumbBot's weights as C integers (:class:`CWeights`, which keep
+their bounds per map in the one per-map cache, ``adjudicator/per_map.pxd``): cimported by
+``search._draws``' users, by ``search._valuation`` and by ``search._fastbot``.
 """
+
+from adjudicator.per_map cimport PerMap
 
 cdef enum:
     STALLED = 10  # search.dumbbot.STALLED_ROUNDS
@@ -27,7 +29,6 @@ cdef enum:
     KEY_LIMIT = 127  # the largest field value a key holds (a signed char)
     DEPTH = 10  # proximity levels (search.tables.PROXIMITY_DEPTH; db_lanes.h's DB_DEPTH)
     UNIT_COUNT_LIMIT = 1 << 27  # unit counts db_leaders takes (below it)
-    MAPS_KEPT = 64  # the most maps a PerMap keeps (as search.compiled_search's caches)
 
 
 cdef inline long long _fdiv(long long a, long long b) noexcept nogil:
@@ -44,23 +45,6 @@ cdef int[::1] _indices(object values, Py_ssize_t bound, str what, int lowest=*)
 cdef void _check_length(object values, Py_ssize_t size, str what) except *
 cdef int[::1] _new_ints(Py_ssize_t n)
 cdef unsigned char[::1] _new_bytes(Py_ssize_t n)
-
-
-cdef class PerMap:
-    cdef dict kept  # id(key): (key, value); the key held, so that its id stays its own
-    cdef object last_key  # the key found or kept last, and its value
-    cdef object last_value
-    cdef int limit
-
-    cdef object find(self, object key)
-    cdef object keep(self, object key, object value)
-
-
-cdef inline object kept_for(PerMap cache, object key):
-    """The value ``cache`` keeps for ``key`` (None if none): the last one without a look-up."""
-    if key is cache.last_key:
-        return cache.last_value
-    return cache.find(key)
 
 
 cdef class CMap:

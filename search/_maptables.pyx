@@ -6,12 +6,15 @@
   checked as they are built;
 * :class:`CWeights` — one :class:`~search.tables.DumbBotWeights` as C integers, with the
   check that its values cannot overflow 64 bits on a map;
-* :class:`PerMap` — the one cache the compiled search keeps things per map in (a map's
-  bounds in its weights, its valuation's scratch, its rollout's arrays, and
-  search.compiled_search's tables, kernels and policies of a map).
+
+What the rooms keep per map they keep in :class:`adjudicator.per_map.PerMap` (a map's
+bounds in its weights, its valuation's scratch, its rollout's arrays, and
+search.compiled_search's tables, kernels and policies of a map).
 """
 
 from dataclasses import fields
+
+from adjudicator.per_map cimport PerMap, kept_for
 
 cdef extern from *:
     const char *SOURCE_SHA256  # defined by setup.py
@@ -69,46 +72,6 @@ cdef unsigned char[::1] _new_bytes(Py_ssize_t n):
     return bytearray(n)
 
 
-
-cdef class PerMap:
-    """Values kept per map: one per key object (a :class:`CMap`, a game map, a map's
-    tables, the weights a map's kernel is made for), found by the
-    key's identity (the key is held, so its id is not reused while kept), at most ``limit``
-    keys (all dropped when one more comes); the last key found or kept is answered without
-    a look-up (:func:`kept_for`)."""
-
-    def __cinit__(self, int limit=MAPS_KEPT):
-        self.kept = {}
-        self.limit = limit
-
-    cdef object find(self, object key):
-        """The value kept for ``key``, or None (see :func:`kept_for`, which asks first)."""
-        found = self.kept.get(id(key))
-        if found is None:
-            return None
-        self.last_key, self.last_value = key, (<tuple> found)[1]
-        return self.last_value
-
-    cdef object keep(self, object key, object value):
-        """Keep ``value`` for ``key`` (the others all dropped when ``limit`` are kept)."""
-        if id(key) not in self.kept and len(self.kept) >= self.limit:
-            self.kept.clear()
-        self.kept[id(key)] = (key, value)
-        self.last_key, self.last_value = key, value
-        return value
-
-    def get(self, object key):
-        """The value kept for ``key``, or None."""
-        return kept_for(self, key)
-
-    def put(self, object key, object value):
-        """Keep ``value`` for ``key``; ``value``."""
-        return self.keep(key, value)
-
-    def __len__(self):
-        return len(self.kept)
-
-
 cdef dict _VALUE_KEYS = {}
 _NOT_IN_VALUES = frozenset({"play_alternative", "alternative_difference_modifier"})
 
@@ -120,7 +83,8 @@ cdef class CMap:
     the tables' own.  Every index is checked as the arrays are built (``ValueError``
     if one is out of range, or a move leads to a place with no node of its unit
     type), so the unchecked C reads below stay inside the arrays.  Only the tables:
-    what a room keeps per map it keeps in a :class:`PerMap` keyed by the CMap.
+    what a room keeps per map it keeps in a :class:`~adjudicator.per_map.PerMap` keyed by the
+    CMap.
     """
 
     def __init__(self, object game_map, object tables):

@@ -19,6 +19,7 @@ from libc.string cimport memcpy, memset
 from adjudicator._movetables cimport _MapFacts
 from adjudicator._moveorders cimport resolve_arrays
 from adjudicator._resolver cimport _Resolver
+from adjudicator.per_map cimport PerMap, kept_for
 from search._draws cimport Draws, _below, _choice, _draws, _shuffle, _uniform
 from search._dumbbot cimport _Orders, _choose_moves, _provinces_of, _select
 from search._maptables cimport (
@@ -36,11 +37,9 @@ from search._maptables cimport (
     WINTER,
     CMap,
     CWeights,
-    PerMap,
     _check,
     _check_length,
     _fdiv,
-    kept_for,
 )
 from search._policy cimport CPolicy, _learned_moves
 from search._valuation cimport (

@@ -21,6 +21,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.limits cimport INT_MAX
 from libc.string cimport memcmp, memcpy, memset
 
+from adjudicator.per_map cimport PerMap, kept_for
 from search._maptables cimport (
     AUTUMN,
     DEPTH,
@@ -31,10 +32,8 @@ from search._maptables cimport (
     WINTER,
     CMap,
     CWeights,
-    PerMap,
     _check_length,
     _fdiv,
-    kept_for,
 )
 
 cdef extern from *:

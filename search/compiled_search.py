@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from adjudicator import compiled_rules as switch
 from adjudicator.maps import GameMap
 from adjudicator.orders import EngineOrder, Orders
+from adjudicator.per_map import PerMap
 from adjudicator.position import Position
 from search.tables import DumbBotWeights, MapTables, tables_for
 
@@ -63,24 +64,22 @@ class LearnedMoves(Protocol):
 class _Kept:
     """What is kept for one map's tables.
 
-    Its compiled tables (None: pure Python) and, in the compiled search's one per-map
-    cache (``search._maptables.PerMap``, by identity), its kernels by DumbBot's weights and
-    its learned policies by DumbBot's weights, then by the model's weights; each value a
-    1-tuple, as None is kept too.
+    Its compiled tables (None: pure Python) and, each in a
+    :class:`~adjudicator.per_map.PerMap` (by identity), its kernels by DumbBot's weights
+    and its learned policies by DumbBot's weights, then by the model's weights; each value
+    a 1-tuple, as None is kept too.
     """
 
     __slots__ = ("cmap", "kernels", "policies")
 
     def __init__(self, cmap: Any) -> None:
-        assert COMPILED is not None
         self.cmap = cmap
-        self.kernels: Any = COMPILED.PerMap()
-        self.policies: Any = COMPILED.PerMap()
+        self.kernels = PerMap()
+        self.policies = PerMap()
 
 
-_MAPS: Any = COMPILED.PerMap() if COMPILED is not None else None
-"""What is kept per map's tables (a :class:`_Kept` each), in the compiled search's one
-per-map cache (``search._maptables.PerMap``); None without the compiled module."""
+_MAPS = PerMap()
+"""What is kept per map's tables (a :class:`_Kept` each)."""
 
 
 class Kernel:
@@ -231,7 +230,7 @@ def learned_policy(tables: MapTables, weights: tuple[float, ...], dumbbot: DumbB
     assert COMPILED is not None
     by_model = kept.policies.get(dumbbot)
     if by_model is None:
-        by_model = kept.policies.put(dumbbot, COMPILED.PerMap())
+        by_model = kept.policies.put(dumbbot, PerMap())
     found = by_model.get(weights)
     if found is None:
         try:

@@ -239,7 +239,8 @@ class _ProximityCache:
     __slots__ = ("entries", "hits", "limit", "misses")
 
     def __init__(self, limit: int = 256) -> None:
-        self.entries: dict[tuple[int, ...], list[list[int]]] = {}
+        # (id of the tables, *base): the tables (held, so that their id stays their own), levels
+        self.entries: dict[tuple[int, ...], tuple[MapTables, list[list[int]]]] = {}
         self.limit = limit
         self.hits = 0
         self.misses = 0
@@ -253,12 +254,13 @@ class _ProximityCache:
         found = self.entries.get(key)
         if found is not None:
             self.hits += 1
-            return found
+            return found[1]
         self.misses += 1
         if len(self.entries) >= self.limit:
             self.entries.clear()
-        found = self.entries[key] = proximity_levels(tables, base)
-        return found
+        levels = proximity_levels(tables, base)
+        self.entries[key] = (tables, levels)
+        return levels
 
     def clear(self) -> None:
         """Forget every entry and reset the counters."""

@@ -48,6 +48,7 @@ from adjudicator.orders import (
     EngineOrder,
     Orders,
 )
+from adjudicator.per_map import PerMap
 from adjudicator.position import FALL, NOBODY, Position
 from search import compiled_search as speedups
 from search.dumbbot import DumbBot
@@ -239,8 +240,19 @@ class _MapArrays:
     distance: npt.NDArray[np.int64]
 
 
-@cache
+_ARRAYS = PerMap()
+"""Each map's :class:`_MapArrays`."""
+
+
 def _arrays(m: GameMap) -> _MapArrays:
+    """``m``'s arrays, made at their first use."""
+    arrays: _MapArrays | None = _ARRAYS.get(m)
+    if arrays is None:
+        arrays = _ARRAYS.put(m, _map_arrays(m))
+    return arrays
+
+
+def _map_arrays(m: GameMap) -> _MapArrays:
     homes = []
     for power in range(m.num_powers):
         mask = np.zeros(m.num_provinces, dtype=np.bool_)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from adjudicator.maps import ARMY, FLEET, SEA, GameMap
+from adjudicator.per_map import PerMap
 from adjudicator.rule_errors import MapError
 
 PROXIMITY_DEPTH = 10
@@ -89,15 +90,18 @@ class MapTables:
     adjacency_getters: tuple[itemgetter, ...] = field(repr=False)  # type: ignore[type-arg]
 
 
-_TABLES: dict[int, MapTables] = {}
+_TABLES = PerMap()
+"""Each map's :class:`MapTables`."""
 
 
 def tables_for(game_map: GameMap) -> MapTables:
-    """The node tables of ``game_map``, built on first use and cached by map identity."""
-    tables = _TABLES.get(id(game_map))
-    if tables is None or tables.map is not game_map:
-        tables = _build_tables(game_map)
-        _TABLES[id(game_map)] = tables
+    """The node tables of ``game_map``, built on first use and kept per map.
+
+    Kept by the map's identity, of up to :data:`adjudicator.per_map.MAPS_KEPT` maps.
+    """
+    tables: MapTables | None = _TABLES.get(game_map)
+    if tables is None:
+        tables = _TABLES.put(game_map, _build_tables(game_map))
     return tables
 
 

@@ -7,7 +7,6 @@ the test fails and says why; it is never skipped.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -126,7 +125,7 @@ def _require_extensions() -> None:
     """Fail the test unless every compiled extension is built from its current source."""
     for name in speedups.EXTENSIONS:
         try:
-            module = importlib.import_module(name)
+            module = speedups.import_build(name)
         except ImportError as exc:
             pytest.fail(f"{name} is not built ({exc}): run make setup (it needs a C compiler)")
         if not speedups.is_current(module):

@@ -62,7 +62,7 @@ for name in compiled_rules.EXTENSIONS:
     assert module is not None, f"{name}: not built, or not current"
     where = Path(module.__file__).resolve()
     assert where.is_relative_to(venv), f"{name} imported from {where}, not from {venv}"
-    files = [checkout / compiled_sources.pyx(name)]
+    files = [checkout / compiled_sources.source(name)]
     files += [checkout / path for path in compiled_sources.built_with(name)]
     assert module.SOURCE_HASH == compiled_sources.digest(files), f"{name}: other sources"
     print(f"  {name}: {where.name}")

@@ -34,6 +34,7 @@ PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 NAME, VERSION = PROJECT["name"].replace("-", "_"), PROJECT["version"]
 TYPED_PACKAGES = ("protocol", "adjudicator", "search")
 EXTENSIONS = (
+    "adjudicator.per_map",
     "adjudicator._movetables",
     "adjudicator._resolver",
     "adjudicator._moveorders",

@@ -26,12 +26,12 @@ ROOM_LINES = 700
 
 @pytest.mark.parametrize("name", [*ROOMS, "adjudicator._fastmove"])
 def test_each_room_is_small(name: str) -> None:
-    lines = (ROOT / compiled_sources.pyx(name)).read_text().count("\n")
+    lines = (ROOT / compiled_sources.source(name)).read_text().count("\n")
     assert lines < ROOM_LINES, f"{name}: {lines} lines"
 
 
 def test_the_compiled_resolver_cimports_its_rooms() -> None:
-    assert set(switch.cimported("adjudicator._fastmove")) == set(ROOMS)
+    assert set(switch.cimported("adjudicator._fastmove")) == {*ROOMS, "adjudicator.per_map"}
     assert switch.cimported("adjudicator._moveorders") == [
         "adjudicator._movetables",
         "adjudicator._resolver",
@@ -57,7 +57,7 @@ def test_a_stale_room_keeps_the_compiled_resolver_from_running(
     monkeypatch.setattr(switch, "is_current", current)
     with pytest.warns(switch.StaleExtensionWarning, match=re.escape(stale)):
         assert switch.load("adjudicator._fastmove") is None
-    assert switch.load("adjudicator._fastlegal") is not None  # it cimports no room
+    assert switch.load("adjudicator._fastlegal") is not None  # it cimports the cache alone
 
 
 def test_a_missing_room_keeps_the_compiled_resolver_from_running(

@@ -22,6 +22,7 @@ from adjudicator.legal import adjustment_options, movement_orders
 from adjudicator.maps import ARMY, FLEET, SEA, standard_map
 from adjudicator.movement import adjudicate_movement
 from adjudicator.orders import CONVOY, CONVOY_MOVE, SUPPORT_MOVE, EngineOrder
+from adjudicator.per_map import MAPS_KEPT
 from adjudicator.position import FALL, SPRING, Position, initial_position
 from adjudicator.randomorders import battle_orders
 from adjudicator.retreats import adjudicate_retreats
@@ -141,7 +142,7 @@ def test_each_map_has_its_own_tables_built_once(compiled: None) -> None:
     never get each other's tables."""
     assert speedups.LEGAL is not None
     tokens = next(t for t in MUTATED.values() if reaction(t)[1] is not None)
-    maps = [reaction(tokens)[1] for _ in range(speedups.LEGAL.TABLES_KEPT + 2)]
+    maps = [reaction(tokens)[1] for _ in range(MAPS_KEPT + 2)]
     for m in [M, *maps, M]:
         tables = speedups.fast_legal(m)
         assert tables.game_map is m

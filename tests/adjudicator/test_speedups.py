@@ -507,16 +507,20 @@ def test_each_build_is_compiled_current_and_used(name: str) -> None:
 @pytest.mark.parametrize("name", speedups.EXTENSIONS)
 def test_an_installed_build_ships_no_sources(name: str) -> None:
     """A wheel holds the compiled module, not what it was built from (pyproject.toml's
-    exclude-package-data); in a checkout the sources are beside it."""
+    exclude-package-data), but for the ``.py`` of a module built in Cython's pure Python
+    mode: the Python that runs where it is not built; in a checkout the sources are beside
+    it."""
     module = importlib.import_module(name)
     assert module.__file__ is not None
     beside = sorted(p.name for p in Path(module.__file__).parent.iterdir())
     sources = [n for n in beside if n.endswith(SHIPPED_SOURCES)]
+    source = speedups.source_of(module)
     if _installed(module):
         assert sources == []
-        assert not any(path.exists() for path in speedups.built_from(module))
+        shipped = [source] if name in compiled_sources.PURE_MODE else []
+        assert [path for path in speedups.built_from(module) if path.exists()] == shipped
     else:
-        assert Path(compiled_sources.pyx(name)).name in sources
+        assert source.is_file()
 
 
 SOURCES_ENV = "DAIDE_MCTS_SOURCES"
@@ -532,7 +536,7 @@ def _sources_root(name: str) -> Path:
     beside = Path(module.__file__).parents[name.count(".")]
     given = os.environ.get(SOURCES_ENV)
     for root in (beside, Path(__file__).resolve().parents[2], *([Path(given)] if given else [])):
-        if (root / compiled_sources.pyx(name)).is_file():
+        if (root / compiled_sources.source(name)).is_file():
             return root
     pytest.fail(f"no sources of {name} beside it or the tests: set {SOURCES_ENV} to its checkout")
 
@@ -543,7 +547,7 @@ def test_each_build_is_hashed_with_its_pxd_files(name: str) -> None:
     include (beside the .pyx); the build is of the sources as they are (in a checkout, the
     files it says it is built from)."""
     root = _sources_root(name)
-    text = (root / compiled_sources.pyx(name)).read_text()
+    text = (root / compiled_sources.source(name)).read_text()
     cimported = {first or second for first, second in _CIMPORT.findall(text)}
     wanted = {
         path
@@ -551,23 +555,39 @@ def test_each_build_is_hashed_with_its_pxd_files(name: str) -> None:
         if (root / path).exists()
     }
     assert set(compiled_sources.DECLARATIONS[name]) == wanted
-    folder = Path(compiled_sources.pyx(name)).parent
+    folder = Path(compiled_sources.source(name)).parent
     headers = {
         (folder / header).as_posix()
-        for path in [compiled_sources.pyx(name), *wanted]
+        for path in [compiled_sources.source(name), *wanted]
         for header in _INCLUDE.findall((root / path).read_text())
         if (root / folder / header).exists()  # the project's own, not Python.h
     }
     assert set(compiled_sources.HEADERS.get(name, ())) == headers
     module = importlib.import_module(name)
     files = [
-        root / compiled_sources.pyx(name),
+        root / compiled_sources.source(name),
         *(root / p for p in sorted(wanted)),
         *(root / p for p in sorted(headers)),
     ]
     if not _installed(module):
         assert speedups.built_from(module) == files
     assert compiled_sources.digest(files) == module.SOURCE_HASH
+
+
+def test_a_build_whose_rooms_changed_under_it_is_not_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A compiled module whose cimported C types are not those it was built with (a room
+    rebuilt alone, or not built: the per-map cache then runs as Python) fails to import with
+    Cython's ValueError: pure Python runs, and a warning says why."""
+    mismatch = "adjudicator.per_map.PerMap size changed, may indicate binary incompatibility"
+
+    def import_module(name: str) -> ModuleType:
+        raise ValueError(mismatch)
+
+    monkeypatch.setattr(speedups.importlib, "import_module", import_module)
+    with pytest.warns(speedups.StaleExtensionWarning, match="PerMap size changed"):
+        assert speedups.load("adjudicator._fastlegal") is None
 
 
 def test_a_missing_build_is_told_once(monkeypatch: pytest.MonkeyPatch) -> None:

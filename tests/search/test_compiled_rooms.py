@@ -2,7 +2,7 @@
 ``search._dumbbot``, ``search._policy``, ``search._rollout``, and ``search._fastbot`` on them
 (cimported through their ``.pxd`` files).
 
-The one per-map cache (``PerMap``), the rooms' names as ``search._fastbot`` offers them,
+The rooms' names as ``search._fastbot`` offers them,
 the C kept in headers (not in Cython strings), and a stale room keeping the compiled
 search from running.
 """
@@ -35,48 +35,19 @@ ROOMS = (
     "search._policy",
     "search._rollout",
 )
-ADJUDICATOR_ROOMS = ("adjudicator._movetables", "adjudicator._resolver", "adjudicator._moveorders")
-"""The compiled resolver's rooms the compiled search cimports (adjudicator/_*.pxd)."""
-SMALL_LIMIT = 3
+ADJUDICATOR_ROOMS = (
+    "adjudicator._movetables",
+    "adjudicator._resolver",
+    "adjudicator._moveorders",
+    "adjudicator.per_map",
+)
+"""The adjudicator's compiled modules the compiled search cimports: the resolver's rooms
+(adjudicator/_*.pxd) and the per-map cache (adjudicator/per_map.pxd)."""
 _EXTERN_BLOCK = re.compile(r"^cdef extern from \*:\n((?:    .*\n|\n)*)", re.MULTILINE)
 
 
 def _room(name: str) -> Any:
     return importlib.import_module(name)
-
-
-class Key:
-    """A key equal to every other (the cache must tell keys by identity, not equality)."""
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Key)
-
-    def __hash__(self) -> int:
-        return 0
-
-
-def test_the_per_map_cache_tells_keys_by_identity(compiled: None) -> None:
-    cache = _room("search._maptables").PerMap()
-    first, second = Key(), Key()
-    assert cache.get(first) is None
-    assert cache.put(first, "a") == "a"
-    assert cache.get(first) == "a"
-    assert cache.get(second) is None
-    cache.put(second, "b")
-    assert (cache.get(first), cache.get(second), len(cache)) == ("a", "b", 2)
-
-
-def test_the_per_map_cache_holds_its_keys_and_drops_all_when_full(compiled: None) -> None:
-    cache = _room("search._maptables").PerMap(SMALL_LIMIT)
-    for i in range(SMALL_LIMIT):
-        cache.put(Key(), i)  # no other reference: the cache holds the key, its id stays its own
-    assert len(cache) == SMALL_LIMIT
-    kept = Key()
-    cache.put(kept, "new")
-    assert len(cache) == 1
-    assert cache.get(kept) == "new"
-    cache.put(kept, "again")  # a key kept already is replaced, nothing dropped
-    assert (len(cache), cache.get(kept)) == (1, "again")
 
 
 def _mixed_draws(seed: int) -> list[tuple[int, int]]:
@@ -161,7 +132,7 @@ def test_each_map_has_its_own_bounds_in_the_weights(compiled: None) -> None:
 def test_no_c_is_written_in_cython_strings(name: str) -> None:
     """C lives in the search's headers (search/db_*.h), where C tools see it: an inline
     extern block only declares the hash setup.py defines."""
-    text = (ROOT / compiled_sources.pyx(name)).read_text()
+    text = (ROOT / compiled_sources.source(name)).read_text()
     blocks = _EXTERN_BLOCK.findall(text)
     assert blocks, "the module declares SOURCE_SHA256"
     for block in blocks:
@@ -171,7 +142,7 @@ def test_no_c_is_written_in_cython_strings(name: str) -> None:
 
 def test_the_compiled_search_cimports_its_rooms() -> None:
     assert set(switch.cimported("search._fastbot")) == {*ADJUDICATOR_ROOMS, *ROOMS}
-    assert switch.cimported("search._maptables") == []
+    assert switch.cimported("search._maptables") == ["adjudicator.per_map"]
     assert set(switch.cimported("search._fasttree")) == {
         "search._fastbot",
         "search._maptables",

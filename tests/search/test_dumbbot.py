@@ -8,6 +8,8 @@ compiled twin must agree with it exactly.
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections import Counter, defaultdict
 from random import Random
 
@@ -28,8 +30,14 @@ from adjudicator.orders import (
 from adjudicator.position import AUTUMN, FALL, NOBODY, SPRING, SUMMER, WINTER, Position
 from search import dumbbot as dumbbot_module
 from search.dumbbot import DumbBot
-from search.dumbbot_values import PROXIMITY_CACHE, dumbbot_values, prefer_second, select_index
-from search.tables import DEFAULT_WEIGHTS, tables_for
+from search.dumbbot_values import (
+    PROXIMITY_CACHE,
+    _ProximityCache,
+    dumbbot_values,
+    prefer_second,
+    select_index,
+)
+from search.tables import DEFAULT_WEIGHTS, _build_tables, tables_for
 from tests.search.boards import position, power, prov
 from tests.search.test_randombot import assert_legal, positions_of, varied_positions
 
@@ -132,6 +140,21 @@ def test_tables_cover_every_place_a_unit_can_stand() -> None:
     # a fleet in the Mid-Atlantic borders both coasts of Spain: Parang takes the better one
     mao = t.node_of[FLEET][prov("MAO")]
     assert any(len(g) == 2 for i, groups in t.multi_groups if i == mao for g in groups)
+
+
+def test_proximity_memo_holds_the_tables_its_keys_name_by_id() -> None:
+    """The memo's keys hold the tables' id: while an entry is kept its tables are too, so
+    that tables made later (tables_for drops them past its limit) never take that id."""
+    memo = _ProximityCache()
+    tables = _build_tables(standard_map())
+    base = [1] * standard_map().num_provinces
+    levels = memo.levels(tables, base)
+    held = weakref.ref(tables)
+    del tables
+    gc.collect()
+    assert held() is not None
+    assert memo.levels(held(), base) is levels  # type: ignore[arg-type]
+    assert memo.hits == 1
 
 
 @pure_python()

@@ -20,9 +20,11 @@ import pytest
 from adjudicator import compiled_rules as switch
 from adjudicator.compiled_rules import pure_python
 from adjudicator.maps import GameMap, standard_map
+from adjudicator.per_map import PerMap
 from adjudicator.position import Position, initial_position
 from adjudicator.rule_errors import MapError
 from search import compiled_search as speedups
+from search import tables as tables_module
 from search.dumbbot import DumbBot
 from search.dumbbot_values import dumbbot_values
 from search.simulate import play_phase
@@ -54,6 +56,26 @@ def _army_into_the_sea() -> GameMap:
 def test_node_tables_refuse_a_move_to_where_the_unit_cannot_stand() -> None:
     with pytest.raises(MapError, match="PAR may move to ECH, where it cannot stand"):
         tables_for(_army_into_the_sea())
+
+
+def test_node_tables_are_kept_per_map_by_identity_and_dropped_past_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A map asked again gets the same tables; a copy of it (equal in every table) its own;
+    past the limit every map's are dropped, and built again (alike) when asked."""
+    monkeypatch.setattr(tables_module, "_TABLES", PerMap(2))
+    first, copied = standard_map(), copy.copy(standard_map())
+    tables = tables_for(first)
+    assert tables_for(first) is tables and tables.map is first
+    assert tables_for(copied) is not tables and tables_for(copied).map is copied
+    tables_for(copy.copy(first))
+    again = tables_for(first)
+    assert again is not tables and again.map is first
+    assert (again.node_prov, again.adjacency, again.reach) == (
+        tables.node_prov,
+        tables.adjacency,
+        tables.reach,
+    )
 
 
 def _orphan_node_tables() -> MapTables:
