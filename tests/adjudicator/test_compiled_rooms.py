@@ -10,15 +10,14 @@ keeping the compiled resolver from running.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from adjudicator import compiled_rules as switch
 from adjudicator import compiled_sources
+from tests.sources import source_text
 
-ROOT = Path(__file__).resolve().parents[2]
 ROOMS = ("adjudicator._movetables", "adjudicator._resolver", "adjudicator._moveorders")
 ROOM_LINES = 700
 """A room's ``.pyx`` stays under this many lines."""
@@ -26,7 +25,7 @@ ROOM_LINES = 700
 
 @pytest.mark.parametrize("name", [*ROOMS, "adjudicator._fastmove"])
 def test_each_room_is_small(name: str) -> None:
-    lines = (ROOT / compiled_sources.source(name)).read_text().count("\n")
+    lines = source_text(name).count("\n")
     assert lines < ROOM_LINES, f"{name}: {lines} lines"
 
 

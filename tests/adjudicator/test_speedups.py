@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import os
 import re
 import sysconfig
 import warnings
@@ -50,6 +49,7 @@ from protocol.values import order_power
 from tests.adjudicator.datc_cases import CASES
 from tests.adjudicator.datc_format import Case
 from tests.adjudicator.extra_cases import EXTRA_CASES
+from tests.sources import sources_root
 
 
 def _python(pos: Position, orders: dict[int, EngineOrder]) -> Position:
@@ -523,30 +523,12 @@ def test_an_installed_build_ships_no_sources(name: str) -> None:
         assert source.is_file()
 
 
-SOURCES_ENV = "DAIDE_MCTS_SOURCES"
-"""The checkout an installed package was built from, when the tests run from a copy
-(``make pythons`` sets it): the sources its builds' hashes are checked against."""
-
-
-def _sources_root(name: str) -> Path:
-    """The root of the sources ``name`` was built from: beside the module (a checkout),
-    beside the tests, or :data:`SOURCES_ENV`."""
-    module = importlib.import_module(name)
-    assert module.__file__ is not None
-    beside = Path(module.__file__).parents[name.count(".")]
-    given = os.environ.get(SOURCES_ENV)
-    for root in (beside, Path(__file__).resolve().parents[2], *([Path(given)] if given else [])):
-        if (root / compiled_sources.source(name)).is_file():
-            return root
-    pytest.fail(f"no sources of {name} beside it or the tests: set {SOURCES_ENV} to its checkout")
-
-
 @pytest.mark.parametrize("name", speedups.EXTENSIONS)
 def test_each_build_is_hashed_with_its_pxd_files(name: str) -> None:
     """Its own .pxd and those of the project's modules it cimports, then the C headers they
     include (beside the .pyx); the build is of the sources as they are (in a checkout, the
     files it says it is built from)."""
-    root = _sources_root(name)
+    root = sources_root(name)
     text = (root / compiled_sources.source(name)).read_text()
     cimported = {first or second for first, second in _CIMPORT.findall(text)}
     wanted = {

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import re
-from pathlib import Path
 from random import Random
 from types import ModuleType
 from typing import Any
@@ -19,14 +18,13 @@ from typing import Any
 import pytest
 
 from adjudicator import compiled_rules as switch
-from adjudicator import compiled_sources
 from adjudicator.maps import standard_map
 from adjudicator.position import initial_position
 from search import compiled_search
 from search.generator import SearchRandom
 from search.tables import DEFAULT_WEIGHTS, tables_for
+from tests.sources import source_text
 
-ROOT = Path(__file__).resolve().parents[2]
 ROOMS = (
     "search._maptables",
     "search._draws",
@@ -132,7 +130,7 @@ def test_each_map_has_its_own_bounds_in_the_weights(compiled: None) -> None:
 def test_no_c_is_written_in_cython_strings(name: str) -> None:
     """C lives in the search's headers (search/db_*.h), where C tools see it: an inline
     extern block only declares the hash setup.py defines."""
-    text = (ROOT / compiled_sources.source(name)).read_text()
+    text = source_text(name)
     blocks = _EXTERN_BLOCK.findall(text)
     assert blocks, "the module declares SOURCE_SHA256"
     for block in blocks:
