@@ -282,8 +282,7 @@ class PersonChooser(WithoutSearch, Advisor):
             check_person_orders(view.position, view.power, orders)
         except PersonOrderError as exc:
             return [Note(notes.PersonOrdersRefused(view.turn, str(exc)))]
-        submit: list[Decision] = [SubmitOrders(tuple(orders))] if orders else []
-        return [*submit, OrdersIn()]
+        return [SubmitOrders(tuple(orders)), OrdersIn()]  # an empty set sends nothing
 
     def person_ready(self, view: PhaseView, ready: bool) -> list[Decision]:
         """The person is done (``GOF``), or not yet (``NOT (GOF)``); noted either way.

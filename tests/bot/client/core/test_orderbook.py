@@ -96,6 +96,11 @@ THX_CASES = [
         [(FRA_SPRING[0], "FAR"), (o("( FRA AMY PAR ) HLD"), "NRS")],
         [FRA_SPRING[1], FRA_SPRING[2]], True, None,
     ),
+    ThxCase(
+        "a refused waive is dropped: nothing replaces it",
+        WINTER_BUILD, [[o("( FRA AMY PAR ) BLD"), o("FRA WVE")]], [(o("FRA WVE"), "NMB")],
+        [o("( FRA AMY PAR ) BLD")], True, None,
+    ),
 ]  # fmt: skip
 
 

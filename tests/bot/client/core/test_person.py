@@ -414,3 +414,17 @@ def test_a_persons_retreat_phase_sends_nothing_at_its_start() -> None:
         WINTER_SCO,
     )
     assert sent(d.show(retreat)) == []
+
+
+def test_a_listed_move_by_convoy_carries_the_shortest_route() -> None:
+    pos = load_position(
+        "NOW ( SPR 1901 ) ( ENG AMY LON ) ( ENG FLT NTH ) ( ENG FLT NWG ) ( ENG FLT ECH ) "
+        "( ENG FLT MAO ) ( ENG FLT NAO )",
+        WINTER_SCO,
+    )
+    to_clyde = [
+        o
+        for o in legal_choices(pos, "ENG")["LON"]
+        if isinstance(o, MoveByConvoy) and o.destination == "CLY"
+    ]
+    assert [o.path for o in to_clyde] == [("NTH", "NWG")]  # not round by the Channel (3 fleets)
