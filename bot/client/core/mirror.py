@@ -297,7 +297,8 @@ class GameMirror:
     def _past_empty_phases(self, pos: Position, target: Turn) -> Position:
         """``pos`` played on with no orders through phases with nothing to decide, to ``target``."""
         while pos.turn != target and _nothing_to_decide(pos):
-            pos = adjudicate_phase(pos, [], self.rule).position
+            # No removal is due in such a phase: the civil-disorder rule cannot matter.
+            pos = adjudicate_phase(pos, [], self.rule).position  # pragma: no mutate
         return pos
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.adjustments import civil_disorder_removals
 from adjudicator.convert import adjustment_value, movement_value, retreat_value
-from adjudicator.orders import REMOVE, WAIVE_ORDER, EngineOrder
+from adjudicator.orders import WAIVE_ORDER, EngineOrder
 from adjudicator.position import Position
 from adjudicator.rules import DEFAULT_CIVIL_DISORDER, CivilDisorderRule
 from protocol.values import Build, Disband, Hold, Order, Remove, Unit, Waive, order_power
@@ -160,7 +160,7 @@ class OrderBook:
             if up.unit.power == self.power
         }
         absent = [unit for unit, dislodged in ours if (unit, dislodged) not in present]
-        ordered = {getattr(o, "unit", None) for o in self.current}
+        ordered = {o.unit for o in self.current if not isinstance(o, Waive)}
         missing: list[Order] = [
             Disband(unit) if dislodged else Hold(unit)
             for unit, dislodged in ours
@@ -197,9 +197,14 @@ class OrderBook:
             waive = adjustment_value(pos, power, WAIVE_ORDER)
             return [*self.current, *([waive] * -count)], None
         chosen = {o.unit for o in self.current if isinstance(o, Remove)}
-        ranked = civil_disorder_removals(pos, power, len(pos.units_of(power)), self.rule)
-        extra = [adjustment_value(pos, power, (REMOVE, p)) for p in ranked]
-        extra = [o for o in extra if getattr(o, "unit", None) not in chosen][:count]
+        ranked = civil_disorder_removals(
+            pos,
+            power,
+            len(pos.units_of(power)),  # pragma: no mutate (all of them; None ranks all too)
+            self.rule,
+        )
+        extra = [Remove(pos.unit_value(pos.units[p])) for p in ranked]
+        extra = [r for r in extra if r.unit not in chosen][:count]
         return [*self.current, *extra], None
 
     def recovery(self, fallback: Callable[[], list[Order]]) -> list[Order] | None:

@@ -107,13 +107,9 @@ class PersonChoices(Mapping[str, tuple[Order, ...]]):
             raise PersonOrderError(f"nothing to order for {order_subject(order)} in this phase")
         if order in listed:
             return order
-        if isinstance(order, MoveByConvoy):
+        if isinstance(order, MoveByConvoy) and not order.path:  # one naming the route is listed
             for legal in listed:
-                if (
-                    isinstance(legal, MoveByConvoy)
-                    and replace(legal, path=()) == replace(order, path=())
-                    and order.path in ((), legal.path)
-                ):
+                if isinstance(legal, MoveByConvoy) and replace(legal, path=()) == order:
                     return legal
         raise PersonOrderError("this order is not legal here")
 
@@ -227,13 +223,16 @@ def check_person_orders(pos: Position, power: str, orders: Sequence[Order]) -> N
         if subject != WAIVE_KEY and seen[subject] > 1:
             raise PersonOrderError(f"two orders for {subject}")
     if pos.is_adjustment:
+        # With nothing due no build, waive or removal is listed: such a set was refused above.
         due = choices.due
-        builds = sum(isinstance(o, Build | Waive) for o in orders)
-        removals = sum(isinstance(o, Remove) for o in orders)
-        if due > 0 and builds > due:
-            raise PersonOrderError(f"{builds} builds and waives where {due} are due")
-        if due < 0 and removals > -due:
-            raise PersonOrderError(f"{removals} removals where {-due} are due")
+        if due > 0:  # pragma: no mutate (due 0: see above)
+            builds = sum(isinstance(o, Build | Waive) for o in orders)
+            if builds > due:
+                raise PersonOrderError(f"{builds} builds and waives where {due} are due")
+        elif due < 0:  # pragma: no mutate (due 0: see above)
+            removals = sum(isinstance(o, Remove) for o in orders)
+            if removals > -due:
+                raise PersonOrderError(f"{removals} removals where {-due} are due")
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,8 +282,7 @@ class PersonChooser(WithoutSearch, Advisor):
             check_person_orders(view.position, view.power, orders)
         except PersonOrderError as exc:
             return [Note(notes.PersonOrdersRefused(view.turn, str(exc)))]
-        submit: list[Decision] = [SubmitOrders(tuple(orders))] if orders else []
-        return [*submit, OrdersIn()]
+        return [SubmitOrders(tuple(orders)), OrdersIn()]  # an empty set sends nothing
 
     def person_ready(self, view: PhaseView, ready: bool) -> list[Decision]:
         """The person is done (``GOF``), or not yet (``NOT (GOF)``); noted either way.

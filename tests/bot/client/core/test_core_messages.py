@@ -93,6 +93,7 @@ def test_an_order_result_that_does_not_fit_is_ignored_with_its_reason() -> None:
     out = d.say(Ord(OrderResult(SPRING, ghost, ("SUC",))))
     (ignored,) = noted(out, notes.MessageIgnored)
     assert ignored.reason == "ORD for (FRA FLT NAO), which is not on the board"
+    assert ignored.text == "ORD ( SPR 1901 ) ( ( FRA FLT NAO ) HLD ) ( SUC )"
     assert ignored.kind == "ORD"
     assert noted(out, notes.OrderResulted) == []
     out = d.say(Ord(OrderResult(FALL, Hold(PARIS), ("SUC",))))

@@ -97,8 +97,8 @@ def test_an_order_our_engine_refuses_is_named() -> None:
     results = [bad if str(r.order).find("'PAR'") > 0 else r for r in out.results]
     report = step(mirror, results, out)
     assert report is not None
-    assert report.differences[0].startswith("we would refuse ")
-    assert report.differences[0].endswith(" (FAR)")
+    # Its line is still compared with the unit's result (it held, as ours did): no other difference.
+    assert report.differences == (f"we would refuse {bad.order} (FAR)",)
     assert counts(mirror) == (1, 1, 0)
 
 
@@ -242,3 +242,15 @@ def test_coarse_results_still_tell_a_success_from_a_failure() -> None:
     report = step(mirror, told, out)
     assert report is not None
     assert report.differences == (f"{o('( FRA AMY PAR ) MTO BUR')}: server SUC, ours BNC",)
+
+
+def test_coarse_results_let_supports_differ_but_not_a_moves_failure() -> None:
+    """MILA reports a support as failed when the move it supports fails, and any failure as NSO."""
+    mirror = mirror_at(SPRING)
+    mirror.coarse_results = True
+    move, support = o("( FRA AMY PAR ) MTO BUR"), o("( FRA AMY MAR ) SUP ( FRA AMY PAR ) MTO BUR")
+    out = adjudicate_phase(SPRING, [move, support])
+    told = [replace(r, result=("NSO",)) if r.order in (move, support) else r for r in out.results]
+    report = step(mirror, told, out)
+    assert report is not None
+    assert report.differences == (f"{move}: server NSO, ours SUC",)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from adjudicator.adjustments import civil_disorder_removals
 from adjudicator.daide import load_position
+from adjudicator.rules import CivilDisorderRule
 from bot.client.core.orderbook import OrderBook
 from protocol.notation import parse_order
 from protocol.values import Order, Remove
@@ -63,3 +66,25 @@ def test_a_restated_phase_keeps_what_was_sent_accepted_and_refused() -> None:
     assert now.accepted == {hold, build}
     assert now.refused == {move, o("( FRA AMY MAR ) HLD")}
     assert earlier.sent == {hold, move}  # the earlier book is left as it was
+
+
+ITALY_TWO_AWAY = load_position(
+    "NOW ( WIN 1901 ) ( ITA FLT MAR ) ( ITA AMY BUR ) ( ITA AMY VEN ) ( ITA AMY ROM )",
+    "SCO ( ITA NAP ROM VEN )",
+)
+"""One removal due: the fleet in Marseilles is 2 steps from home over land but 3 by sea,
+the army in Burgundy 3 either way."""
+
+
+@pytest.mark.parametrize(
+    ("rule", "removed"),
+    [
+        (CivilDisorderRule.PARLANCE, "( ITA AMY BUR ) REM"),  # the farthest, 3 against 2
+        (CivilDisorderRule.DATC, "( ITA FLT MAR ) REM"),  # both 3: the fleet first
+    ],
+)
+def test_a_mis_count_removes_what_the_servers_civil_disorder_rule_would(
+    rule: CivilDisorderRule, removed: str
+) -> None:
+    book = OrderBook("ITA", ITALY_TWO_AWAY, rule)
+    assert book.on_mis_count(1) == ([o(removed)], None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from adjudicator.daide import load_position
 from adjudicator.movement import next_position
 from adjudicator.orders import HOLD_ORDER, MOVE
 from bot.client.core import events as ev
@@ -13,7 +14,7 @@ from bot.client.core.effects import CancelSearch, StartSearch
 from bot.client.core.person import PersonOrderError, check_person_orders, legal_choices
 from protocol.messages import Drw, Gof, Mis, Not, Sub, Thx
 from protocol.notation import format_order, parse_order
-from protocol.values import Hold, UnitPosition
+from protocol.values import Hold, Location, MoveByConvoy, Unit, UnitPosition, UnitType
 from protocol.variant import Variant
 from tests.bot.client.core.driver import Driver, job_of, noted, of, opening, sent
 
@@ -76,6 +77,7 @@ def test_bad_sets_are_refused_and_nothing_is_sent(orders: tuple[str, ...], reaso
     assert not sent(out)
     (refused,) = noted(out, notes.PersonOrdersRefused)
     assert reason in refused.reason
+    assert refused.turn == SPRING.turn
 
 
 def test_orders_for_a_phase_that_has_ended_are_refused() -> None:
@@ -352,3 +354,77 @@ def test_the_phase_in_play_as_the_seat_sees_it() -> None:
     assert (phase.turn, phase.position.key(), phase.power) == (SPRING.turn, SPRING.key(), "FRA")
     assert phase.seconds_left(d.now + 15) == pytest.approx(45.0)
     assert sorted(phase.choices()) == ["BRE", "MAR", "PAR"]
+
+
+WINTER_SCO = "SCO ( FRA BRE MAR PAR ) ( GER BER KIE MUN )"
+ONE_BUILD = load_position("NOW ( WIN 1901 ) ( FRA AMY BUR ) ( FRA FLT MAO )", WINTER_SCO)
+BUILDS_DUE = "builds and waives where 1 are due"
+ONE_REMOVAL = load_position(
+    "NOW ( WIN 1901 ) ( FRA AMY BUR ) ( FRA FLT MAO ) ( FRA AMY PIC ) ( FRA AMY GAS )", WINTER_SCO
+)
+
+
+@pytest.mark.parametrize(
+    ("position", "orders", "reason"),
+    [
+        (ONE_BUILD, ("(FRA AMY PAR) BLD", "(FRA FLT BRE) BLD"), f"2 {BUILDS_DUE}"),
+        (ONE_BUILD, ("(FRA AMY PAR) BLD", "FRA WVE"), f"2 {BUILDS_DUE}"),
+        (ONE_REMOVAL, ("(FRA AMY BUR) REM", "(FRA AMY PIC) REM"), "2 removals where 1 are due"),
+    ],
+)  # fmt: skip
+def test_a_winter_set_beyond_what_is_due_is_refused(
+    position: object, orders: tuple[str, ...], reason: str
+) -> None:
+    with pytest.raises(PersonOrderError) as refused:
+        check_person_orders(position, "FRA", _orders(*orders))  # type: ignore[arg-type]
+    assert str(refused.value) == reason
+
+
+def test_a_winter_set_of_exactly_what_is_due_is_accepted() -> None:
+    check_person_orders(ONE_BUILD, "FRA", _orders("(FRA FLT BRE) BLD"))
+    check_person_orders(ONE_REMOVAL, "FRA", _orders("(FRA AMY PIC) REM"))
+
+
+def test_orders_for_a_power_not_in_the_game_are_refused_with_its_name() -> None:
+    with pytest.raises(PersonOrderError, match=r"^XYZ is not a power of this game$"):
+        check_person_orders(SPRING, "XYZ", ())
+
+
+def test_a_convoy_route_through_a_province_not_on_the_map_is_refused() -> None:
+    pos = load_position("NOW ( SPR 1901 ) ( ENG AMY LON ) ( ENG FLT NTH )", WINTER_SCO)
+    army = Unit("ENG", UnitType.ARMY, Location("LON"))
+    check_person_orders(pos, "ENG", (MoveByConvoy(army, "NWY", ("NTH",)),))
+    with pytest.raises(PersonOrderError, match="is not a legal order"):
+        check_person_orders(pos, "ENG", (MoveByConvoy(army, "NWY", ("XYZ",)),))
+
+
+def test_an_empty_set_sends_nothing() -> None:
+    d = _person()
+    d.show(SPRING)
+    out = d.feed(ev.PersonOrders(d.now, SPRING.turn, ()))
+    assert not sent(out)
+    assert not noted(out, notes.PersonOrdersRefused)
+
+
+def test_a_persons_retreat_phase_sends_nothing_at_its_start() -> None:
+    """No NOT (GOF) outside movement: on MILA it would leak into the next phase."""
+    d = _person()
+    retreat = load_position(
+        "NOW ( SUM 1901 ) ( FRA AMY BUR ) ( GER AMY MUN ) ( FRA AMY PAR MRT ( GAS PIC ) )",
+        WINTER_SCO,
+    )
+    assert sent(d.show(retreat)) == []
+
+
+def test_a_listed_move_by_convoy_carries_the_shortest_route() -> None:
+    pos = load_position(
+        "NOW ( SPR 1901 ) ( ENG AMY LON ) ( ENG FLT NTH ) ( ENG FLT NWG ) ( ENG FLT ECH ) "
+        "( ENG FLT MAO ) ( ENG FLT NAO )",
+        WINTER_SCO,
+    )
+    to_clyde = [
+        o
+        for o in legal_choices(pos, "ENG")["LON"]
+        if isinstance(o, MoveByConvoy) and o.destination == "CLY"
+    ]
+    assert [o.path for o in to_clyde] == [("NTH", "NWG")]  # not round by the Channel (3 fleets)

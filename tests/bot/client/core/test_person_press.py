@@ -144,3 +144,12 @@ def test_press_above_the_level_names_both_levels() -> None:
     with pytest.raises(PersonPressError) as refused:
         check_person_press(("ENG",), dmz, 10, POWERS, "FRA")
     assert str(refused.value) == "this press needs level 20; the game is at level 10"
+
+
+def test_the_persons_press_after_the_connection_is_lost_is_refused_and_not_sent() -> None:
+    d = _seat()
+    d.lose()
+    out = d.feed(ev.PersonPress(d.now, ("ENG",), Accept(PEACE)))
+    assert sent(out) == []
+    (refused,) = noted(out, notes.PersonPressRefused)
+    assert refused.reason == "not connected"

@@ -51,6 +51,7 @@ def test_a_hint_asks_for_ranked_sets_and_notes_them_in_daide_text() -> None:
     assert all(o.endswith(") HLD") for o in hint.sets[0].orders)
     assert len(hint.spread) == len(units)
     assert [s.share for s in hint.spread[0]] == [0.6, 0.4]
+    assert [s.value for s in hint.spread[0]] == [0.4, 0.3]
     assert hint.spread[0][0].order == hint.orders[0]
     assert hint.spread[0][1].order in hint.sets[1].orders
     assert " MTO " in hint.spread[0][1].order
