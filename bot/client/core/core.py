@@ -194,11 +194,11 @@ class BotCore:
         self.power: str | None = settings.rejoin_power
         self.passcode: int | None = settings.rejoin_passcode
         self.hlo: Hlo | None = None
-        self.map_name: str | None = None
+        self.map_name: str | None = None  # pragma: no mutate (only read as "or DEFAULT_MAP")
         self.turn: Turn | None = None
         self.result: str | None = None
         self.game_over = False
-        self.ever_joined = False
+        self.ever_joined = False  # pragma: no mutate (only read for its truth)
         self._handlers: dict[type[Message], Any] = {
             Now: self._on_now,
             Ord: self._on_ord,
