@@ -89,6 +89,7 @@ def test_a_repeated_now_after_our_orders_are_final_sends_nothing_even_after_a_re
     out = d.show(SPRING)
     assert [type(m) for m in sent(out)] == [Sub, Gof]  # the rejoin's replay resends them once
     assert not sent(d.later(0.5).show(SPRING))
+    assert noted(d.log, notes.PhasePlayed) == [notes.PhasePlayed(SPRING.turn)]
 
 
 def test_civil_disorder_removals_a_mis_asks_for_follow_the_servers_rules() -> None:
