@@ -606,8 +606,11 @@ class BotCore:
 
     def _on_hlo(self, m: Hlo) -> None:
         problem = self._hlo_problem(m)
-        if problem is not None or m.power is None or m.passcode is None:
-            self._ignore(problem or "HLO without a power or a passcode", m)
+        if problem is not None:
+            self._ignore(problem, m)
+            return
+        # For the types: _hlo_problem refused a bare HLO, and the wire gives a power its passcode.
+        if m.power is None or m.passcode is None:  # pragma: no mutate (never true, as above)
             return
         self.hlo = m
         self.power = m.power
