@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 from random import Random
 
-from adjudicator.convert import movement_value
 from adjudicator.orders import Orders
 from adjudicator.position import Position
 from adjudicator.rules import CivilDisorderRule
@@ -233,17 +232,9 @@ class PhasePlayer:
 
     def go(self, phase: PhaseState) -> None:
         """Tell the server our orders are final (``GOF``), noting the final set of a movement."""
-        pos = phase.position
-        book = phase.book
-        if pos.is_movement:
-            chosen = tuple(
-                [
-                    format_order(movement_value(pos, p, o), self.out.table)
-                    for p, o in sorted(book.engine.items())
-                ]
-                if book.engine
-                else (format_order(o, self.out.table) for o in book.current)
-            )
+        if phase.position.is_movement:
+            # The set the server holds: a refused order is noted as what replaced it.
+            chosen = tuple(format_order(o, self.out.table) for o in phase.book.current)
             self.out.note(notes.OrdersChosen(phase.turn, chosen))
         self.out.send(Gof())
         phase.book.ready = True
@@ -454,12 +445,12 @@ class PhasePlayer:
                 self.submit(phase, orders)
             return
         units = [(u.unit, u.retreats is not None) for u in m.units]
-        missing, ignored = phase.book.on_mis_units(units)
+        completed, ignored = phase.book.on_mis_units(units)
         if ignored is not None:
             self.out.ignore(ignored, m)
-        if missing is not None:
-            self.out.note(notes.OrdersMissing(len(missing)))
-            self.submit(phase, missing)
+        if completed is not None:
+            self.out.note(notes.OrdersMissing(len(completed) - len(phase.book.current)))
+            self.submit(phase, completed)
 
     def recover(self) -> None:
         """Resubmit a complete, safe order set for the current phase (once per phase).
