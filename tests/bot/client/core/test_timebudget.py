@@ -60,6 +60,13 @@ def test_tme_moves_the_deadline_and_every_figure_with_it() -> None:
     assert (clock.submit_by(), clock.stop_search_at()) == (before[0] - 2.0, before[1] - 2.0)
 
 
+@pytest.mark.parametrize(("seconds", "deadline"), [(0.0, 101.0), (0.5, 101.5), (-1.0, 101.0)])
+def test_tme_of_no_time_left_puts_the_deadline_now(seconds: float, deadline: float) -> None:
+    clock = TimeBudget(LIMITS).phase(PhaseKind.MOVEMENT, 100.0)
+    clock.time_left(seconds, at=101.0)
+    assert clock.deadline == deadline
+
+
 def test_the_margin_shrinks_again_after_one_slow_round_trip() -> None:
     budget = TimeBudget(LIMITS, min_margin=0.0)
     for _ in range(20):
