@@ -43,6 +43,14 @@ TOO_MANY = load_position(
     "SCO ( FRA BRE MAR ) ( GER BER KIE MUN )",
 )
 """A winter where France has three units and two centres: one removal due."""
+VENICE = Unit("FRA", UnitType.FLEET, Location("VEN"))
+VIENNA = Unit("FRA", UnitType.ARMY, Location("VIE"))
+FAR_FLEET = load_position(
+    "NOW ( WIN 1901 ) ( FRA FLT VEN ) ( FRA AMY VIE ) ( FRA AMY PAR )",
+    "SCO ( FRA BRE MAR ) ( GER BER KIE )",
+)
+"""One removal due: the fleet in Venice is 2 steps from Marseilles, 5 by fleet moves; the
+army in Vienna 3 steps from a home centre."""
 
 
 class Boom(Exception):
@@ -89,10 +97,13 @@ class Scripted(SearchChooser):
 
 
 def playing(
-    variant: Variant | None = None, chooser: Scripted | None = None, pos: Position = SPRING
+    variant: Variant | None = None,
+    chooser: Scripted | None = None,
+    pos: Position = SPRING,
+    settings: CoreSettings | None = None,
 ) -> tuple[Driver, list[Effect]]:
     """A bot joined as France (its chooser ``chooser``, if given) shown ``pos``; its actions."""
-    d = Driver()
+    d = Driver(core=BotCore(settings or CoreSettings(name="test", version="1", seed=7)))
     if chooser is not None:
         d.core.player.chooser = chooser
     d.join(variant or Variant.of(move_time_limit=10))
@@ -149,6 +160,42 @@ def test_a_phase_ends_with_its_last_margin_and_a_restated_one_says_so() -> None:
     (restated,) = noted(out, notes.PhaseEnded)
     assert restated == notes.PhaseEnded(fall.turn, restated.last_margin, True)
     assert restated.last_margin == noted(d.log, notes.OrdersSubmitted)[-2].margin
+
+
+def test_a_phase_starts_with_its_deadline_and_a_restated_one_keeps_it() -> None:
+    d, out = playing()
+    assert noted(out, notes.PhaseStarted) == [notes.PhaseStarted(SPRING.turn, 10.0)]
+    job = job_of(out)
+    assert noted(out, notes.SearchStarted) == [
+        notes.SearchStarted(SPRING.turn, job.job_id, job.limit.stop_at)
+    ]
+    assert job.ranked == 0  # the phase's own search ranks no sets (a hint's does)
+    lost = tuple(up for up in SPRING.unit_positions() if up.unit != PARIS)
+    out = d.later(0.12344).say(Now(SPRING.turn, lost))
+    assert noted(out, notes.PhaseRestated) == [notes.PhaseRestated(SPRING.turn)]
+    assert noted(out, notes.PhaseStarted) == [notes.PhaseStarted(SPRING.turn, 9.877)]
+    (quick,) = noted(out, notes.OrdersSubmitted)
+    (sub,) = sent(out, Sub)
+    assert quick == notes.OrdersSubmitted(SPRING.turn, sub.orders, 9.8766)
+    assert d.core.phase.clock.deadline == 110.0
+
+
+def test_a_phase_whose_orders_are_final_ignores_its_now_repeated() -> None:
+    d, out = playing()
+    out = d.later(1).answer(job_of(out).job_id, {})
+    assert sent(out, Gof)
+    assert sent(d.later(1).show(SPRING)) == []
+    assert sent(d.later(1).show(SPRING)) == []
+
+
+def test_a_phase_with_nothing_for_us_to_order_is_played_at_once() -> None:
+    retreat = load_position(
+        "NOW ( SUM 1901 ) ( FRA AMY BUR ) ( GER AMY MUN ) ( GER AMY RUH MRT ( KIE ) )",
+        "SCO ( FRA BRE MAR PAR ) ( GER BER KIE MUN )",
+    )
+    _, out = playing(pos=retreat)
+    assert noted(out, notes.PhasePlayed) == [notes.PhasePlayed(retreat.turn)]
+    assert sent(out) == [] and trouble(out) == []
 
 
 def test_a_phase_is_noted_as_played_once_however_often_it_is_restated() -> None:
@@ -342,6 +389,14 @@ def test_a_chooser_may_act_on_a_hints_report_and_hears_of_a_hint_that_could_not_
     assert trouble(out) == []
 
 
+def test_a_new_hint_cancels_the_one_still_running() -> None:
+    d, _ = playing()
+    first = job_of(d.feed(ev.HintRequested(d.now, SPRING.turn, 5.0))).job_id
+    out = d.later(0.5).feed(ev.HintRequested(d.now, SPRING.turn, 5.0))
+    assert of(out, CancelSearch) == [CancelSearch(first)]
+    assert job_of(out).job_id != first
+
+
 # --- stale messages ------------------------------------------------------------------------------
 
 
@@ -481,6 +536,21 @@ def test_a_winter_mis_for_removals_we_did_not_order_removes_by_the_rules() -> No
     (sub,) = sent(out, Sub)
     assert len(sub.orders) == 1 and isinstance(sub.orders[0], Remove)
     assert sent(d.say(mis), Sub) == []  # answered once in the phase
+
+
+@pytest.mark.parametrize(
+    ("rules", "removed"),
+    [("parlance", VIENNA), ("datc", VENICE)],
+)
+def test_the_removals_a_mis_asks_for_follow_the_games_civil_disorder_rule(
+    rules: str, removed: Unit
+) -> None:
+    chooser = Scripted()
+    chooser.plays = [Final()]
+    settings = CoreSettings(name="test", version="1", seed=7, rules=rules)
+    d, _ = playing(chooser=chooser, pos=FAR_FLEET, settings=settings)
+    (sub,) = sent(d.later(0.1).say(Mis(count=1)), Sub)
+    assert sub.orders == (Remove(removed),)
 
 
 def test_a_winter_mis_our_set_already_covers_is_ignored() -> None:
