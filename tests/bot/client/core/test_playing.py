@@ -491,6 +491,7 @@ def test_a_mis_for_units_is_listed_and_answered_with_holds_for_the_ones_we_lack(
     assert noted(out, notes.MessageIgnored) == []
     (sub,) = sent(out, Sub)
     assert Hold(refused.unit) in sub.orders and len(sub.orders) == 3
+    assert trouble(out) == []
 
 
 def test_a_mis_naming_a_unit_we_do_not_have_is_ignored_for_that_unit() -> None:
@@ -535,6 +536,7 @@ def test_a_winter_mis_for_removals_we_did_not_order_removes_by_the_rules() -> No
     assert noted(out, notes.MessageIgnored) == []
     (sub,) = sent(out, Sub)
     assert len(sub.orders) == 1 and isinstance(sub.orders[0], Remove)
+    assert trouble(out) == []
     assert sent(d.say(mis), Sub) == []  # answered once in the phase
 
 
