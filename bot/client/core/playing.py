@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 from random import Random
 
-from adjudicator.convert import movement_value
 from adjudicator.orders import Orders
 from adjudicator.position import Position
 from adjudicator.rules import CivilDisorderRule
@@ -75,10 +74,13 @@ class PhasePlayer:
         self.final_year = final_year
         self.iterations = iterations
         self.phase: PhaseState | None = None
-        self.replaying = False
-        self._next_job = 0
+        # Not mutated: first read by on_position, after HLO or a rejoin's greeting set it.
+        self.replaying = False  # pragma: no mutate
+        self._next_job = 0  # pragma: no mutate (job ids need only be distinct)
         self._cancelled: dict[int, float] = {}  # job id -> its stop time, answer still due
-        self._counted = False  # the phase in play (however restated) was noted as played
+        # The phase in play (however restated) was noted as played.  Not mutated: each new
+        # turn sets it before it is read.
+        self._counted = False  # pragma: no mutate
 
     # --- the phases -------------------------------------------------------------------------
 
@@ -108,11 +110,11 @@ class PhasePlayer:
         else:
             if phase is not None:
                 self._end_phase(phase)
-            self._counted = False
+            self._counted = False  # pragma: no mutate (None or False: only its truth is read)
             phase = self.phase = self._new_phase(turn, pos, power)
             self._play(phase)
         # Played (a game action held back before the rejoin raised past this line).
-        self.replaying = False
+        self.replaying = False  # pragma: no mutate (None or False: only its truth is read)
 
     def _new_phase(
         self, turn: Turn, pos: Position, power: str, clock: PhaseClock | None = None
@@ -229,21 +231,13 @@ class PhasePlayer:
     def hold_back(self, phase: PhaseState) -> None:
         """Ask the server to wait for the deadline (``NOT (GOF)``)."""
         self.out.send(Not(Gof()))
-        phase.book.ready = False
+        phase.book.ready = False  # pragma: no mutate (None or False: only its truth is read)
 
     def go(self, phase: PhaseState) -> None:
         """Tell the server our orders are final (``GOF``), noting the final set of a movement."""
-        pos = phase.position
-        book = phase.book
-        if pos.is_movement:
-            chosen = tuple(
-                [
-                    format_order(movement_value(pos, p, o), self.out.table)
-                    for p, o in sorted(book.engine.items())
-                ]
-                if book.engine
-                else (format_order(o, self.out.table) for o in book.current)
-            )
+        if phase.position.is_movement:
+            # The set the server holds: a refused order is noted as what replaced it.
+            chosen = tuple(format_order(o, self.out.table) for o in phase.book.current)
             self.out.note(notes.OrdersChosen(phase.turn, chosen))
         self.out.send(Gof())
         phase.book.ready = True
@@ -255,7 +249,7 @@ class PhasePlayer:
         return job
 
     def _start_job(self, phase: PhaseState, limit: SearchLimit, ranked: int = 0) -> SearchState:
-        self._next_job += 1
+        self._next_job += 1  # pragma: no mutate (job ids need only be distinct)
         job = SearchState(self._next_job, limit)
         power = phase.book.power_id
         self.out.act(StartSearch(job.job_id, phase.position, power, limit, ranked))
@@ -454,12 +448,12 @@ class PhasePlayer:
                 self.submit(phase, orders)
             return
         units = [(u.unit, u.retreats is not None) for u in m.units]
-        missing, ignored = phase.book.on_mis_units(units)
+        completed, ignored = phase.book.on_mis_units(units)
         if ignored is not None:
             self.out.ignore(ignored, m)
-        if missing is not None:
-            self.out.note(notes.OrdersMissing(len(missing)))
-            self.submit(phase, missing)
+        if completed is not None:
+            self.out.note(notes.OrdersMissing(len(completed) - len(phase.book.current)))
+            self.submit(phase, completed)
 
     def recover(self) -> None:
         """Resubmit a complete, safe order set for the current phase (once per phase).

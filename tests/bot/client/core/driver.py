@@ -25,7 +25,7 @@ from bot.client.core.effects import (
     StartSearch,
 )
 from protocol.messages import Hlo, Map, Mdf, Message, Nme, Now, Sco, Yes
-from protocol.tokens import STANDARD
+from protocol.tokens import STANDARD, TokenTable
 from protocol.variant import Variant
 from protocol.wire import DiplomacyMessage, RepresentationMessage
 from search.mcts.worker_protocol import Answer, Orders, Progress
@@ -44,13 +44,18 @@ def opening() -> Position:
 
 @dataclass
 class Driver:
-    """A core and everything it asked for, step by step (``log`` keeps every action)."""
+    """A core and everything it asked for, step by step (``log`` keeps every action).
+
+    ``table`` is the game's token table (the server's RM): the messages are
+    written with the standard map's token numbers and read with its names.
+    """
 
     core: BotCore = field(
         default_factory=lambda: BotCore(CoreSettings(name="test", version="1", seed=7))
     )
     now: float = 100.0
     log: list[Effect] = field(default_factory=list)
+    table: TokenTable = STANDARD
 
     def feed(self, event: ev.Event) -> list[Effect]:
         """Hand the core ``event``; its actions (also kept in ``log``)."""
@@ -73,17 +78,22 @@ class Driver:
     def open(self) -> list[Effect]:
         """A new connection; its RM."""
         out = self.feed(ev.ConnectionOpened(self.now, "127.0.0.1", 16713))
-        return out + self.feed(ev.ServerMessage(self.now, RepresentationMessage()))
+        return out + self.open_rm()
 
     def open_rm(self) -> list[Effect]:
         """The server's RM on the connection just opened."""
-        return self.feed(ev.ServerMessage(self.now, RepresentationMessage()))
+        rm = (
+            RepresentationMessage()
+            if self.table == STANDARD
+            else RepresentationMessage.of(self.table)
+        )
+        return self.feed(ev.ServerMessage(self.now, rm))
 
     def say(self, *messages: Message) -> list[Effect]:
         """The server sends ``messages`` (now)."""
         out: list[Effect] = []
         for message in messages:
-            wire = DiplomacyMessage(tuple(message.to_tokens(STANDARD)))
+            wire = DiplomacyMessage(tuple(message.to_tokens(STANDARD)), self.table)
             out += self.feed(ev.ServerMessage(self.now, wire))
         return out
 

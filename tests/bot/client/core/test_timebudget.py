@@ -60,6 +60,28 @@ def test_tme_moves_the_deadline_and_every_figure_with_it() -> None:
     assert (clock.submit_by(), clock.stop_search_at()) == (before[0] - 2.0, before[1] - 2.0)
 
 
+@pytest.mark.parametrize(("seconds", "deadline"), [(0.0, 101.0), (0.5, 101.5), (-1.0, 101.0)])
+def test_tme_of_no_time_left_puts_the_deadline_now(seconds: float, deadline: float) -> None:
+    clock = TimeBudget(LIMITS).phase(PhaseKind.MOVEMENT, 100.0)
+    clock.time_left(seconds, at=101.0)
+    assert clock.deadline == deadline
+
+
+@pytest.mark.parametrize(("limit", "submit_by"), [(1.0, 100.5), (0.4, 100.2)])
+def test_a_short_phase_keeps_half_its_time_to_think(limit: float, submit_by: float) -> None:
+    clock = TimeBudget({PhaseKind.MOVEMENT: limit}, min_margin=0.5).phase(PhaseKind.MOVEMENT, 100.0)
+    assert clock.deadline == 100.0 + limit
+    assert clock.submit_by() == pytest.approx(submit_by)
+
+
+def test_a_sub_with_no_orders_is_not_timed() -> None:
+    trips = RoundTrips()
+    trips.sent(0.0, 0)
+    trips.sent(1.0, 1)
+    trips.answered(1.5)
+    assert trips.estimate.value == pytest.approx(0.5)
+
+
 def test_the_margin_shrinks_again_after_one_slow_round_trip() -> None:
     budget = TimeBudget(LIMITS, min_margin=0.0)
     for _ in range(20):
