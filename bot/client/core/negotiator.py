@@ -158,22 +158,24 @@ class Negotiator:
     ``seed`` makes every evaluation deterministic; ``budget`` is each evaluation's cost.
     """
 
-    def __init__(self, seed: int = 0, budget: Budget = DEFAULT_BUDGET) -> None:
+    def __init__(self, seed: int = 0, budget: Budget = DEFAULT_BUDGET) -> None:  # pragma: no mutate
+        # (the default seed: any plays as well)
         self.seed = seed
         self.budget = budget
-        self.us: str | None = None
+        # Until the first on_phase nothing reads these; it sets them (and the budgets).
+        self.us: str | None = None  # pragma: no mutate
         self.game_map: GameMap | None = None
         self.position: Position | None = None
-        self.turn: Turn | None = None
+        self.turn: Turn | None = None  # pragma: no mutate
         self.record: list[ProposalRecord] = []
         self.agreements: list[Agreement] = []
         self.trust: dict[str, float] = {}
         self.speaks: dict[str, frozenset[str]] = {}  # each power's last TRY: what it understands
         self.counts: Counter[str] = Counter()
         self._pending: list[tuple[str, Proposal]] = []
-        self._evaluations = 0
-        self._replies = 0
-        self._evaluated = 0  # every evaluation ever, to seed the next
+        self._evaluations = 0  # pragma: no mutate (reset by the first on_phase)
+        self._replies = 0  # pragma: no mutate (idem)
+        self._evaluated = 0  # pragma: no mutate (evaluations ever, to seed the next: any start)
 
     # --- agreements as the valuation's rollouts play them ------------------------------------
 

@@ -18,11 +18,13 @@ from bot.client.core.core import BotCore, CoreSettings
 from bot.client.core.effects import Effect
 from bot.client.core.negotiator import (
     ACCEPT_TOLERANCE,
+    INITIAL_TRUST,
     LATE_SECONDS,
     MAX_EVALUATIONS_PER_PHASE,
     MAX_REPLIES_PER_PHASE,
     MIN_TRUST,
     TRUST_AFTER_BREAK,
+    TRUST_PER_KEPT_YEAR,
     Agreement,
     Negotiator,
     Outcome,
@@ -115,6 +117,15 @@ def test_a_peace_proposal_is_accepted_or_refused_by_its_value(
     assert record.gain is not None and (record.gain >= -ACCEPT_TOLERANCE) == accepted
     assert (sender in neg.partners()) == accepted
     assert [c.change for c in out.changes] == (["made"] if accepted else [])
+
+
+def test_a_proposal_that_costs_exactly_the_tolerance_is_accepted() -> None:
+    neg = Negotiator(seed=7, budget=BUDGET)  # seed 7: this zone's rollouts cost one centre
+    pos = opening()
+    neg.on_phase("FRA", pos.map, pos.turn, pos, None)
+    out = neg.on_press("GER", Proposal(Demilitarise(("FRA", "GER"), ("MUN", "POR"))), None)
+    assert neg.record[-1].gain == -ACCEPT_TOLERANCE
+    assert [type(s.press) for s in out.said] == [Accept]
 
 
 def test_an_accepted_peace_restrains_the_rollouts_that_value_the_next_proposal() -> None:
@@ -421,6 +432,21 @@ def test_after_a_broken_promise_the_power_is_not_trusted() -> None:
     out = neg.on_press("ENG", _peace("FRA", "ENG"), None)
     assert isinstance(out.said[0].press, Reject)
     assert neg.counts["refused_distrusted"] == 1
+
+
+def test_trust_is_regained_each_spring_up_to_its_start() -> None:
+    neg = Negotiator(seed=5, budget=Budget(rollouts=1, years=1))
+    pos = opening().copy()
+    neg.on_phase("FRA", pos.map, pos.turn, pos, None)
+    neg.on_press("ENG", _peace("FRA", "ENG"), None)
+    neg.on_result(pos.turn, Move(_army("ENG", "WAL"), Location("BRE")))
+    trust = [neg.trust_in("ENG")]
+    for _ in range(8):
+        pos.year += 1
+        neg.on_phase("FRA", pos.map, pos.turn, pos, None)
+        trust.append(neg.trust_in("ENG"))
+    assert trust[:2] == pytest.approx([TRUST_AFTER_BREAK, TRUST_AFTER_BREAK + TRUST_PER_KEPT_YEAR])
+    assert trust[-2:] == [pytest.approx(0.95), INITIAL_TRUST]
 
 
 def test_an_agreement_worth_less_than_breaking_it_is_ended_by_us() -> None:

@@ -257,10 +257,10 @@ def test_each_reaction_is_counted_every_time_it_happens() -> None:
 
 def test_proposals_wait_for_the_first_position_up_to_a_bound() -> None:
     neg = Negotiator(seed=5, budget=BUDGET)
-    for _ in range(MAX_PENDING + 1):
+    for _ in range(MAX_PENDING + 2):
         assert neg.on_press("TUR", Proposal(Draw()), None).said == []
     assert neg.counts["pending"] == MAX_PENDING
-    assert neg.counts["pending_full"] == 1
+    assert neg.counts["pending_full"] == 2
     out = neg.on_phase("FRA", WINTER.map, WINTER.turn, WINTER, None)
     assert [s.press for s in out.said] == [Reject(Proposal(Draw()))] * MAX_PENDING
 
