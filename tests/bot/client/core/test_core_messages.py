@@ -10,6 +10,7 @@ from bot.client.core import notes
 from bot.client.core.core import BotCore, CoreSettings
 from bot.client.core.effects import CancelSearch, GiveUp
 from bot.client.core.negotiator import TRUST_AFTER_BREAK
+from protocol.daide_errors import EncodeError
 from protocol.expression import fold
 from protocol.messages import (
     Adm,
@@ -21,6 +22,7 @@ from protocol.messages import (
     Iam,
     Lod,
     Message,
+    Mis,
     Nme,
     Not,
     Ord,
@@ -32,10 +34,11 @@ from protocol.messages import (
     Snd,
     Sub,
     Sve,
+    Tme,
     Yes,
 )
-from protocol.press import Cancel, Fact, Negation, Peace, Press, Proposal
-from protocol.tokens import ERR, SND, STANDARD
+from protocol.press import Accept, Cancel, Fact, Negation, Peace, Press, Proposal, Reject
+from protocol.tokens import BRA, ERR, KET, PCE, PRP, SND, STANDARD
 from protocol.values import (
     Hold,
     Location,
@@ -119,6 +122,37 @@ def test_an_eliminated_power_is_noted() -> None:
 def test_a_save_is_agreed_to() -> None:
     d = in_spring()
     assert sent(d.say(Sve("game1"))) == [Yes(Sve("game1"))]
+
+
+@pytest.mark.parametrize(("power", "passcode"), [(None, PASSCODE), ("FRA", None)])
+def test_a_load_is_refused_while_we_know_only_our_power_or_our_passcode(
+    power: str | None, passcode: int | None
+) -> None:
+    settings = CoreSettings(name="test", version="1", rejoin_power=power, rejoin_passcode=passcode)
+    d = Driver(core=BotCore(settings))
+    d.open()
+    assert sent(d.say(Lod("game1"))) == [Rej(Lod("game1"))]
+
+
+def test_a_tme_past_the_phase_s_limit_is_ignored_with_its_reason() -> None:
+    d = in_spring()  # 10 s a movement phase
+    out = d.say(Tme(60))
+    assert noted(out, notes.MessageIgnored) == [
+        notes.MessageIgnored("TME of 60 s in a phase of at most 10 s", "TME ( 60 )", "TME")
+    ]
+
+
+def test_a_mis_before_the_first_phase_is_noted_and_nothing_more() -> None:
+    d = Driver()
+    d.join()
+    out = d.say(Mis())
+    assert noted(out, notes.HandlerError) == []
+    assert sent(out) == []
+
+
+def test_a_lost_connection_before_it_opened_is_no_error() -> None:
+    d = Driver()
+    assert noted(d.lose(), notes.HandlerError) == []
 
 
 def test_a_load_is_answered_with_who_we_are_once_we_know_it() -> None:
@@ -258,8 +292,9 @@ def test_press_heard_is_noted_with_what_we_did_with_it() -> None:
     d = press_game()
     peace = Proposal(Peace(("FRA", "TUR")))
     (heard,) = noted(d.say(frm("TUR", peace)), notes.PressIn)
-    assert heard.sender == "TUR"
-    assert heard.reaction == "Accept; made peace TUR"
+    assert heard == notes.PressIn(
+        "TUR", frm("TUR", peace).to_text(STANDARD), "Accept; made peace TUR"
+    )
     (heard,) = noted(d.say(frm("TUR", Cancel(peace))), notes.PressIn)
     assert heard.reaction == "cancelled peace TUR"
     (heard,) = noted(d.say(frm("RUS", Fact(Peace(("FRA", "RUS"))))), notes.PressIn)
@@ -297,3 +332,61 @@ def test_an_agreement_made_then_broken_by_an_order_result_is_noted_in_full() -> 
         "Move ENG LON attacks us at BRE",
         TRUST_AFTER_BREAK,
     )
+
+
+def test_a_peace_of_three_is_noted_with_each_agreement_it_made() -> None:
+    d = press_game()
+    (heard,) = noted(d.say(frm("TUR", Proposal(Peace(("FRA", "RUS", "TUR"))))), notes.PressIn)
+    assert heard.reaction == "Accept; made peace RUS, made peace TUR"
+
+
+def test_a_proposal_before_the_first_phase_is_answered_once_the_phase_is_in() -> None:
+    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7)))
+    d.join(Variant.of(10, move_time_limit=10))
+    peace = Proposal(Peace(("FRA", "TUR")))
+    out = d.say(frm("TUR", peace))
+    assert noted(out, notes.HandlerError) == [] and sent(out, Snd) == []
+    out = d.show(opening())
+    accept = fold(Accept(peace).to_tokens(STANDARD), STANDARD)
+    assert [m.press for m in sent(out, Snd) if m.recipients == ("TUR",)] == [accept]
+
+
+def test_press_not_understood_is_noted_in_full_and_counted_each_time() -> None:
+    d = press_game()
+    tokens = (PRP, BRA, PCE, BRA, STANDARD.number("FRA"), STANDARD.number("PAR"), KET, KET)
+    message = Frm("TUR", ("FRA",), fold(tokens, STANDARD))
+    for times in (1, 2):
+        (heard,) = noted(d.say(message), notes.PressIn)
+        assert heard == notes.PressIn("TUR", message.to_text(STANDARD), "not understood: HUH/TRY")
+        assert d.core.negotiator.counts["not_understood"] == times
+
+
+def test_with_press_off_press_heard_is_noted_as_such() -> None:
+    d = Driver(core=BotCore(CoreSettings(name="test", version="1", seed=7, press="off")))
+    d.join(Variant.of(10, move_time_limit=10))
+    d.show(opening())
+    peace = Proposal(Peace(("FRA", "TUR")))
+    (heard,) = noted(d.say(frm("TUR", peace)), notes.PressIn)
+    assert heard == notes.PressIn("TUR", frm("TUR", peace).to_text(STANDARD), "press off")
+
+
+def _nested(depth: int) -> Proposal:
+    """A proposal ``depth`` forms deep (the caps' limit at 16): PRP, NOTs, PCE."""
+    arrangement: Negation | Peace = Peace(("FRA", "TUR"))
+    for _ in range(depth - 2):
+        arrangement = Negation(arrangement)
+    return Proposal(arrangement)
+
+
+def test_a_reply_past_the_press_caps_is_not_sent_but_counted_and_noted() -> None:
+    d = press_game()
+    deepest = _nested(16)  # readable; our REJ of it would be 17 deep
+    with pytest.raises(EncodeError) as refused:
+        Reject(deepest).to_tokens(STANDARD)
+    for times in (1, 2):
+        out = d.say(frm("TUR", deepest))
+        assert sent(out, Snd) == []
+        assert noted(out, notes.HandlerError) == [
+            notes.HandlerError(repr(refused.value), repr(Reject(deepest)), "SND")
+        ]
+        assert d.core.negotiator.counts["unsendable"] == times

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from adjudicator.daide import load_position
 from adjudicator.maps import standard_map
 from adjudicator.position import Position, initial_position
 from bot.client.core import notes
@@ -17,10 +18,14 @@ from bot.client.core.core import BotCore, CoreSettings
 from bot.client.core.effects import Effect
 from bot.client.core.negotiator import (
     ACCEPT_TOLERANCE,
+    INITIAL_TRUST,
+    LATE_SECONDS,
     MAX_EVALUATIONS_PER_PHASE,
     MAX_REPLIES_PER_PHASE,
     MIN_TRUST,
     TRUST_AFTER_BREAK,
+    TRUST_PER_KEPT_YEAR,
+    Agreement,
     Negotiator,
     Outcome,
 )
@@ -45,7 +50,18 @@ from protocol.press import (
 )
 from protocol.press_reader import parse_press
 from protocol.tokens import AND, BRA, ERR, HUH, KET, PCE, PRP, STANDARD, TRY
-from protocol.values import Hold, Location, Move, Season, SupportMove, Turn, Unit, UnitType
+from protocol.values import (
+    Hold,
+    Location,
+    Move,
+    Retreat,
+    Season,
+    SupportMove,
+    Turn,
+    Unit,
+    UnitType,
+    Waive,
+)
 from protocol.variant import Variant
 from search.negotiation import Budget
 from tests.bot.client.core.driver import Driver, job_of, noted, opening, sent
@@ -103,6 +119,15 @@ def test_a_peace_proposal_is_accepted_or_refused_by_its_value(
     assert [c.change for c in out.changes] == (["made"] if accepted else [])
 
 
+def test_a_proposal_that_costs_exactly_the_tolerance_is_accepted() -> None:
+    neg = Negotiator(seed=7, budget=BUDGET)  # seed 7: this zone's rollouts cost one centre
+    pos = opening()
+    neg.on_phase("FRA", pos.map, pos.turn, pos, None)
+    out = neg.on_press("GER", Proposal(Demilitarise(("FRA", "GER"), ("MUN", "POR"))), None)
+    assert neg.record[-1].gain == -ACCEPT_TOLERANCE
+    assert [type(s.press) for s in out.said] == [Accept]
+
+
 def test_an_accepted_peace_restrains_the_rollouts_that_value_the_next_proposal() -> None:
     neg, _ = _negotiator()
     assert not neg.constraints_of(neg.agreements)
@@ -129,6 +154,72 @@ def test_arrangements_we_do_not_make_are_refused_and_counted(arrangement: object
     assert [type(s.press) for s in out.said] == [Reject]
     assert neg.counts["refused_not_offered"] == 1
     assert not neg.agreements
+
+
+@pytest.mark.parametrize(
+    ("sender", "arrangement"),
+    [
+        ("TUR", Peace(("FRA", "RUS"))),  # ours, but not with the sender
+        ("ENG", Peace(("ENG", "GER"))),  # the sender's, but not ours
+        ("TUR", Demilitarise(("FRA", "RUS"), ("PIE",))),
+        ("ENG", Demilitarise(("ENG", "GER"), ("PIE",))),
+        ("TUR", Demilitarise(("FRA", "TUR"), ("XYZ",))),  # not a province of the map
+        ("ITA", DoOrder(Waive("ITA"))),  # no unit to promise an order of
+    ],
+)
+def test_arrangements_not_between_us_and_the_sender_are_refused(
+    sender: str, arrangement: object
+) -> None:
+    neg, _ = _negotiator()
+    out = neg.on_press(sender, Proposal(arrangement), None)  # type: ignore[arg-type]
+    assert [type(s.press) for s in out.said] == [Reject]
+    assert neg.counts["refused_not_offered"] == 1
+    assert neg.record[-1].gain is None and not neg.agreements
+
+
+EVERY_POWER = tuple(standard_map().powers)
+
+
+@pytest.mark.parametrize(
+    "arrangement",
+    [
+        Peace(EVERY_POWER),
+        Demilitarise(EVERY_POWER, ("ARM",)),
+        Demilitarise(("FRA", "TUR"), tuple(sorted(standard_map().province_index))),
+    ],
+)
+def test_a_peace_or_zone_of_every_power_or_province_is_weighed(arrangement: object) -> None:
+    neg, _ = _negotiator()
+    neg.on_press("TUR", Proposal(arrangement), None)  # type: ignore[arg-type]
+    assert neg.counts["refused_not_offered"] == 0
+    assert neg.record[-1].gain is not None
+
+
+def test_a_power_at_the_least_trust_and_a_proposal_a_second_before_the_deadline_are_weighed() -> (
+    None
+):
+    neg, _ = _negotiator()
+    neg.trust["TUR"] = MIN_TRUST
+    neg.on_press("TUR", _peace("FRA", "TUR"), None)
+    assert neg.record[-1].gain is not None and neg.counts["refused_distrusted"] == 0
+    neg.on_press("RUS", _peace("FRA", "RUS"), LATE_SECONDS)
+    assert neg.record[-1].gain is not None and neg.counts["refused_late"] == 0
+
+
+def test_past_the_evaluations_of_a_phase_a_proposal_is_refused_unweighed() -> None:
+    neg = Negotiator(seed=5, budget=Budget(rollouts=1, years=1))
+    pos = opening()
+    neg.on_phase("FRA", pos.map, pos.turn, pos, None)  # its proposals spend some
+    replies = [
+        neg.on_press("TUR", _peace("FRA", "TUR"), None).said[0].press
+        for _ in range(MAX_EVALUATIONS_PER_PHASE)
+    ]
+    weighed = neg.counts["accepted_by_value"] + neg.counts["refused_by_value"]
+    refused = neg.counts["refused_flood"]
+    assert weighed + refused == MAX_EVALUATIONS_PER_PHASE and refused > 0
+    assert neg.counts["accepted_flood"] == 0
+    assert replies[weighed:] == [Reject(_peace("FRA", "TUR"))] * refused
+    assert all(r.gain is None for r in neg.record[-refused:])
 
 
 def test_a_proposal_before_the_first_position_waits_for_it() -> None:
@@ -188,6 +279,9 @@ def test_a_dmz_is_agreed_by_value_and_keeps_units_out() -> None:
     m = standard_map()
     zone = neg.constraints_of(neg.agreements).zones[0]
     assert zone.provinces == frozenset({m.province_index["PIE"]})
+    assert zone.powers == frozenset({m.power_index["FRA"], m.power_index["ITA"]})
+    arrangement = Demilitarise(("FRA", "ITA"), ("PIE",))
+    assert neg.agreements == [Agreement("ITA", "dmz", arrangement, opening().turn)]
 
 
 def _army(power: str, province: str) -> Unit:
@@ -223,6 +317,21 @@ def test_an_order_promised_is_agreed_when_it_is_ours_or_the_sender_s_and_legal(
         unit = order.unit  # type: ignore[attr-defined]
         assert promised[0].power == m.power_index[unit.power]
         assert promised[0].province == m.province_index[unit.location.province]
+        pos = opening()
+        assert (promised[0].season, promised[0].year) == (pos.season, pos.year)
+
+
+def test_an_order_promised_outside_a_movement_phase_is_refused() -> None:
+    retreat = load_position(
+        "NOW ( SUM 1901 ) ( FRA AMY BUR ) ( FRA FLT BRE ) ( GER AMY MUN ) "
+        "( FRA AMY PAR MRT ( GAS PIC ) )",
+        "SCO ( FRA BRE MAR PAR ) ( GER BER KIE MUN )",
+    )
+    neg = Negotiator(seed=5, budget=BUDGET)
+    neg.on_phase("FRA", retreat.map, retreat.turn, retreat, None)
+    out = neg.on_press("GER", _xdo(Retreat(_army("FRA", "PAR"), Location("GAS"))), None)
+    assert [type(s.press) for s in out.said] == [Reject]
+    assert neg.counts["refused_not_offered"] == 1 and not neg.agreements
 
 
 def test_an_order_promised_binds_its_phase_only() -> None:
@@ -264,6 +373,18 @@ def test_our_order_promised_and_not_given_is_broken_by_us() -> None:
 
 
 # --- agreements ended: CCL, broken promises, by us -----------------------------------------------
+
+
+def test_a_partner_attacking_our_unit_off_our_centres_breaks_the_peace() -> None:
+    pos = opening().copy()
+    m = pos.map
+    paris, picardy = m.province_index["PAR"], m.province_index["PIC"]
+    power, kind, _ = pos.units.pop(paris)
+    pos.units[picardy] = (power, kind, m.location("PIC"))
+    neg, _ = _negotiator(pos)
+    neg.on_press("ENG", _peace("ENG", "FRA"), None)
+    out = neg.on_result(pos.turn, Move(_army("ENG", "WAL"), Location("PIC")))
+    assert [c.change for c in out.changes] == ["broken"]
 
 
 @pytest.mark.parametrize(
@@ -311,6 +432,21 @@ def test_after_a_broken_promise_the_power_is_not_trusted() -> None:
     out = neg.on_press("ENG", _peace("FRA", "ENG"), None)
     assert isinstance(out.said[0].press, Reject)
     assert neg.counts["refused_distrusted"] == 1
+
+
+def test_trust_is_regained_each_spring_up_to_its_start() -> None:
+    neg = Negotiator(seed=5, budget=Budget(rollouts=1, years=1))
+    pos = opening().copy()
+    neg.on_phase("FRA", pos.map, pos.turn, pos, None)
+    neg.on_press("ENG", _peace("FRA", "ENG"), None)
+    neg.on_result(pos.turn, Move(_army("ENG", "WAL"), Location("BRE")))
+    trust = [neg.trust_in("ENG")]
+    for _ in range(8):
+        pos.year += 1
+        neg.on_phase("FRA", pos.map, pos.turn, pos, None)
+        trust.append(neg.trust_in("ENG"))
+    assert trust[:2] == pytest.approx([TRUST_AFTER_BREAK, TRUST_AFTER_BREAK + TRUST_PER_KEPT_YEAR])
+    assert trust[-2:] == [pytest.approx(0.95), INITIAL_TRUST]
 
 
 def test_an_agreement_worth_less_than_breaking_it_is_ended_by_us() -> None:

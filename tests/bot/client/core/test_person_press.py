@@ -113,6 +113,14 @@ def test_press_within_the_level_passes_the_check() -> None:
     check_person_press(("ENG",), Proposal(Demilitarise(("ENG", "FRA"), ("BUR",))), 20, POWERS, None)
 
 
+def test_press_after_the_connection_is_lost_is_refused_not_sent() -> None:
+    d = _seat()
+    d.lose()
+    out = d.feed(ev.PersonPress(d.now, ("ENG",), Accept(PEACE)))
+    assert sent(out, Snd) == []
+    assert [n.recipients for n in noted(out, notes.PersonPressRefused)] == [("ENG",)]
+
+
 def test_press_before_the_game_is_refused_not_raised() -> None:
     core = BotCore(CoreSettings(name="person", version="1", seed=3, chooser="person"))
     d = Driver(core=core)
