@@ -121,7 +121,7 @@ class RoundTrips:
         head = self._outstanding[0]
         if not head[2]:
             self.estimate.add(at - head[0])
-            head[2] = 1
+            head[2] = 1  # pragma: no mutate (a flag tested only for truth)
         head[1] -= 1
         if head[1] <= 0:
             self._outstanding.popleft()
