@@ -19,7 +19,7 @@ ALL_EXTRAS := test,view,charts,mapgen,cluster,ratings,mila
 # files (and adjudicator/per_map.py, compiled in Cython's pure Python mode), and the .pxd files
 # and C headers they are built with (adjudicator/compiled_sources.py).
 SOURCES := pyproject.toml setup.py adjudicator/compiled_sources.py adjudicator/per_map.py \
-	adjudicator/per_map.pxd adjudicator/_fastmove.pyx \
+	adjudicator/per_map.pxd adjudicator/_phaserules.pxd adjudicator/_fastmove.pyx \
 	adjudicator/_movetables.pyx adjudicator/_movetables.pxd adjudicator/_resolver.pyx \
 	adjudicator/_resolver.pxd adjudicator/_moveorders.pyx adjudicator/_moveorders.pxd \
 	adjudicator/_fastlegal.pyx search/_maptables.pyx \

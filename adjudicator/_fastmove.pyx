@@ -21,15 +21,18 @@ its ``.pxd``): :func:`adjudicator._moveorders.setup` reads the Python orders int
 the resolver's arrays, :func:`adjudicator._moveorders.prepare` matches supports and
 convoys and finds the convoy routes, :meth:`adjudicator._resolver._Resolver.resolve_all`
 decides every unit (on the map's tables of adjudicator/_movetables.pyx).  This module
-keeps the resolver from one call to the next and builds the next position.
+keeps the resolver from one call to the next and builds the next position, by the phase's
+rules the compiled search's rollouts follow too (adjudicator/_phaserules.pxd: the retreats
+of a dislodged unit, the centres taken in a fall, whether adjustments are due).
 """
 
 from cpython.tuple cimport PyTuple_GET_ITEM
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.type cimport PyType_GenericNew
 
-from adjudicator._movetables cimport ARMY, LAND_MOVE, _MapFacts
+from adjudicator._movetables cimport ARMY, _MapFacts
 from adjudicator._moveorders cimport prepare, setup
+from adjudicator._phaserules cimport adjustments_due, retreat_barred, retreat_options, take_centres
 from adjudicator._resolver cimport _Resolver
 from adjudicator.per_map cimport PerMap, kept_for
 
@@ -67,26 +70,40 @@ cdef class _Scratch:
     cdef _MapFacts facts
     cdef _Resolver resolver
     cdef int *results  # [n]
-    cdef int *occupied  # [n]: a unit in the next position
+    cdef int *unit_power  # [n]: the power of the unit in the next position, or -1
     cdef int *contested  # [n]: a standoff or a move that could have come
-    cdef int *counts  # [2 * (powers + 1)]
-    cdef int powers
+    cdef int *owner  # [n]: the centres' owners (those of centres only)
+    cdef int *before  # [n]: the centres' owners before the fall's changes
+    cdef int *options  # [the most adjacent locations of one]: a dislodged unit's retreats
+    cdef int *due  # [powers]: each power's centres less its units
 
     def __cinit__(self, _MapFacts facts):
         cdef int n = facts.n
+        cdef int most = _most_adjacent(facts)
         self.facts = facts
         self.resolver = _Resolver(facts)
-        self.results = <int *> PyMem_Malloc(3 * n * sizeof(int))
+        self.results = <int *> PyMem_Malloc((5 * n + most + facts.num_powers) * sizeof(int))
         if self.results == NULL:
             raise MemoryError()
-        self.occupied = self.results + n
-        self.contested = self.occupied + n
-        self.counts = NULL
-        self.powers = -1
+        self.unit_power = self.results + n
+        self.contested = self.unit_power + n
+        self.owner = self.contested + n
+        self.before = self.owner + n
+        self.options = self.before + n
+        self.due = self.options + most
 
     def __dealloc__(self):
         PyMem_Free(self.results)
-        PyMem_Free(self.counts)
+
+
+cdef int _most_adjacent(_MapFacts facts) noexcept:
+    """The most locations next to one location, for an army or a fleet."""
+    cdef int loc, most = 0
+    for loc in range(facts.num_army_adj):
+        most = max(most, facts.army_off[loc + 1] - facts.army_off[loc])
+    for loc in range(facts.num_fleet_adj):
+        most = max(most, facts.fleet_off[loc + 1] - facts.fleet_off[loc])
+    return most
 
 
 cdef PerMap _SCRATCH = PerMap()
@@ -108,6 +125,21 @@ cdef _Scratch _scratch(object game_map):
     return sc
 
 
+cdef inline void _place_units(_Scratch sc) noexcept:
+    """``sc.unit_power``: the power of the unit in each province after the movement, or -1."""
+    cdef _Resolver r = sc.resolver
+    cdef int *unit_power = sc.unit_power
+    cdef int i, p
+    for i in range(sc.facts.n):
+        unit_power[i] = -1
+    for i in range(r.num_units):
+        p = r.units[i]
+        if r.moved[p]:
+            unit_power[r.dst[p]] = r.power[p]
+        elif r.dislodger[p] < 0:
+            unit_power[p] = r.power[p]
+
+
 cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
     """The next position (see _Resolver.run and adjudicator.phases.after_movement)."""
     cdef _Resolver r = sc.resolver
@@ -115,7 +147,9 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
     cdef int n = facts.n
     cdef int *moved = r.moved
     cdef int *dislodger = r.dislodger
-    cdef int i, j, p, q, prov, dest, start, end
+    cdef int *owner = sc.owner
+    cdef int i, j, p, loc, count
+    cdef const int *adjacent
     # The units that stayed, in their order, then the ones that moved: a copy (cloned
     # whole, not rebuilt key by key) less the units that left, plus their arrivals.
     cdef dict new_units = units.copy()
@@ -129,44 +163,39 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
             unit = <tuple> r.unit_obj[p]
             new_units[r.dst[p]] = ((<tuple> unit)[0], (<tuple> unit)[1], r.dst_loc[p])
     cdef dict new_dislodged = {}
-    cdef int *occupied = sc.occupied
-    cdef int *contested = sc.contested
     if any_dislodged:
-        for i in range(n):
-            occupied[i] = 0
+        _place_units(sc)
+        r.mark_contested(sc.contested)
         for i in range(r.num_units):
             p = r.units[i]
-            if moved[p]:
-                occupied[r.dst[p]] = 1
-            elif dislodger[p] < 0:
-                occupied[p] = 1
-        r.mark_contested(contested)
-        for i in range(r.num_units):
-            p = r.units[i]
-            q = dislodger[p]
-            if q < 0:
+            if dislodger[p] < 0:
                 continue
             unit = <tuple> r.unit_obj[p]
+            loc = r.loc[p]
             if r.utype[p] == ARMY:
-                if r.loc[p] >= facts.num_army_adj:
-                    raise ValueError(f"an army at location {r.loc[p]}, which is not a province")
-                start = facts.army_off[r.loc[p]]
-                end = facts.army_off[r.loc[p] + 1]
+                if loc >= facts.num_army_adj:
+                    raise ValueError(f"an army at location {loc}, which is not a province")
+                adjacent = facts.army_idx + facts.army_off[loc]
+                count = facts.army_off[loc + 1] - facts.army_off[loc]
             else:
-                if r.loc[p] >= facts.num_fleet_adj:
-                    raise ValueError(f"a fleet at location {r.loc[p]}, which has no adjacencies")
-                start = facts.fleet_off[r.loc[p]]
-                end = facts.fleet_off[r.loc[p] + 1]
-            options = []
-            for j in range(start, end):
-                dest = facts.army_idx[j] if r.utype[p] == ARMY else facts.fleet_idx[j]
-                prov = facts.loc_province[dest]
-                if not occupied[prov] and not contested[prov] and (
-                    r.route_first[q] != LAND_MOVE or prov != q
-                ):
-                    options.append(dest)
+                if loc >= facts.num_fleet_adj:
+                    raise ValueError(f"a fleet at location {loc}, which has no adjacencies")
+                adjacent = facts.fleet_idx + facts.fleet_off[loc]
+                count = facts.fleet_off[loc + 1] - facts.fleet_off[loc]
+            count = retreat_options(
+                adjacent,
+                count,
+                facts.loc_province,
+                sc.unit_power,
+                sc.contested,
+                retreat_barred(dislodger, r.route_first, p),
+                sc.options,
+            )
             new_dislodged[p] = (
-                (<tuple> unit)[0], (<tuple> unit)[1], (<tuple> unit)[2], tuple(options)
+                (<tuple> unit)[0],
+                (<tuple> unit)[1],
+                (<tuple> unit)[2],
+                tuple([sc.options[j] for j in range(count)]),
             )
     # shared with pos until a centre changes hands (positions are not changed in place:
     # adjudicator.phases changes a copy's)
@@ -181,23 +210,21 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
     elif season == _PY_SPRING:
         season = _PY_FALL
     else:
-        # the units' powers where they stand now (occupied: their power + 1)
-        for i in range(n):
-            occupied[i] = 0
-        for i in range(r.num_units):
-            p = r.units[i]
-            if moved[p]:
-                occupied[r.dst[p]] = r.power[p] + 1
-            elif dislodger[p] < 0:
-                occupied[p] = r.power[p] + 1
+        _place_units(sc)
         for i in range(facts.num_centres):
             p = facts.centres[i]
-            if occupied[p] and owners[p] != occupied[p] - 1:
-                if owners is pos.owners:
-                    owners = list(owners)
-                owners[p] = occupied[p] - 1
+            owner[p] = owners[p]
+            sc.before[p] = owner[p]
+        if take_centres(facts.centres, facts.num_centres, sc.unit_power, owner):
+            owners = list(owners)
+            for i in range(facts.num_centres):
+                p = facts.centres[i]
+                if owner[p] != sc.before[p]:
+                    owners[p] = owner[p]
         season = _PY_WINTER
-        if not _adjustments_due(sc, owners):
+        if not adjustments_due(
+            facts.centres, facts.num_centres, owner, sc.unit_power, n, facts.num_powers, sc.due
+        ):
             season = _PY_SPRING
             year = year + 1
     nxt = PyType_GenericNew(<type> _Position, None, None)
@@ -208,39 +235,6 @@ cdef object _apply(_Scratch sc, object pos, dict units, bint any_dislodged):
     nxt.owners = owners
     nxt.dislodged = new_dislodged
     return nxt
-
-
-cdef bint _adjustments_due(_Scratch sc, list owners) except -1:
-    """Whether some power's centres and units differ (Position.adjustments has a non-zero).
-
-    ``sc.occupied`` holds the power + 1 of the unit in each province (0: none).
-    """
-    cdef _MapFacts facts = sc.facts
-    cdef int powers = facts.num_powers
-    cdef int i, owner
-    if sc.powers != powers:
-        PyMem_Free(sc.counts)
-        sc.counts = <int *> PyMem_Malloc(2 * (powers + 1) * sizeof(int))
-        if sc.counts == NULL:
-            sc.powers = -1
-            raise MemoryError()
-        sc.powers = powers
-    cdef int *centres = sc.counts
-    cdef int *armies = sc.counts + powers + 1
-    for i in range(powers):
-        centres[i] = 0
-        armies[i] = 0
-    for i in range(facts.num_centres):
-        owner = owners[facts.centres[i]]
-        if 0 <= owner < powers:
-            centres[owner] += 1
-    for i in range(facts.n):
-        if sc.occupied[i]:
-            armies[sc.occupied[i] - 1] += 1
-    for i in range(powers):
-        if centres[i] != armies[i]:
-            return True
-    return False
 
 
 def next_position(pos, dict orders):

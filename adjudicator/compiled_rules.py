@@ -7,8 +7,9 @@ The hot paths have compiled twins (Cython), built by ``pip install -e .``
   and :func:`adjudicator.movement.adjudicate_movement`, convoys included
   (every rollout's adjudication, and the server's), on its rooms
   ``adjudicator/_movetables.pyx`` (the map's tables), ``adjudicator/_resolver.pyx``
-  (the decisions) and ``adjudicator/_moveorders.pyx`` (the orders read in and matched,
-  convoy routes);
+  (the decisions), ``adjudicator/_moveorders.pyx`` (the orders read in and matched,
+  convoy routes) and ``adjudicator/_phaserules.pxd`` (a phase's rules, which the
+  search's compiled rollouts call too: inline, no module of its own);
 * ``adjudicator/_fastlegal.pyx`` — :func:`adjudicator.legal.movement_orders`
   (every legal order of a unit, convoys included);
 * ``adjudicator/per_map.py`` — the one per-map cache every compiled room and

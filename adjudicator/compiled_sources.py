@@ -27,6 +27,7 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
     "adjudicator._fastmove": (
         "adjudicator/_moveorders.pxd",
         "adjudicator/_movetables.pxd",
+        "adjudicator/_phaserules.pxd",
         "adjudicator/_resolver.pxd",
         "adjudicator/per_map.pxd",
     ),
@@ -54,6 +55,7 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
     "search._rollout": (
         "adjudicator/_moveorders.pxd",
         "adjudicator/_movetables.pxd",
+        "adjudicator/_phaserules.pxd",
         "adjudicator/_resolver.pxd",
         "adjudicator/per_map.pxd",
         "search/_draws.pxd",
@@ -84,7 +86,9 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
     ),
 }
 """Each compiled module's ``.pxd`` files (its own, and the ones it cimports), from the root,
-in path order.  A module is built after the ones whose ``.pxd`` it cimports (this order)."""
+in path order.  A module is built after the ones whose ``.pxd`` it cimports (this order).
+``adjudicator/_phaserules.pxd`` (a phase's rules, inline functions) has no module of its own:
+it is compiled into each of its callers."""
 
 PURE_MODE = frozenset({"adjudicator.per_map"})
 """The compiled modules built from a ``.py`` file (Cython's pure Python mode, their ``.pxd``

@@ -9,7 +9,10 @@ straight into the adjudicator's compiled resolver (``adjudicator/_moveorders.pxd
 movement applied in place, DumbBot's retreats, winter's centre ownership and DumbBot's
 adjustments, until the horizon or the end; the reward of its end
 (search.mcts.domain.DiplomacyDomain.rollout's).  The tree steps
-(``search._fastbot``) play their phases with the same functions.
+(``search._fastbot``) play their phases with the same functions.  The rules a phase
+shares with the adjudicator's compiled movement (a dislodged unit's retreats, the centres
+taken in a fall, whether adjustments are due) are its, called here
+(``adjudicator/_phaserules.pxd``).
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -18,6 +21,7 @@ from libc.string cimport memcpy, memset
 
 from adjudicator._movetables cimport _MapFacts
 from adjudicator._moveorders cimport resolve_arrays
+from adjudicator._phaserules cimport adjustments_due, retreat_barred, retreat_options, take_centres
 from adjudicator._resolver cimport _Resolver
 from adjudicator.per_map cimport PerMap, kept_for
 from search._draws cimport Draws, _below, _choice, _draws, _shuffle, _uniform
@@ -219,32 +223,16 @@ cdef bint _terminal(CMap cm, _Game g, int us, int final_year, int win_centres) n
     return True
 
 
-cdef bint _adjustments_due(CMap cm, _Board b) noexcept:
-    """Whether some power's centres and units (dislodged ones too) differ."""
-    cdef int diff[MAX_POWERS]
-    cdef int q, k, p
-    _count_centres(cm, b.owner, diff)
-    for p in range(cm.num_provinces):
-        if b.upow[p] >= 0:
-            diff[b.upow[p]] -= 1
-        if b.dpow[p] >= 0:
-            diff[b.dpow[p]] -= 1
-    for q in range(cm.num_powers):
-        if diff[q]:
-            return True
-    return False
-
-
 cdef void _enter_winter(CMap cm, _Game g) noexcept:
-    """adjudicator.phases.enter_winter: centre ownership, then winter or the next spring."""
+    """adjudicator.phases.enter_winter (no unit dislodged): centre ownership, then winter or
+    the next spring, by the adjudicator's rules (adjudicator/_phaserules.pxd)."""
     cdef _Board b = g.b
-    cdef int k, sc
-    for k in range(cm.num_centres):
-        sc = cm.centres[k]
-        if b.upow[sc] >= 0:
-            b.owner[sc] = b.upow[sc]
+    cdef int due[MAX_POWERS]
+    take_centres(&cm.centres[0], cm.num_centres, b.upow, b.owner)
     g.season = WINTER
-    if not _adjustments_due(cm, b):
+    if not adjustments_due(
+        &cm.centres[0], cm.num_centres, b.owner, b.upow, cm.num_provinces, cm.num_powers, due
+    ):
         g.season = SPRING
         g.year += 1
 
@@ -670,7 +658,7 @@ cdef int _apply_movement(CMap cm, _Game g, bint any_dislodged) except -1:
     cdef _Board b = g.b
     cdef _Resolver r = g.r
     cdef int np = cm.num_provinces
-    cdef int i, p, q, s, node, dest, n_moving = 0
+    cdef int i, p, node, dest, n_moving = 0
     cdef int *moving
     # the units that moved or were dislodged leave; then the movers arrive
     moving = g.units  # reused: the movers overwrite the units' list from its start
@@ -703,14 +691,15 @@ cdef int _apply_movement(CMap cm, _Game g, bint any_dislodged) except -1:
             if b.dpow[p] < 0:
                 continue
             node = b.dnode[p]
-            s = 0
-            for i in range(cm.adj_off[node], cm.adj_off[node + 1]):
-                dest = cm.adj_loc[i]
-                q = cm.loc_prov[dest]
-                if b.upow[q] < 0 and not g.contested[q] and q != r.dislodger[p]:
-                    g.ropt[p * MAX_OPTIONS + s] = dest
-                    s += 1
-            g.ropt_n[p] = s
+            g.ropt_n[p] = retreat_options(
+                &cm.adj_loc[cm.adj_off[node]],
+                cm.adj_off[node + 1] - cm.adj_off[node],
+                &cm.loc_prov[0],
+                b.upow,
+                g.contested,
+                retreat_barred(r.dislodger, r.route_first, p),
+                g.ropt + p * MAX_OPTIONS,
+            )
         g.season += 1
     elif g.season == SPRING:
         g.season = FALL

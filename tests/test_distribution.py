@@ -139,6 +139,7 @@ def test_the_sdist_holds_what_the_wheel_is_built_from(sdist: Path) -> None:
     assert {"setup.py", "pyproject.toml", "README.md", "LICENSE"} <= names
     assert {
         "adjudicator/_fastmove.pyx",
+        "adjudicator/_phaserules.pxd",
         "adjudicator/_resolver.pxd",
         "search/_fastbot.pyx",
         "search/_valuation.pxd",

@@ -1,7 +1,7 @@
 """The compiled movement resolver's rooms: ``adjudicator._movetables`` (the map's tables),
 ``adjudicator._resolver`` (the decisions), ``adjudicator._moveorders`` (the orders read in
 and matched, convoy routes), and ``adjudicator._fastmove`` on them (cimported through their
-``.pxd`` files).
+``.pxd`` files); ``adjudicator/_phaserules.pxd``, a phase's rules the compiled search calls too.
 
 Each room small enough to read, the C-level interfaces between them, and a stale room
 keeping the compiled resolver from running.
@@ -21,6 +21,10 @@ from tests.sources import source_text
 ROOMS = ("adjudicator._movetables", "adjudicator._resolver", "adjudicator._moveorders")
 ROOM_LINES = 700
 """A room's ``.pyx`` stays under this many lines."""
+PHASE_RULES = "adjudicator/_phaserules.pxd"
+RULES_CALLERS = ("adjudicator._fastmove", "search._rollout")
+"""The compiled modules that apply a movement phase: each calls the rules of
+:data:`PHASE_RULES` (inline: compiled into each, hashed with each)."""
 
 
 @pytest.mark.parametrize("name", [*ROOMS, "adjudicator._fastmove"])
@@ -37,6 +41,14 @@ def test_the_compiled_resolver_cimports_its_rooms() -> None:
     ]
     assert switch.cimported("adjudicator._resolver") == ["adjudicator._movetables"]
     assert switch.cimported("adjudicator._movetables") == []
+
+
+@pytest.mark.parametrize("name", RULES_CALLERS)
+def test_the_phase_rules_are_written_once_for_the_adjudicator_and_the_rollouts(name: str) -> None:
+    text = source_text(name)
+    assert "from adjudicator._phaserules cimport" in text
+    assert PHASE_RULES in compiled_sources.DECLARATIONS[name]
+    assert "adjudicator._phaserules" not in switch.EXTENSIONS  # no module of its own
 
 
 def test_the_rooms_are_built_before_their_users() -> None:
