@@ -153,27 +153,3 @@ def test_the_margin_never_drops_below_the_users_minimum() -> None:
     assert budget.margin == 1.5
     budget.min_margin = 0.0
     assert budget.margin == pytest.approx(DEFAULT_RTT + PROCESSING)
-
-
-def test_a_sub_without_orders_waits_for_no_thx() -> None:
-    trips = RoundTrips()
-    trips.sent(1.0, 0)  # nothing to answer
-    trips.sent(5.0, 1)
-    trips.answered(5.1)  # the THX is for the SUB with an order: 0.1, not 4.1
-    assert trips.estimate.samples == 1
-    assert trips.estimate.value == pytest.approx(0.1)
-
-
-def test_a_one_second_limit_is_a_deadline() -> None:
-    clock = TimeBudget({PhaseKind.MOVEMENT: 1.0}).phase(PhaseKind.MOVEMENT, 100.0)
-    assert clock.deadline == 101.0
-
-
-@pytest.mark.parametrize("seconds", [0.0, -3.0])
-def test_a_tme_of_no_time_left_puts_the_deadline_and_last_sub_at_once(seconds: float) -> None:
-    """No margin can be kept when no time is left: the last SUB is due now."""
-    clock = TimeBudget(LIMITS).phase(PhaseKind.MOVEMENT, 100.0)
-    clock.time_left(seconds, at=100.0)
-    assert clock.deadline == 100.0
-    assert clock.margin_at(100.0) == 0.0
-    assert clock.submit_by() == 100.0
