@@ -12,7 +12,6 @@ from dataclasses import replace
 
 import pytest
 
-from adjudicator.daide import load_position
 from adjudicator.maps import GameMap
 from adjudicator.position import Position
 from adjudicator.rule_errors import MapError
@@ -23,6 +22,7 @@ from protocol.messages import Hlo, Iam, Map, Mdf, Nme, Rej, Yes
 from protocol.values import MapDefinition
 from protocol.variant import Variant
 from tests.bot.client.core.driver import PASSCODE, Driver, noted, of, opening, sent
+from tests.bot.client.core.test_core_messages import RETREAT, WINTER
 
 STANDARD = standard_definition()
 
@@ -34,15 +34,6 @@ SHARED_BELGIUM = replace(
 )
 """A map a server plays though the rules do not expect it: Belgium a home of two powers."""
 
-RETREAT = load_position(
-    "NOW ( SUM 1901 ) ( FRA AMY BUR ) ( FRA FLT BRE ) ( GER AMY MUN ) "
-    "( FRA AMY PAR MRT ( GAS PIC ) )",
-    "SCO ( FRA BRE MAR PAR ) ( GER BER KIE MUN )",
-)
-WINTER = load_position(
-    "NOW ( WIN 1901 ) ( FRA AMY BUR ) ( FRA FLT MAO )",
-    "SCO ( FRA BRE MAR PAR ) ( GER BER KIE MUN )",
-)
 
 LIMITS = Variant.of(move_time_limit=10, retreat_time_limit=20, build_time_limit=30)
 
