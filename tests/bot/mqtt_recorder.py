@@ -3,7 +3,10 @@
 The game tests wait on subprocesses, so the subscriber runs its own event loop
 in a thread.  It reconnects when the broker goes away; with ``persistent`` it
 keeps its session (a fixed client id, no clean session), so a broker that keeps
-sessions queues what is published while it is away.
+sessions queues what is published while it is away.  A message is recorded when it
+arrives (in the client's queue, before it is acknowledged), not when the loop reads it:
+aiomqtt drops what is still queued when the connection goes, and the broker, having
+had its acknowledgement, does not send it again.
 """
 
 from __future__ import annotations
@@ -85,19 +88,34 @@ class MqttRecorder:
                     identifier=identifier,
                     clean_session=not self.persistent,
                     timeout=10,
+                    queue_type=self._recording_queue(),
                 ) as client:
                     await client.subscribe(self.topic_filter, qos=1)
                     self.subscriptions += 1
                     self._subscribed.set()
-                    async for message in client.messages:
-                        payload = message.payload
-                        if not isinstance(payload, bytes):
-                            payload = str(payload).encode()
-                        with self._lock:
-                            self._messages.append((message.topic.value, payload))
+                    async for _message in client.messages:
+                        pass
             except aiomqtt.MqttError as exc:
                 self.errors.append(str(exc))
                 await asyncio.sleep(0.05)
+
+    def _record(self, message: aiomqtt.Message) -> None:
+        payload = message.payload
+        if not isinstance(payload, bytes):
+            payload = str(payload).encode()
+        with self._lock:
+            self._messages.append((message.topic.value, payload))
+
+    def _recording_queue(self) -> type[asyncio.Queue[aiomqtt.Message]]:
+        """The client's queue class: it records each message as the client receives it."""
+        recorder = self
+
+        class RecordingQueue(asyncio.Queue[aiomqtt.Message]):
+            def put_nowait(self, item: aiomqtt.Message) -> None:
+                recorder._record(item)
+                super().put_nowait(item)
+
+        return RecordingQueue
 
     def __enter__(self) -> MqttRecorder:
         return self.start()
