@@ -26,6 +26,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import tarfile
 import time
 import warnings
@@ -79,6 +80,10 @@ INIT_ATTEMPTS = 2
 """Tries at joining a ``ray://`` head whose client server accepts us, then fails to start
 our session (seen once in a full test run, beside other processes: a second try works)."""
 
+CONNECT_TIMEOUT = 10.0
+"""Seconds a TCP connection to the head's address gets before Ray is given it: where nothing
+listens, Ray's client retries for half a minute before it says so."""
+
 
 class ClusterError(Exception):
     """The tournament cannot run on the cluster (no Ray, unreachable, no usable node...)."""
@@ -107,6 +112,8 @@ def _ray() -> Any:
 def connect(address: str) -> None:
     """Join the Ray cluster at ``address`` as its driver; ClusterError if it cannot be reached."""
     ray = _ray()
+    if address != AUTO:
+        _listening(address)
     options: dict[str, Any] = {"logging_level": "ERROR", "log_to_driver": False}
     if not address.startswith("ray://") and address != AUTO:
         host = address.rsplit(":", 1)[0]
@@ -127,6 +134,24 @@ def connect(address: str) -> None:
             if isinstance(exc, ConnectionAbortedError) and attempt < INIT_ATTEMPTS:
                 continue
             raise ClusterError(f"cannot join the Ray cluster at {address}: {reason(exc)}") from None
+
+
+def _listening(address: str) -> None:
+    """ClusterError at once when nothing accepts a TCP connection at ``address``.
+
+    ``address``: ``ray://HOST:PORT`` or ``HOST:PORT``, as bot.cluster.options checked it.
+    """
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return  # not HOST:PORT: Ray says what is wrong with it
+    try:
+        with socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except OSError as exc:
+        said = exc.strerror or reason(exc)
+        raise ClusterError(
+            f"cannot join the Ray cluster at {address}: nothing answers at {host}:{port} ({said})"
+        ) from None
 
 
 def reason(exc: BaseException) -> str:

@@ -65,6 +65,7 @@ def test_an_unreachable_cluster_is_one_line_and_exit_2(
     assert main([*argv, "--ray", f"ray://127.0.0.1:{free_port()}"]) == 2
     err = capsys.readouterr().err
     assert "cannot join the Ray cluster at ray://127.0.0.1:" in err and len(err.splitlines()) == 1
+    assert "nothing answers at 127.0.0.1:" in err  # said at once, not after Ray's retries
 
 
 @pytest.mark.parametrize(
