@@ -1,6 +1,7 @@
 # cython: language_level=3
 """A phase's rules on plain C arrays, each written once: the adjudicator's compiled movement
-(adjudicator/_fastmove.pyx) and the compiled search's rollouts (search/_rollout.pyx) call them.
+(adjudicator/_fastmove.pyx), the compiled search's rollouts (search/_rollout.pyx) and its
+tree (search/_fasttree.pyx) call them.
 
 Inline functions, compiled into each caller (no module of their own).  Provinces and
 locations are the map's indices; ``unit_power[p]`` is the power of the unit in province
@@ -14,7 +15,8 @@ from adjudicator._movetables cimport LAND_MOVE
 
 cdef inline int retreat_barred(const int *dislodger, const int *route_first, int p) noexcept:
     """The province the unit dislodged from ``p`` may not retreat to: its dislodger's, when
-    the dislodger came by land (an army convoyed in leaves it open), else -1.
+    the dislodger came by land (an army convoyed in leaves it open), else -1
+    (adjudicator.movement._Resolver.run's ``by_convoy``).
 
     ``dislodger[p]`` and ``route_first`` are the resolver's (adjudicator/_resolver.pxd).
     """
@@ -92,3 +94,47 @@ cdef inline bint adjustments_due(
         if due[q]:
             return True
     return False
+
+
+cdef inline void bounce_retreats(
+    const int *dislodged, int count, const int *loc_province, int *retreat, int *arrivals
+) noexcept:
+    """The retreats that stand (adjudicator.retreats.adjudicate_retreats): a unit retreats
+    only to a province no other unit retreats to; where two or more do, all bounce and are
+    disbanded.  The caller moves the units that stand and clears every dislodged unit.
+
+    ``dislodged[0:count]``: the provinces of the dislodged units; ``retreat[p]``: the
+    location (among its options) the unit dislodged from ``p`` retreats to, or -1 (a
+    disband), set to -1 where it bounces.  ``arrivals``: scratch, a count per province.
+    """
+    cdef int s, p
+    for s in range(count):
+        p = dislodged[s]
+        if retreat[p] >= 0:
+            arrivals[loc_province[retreat[p]]] = 0
+    for s in range(count):
+        p = dislodged[s]
+        if retreat[p] >= 0:
+            arrivals[loc_province[retreat[p]]] += 1
+    for s in range(count):
+        p = dislodged[s]
+        if retreat[p] >= 0 and arrivals[loc_province[retreat[p]]] != 1:
+            retreat[p] = -1
+
+
+cdef inline int solo_winner(const int *counts, int num_powers, int win_centres) noexcept:
+    """The power that has won outright, or -1 (adjudicator.phases.solo_winner, without the
+    previous counts): the one power with the most centres, if it has ``win_centres`` or more.
+
+    ``counts[0:num_powers]``: each power's supply centres.
+    """
+    cdef int q, winner = 0, ties = 1
+    if num_powers < 1:
+        return -1
+    for q in range(1, num_powers):
+        if counts[q] > counts[winner]:
+            winner = q
+            ties = 1
+        elif counts[q] == counts[winner]:
+            ties += 1
+    return winner if ties == 1 and counts[winner] >= win_centres else -1

@@ -79,6 +79,7 @@ DECLARATIONS: dict[str, tuple[str, ...]] = {
         "search/_valuation.pxd",
     ),
     "search._fasttree": (
+        "adjudicator/_phaserules.pxd",
         "search/_fastbot.pxd",
         "search/_maptables.pxd",
         "search/_policy.pxd",

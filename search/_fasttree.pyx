@@ -24,9 +24,10 @@ from libc.limits cimport INT_MAX, INT_MIN
 from libc.math cimport INFINITY, log, pow, sqrt
 from libc.string cimport memcpy
 
+from adjudicator._phaserules cimport solo_winner
 from search cimport _fastbot as fastbot
 from search._fastbot cimport Board
-from search._maptables cimport CMap, CWeights
+from search._maptables cimport MAX_POWERS, CMap, CWeights
 from search._policy cimport CPolicy
 from search._rollout cimport NodeValues
 
@@ -248,6 +249,8 @@ cdef class Core:
     ):
         if not 0 <= us < game_map.num_powers:
             raise ValueError(f"no power {us} on this map")
+        if game_map.num_powers > MAX_POWERS:
+            raise ValueError(f"a map of more than {MAX_POWERS} powers")
         if players < 1 or rollout_years < -1:
             raise ValueError("a rollout needs a player to draw and a length of -1 years or more")
         self.domain = domain
@@ -371,24 +374,22 @@ cdef class Core:
         return key
 
     cdef int _solo_winner(self, list owners) except -2:
-        """adjudicator.phases.solo_winner without the previous counts."""
+        """adjudicator.phases.solo_winner without the previous counts: the centres counted
+        (an owner past the powers is an IndexError, as in Position.centre_counts), the rule
+        adjudicator/_phaserules.pxd's."""
         cdef int num_powers = self.player_draws + 1
-        cdef list counts = [0] * num_powers
-        cdef long owner, best = 0, count, ties = 0, winner = -1
-        cdef Py_ssize_t q
+        cdef int counts[MAX_POWERS]
+        cdef long owner
+        cdef int q
+        for q in range(num_powers):
+            counts[q] = 0
         for sc in self.centres:
             owner = owners[sc]
+            if owner >= num_powers:
+                raise IndexError(f"the owner {owner} is no power of {num_powers}")
             if owner >= 0:
                 counts[owner] += 1
-        for q in range(num_powers):
-            count = counts[q]
-            if q == 0 or count > best:
-                best, ties, winner = count, 1, q
-            elif count == best:
-                ties += 1
-        if best < self.win_centres or ties != 1:
-            return -1
-        return winner
+        return solo_winner(counts, num_powers, self.win_centres)
 
     def iterate(self, object tree, Node root):
         """One iteration of search.mcts.uct.Mcts.iterate on ``root``, counted on ``tree``."""

@@ -47,7 +47,6 @@ cdef class NodeValues:
 
 
 cdef _Game _game(CMap cm, object game_map)
-cdef int _solo_winner(CMap cm, _Board b, int win_centres) noexcept
 cdef bint _terminal(CMap cm, _Game g, int us, int final_year, int win_centres) noexcept
 cdef void _enter_winter(CMap cm, _Game g) noexcept
 cdef int _play_movement(

@@ -10,9 +10,9 @@ movement applied in place, DumbBot's retreats, winter's centre ownership and Dum
 adjustments, until the horizon or the end; the reward of its end
 (search.mcts.domain.DiplomacyDomain.rollout's).  The tree steps
 (``search._fastbot``) play their phases with the same functions.  The rules a phase
-shares with the adjudicator's compiled movement (a dislodged unit's retreats, the centres
-taken in a fall, whether adjustments are due) are its, called here
-(``adjudicator/_phaserules.pxd``).
+shares with the adjudicator (a dislodged unit's retreats and which of them stand, the
+centres taken in a fall, whether adjustments are due, a solo) are written once, in
+``adjudicator/_phaserules.pxd``, and called here.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -21,7 +21,14 @@ from libc.string cimport memcpy, memset
 
 from adjudicator._movetables cimport _MapFacts
 from adjudicator._moveorders cimport resolve_arrays
-from adjudicator._phaserules cimport adjustments_due, retreat_barred, retreat_options, take_centres
+from adjudicator._phaserules cimport (
+    adjustments_due,
+    bounce_retreats,
+    retreat_barred,
+    retreat_options,
+    solo_winner,
+    take_centres,
+)
 from adjudicator._resolver cimport _Resolver
 from adjudicator.per_map cimport PerMap, kept_for
 from search._draws cimport Draws, _below, _choice, _draws, _shuffle, _uniform
@@ -191,29 +198,17 @@ cdef _Game _game(CMap cm, object game_map):
     return g
 
 
-cdef int _solo_winner(CMap cm, _Board b, int win_centres) noexcept:
-    """adjudicator.phases.solo_winner (without the previous counts)."""
-    cdef int counts[MAX_POWERS]
-    cdef int q, k, best = 0, ties = 0, winner = -1
-    _count_centres(cm, b.owner, counts)
-    for q in range(cm.num_powers):
-        if counts[q] > best:
-            best, ties, winner = counts[q], 1, q
-        elif counts[q] == best:
-            ties += 1
-    if best < win_centres or ties != 1:
-        return -1
-    return winner
-
-
 cdef bint _terminal(CMap cm, _Game g, int us, int final_year, int win_centres) noexcept:
     """search.mcts.domain.DiplomacyDomain.terminal."""
     cdef _Board b = g.b
     cdef int p
+    cdef int counts[MAX_POWERS]
     if _ended_by(g, final_year):
         return True
-    if g.season == SPRING and _solo_winner(cm, b, win_centres) >= 0:
-        return True
+    if g.season == SPRING:
+        _count_centres(cm, b.owner, counts)
+        if solo_winner(counts, cm.num_powers, win_centres) >= 0:
+            return True
     for p in range(cm.num_provinces):
         if b.upow[p] == us:
             return False
@@ -331,8 +326,7 @@ cdef int _play_movement(
 cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) except -1:
     """search.simulate.play_phase in a retreat phase: DumbBot.retreat_orders for each power
     in turn (search.heuristics.random_retreats for ``heuristic``, if a power), then
-    adjudicator.retreats.adjudicate_retreats (a retreat to a province another unit
-    retreats to bounces: both disband)."""
+    adjudicator.retreats.adjudicate_retreats (which retreats stand: bounce_retreats)."""
     cdef _Board b = g.b
     cdef CValues v = g.v
     cdef int np = cm.num_provinces
@@ -340,7 +334,6 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
     cdef long long scores[MAX_OPTIONS]
     cdef int p, q, n, k, i, j, utype, target, count, s
     cdef bint valued
-    cdef int *arrivals = g.kind  # per province: how many units retreat there
     cdef int counts[MAX_POWERS]  # each power's dislodged units
     cdef int start[MAX_POWERS]  # where they begin in g.by_power (in province order)
     cdef int *ours
@@ -361,8 +354,6 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
     for s in range(num_dislodged):
         p = dislodged[s]
         g.arrival[p] = -1
-        for i in range(g.ropt_n[p]):  # where it may go: no arrival counted there yet
-            arrivals[cm.loc_prov[g.ropt[p * MAX_OPTIONS + i]]] = 0
         g.by_power[start[b.dpow[p]]] = p
         start[b.dpow[p]] += 1
     for q in range(cm.num_powers):
@@ -384,7 +375,6 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
                     g.arrival[p] = _choice(free, d)
                     target = cm.loc_prov[g.arrival[p]]
                     g.taken[target] = 1
-                    arrivals[target] += 1
             continue
         valued = False  # a unit with one retreat or none draws nothing and reads no value
         for s in range(count):
@@ -413,15 +403,14 @@ cdef int _play_retreats(CMap cm, CWeights w, _Game g, Draws *d, int heuristic) e
                     continue
                 g.taken[target] = 1
                 g.arrival[p] = choices[k]
-                arrivals[target] += 1
                 break
+    bounce_retreats(dislodged, num_dislodged, &cm.loc_prov[0], g.arrival, g.kind)  # scratch
     for s in range(num_dislodged):
         p = dislodged[s]
         if g.arrival[p] >= 0:
             target = cm.loc_prov[g.arrival[p]]
-            if arrivals[target] == 1:
-                b.upow[target] = b.dpow[p]
-                b.unode[target] = cm.node_of(cm.node_type[b.dnode[p]], g.arrival[p])
+            b.upow[target] = b.dpow[p]
+            b.unode[target] = cm.node_of(cm.node_type[b.dnode[p]], g.arrival[p])
         b.dpow[p] = -1
         b.dnode[p] = -1
     b.any_dislodged = False
@@ -644,10 +633,10 @@ cdef double _reward(
     cdef int winner
     cdef int counts[MAX_POWERS]
     _roll_out(cm, w, g, d, us, horizon, final_year, win_centres)
-    winner = _solo_winner(cm, g.b, win_centres)
+    _count_centres(cm, g.b.owner, counts)
+    winner = solo_winner(counts, cm.num_powers, win_centres)
     if winner >= 0:
         return 1.0 if winner == us else 0.0
-    _count_centres(cm, g.b.owner, counts)
     return min(1.0, <double> counts[us] / <double> win_centres)
 
 
