@@ -5,16 +5,21 @@ pure-Python code runs instead (slower; see adjudicator/compiled_rules.py).  Each
 built from its .pyx, or from a .py in Cython's pure Python mode (adjudicator/per_map.py,
 which runs as it is where it is not built), with the SHA-256 of that source and the .pxd
 files and C headers it is built with (adjudicator/compiled_sources.py), so that a stale
-build can be told from a current one (``make setup`` rebuilds after a change).
+build can be told from a current one (``make setup`` rebuilds after a change).  Cython
+translates and the compiler compiles on every core (``BuildOnEveryCore``).
 """
 
 import importlib.util
+import os
 from pathlib import Path
 from types import ModuleType
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+CORES = os.cpu_count() or 1
 
 ROOT = Path(__file__).resolve().parent
 
@@ -54,9 +59,21 @@ def extension(name: str) -> Extension:
     )
 
 
+class BuildOnEveryCore(build_ext):
+    """build_ext compiling the extensions side by side, one per core, unless ``-j`` says."""
+
+    def finalize_options(self) -> None:
+        """Default ``parallel`` (``-j``) to the number of cores."""
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = CORES
+
+
 setup(
     ext_modules=cythonize(
         [extension(name) for name in SOURCES.DECLARATIONS],
         language_level=3,
-    )
+        nthreads=CORES,
+    ),
+    cmdclass={"build_ext": BuildOnEveryCore},
 )
