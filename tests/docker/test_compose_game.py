@@ -24,7 +24,7 @@ from bot.local.compose import free_port
 from bot.local.images import BOT_IMAGE, ROOT, SERVER_IMAGE
 from bot.local.lineup import SEATS
 from bot.view.sources import load_run
-from tests.docker.conftest import leftovers
+from tests.docker.conftest import bases_made, leftovers
 
 pytestmark = pytest.mark.slow
 
@@ -60,6 +60,7 @@ def _game_env() -> dict[str, str]:
 @pytest.fixture(scope="module")
 def images(docker_engine: list[str], tmp_path_factory: pytest.TempPathFactory) -> str:
     """The server and bot images, built (offline) by the compose runner; its output."""
+    bases_made()
     runs = tmp_path_factory.mktemp("runs")
     proc = _compose(runs, "--build-only", env={})
     try:
