@@ -20,7 +20,7 @@ import pytest
 
 from adjudicator import compiled_rules as switch
 from adjudicator import compiled_sources
-from tests.sources import TESTS_ROOT, source_text
+from tests.sources import source_text, sources_root
 
 ROOMS = ("adjudicator._movetables", "adjudicator._resolver", "adjudicator._moveorders")
 ROOM_LINES = 700
@@ -68,7 +68,7 @@ def _resolve(dotted: str) -> object:
 
 
 def test_each_phase_rule_names_its_python_twin() -> None:
-    rules = RULE.findall((TESTS_ROOT / PHASE_RULES).read_text())
+    rules = RULE.findall((sources_root("adjudicator._fastmove") / PHASE_RULES).read_text())
     assert {name for name, _ in rules} >= {"solo_winner", "bounce_retreats", "take_centres"}
     for name, doc in rules:
         twins = TWIN.findall(doc)
