@@ -7,6 +7,7 @@ these tests need no server; the start page's own tests play the game a form make
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from bot.human.start_form import (
     plan_game,
     read_form,
 )
+from bot.local.albert_seat import AlbertInstall
 from bot.local.launch import PERSON_BOT_TIME, PERSON_DEADLINES, Deadlines
 from bot.servers.parlance_maps import ServedMap
 
@@ -166,3 +168,54 @@ def test_the_catalogue_offers_what_can_play_here() -> None:
     assert offered["defaults"]["move"] == PERSON_DEADLINES.move
     assert OpponentKind.ALBERT.value not in offered["kinds"]
     assert StartForm.model_fields["power"].default == ANY_POWER
+
+
+def test_the_catalogue_describes_each_map_and_the_forms_defaults_and_bounds() -> None:
+    sailho = ServedMap("sailho", 1801, ("EAS", "NOR"), "Sail ho!")
+    offered = Catalogue({"sailho": sailho}, parang=False).as_json()
+    assert offered["maps"] == [
+        {
+            "name": "sailho",
+            "first_year": 1801,
+            "powers": ["EAS", "NOR"],
+            "description": "Sail ho!",
+        }
+    ]
+    assert offered["press_levels"][:3] == [0, 10, 20] and 8000 in offered["press_levels"]
+    assert offered["defaults"] == {
+        "map": "standard",
+        "think": PERSON_BOT_TIME,
+        "move": PERSON_DEADLINES.move,
+        "retreat": PERSON_DEADLINES.retreat,
+        "build": PERSON_DEADLINES.build,
+        "years": 5,
+    }
+    assert offered["bounds"] == {"think": [0.5, 600.0], "deadline": [1, 3600], "years": 200}
+
+
+def test_a_refusal_lists_the_choices_separated_by_commas() -> None:
+    assert "one of standard, sailho" in refusal(body(map="atlantis"))
+    albert = body(opponents=[{"kind": "albert"}] * 6)
+    assert "(one of mcts, dumbbot, random, parang)" in refusal(albert)
+    assert "one of AUS, ENG, FRA, GER, ITA, RUS, TUR or any" in refusal(body(power="XYZ"))
+
+
+def test_the_last_year_a_game_may_end_is_the_two_hundredth() -> None:
+    assert plan_game(read_form(body(final_year=2100)), HERE).final_year == 2100
+
+
+def test_a_map_starting_in_another_year_keeps_its_first_year() -> None:
+    late = ServedMap("late", 1950, ("AAA", "BBB"))
+    config = plan_game(
+        read_form(body(map="late", opponents=[{"kind": "mcts"}])),
+        Catalogue({"late": late}, parang=False),
+    )
+    assert (config.first_year, config.final_year) == (1950, 1954)
+
+
+def test_albert_is_handed_to_the_game_only_when_a_seat_is_albert() -> None:
+    install = AlbertInstall(Path("/opt/albert"), Path("/opt/albert-prefix"))
+    with_albert = Catalogue({"standard": STANDARD}, parang=False, albert=install)
+    seats = [{"kind": "albert"}, *[{"kind": "dumbbot"}] * 5]
+    assert plan_game(read_form(body(opponents=seats)), with_albert).albert == install
+    assert plan_game(read_form(body()), with_albert).albert is None
