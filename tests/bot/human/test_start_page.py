@@ -1,16 +1,24 @@
 """The start page, run as a person runs it (``daide-mcts start``): malformed forms are
 refused with one line and start nothing; a bad port is one line.  A person's whole game
 from the start page, in a real browser, is tests/bot/human/test_coach_page.py's.
+The app's status and refusals are also checked in process (no socket, no game started).
 """
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from starlette.types import Message
+
+from bot.human.start_form import Catalogue
+from bot.human.start_page import KEY_HEADER, StartApp
+from bot.servers.parlance_maps import ServedMap
 from tests.bot.human.conftest import ROOT, StartProcess
 
 
@@ -62,3 +70,69 @@ def test_a_bad_port_is_one_line_and_exit_code_2() -> None:
     assert proc.stderr.strip() == (
         "daide-mcts start: error: --http-port must be between 0 and 65535 (got 70000)"
     )
+
+
+SECRET = "s3cret"
+PORT = 8765
+STANDARD = ServedMap("standard", 1901, ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"))
+
+
+def call(
+    app: StartApp, method: str, path: str, body: bytes = b""
+) -> tuple[int, dict[str, str], bytes]:
+    """The status, headers and body ``app`` answers a request with."""
+    sent: list[Message] = []
+    pending = [body]
+
+    async def receive() -> Message:
+        return {
+            "type": "http.request",
+            "body": pending.pop(0) if pending else b"",
+            "more_body": False,
+        }
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "scheme": "http",
+        "server": ("127.0.0.1", PORT),
+        "headers": [
+            (b"host", f"127.0.0.1:{PORT}".encode()),
+            (KEY_HEADER.encode(), SECRET.encode()),
+            (b"content-length", str(len(body)).encode()),
+        ],
+    }
+    asyncio.run(app.app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    headers = {k.decode().lower(): v.decode() for k, v in start["headers"]}
+    content = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], headers, content
+
+
+def app(runs: Path) -> StartApp:
+    catalogue = Catalogue({"standard": STANDARD}, parang=False)
+    return StartApp(catalogue, runs, SECRET, "127.0.0.1", PORT, io.StringIO())
+
+
+def test_before_a_start_the_game_is_none_as_uncached_json(tmp_path: Path) -> None:
+    status, headers, content = call(app(tmp_path), "GET", "/api/game")
+    assert status == 200
+    assert headers["content-type"] == "application/json"
+    assert headers["cache-control"] == "no-store"
+    assert json.loads(content)["state"] == "none"
+
+
+def test_a_form_this_machine_cannot_play_starts_nothing(tmp_path: Path) -> None:
+    start = app(tmp_path)
+    form = {"opponents": [{"kind": "parang", "bot": "dumbbot"}] * 6}
+    status, _, content = call(start, "POST", "/api/start", json.dumps(form).encode())
+    assert status == 400
+    assert "opponents.0: parang cannot play here" in content.decode()
+    assert json.loads(call(start, "GET", "/api/game")[2])["state"] == "none"
+    assert start.game is None and list(tmp_path.iterdir()) == []
