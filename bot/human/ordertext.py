@@ -71,6 +71,8 @@ _WORDS = {
     "WAIVE": "WAIVE",
     "TO": "-",
 }
+_WINTER_VERBS = {"B": "build", "REMOVE": "remove", "WAIVE": "waive"}
+"""The winter orders' verbs (as :func:`_tokens` reads them) and their names in a refusal."""
 _TOKEN = re.compile(r"^[A-Z]{3}(?:/(?:[A-Z]{2}|[A-Z]{3}))?$")
 
 
@@ -90,7 +92,7 @@ def _tokens(text: str) -> list[str]:
         raise OrderTextError(f"an order is at most {MAX_TEXT} characters")
     if not text.isascii() or not text.isprintable():
         raise OrderTextError("an order is plain letters, '-', '/' and spaces")
-    flat = re.sub(r"\(\s*([A-Za-z]{2,3})\s*\)", r"/\1", text.upper())
+    flat = re.sub(r"\(\s*([A-Z]{2,3})\s*\)", r"/\1", text.upper())
     flat = flat.replace("->", " - ").replace("-", " - ")
     return [_WORDS.get(t, t) for t in flat.split()]
 
@@ -169,8 +171,8 @@ def parse_order_text(text: str, pos: Position, power: str) -> Order:
     reader = _Reader(pos, power)
     if pos.is_adjustment:
         return _adjustment(words, reader)
-    if words[0] in ("B", "REMOVE", "WAIVE"):
-        raise OrderTextError(f"{words[0].lower()} is a winter order; this is {pos.turn}")
+    if words[0] in _WINTER_VERBS:
+        raise OrderTextError(f"{_WINTER_VERBS[words[0]]} is a winter order; this is {pos.turn}")
     named = _unit_text(words)
     if pos.is_retreat:
         unit = reader.find(named, ours=True, dislodged=True)

@@ -33,6 +33,7 @@ from protocol.press import (
     NoArrangement,
     Peace,
     Press,
+    PressMessage,
     Proposal,
     Puzzled,
     Reject,
@@ -113,7 +114,7 @@ def arrangement_english(arrangement: Arrangement, speaker: str | None = None) ->
     raise TypeError(f"not an arrangement: {arrangement!r}")
 
 
-def _about(press: Press, speaker: str | None) -> str:
+def _about(press: PressMessage | Accept, speaker: str | None) -> str:
     """What a reply or a cancellation is about: the arrangement proposed, or the press."""
     match press:
         case Proposal(arrangement=arrangement):
@@ -126,8 +127,6 @@ def _about(press: Press, speaker: str | None) -> str:
             return f"the withdrawal of {_about(inner, speaker)}"
         case Try():
             return "the press understood"
-        case _:
-            return "a reply"
 
 
 def _verb(sender: str | None, verb: str) -> str:

@@ -7,9 +7,10 @@ import pytest
 from adjudicator.maps import standard_map
 from adjudicator.position import Position, initial_position
 from bot.client.core.person import PersonOrderError, legal_choices
-from bot.human.ordertext import OrderTextError, parse_order_text
+from bot.human.ordertext import MAX_TEXT, OrderTextError, parse_order_text
 from bot.toolkit.order_words import format_order_text
 from protocol.notation import parse_centres, parse_order, parse_turn, parse_unit_positions
+from protocol.values import Location, Move, Order, Remove, Unit, UnitType
 
 MAP = standard_map()
 START = initial_position(MAP)
@@ -170,3 +171,77 @@ def test_a_move_by_convoy_goes_with_its_route_and_the_core_accepts_it() -> None:
         parse_order("(ENG AMY YOR) CTO NWY VIA (NTH)"),
         parse_order("(ENG FLT NTH) CVY (ENG AMY YOR) CTO NWY"),
     ]
+
+
+# Each refusal's whole message: what the person at the page reads.
+REFUSALS = [
+    ("start", "", "the order is empty"),
+    ("start", "   ", "the order is empty"),
+    ("start", "A PAR - BUR\x00", "an order is plain letters, '-', '/' and spaces"),
+    ("start", "A", "the unit's province is missing"),
+    ("start", "A PAR", "what the unit does is missing (H, -, S or C)"),
+    ("start", "A PAR H X", "unexpected 'X' after H"),
+    ("start", "A PAR -", "where to move to is missing"),
+    ("start", "A PAR - XYZ", "XYZ is not a province of this map"),
+    ("start", "A PAR - BUR MAR", "unexpected 'MAR' after the move"),
+    ("start", "A PAR - BUR MAR PIC", "unexpected 'MAR PIC' after the move"),
+    ("start", "A BRE - MAO", "the unit in BRE is F BRE"),
+    ("start", "F PAR - BUR", "the unit in PAR is A PAR"),
+    ("start", "A PAR S", "a unit is missing (e.g. A PAR)"),
+    ("start", "A MAR S A PAR X BUR", "expected the form A BUR S A PAR - MAR"),
+    ("start", "A MAR S A PAR -", "expected the form A BUR S A PAR - MAR"),
+    ("start", "A MAR S A PAR - BUR PIC", "unexpected 'PIC' after the destination"),
+    ("convoy", "F NTH C A YOR", "expected the form F NTH C A LON - NWY"),
+    ("convoy", "F NTH C A YOR H", "expected the form F NTH C A LON - NWY"),
+    ("convoy", "A YOR - NWY VIA", "VIA needs the convoying fleets' seas"),
+    ("start", "BUILD A PAR", "build is a winter order; this is SPR 1901"),
+    ("start", "REMOVE A PAR", "remove is a winter order; this is SPR 1901"),
+    ("start", "WAIVE", "waive is a winter order; this is SPR 1901"),
+    ("retreat", "A MUN H", "a retreat is 'A MUN R BOH' (or - BOH); a disband 'A MUN D'"),
+    ("retreat", "A MUN D X", "unexpected 'X' after D"),
+    ("retreat", "A MUN R", "where to retreat to is missing"),
+    ("retreat", "A MUN R BOH SIL", "unexpected 'SIL' after the retreat"),
+    ("win-build", "A MOS", "a winter order is 'BUILD A PAR', 'REMOVE A PAR' or 'WAIVE'"),
+    ("win-build", "BUILD MOS", "say what to build: BUILD A PAR or BUILD F BRE"),
+    ("win-build", "BUILD", "a unit is missing (e.g. A PAR)"),
+    ("win-remove", "REMOVE A RUH X", "unexpected 'X' after the winter order"),
+    ("win-remove", "REMOVE A WAR", "the unit in WAR is RUS's, not yours"),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "message"), REFUSALS)
+def test_refusals_say_exactly_why(name: str, text: str, message: str) -> None:
+    pos, power = POSITIONS[name]
+    with pytest.raises(OrderTextError) as info:
+        parse_order_text(text, pos, power)
+    assert str(info.value) == message
+
+
+def test_another_powers_dislodged_unit_is_not_the_seats_to_retreat() -> None:
+    with pytest.raises(OrderTextError) as info:
+        parse_order_text("A MUN R BOH", RETREATS, "GER")
+    assert str(info.value) == "the unit in MUN is FRA's, not yours"
+
+
+ARMY_PAR = Unit("FRA", UnitType.ARMY, Location("PAR"))
+ARMY_RUH = Unit("GER", UnitType.ARMY, Location("RUH"))
+
+READ = [
+    ("start", "A PAR-BUR", Move(ARMY_PAR, Location("BUR"))),
+    ("start", "A PAR - BUR".ljust(MAX_TEXT), Move(ARMY_PAR, Location("BUR"))),
+    ("win-remove", "D A RUH", Remove(ARMY_RUH)),
+    ("win-remove", "A RUH REMOVE", Remove(ARMY_RUH)),
+    ("win-remove", "REMOVE RUH", Remove(ARMY_RUH)),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "order"), READ)
+def test_texts_read_as_orders(name: str, text: str, order: Order) -> None:
+    pos, power = POSITIONS[name]
+    assert parse_order_text(text, pos, power) == order
+
+
+def test_a_text_one_character_too_long_is_refused() -> None:
+    with pytest.raises(OrderTextError) as info:
+        parse_order_text("A PAR - BUR".ljust(MAX_TEXT + 1), START, "FRA")
+    assert str(info.value) == f"an order is at most {MAX_TEXT} characters"

@@ -7,7 +7,21 @@ import pytest
 from bot.human.press_english import YOU, arrangement_english, listing, press_english
 from protocol.expression import flatten
 from protocol.messages import Frm, parse_text
-from protocol.press import Draw, Peace, Proposal
+from protocol.press import (
+    Accept,
+    Alliance,
+    AnyOf,
+    Cancel,
+    Decline,
+    Draw,
+    Fact,
+    Peace,
+    Press,
+    Proposal,
+    Puzzled,
+    Reject,
+    Try,
+)
 from protocol.press_reader import parse_frm_press, parse_press_text
 from protocol.tokens import STANDARD
 
@@ -112,3 +126,65 @@ def test_what_is_not_an_arrangement_is_refused() -> None:
 def test_a_variants_powers_are_named_by_their_tokens() -> None:
     assert arrangement_english(Peace(("UNO", "DOS", "TRE")), "UNO") == "peace with DOS and TRE"
     assert listing([]) == "nobody" and listing(["a", "b", "c"]) == "a, b and c"
+
+
+PEACE_EF = Peace(("ENG", "FRA"))
+
+
+@pytest.mark.parametrize(
+    ("press", "sender", "english"),
+    [
+        (Accept(Fact(PEACE_EF)), "FRA", "France accepts the statement of peace with England"),
+        (
+            Reject(Cancel(Accept(Proposal(PEACE_EF)))),
+            "ENG",
+            "England rejects the withdrawal of the acceptance of peace with France",
+        ),
+        (
+            Decline(Cancel(Proposal(PEACE_EF))),
+            "FRA",
+            "France declines to answer about the withdrawal of peace with England",
+        ),
+        (Reject(Try(("PRP",))), "FRA", "France rejects the press understood"),
+        (
+            Cancel(Fact(PEACE_EF)),
+            "ENG",
+            "England withdraws the statement of peace with France",
+        ),
+        (
+            Cancel(Accept(Proposal(PEACE_EF))),
+            "FRA",
+            "France withdraws the acceptance of peace with England",
+        ),
+        (
+            Decline(Proposal(PEACE_EF)),
+            "FRA",
+            "France declines to answer about peace with England",
+        ),
+        (Proposal(Draw()), None, "Someone proposes a draw"),
+        (Puzzled(()), None, "Someone did not understand a message"),
+        (Cancel(Fact(PEACE_EF)), YOU, "You withdraw the statement of peace with England"),
+        (
+            Proposal(AnyOf((PEACE_EF, Draw()))),
+            "ENG",
+            "England proposes one of: peace with France; a draw",
+        ),
+    ],
+)
+def test_replies_and_withdrawals_name_what_they_are_about(
+    press: Press, sender: str | None, english: str
+) -> None:
+    assert press_english(press, sender, "FRA") == english
+
+
+def test_a_lone_power_is_bound_by_name_not_with_nobody() -> None:
+    assert arrangement_english(Peace(("ENG",)), "ENG") == "peace between England"
+    assert (
+        arrangement_english(Alliance(("ENG",), ("GER",)), "ENG")
+        == "an alliance of England against Germany"
+    )
+
+
+def test_what_is_not_press_is_refused_by_name() -> None:
+    with pytest.raises(TypeError, match=r"^not press: Draw\(powers=None\)$"):
+        press_english(Draw(), "ENG")  # type: ignore[arg-type]
