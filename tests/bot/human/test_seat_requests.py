@@ -175,3 +175,14 @@ def test_ready_is_refused_out_of_a_movement_phase(served: Served) -> None:
     status, text = served.call("POST", "/api/ready", {"turn": "SUM 1901", "ready": True})
     assert (status, text) == (400, "ready (GOF) is for movement phases\n")
     assert served.seat.sent == []
+
+
+def test_the_first_state_is_version_1_and_each_change_adds_one(served: Served) -> None:
+    assert json.loads(served.call("GET", "/api/state")[1])["version"] == 1
+    assert served.call("POST", "/api/draft", {"turn": TURN, "orders": ["A PAR H"]})[0] == 200
+    assert json.loads(served.call("GET", "/api/state")[1])["version"] == 2
+
+
+def test_the_pages_own_files_are_served_without_the_key(served: Served) -> None:
+    for own in ("human.js", "human.css", "coach.js"):
+        assert served.call("GET", f"/static/{own}", key=None)[0] == 200
