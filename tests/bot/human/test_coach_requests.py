@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from bot.human.api import MAX_TURN_TEXT
 from tests.bot.human.conftest import Served
 
 
@@ -41,3 +42,13 @@ def test_bad_coach_requests_are_refused_in_one_line(
 def test_the_coach_needs_the_key(served: Served) -> None:
     assert served.call("GET", "/api/moment?turn=SPR%201901", key="wrong")[0] == 403
     assert served.call("POST", "/api/try", {"turn": "SPR 1901", "orders": []}, key=None)[0] == 403
+
+
+def test_the_moments_turn_is_read_up_to_its_longest_and_the_refusal_shows_how(
+    served: Served,
+) -> None:
+    longest = "X" * MAX_TURN_TEXT
+    status, text = served.call("GET", f"/api/moment?turn={longest}")
+    assert status == 400 and "not a graded phase" in text
+    for path in ("/api/moment", f"/api/moment?turn={longest}X"):
+        assert served.call("GET", path) == (400, "turn: give the phase, e.g. ?turn=SPR 1901\n")

@@ -12,7 +12,14 @@ import json
 
 import pytest
 
-from protocol.notation import parse_order
+from adjudicator.maps import standard_map
+from adjudicator.position import Position
+from protocol.notation import (
+    parse_centres,
+    parse_order,
+    parse_turn,
+    parse_unit_positions,
+)
 from tests.bot.human.conftest import SECRET, Served
 
 TURN = "SPR 1901"
@@ -148,3 +155,34 @@ def test_the_draft_survives_and_state_polls_by_version(served: Served) -> None:
     assert status == 200 and "human.js" in page
     for shared in ("standard-map.json", "mapdraw.js", "style.css"):
         assert served.call("GET", f"/view/{shared}", key=None)[0] == 200
+
+
+def test_ready_and_not_ready_are_passed_on_and_shown_for_the_phase(served: Served) -> None:
+    for ready in (True, False):
+        assert served.call("POST", "/api/ready", {"turn": TURN, "ready": ready})[0] == 200
+        assert json.loads(served.call("GET", "/api/state")[1])["phase"]["ready"] is ready
+    turn = parse_turn(TURN)
+    assert served.seat.sent == [("ready", (turn, True)), ("ready", (turn, False))]
+
+
+def test_ready_is_refused_out_of_a_movement_phase(served: Served) -> None:
+    served.seat.position = Position.from_values(
+        standard_map(),
+        parse_turn("SUM 1901"),
+        parse_unit_positions("(GER AMY MUN) (FRA AMY MUN MRT (BOH SIL))"),
+        parse_centres("(FRA BRE MAR PAR) (GER BER KIE MUN)"),
+    )
+    status, text = served.call("POST", "/api/ready", {"turn": "SUM 1901", "ready": True})
+    assert (status, text) == (400, "ready (GOF) is for movement phases\n")
+    assert served.seat.sent == []
+
+
+def test_the_first_state_is_version_1_and_each_change_adds_one(served: Served) -> None:
+    assert json.loads(served.call("GET", "/api/state")[1])["version"] == 1
+    assert served.call("POST", "/api/draft", {"turn": TURN, "orders": ["A PAR H"]})[0] == 200
+    assert json.loads(served.call("GET", "/api/state")[1])["version"] == 2
+
+
+def test_the_pages_own_files_are_served_without_the_key(served: Served) -> None:
+    for own in ("human.js", "human.css", "coach.js"):
+        assert served.call("GET", f"/static/{own}", key=None)[0] == 200

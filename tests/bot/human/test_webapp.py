@@ -12,8 +12,14 @@ import pytest
 from starlette.requests import Request
 from starlette.types import Message
 
+from adjudicator.maps import standard_map
+from adjudicator.position import initial_position
 from bot.human.api import MAX_BODY, TooLarge
-from bot.human.webapp import read_body
+from bot.human.desk import SeatDesk
+from bot.human.webapp import SeatApp, read_body
+from tests.bot.human.boardseat import BoardSeat
+
+LOOPBACK = "127.0.0.1"
 
 TOO_LARGE = f"the request is larger than {MAX_BODY} bytes"
 
@@ -62,3 +68,8 @@ def test_a_body_over_the_limit_is_refused_however_it_is_sent() -> None:
     half = b"x" * (MAX_BODY // 2 + 1)
     assert refused([half, half]) == TOO_LARGE
     assert refused([half, half], declared=10) == TOO_LARGE
+
+
+def test_a_seat_without_a_coach_shows_none() -> None:
+    app = SeatApp(BoardSeat(initial_position(standard_map())), SeatDesk(), "s3cret", LOOPBACK, 1)
+    assert app.state().coach is None
