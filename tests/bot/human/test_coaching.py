@@ -3,7 +3,6 @@ as ``daide-mcts review`` grades the same record; "try again" from a graded phase
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
@@ -11,14 +10,8 @@ import pytest
 from bot.coach.game_review import review_game
 from bot.coach.recorded_game import read_recorded_game
 from bot.human.api import BadRequest
-from bot.human.coaching import SeatCoach
-from bot.toolkit.messagelog import MESSAGES_FILE, received_texts
-from search.grading import GradingSettings
+from tests.bot.human.graded_coach import SEED, TINY, coach_hearing
 from tests.bot.view.scripted_game import write_run_folder
-
-TINY = GradingSettings(rollouts=8, iterations=40)
-SEED = 3
-WAIT = 120.0
 
 
 @pytest.fixture(scope="module")
@@ -28,22 +21,9 @@ def scripted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def _coach_hearing(folder: Path, power: str) -> SeatCoach:
-    """A coach of ``power`` that heard the whole record, every grade back."""
-    coach = SeatCoach(lambda: power, None, SEED, TINY)
-    heard = threading.Event()
-    coach.listeners.append(heard.set)
-    for text in received_texts(folder / MESSAGES_FILE):
-        coach.heard(text)
-    while coach.view().pending:
-        heard.wait(WAIT)
-        heard.clear()
-    return coach
-
-
 @pytest.mark.timeout(300)
 def test_the_live_grades_are_the_reviews(scripted: Path) -> None:
-    coach = _coach_hearing(scripted, "TUR")
+    coach = coach_hearing(scripted, "TUR")
     try:
         view = coach.view()
         assert view.failed == {} and view.over and view.problem is None
@@ -70,7 +50,7 @@ def test_the_live_grades_are_the_reviews(scripted: Path) -> None:
 
 @pytest.mark.timeout(300)
 def test_a_graded_phase_is_tried_again_against_the_recorded_orders(scripted: Path) -> None:
-    coach = _coach_hearing(scripted, "FRA")
+    coach = coach_hearing(scripted, "FRA")
     try:
         moment = coach.moment("SPR 1901")
         assert moment.kind == "movement" and set(moment.options) == {"BRE", "MAR", "PAR"}

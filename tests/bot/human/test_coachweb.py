@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,14 +19,10 @@ from bot.human.coaching import SeatCoach
 from bot.human.coachweb import CoachWeb
 from bot.human.page_key import key_guard
 from bot.human.webapp import KEY_HEADER, read_body
-from bot.toolkit.messagelog import MESSAGES_FILE, received_texts
-from search.grading import GradingSettings
+from tests.bot.human.graded_coach import coach_hearing
 from tests.bot.view.scripted_game import write_run_folder
 
 SECRET = "s3cret"
-TINY = GradingSettings(rollouts=8, iterations=40)
-SEED = 3
-WAIT = 120.0
 TURN = "SPR 1901"
 
 
@@ -36,14 +31,7 @@ def coach(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SeatCoach]:
     """France's coach, every phase of the scripted 1901 heard and graded."""
     folder = tmp_path_factory.mktemp("scripted") / "run"
     write_run_folder(folder)
-    coach = SeatCoach(lambda: "FRA", None, SEED, TINY)
-    heard = threading.Event()
-    coach.listeners.append(heard.set)
-    for text in received_texts(folder / MESSAGES_FILE):
-        coach.heard(text)
-    while coach.view().pending:
-        heard.wait(WAIT)
-        heard.clear()
+    coach = coach_hearing(folder, "FRA")
     yield coach
     coach.close()
 
